@@ -1,0 +1,1 @@
+export { type ConduitHonoApp, HonoServerAdapter, createAdapter } from "./hono-adapter.js";

@@ -1,0 +1,41 @@
+import type { RequiredServerAdapterConfig } from "../contracts/config.js";
+
+/** The spec's defaults table. `resolveConfig` deep-merges a user config over this. */
+export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze({
+  port: 3000,
+  host: "0.0.0.0",
+  basePath: "/api",
+  cors: {
+    enabled: true,
+    origins: "*",
+    methods: ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
+    allowedHeaders: ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id"],
+    exposedHeaders: ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"],
+    credentials: false,
+    maxAge: 86_400,
+  },
+  rateLimit: {
+    enabled: true,
+    maxRequests: 100,
+    windowMs: 15 * 60 * 1000,
+    message: "Too many requests, please try again later",
+    skipPaths: ["/health", "/ready"],
+    trustProxy: false,
+  },
+  bodyParser: { enabled: true, limit: 10 * 1024 * 1024 },
+  logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"] },
+  timeout: 30_000,
+  enableMetrics: true,
+  enableSwagger: false,
+  disableBuiltInHealth: false,
+  redaction: {
+    enabled: false,
+    additionalFields: [],
+    preserveFields: [],
+    redactToolArgs: true,
+    redactToolResults: true,
+    placeholder: "[REDACTED]",
+  },
+  shutdown: { gracefulShutdownTimeoutMs: 30_000, drainTimeoutMs: 15_000, forceClose: true },
+  streaming: { keepAliveMs: 15_000 },
+}) as RequiredServerAdapterConfig;

@@ -1,0 +1,72 @@
+import bytes from "bytes";
+import type { z } from "zod";
+import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contracts/config.js";
+import type { ServerFramework } from "../contracts/http.js";
+import { ConfigurationError } from "../errors/server-errors.js";
+import { DEFAULT_SERVER_CONFIG } from "./defaults.js";
+import { serverAdapterConfigSchema, serverFrameworkSchema } from "./config-schema.js";
+
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+function toIssues(error: z.ZodError, prefix: string): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+    if (keys.length > 0) {
+      return { path: keys.map((key) => (base ? `${base}.${key}` : key)).join(", "), message: `unknown key` };
+    }
+    return { path: base || "(root)", message: issue.message };
+  });
+}
+
+function raise(issues: ConfigIssue[]): never {
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  throw new ConfigurationError(`Invalid server configuration: ${summary}`, { details: { issues } });
+}
+
+/** Checks a framework name, raising `ConfigurationError` for anything outside the closed set. */
+export function validateFramework(framework: unknown): ServerFramework {
+  const parsed = serverFrameworkSchema.safeParse(framework);
+  if (!parsed.success) raise(toIssues(parsed.error, "framework"));
+  return parsed.data;
+}
+
+/**
+ * Validates a user config and deep-merges it over the defaults. Every problem is
+ * reported at once, named by path (`rateLimit.maxRequests: ...`).
+ *
+ * @example
+ * resolveConfig({ port: 8080, rateLimit: { maxRequests: 10 } }).rateLimit.windowMs; // 900000, kept from defaults
+ */
+export function resolveConfig(config: ServerAdapterConfig = {}): RequiredServerAdapterConfig {
+  const parsed = serverAdapterConfigSchema.safeParse(config);
+  if (!parsed.success) raise(toIssues(parsed.error, ""));
+  const user = parsed.data;
+  const defaults = structuredClone(DEFAULT_SERVER_CONFIG);
+  const limit = user.bodyParser?.limit ?? defaults.bodyParser.limit;
+  return {
+    ...defaults,
+    ...withoutObjects(user),
+    basePath: normalizeBasePath(user.basePath ?? defaults.basePath),
+    cors: { ...defaults.cors, ...user.cors },
+    rateLimit: { ...defaults.rateLimit, ...user.rateLimit },
+    bodyParser: { ...defaults.bodyParser, ...user.bodyParser, limit: typeof limit === "number" ? limit : (bytes.parse(limit) ?? 0) },
+    logging: { ...defaults.logging, ...user.logging },
+    redaction: { ...defaults.redaction, ...user.redaction },
+    shutdown: { ...defaults.shutdown, ...user.shutdown },
+    streaming: { ...defaults.streaming, ...user.streaming },
+  };
+}
+
+function withoutObjects(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => typeof value !== "object"));
+}
+
+/** `"/api/"` → `"/api"`, `"/"` → `""`. */
+export function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, "");
+  return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}

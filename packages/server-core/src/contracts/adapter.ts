@@ -1,0 +1,26 @@
+import type { EventEmitter } from "node:events";
+import type { RequiredServerAdapterConfig } from "./config.js";
+import type { ServerFramework } from "./http.js";
+import type { ServerLifecycleState, ServerStatus } from "./lifecycle.js";
+import type { MiddlewareDefinition } from "./middleware.js";
+import type { RegisteredRoute, RouteDefinition, RouteGroup } from "./route.js";
+
+/** The public face of every adapter; identical behavior on all four frameworks. */
+export interface ServerAdapter<TFramework = unknown> extends EventEmitter {
+  readonly framework: ServerFramework;
+  initialize(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  registerRoute(route: RouteDefinition): void;
+  registerRouteGroup(group: RouteGroup): void;
+  registerMiddleware(middleware: MiddlewareDefinition): void;
+  getStatus(): ServerStatus;
+  listRoutes(): RegisteredRoute[];
+  getConfig(): RequiredServerAdapterConfig;
+  getLifecycleState(): ServerLifecycleState;
+  getActiveConnectionCount(): number;
+  /** The real framework app, usable for native routes and middleware. */
+  getFrameworkInstance(): TFramework;
+  /** The bound address once running (port resolved when 0 was asked for). */
+  address(): { port: number; host: string } | undefined;
+}

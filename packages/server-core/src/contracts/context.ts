@@ -1,0 +1,65 @@
+import type { HttpMethod, ResponseHeaders } from "./http.js";
+import type { RegisteredRoute } from "./route.js";
+
+/** Request headers as Node gives them: lower-case names. */
+export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export type QueryValues = Record<string, string | string[]>;
+
+/** The identity an auth middleware attaches to `ctx.user`. */
+export interface AuthenticatedUser {
+  id: string;
+  email?: string;
+  name?: string;
+  roles: string[];
+  permissions: string[];
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A response body as the pipeline carries it: bytes or text, or an async iterable
+ * of chunks for streams (never buffered).
+ */
+export type ResponseBody = null | string | Uint8Array | AsyncIterable<Uint8Array | string>;
+
+/** The response being built; middleware may read and change it after `await next()`. */
+export interface ContextResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: ResponseBody;
+  /** True when `body` is a stream (SSE/NDJSON or a raw stream): never buffer it. */
+  streaming: boolean;
+}
+
+/** What middleware and handlers see of one request, identical on every adapter. */
+export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = Record<string, string>> {
+  /** Set by the core; the request id middleware may replace it before handlers run. */
+  requestId: string;
+  readonly method: HttpMethod | "HEAD";
+  /** Decoded path without the query string, as the client sent it (includes `basePath`). */
+  readonly path: string;
+  params: TParams;
+  query: TQuery;
+  readonly headers: IncomingHeaders;
+  /** Parsed body; filled right before the handler runs (`readBody()` reads it earlier). */
+  body: TBody;
+  user?: AuthenticatedUser;
+  /** Aborted when the client disconnects or the request times out. */
+  readonly abortSignal: AbortSignal;
+  readonly abortController: AbortController;
+  /** Per-request scratch space for middleware. */
+  readonly state: Record<string, unknown>;
+  /** The peer's address (the socket's, never a header). */
+  readonly clientAddress: string;
+  /** The matched route; undefined for unknown paths. */
+  readonly route: RegisteredRoute | undefined;
+  /** `performance.now()` when the request arrived. */
+  readonly startTime: number;
+  response: ContextResponse;
+  /** A header's first value. */
+  header(name: string): string | undefined;
+  setHeader(name: string, value: string | string[]): void;
+  appendHeader(name: string, value: string): void;
+  /** Reads and parses the body once (JSON, form, text), honoring the size limit. */
+  readBody(): Promise<unknown>;
+}

@@ -1,0 +1,12 @@
+import type { RequiredServerAdapterConfig } from "./config.js";
+
+export interface ServerAdapterEvents {
+  initialized: { config: RequiredServerAdapterConfig; routeCount: number; middlewareCount: number };
+  started: { port: number; host: string; timestamp: number };
+  stopped: { uptime: number; timestamp: number };
+  request: { requestId: string; method: string; path: string; timestamp: number };
+  response: { requestId: string; statusCode: number; duration: number; timestamp: number };
+  error: { requestId?: string; error: Error; timestamp: number };
+}
+
+export type ServerAdapterEventName = keyof ServerAdapterEvents;

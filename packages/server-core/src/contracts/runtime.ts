@@ -1,0 +1,205 @@
+import type { AuthenticatedUser } from "./context.js";
+import type { DataStreamEvent } from "./stream-event.js";
+
+/** Who is calling and why; passed from the HTTP layer to the runtime with every call. */
+export interface RuntimeCallContext {
+  requestId?: string;
+  user?: AuthenticatedUser;
+  /** Raw auth token when the runtime validates tokens itself. */
+  authToken?: string;
+  signal?: AbortSignal;
+}
+
+export interface GenerateRequest {
+  /** Current call style. */
+  input?: { text: string };
+  /** Legacy call style: accepted with a one-time deprecation warning. */
+  prompt?: string;
+  provider?: string;
+  model?: string;
+  system?: string;
+  sessionId?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Tool names the model may call, or true for all registered tools. */
+  tools?: string[] | boolean;
+  maxSteps?: number;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ToolResultRecord {
+  id: string;
+  name: string;
+  result: unknown;
+}
+
+export interface GenerateResult {
+  content: string;
+  provider: string;
+  model: string;
+  usage: TokenUsage;
+  toolCalls: ToolCallRecord[];
+  toolResults: ToolResultRecord[];
+  finishReason: string;
+}
+
+export interface EmbedRequest {
+  text: string;
+  provider?: string;
+  model?: string;
+}
+
+export interface EmbedManyRequest {
+  texts: string[];
+  provider?: string;
+  model?: string;
+}
+
+export interface EmbedResult {
+  embedding: number[];
+  provider: string;
+  model: string;
+  dimension: number;
+}
+
+export interface EmbedManyResult {
+  embeddings: number[][];
+  provider: string;
+  model: string;
+  count: number;
+  dimension: number;
+}
+
+export interface ProviderInfo {
+  name: string;
+  models: string[];
+  available: boolean;
+  default: boolean;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** `builtin`, `user` or `mcp:<server>`. */
+  source: string;
+  requiresConfirmation?: boolean;
+}
+
+export interface ToolSearchQuery {
+  q?: string;
+  source?: string;
+  limit?: number;
+}
+
+export interface ToolExecuteOptions extends RuntimeCallContext {
+  /** Required for tools flagged `requiresConfirmation`. */
+  confirmed?: boolean;
+}
+
+export interface ToolExecutionResult {
+  name: string;
+  result: unknown;
+  /** Milliseconds. */
+  duration: number;
+}
+
+export interface ToolRegistry {
+  list(): Promise<ToolInfo[]> | ToolInfo[];
+  search(query: ToolSearchQuery): Promise<ToolInfo[]> | ToolInfo[];
+  /** Undefined when no such tool. */
+  get(name: string): Promise<ToolInfo | undefined> | ToolInfo | undefined;
+  /** Throws `TOOL_NOT_FOUND` (404), a validation error (400) or `USER_CONFIRMATION_REQUIRED`. */
+  execute(name: string, args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<ToolExecutionResult>;
+}
+
+export type McpServerStatus = "connecting" | "connected" | "disconnected" | "error";
+
+export interface McpServerInfo {
+  name: string;
+  status: McpServerStatus;
+  transport: "stdio" | "http";
+  toolCount: number;
+  lastError: string | null;
+}
+
+export interface McpServers {
+  list(): Promise<McpServerInfo[]>;
+  get(name: string): Promise<McpServerInfo | undefined>;
+  listTools(name: string): Promise<ToolInfo[]>;
+  executeTool(server: string, tool: string, args: Record<string, unknown>, options?: RuntimeCallContext): Promise<ToolExecutionResult>;
+}
+
+export interface SessionInfo {
+  id: string;
+  messageCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  timestamp: string;
+}
+
+export interface SessionMessagesPage {
+  sessionId: string;
+  messages: SessionMessage[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface MemoryStore {
+  listSessions(): Promise<SessionInfo[]>;
+  getSession(id: string): Promise<SessionInfo | undefined>;
+  getMessages(id: string, page?: { limit?: number; offset?: number }): Promise<SessionMessagesPage | undefined>;
+  /** False when the session did not exist. */
+  deleteSession(id: string): Promise<boolean>;
+  clearSession(id: string): Promise<boolean>;
+}
+
+export interface DependencyHealth {
+  status: "ok" | "degraded" | "down";
+  /** Whether readiness requires it. */
+  required: boolean;
+  latencyMs?: number;
+  message?: string;
+}
+
+export interface RuntimeHealth {
+  status: "ok" | "degraded" | "down";
+  dependencies: Record<string, DependencyHealth>;
+}
+
+/**
+ * The AI runtime the route groups call (DESIGN §4). `@conduit-ai/runtime` is the
+ * reference implementation; any object of this shape can be served.
+ */
+export interface Runtime {
+  generate(request: GenerateRequest, context?: RuntimeCallContext): Promise<GenerateResult>;
+  /** Stream events; stops and releases upstream work when `context.signal` aborts. */
+  stream(request: GenerateRequest, context?: RuntimeCallContext): AsyncIterable<DataStreamEvent>;
+  embed(request: EmbedRequest, context?: RuntimeCallContext): Promise<EmbedResult>;
+  embedMany(request: EmbedManyRequest, context?: RuntimeCallContext): Promise<EmbedManyResult>;
+  listProviders(): Promise<ProviderInfo[]>;
+  tools: ToolRegistry;
+  mcp: McpServers;
+  memory: MemoryStore;
+  health(): Promise<RuntimeHealth>;
+  /** Releases connections (MCP clients, Redis). */
+  close?(): Promise<void>;
+}

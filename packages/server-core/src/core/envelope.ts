@@ -1,0 +1,45 @@
+import type { ResponseHeaders } from "../contracts/http.js";
+import type { SerializedServerError, ServerAdapterError } from "../errors/server-adapter-error.js";
+
+/** `{data, metadata}` of every successful JSON answer. */
+export interface SuccessEnvelope<T = unknown> {
+  data: T;
+  metadata: { requestId: string; timestamp: string; duration: number };
+}
+
+/** The spec's `ErrorResponse` as sent on the wire. */
+export interface ErrorResponse {
+  error: SerializedServerError & { stack?: string };
+  metadata: { timestamp: string; requestId: string };
+  httpStatus?: number;
+}
+
+export function successEnvelope<T>(data: T, requestId: string, startTime: number): SuccessEnvelope<T> {
+  return {
+    data,
+    metadata: { requestId, timestamp: new Date().toISOString(), duration: Math.round((performance.now() - startTime) * 100) / 100 },
+  };
+}
+
+export interface ErrorFormatOptions {
+  /** Adds `error.stack` (never in production by default). */
+  includeStack?: boolean;
+}
+
+/** The one place an error becomes a response body and headers. */
+export function errorResponse(
+  error: ServerAdapterError,
+  requestId: string,
+  options: ErrorFormatOptions = {},
+): { status: number; headers: ResponseHeaders; body: ErrorResponse } {
+  error.requestId = requestId;
+  const serialized = error.toJSON().error;
+  const body: ErrorResponse = {
+    error: { ...serialized, requestId },
+    metadata: { timestamp: new Date().toISOString(), requestId },
+  };
+  if (options.includeStack && error.stack) body.error.stack = error.stack;
+  const headers: ResponseHeaders = { "content-type": "application/json; charset=utf-8" };
+  if (serialized.retryAfter !== undefined) headers["retry-after"] = String(serialized.retryAfter);
+  return { status: error.statusCode, headers, body };
+}

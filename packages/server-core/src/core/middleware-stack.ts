@@ -1,0 +1,55 @@
+import type { MiddlewareDefinition, Next } from "../contracts/middleware.js";
+import type { ServerContext } from "../contracts/context.js";
+import { pathMatchesFilter } from "./path-pattern.js";
+
+const DEFAULT_ORDER = 100;
+
+function applies(middleware: MiddlewareDefinition, path: string, basePath: string): boolean {
+  const relative = basePath !== "" && path.startsWith(basePath) ? path.slice(basePath.length) || "/" : undefined;
+  const matches = (filter: string) => pathMatchesFilter(path, filter) || (relative !== undefined && pathMatchesFilter(relative, filter));
+  if (middleware.excludePaths?.some(matches)) return false;
+  return middleware.paths === undefined || middleware.paths.some(matches);
+}
+
+/** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
+export class MiddlewareStack {
+  private readonly items: MiddlewareDefinition[] = [];
+
+  add(middleware: MiddlewareDefinition): void {
+    this.items.push(middleware);
+    const order = (item: MiddlewareDefinition) => item.order ?? DEFAULT_ORDER;
+    // Array.prototype.sort is stable, so equal orders keep registration order.
+    this.items.sort((a, b) => order(a) - order(b));
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  list(): readonly MiddlewareDefinition[] {
+    return this.items;
+  }
+
+  /** The chain for one request: global middleware that applies to the path, then the route's own. */
+  forRequest(path: string, basePath: string, routeMiddleware?: MiddlewareDefinition[]): MiddlewareDefinition[] {
+    const chain = this.items.filter((item) => applies(item, path, basePath));
+    if (routeMiddleware) chain.push(...routeMiddleware.filter((item) => applies(item, path, basePath)));
+    return chain;
+  }
+
+  /** Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice is an error. */
+  static run(chain: MiddlewareDefinition[], context: ServerContext, terminal: () => Promise<void>): Promise<void> {
+    const dispatch = async (index: number): Promise<void> => {
+      const middleware = chain[index];
+      if (!middleware) return terminal();
+      let called = false;
+      const next: Next = () => {
+        if (called) return Promise.reject(new Error(`next() called twice in middleware "${middleware.name}"`));
+        called = true;
+        return dispatch(index + 1);
+      };
+      await middleware.handler(context, next);
+    };
+    return dispatch(0);
+  }
+}

@@ -1,0 +1,279 @@
+import { randomUUID } from "node:crypto";
+import type { EventEmitter } from "node:events";
+import type { RequiredServerAdapterConfig } from "../contracts/config.js";
+import type { IncomingHeaders, ResponseBody } from "../contracts/context.js";
+import type { HttpMethod, ResponseHeaders } from "../contracts/http.js";
+import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import type { RegisteredRoute } from "../contracts/route.js";
+import { ServerAdapterError } from "../errors/server-adapter-error.js";
+import {
+  RouteNotFoundError,
+  ServerValidationError,
+  StreamAbortedError,
+  TimeoutError,
+  serviceUnavailable,
+} from "../errors/server-errors.js";
+import { wrapError } from "../errors/wrap-error.js";
+import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
+import { type ErrorFormatOptions, errorResponse, successEnvelope } from "./envelope.js";
+import { type Logger, silentLogger } from "./logger.js";
+import { MiddlewareStack } from "./middleware-stack.js";
+import { isAsyncIterable, isRawResponse } from "./raw-response.js";
+import { RequestContext } from "./request-context.js";
+import { RouteTable, type TableEntry } from "./route-table.js";
+import { encodeEventStream, negotiateStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { validateRequest } from "./validate-request.js";
+
+/** A request as an adapter hands it to the core. */
+export interface IncomingRequest {
+  method: string;
+  /** Path and query string as sent. */
+  url: string;
+  headers: IncomingHeaders;
+  clientAddress: string;
+  body: BodySource;
+  /** Aborts when the client disconnects. */
+  signal?: AbortSignal;
+}
+
+/** The core's answer. Adapters write it and must call `done()` once the body is written or abandoned. */
+export interface OutgoingResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: ResponseBody;
+  streaming: boolean;
+  done(): void;
+}
+
+/** An incoming `x-request-id` is honored only when it cannot smuggle anything into logs or headers. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The framework-neutral request pipeline shared by every adapter: route lookup and
+ * params, middleware by order, body parsing and limits, validation, the handler,
+ * result shaping (envelope, raw, stream), errors, timeouts, draining and events.
+ */
+export class RequestHandler {
+  readonly routes = new RouteTable();
+  readonly middleware = new MiddlewareStack();
+  errorFormat: ErrorFormatOptions = { includeStack: false };
+  logger: Logger = silentLogger;
+  private inFlight = 0;
+  private drainWaiters: Array<() => void> = [];
+  draining = false;
+
+  constructor(
+    readonly config: RequiredServerAdapterConfig,
+    private readonly events: Pick<EventEmitter, "emit" | "listenerCount">,
+  ) {}
+
+  get inFlightCount(): number {
+    return this.inFlight;
+  }
+
+  /** Resolves once no request is in flight. */
+  whenIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /**
+   * Handles one request. `route` is the route the framework's router matched; without
+   * it the core matches the path itself (late routes, 404, OPTIONS).
+   */
+  async dispatch(input: IncomingRequest, route?: RegisteredRoute): Promise<OutgoingResponse> {
+    this.inFlight++;
+    const queryIndex = input.url.indexOf("?");
+    const path = queryIndex === -1 ? input.url : input.url.slice(0, queryIndex);
+    const search = queryIndex === -1 ? "" : input.url.slice(queryIndex + 1);
+    const method = input.method.toUpperCase() as HttpMethod | "HEAD";
+    const lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
+    const abortController = new AbortController();
+    const incomingId = input.headers["x-request-id"];
+    const context = new RequestContext({
+      requestId: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : `req-${randomUUID()}`,
+      method,
+      path,
+      query: {},
+      headers: input.headers,
+      clientAddress: input.clientAddress,
+      route: lookup.entry?.route,
+      params: {},
+      abortController,
+      readBody: () =>
+        BODY_METHODS.has(method)
+          ? readRequestBody(input.body, {
+              limit: this.config.bodyParser.limit,
+              contentType: firstValue(input.headers["content-type"]),
+              contentLength: firstValue(input.headers["content-length"]),
+            })
+          : Promise.resolve(undefined),
+    });
+    const onClientGone = () => abortController.abort(new StreamAbortedError());
+    input.signal?.addEventListener("abort", onClientGone, { once: true });
+    context.setHeader("x-request-id", context.requestId);
+    this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
+
+    try {
+      context.query = parseQuery(search);
+      if (lookup.entry) context.params = matchParams(lookup.entry, path);
+      if (this.draining) {
+        context.setHeader("connection", "close");
+        throw serviceUnavailable();
+      }
+      await this.withTimeout(context, this.runPipeline(context, lookup.entry, lookup.allowed));
+    } catch (error) {
+      this.applyError(context, error);
+    }
+
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      input.signal?.removeEventListener("abort", onClientGone);
+      this.emitSafe("response", {
+        requestId: context.requestId,
+        statusCode: context.response.status,
+        duration: performance.now() - context.startTime,
+        timestamp: Date.now(),
+      });
+      if (--this.inFlight === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
+    };
+    const response = context.response;
+    if (method === "HEAD" && !response.streaming) {
+      if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body as string | Uint8Array));
+      response.body = null;
+    }
+    if (!response.streaming) done();
+    return { status: response.status, headers: response.headers, body: response.body, streaming: response.streaming, done };
+  }
+
+  private runPipeline(context: RequestContext, entry: TableEntry | undefined, allowed: HttpMethod[]): Promise<void> {
+    const chain = this.middleware.forRequest(context.path, this.config.basePath, entry?.route.middleware);
+    return MiddlewareStack.run(chain, context, () => this.runHandler(context, entry, allowed));
+  }
+
+  private async runHandler(context: RequestContext, entry: TableEntry | undefined, allowed: HttpMethod[]): Promise<void> {
+    if (!entry) {
+      if (allowed.length > 0) context.setHeader("allow", [...new Set([...allowed, "OPTIONS"])].join(", "));
+      if (context.method === "OPTIONS" && allowed.length > 0) {
+        context.response.status = 204;
+        context.response.body = null;
+        return;
+      }
+      throw new RouteNotFoundError(context.method, context.path, allowed.length > 0 ? { details: { allowed } } : {});
+    }
+    const route = entry.route;
+    context.body = await context.readBody();
+    if (route.schema) {
+      const parsed = validateRequest(route.schema, context);
+      if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
+      if (parsed.query !== undefined) context.query = parsed.query as Record<string, string>;
+      if ("body" in parsed) context.body = parsed.body;
+    }
+    const result = await route.handler(context as never);
+    this.applyResult(context, result, route);
+  }
+
+  private applyResult(context: RequestContext, result: unknown, route: RegisteredRoute): void {
+    const response = context.response;
+    if (isRawResponse(result)) {
+      response.status = result.status;
+      Object.assign(response.headers, lowerCaseKeys(result.headers));
+      response.body = result.body;
+      response.streaming = isAsyncIterable(result.body);
+      return;
+    }
+    if (result instanceof Response) {
+      response.status = result.status;
+      result.headers.forEach((value, key) => {
+        if (key !== "set-cookie") response.headers[key] = value;
+      });
+      const cookies = result.headers.getSetCookie();
+      if (cookies.length > 0) response.headers["set-cookie"] = cookies;
+      response.body = result.body;
+      response.streaming = result.body !== null;
+      return;
+    }
+    if (isAsyncIterable(result)) {
+      const format = negotiateStreamFormat(context.headers, context.query);
+      response.status = 200;
+      Object.assign(response.headers, streamHeaders(format));
+      response.streaming = true;
+      response.body = encodeEventStream(result, {
+        format,
+        keepAliveMs: this.config.streaming.keepAliveMs,
+        signal: context.abortSignal,
+        onError: (error) => this.reportError(context, wrapError(error, { requestId: context.requestId }), error),
+      });
+      return;
+    }
+    response.status = route.successStatus ?? 200;
+    response.headers["content-type"] = "application/json; charset=utf-8";
+    response.body = JSON.stringify(successEnvelope(result ?? null, context.requestId, context.startTime));
+  }
+
+  /** Turns any failure into the error envelope, keeping headers middleware already set (security, CORS, request id). */
+  applyError(context: RequestContext, thrown: unknown): void {
+    if (thrown instanceof URIError) {
+      this.applyError(context, new ServerValidationError("Malformed percent-encoding in path", [{ field: "path", message: thrown.message }]));
+      return;
+    }
+    const error = wrapError(thrown, { requestId: context.requestId, path: context.path, method: context.method });
+    if (error.statusCode >= 500) this.reportError(context, error, thrown);
+    const { status, headers, body } = errorResponse(error, context.requestId, this.errorFormat);
+    const response = context.response;
+    response.status = status;
+    Object.assign(response.headers, headers);
+    if (status === 413) response.headers.connection = "close";
+    response.body = JSON.stringify(body);
+    response.streaming = false;
+  }
+
+  private reportError(context: RequestContext, error: ServerAdapterError, cause: unknown): void {
+    this.logger.error({ requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
+    this.emitSafe("error", { requestId: context.requestId, error: cause instanceof Error ? cause : error, timestamp: Date.now() });
+  }
+
+  /** Bounds everything before the response starts; a stream's body is not bounded. */
+  private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
+    const timeoutMs = this.config.timeout;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<void>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new TimeoutError(`Request timed out after ${timeoutMs} ms`);
+        context.abortController.abort(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    work.catch(() => undefined);
+    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  }
+
+  /** An `error` event without a listener must never throw (EventEmitter's default). */
+  emitSafe(event: string, payload: unknown): void {
+    if (event === "error" && this.events.listenerCount("error") === 0) return;
+    try {
+      this.events.emit(event, payload);
+    } catch (error) {
+      this.logger.error({ err: error, event }, "event listener threw");
+    }
+  }
+}
+
+function matchParams(entry: TableEntry, path: string): Record<string, string> {
+  return entry.pattern.match(path) ?? {};
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function lowerCaseKeys(headers: ResponseHeaders): ResponseHeaders {
+  const result: ResponseHeaders = {};
+  for (const [key, value] of Object.entries(headers)) result[key.toLowerCase()] = value;
+  return result;
+}
+
+export { ServerAdapterError };

@@ -1,0 +1,104 @@
+import type { IncomingHeaders } from "../contracts/context.js";
+import { DATA_STREAM_EVENT_TYPES, type DataStreamEvent } from "../contracts/stream-event.js";
+import type { ResponseHeaders } from "../contracts/http.js";
+import { wrapError } from "../errors/wrap-error.js";
+
+export type StreamFormat = "sse" | "ndjson";
+
+const eventTypes = new Set<string>(DATA_STREAM_EVENT_TYPES);
+
+/** NDJSON when the client asks for it (`Accept: application/x-ndjson` or `?format=ndjson`), SSE otherwise. */
+export function negotiateStreamFormat(headers: IncomingHeaders, query: Record<string, string | string[]>): StreamFormat {
+  if (query.format === "ndjson") return "ndjson";
+  if (query.format === "sse") return "sse";
+  const accept = headers.accept;
+  const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
+  return value.includes("application/x-ndjson") ? "ndjson" : "sse";
+}
+
+export function streamHeaders(format: StreamFormat): ResponseHeaders {
+  return {
+    "content-type": format === "sse" ? "text/event-stream; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    "x-accel-buffering": "no",
+  };
+}
+
+/** Anything a handler yields becomes a `DataStreamEvent`; non-events travel as `data`. */
+export function toStreamEvent(item: unknown): DataStreamEvent {
+  if (typeof item === "object" && item !== null && eventTypes.has((item as { type?: string }).type ?? "")) {
+    const event = item as DataStreamEvent;
+    return event.timestamp === undefined ? { ...event, timestamp: Date.now() } : event;
+  }
+  return { type: "data", timestamp: Date.now(), data: item };
+}
+
+/** One SSE frame. `event` and `id` are stripped of line breaks so no field can inject another event. */
+export function encodeSseFrame(event: DataStreamEvent): string {
+  const id = event.id === undefined ? "" : `id: ${String(event.id).replace(/[\r\n]/g, "")}\n`;
+  return `event: ${event.type.replace(/[\r\n]/g, "")}\n${id}data: ${JSON.stringify(event)}\n\n`;
+}
+
+export function encodeNdjsonLine(event: DataStreamEvent): string {
+  return `${JSON.stringify(event)}\n`;
+}
+
+const SSE_KEEP_ALIVE = ": keep-alive\n\n";
+const NDJSON_KEEP_ALIVE = `${JSON.stringify({ type: "keep-alive" })}\n`;
+
+export interface EncodeStreamOptions {
+  format: StreamFormat;
+  keepAliveMs: number;
+  signal: AbortSignal;
+  /** Called with a failure raised by the source mid-stream (already sent as an `error` event). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Encodes a handler's async iterable as SSE or NDJSON text chunks, pulled one at a
+ * time (so the writer's backpressure reaches the source). Guarantees the last event is
+ * `finish` or `error`, interleaves keep-alive comments while the source is idle, and
+ * stops the source when the client goes away.
+ */
+export async function* encodeEventStream(source: AsyncIterable<unknown>, options: EncodeStreamOptions): AsyncGenerator<string> {
+  const encode = options.format === "sse" ? encodeSseFrame : encodeNdjsonLine;
+  const keepAlive = options.format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
+  const iterator = source[Symbol.asyncIterator]();
+  let lastType: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    while (!options.signal.aborted) {
+      const next = iterator.next();
+      let result: IteratorResult<unknown> | "tick";
+      do {
+        result = await raceKeepAlive(next, options.keepAliveMs, (handle) => {
+          timer = handle;
+        });
+        if (timer) clearTimeout(timer);
+        if (result === "tick") yield keepAlive;
+      } while (result === "tick" && !options.signal.aborted);
+      if (result === "tick" || result.done) break;
+      const event = toStreamEvent(result.value);
+      lastType = event.type;
+      yield encode(event);
+      if (event.type === "finish" || event.type === "error") break;
+    }
+    if (!options.signal.aborted && lastType !== "finish" && lastType !== "error") {
+      yield encode({ type: "finish", timestamp: Date.now(), data: { reason: "stop" } });
+    }
+  } catch (error) {
+    if (options.signal.aborted) return;
+    options.onError?.(error);
+    const wrapped = wrapError(error);
+    yield encode({ type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } });
+  } finally {
+    if (timer) clearTimeout(timer);
+    // Not awaited: a source blocked on a dead upstream must not hold the response open.
+    iterator.return?.()?.catch(() => undefined);
+  }
+}
+
+function raceKeepAlive<T>(next: Promise<T>, intervalMs: number, onTimer: (timer: NodeJS.Timeout) => void): Promise<T | "tick"> {
+  if (intervalMs <= 0) return next;
+  return Promise.race([next, new Promise<"tick">((resolve) => onTimer(setTimeout(() => resolve("tick"), intervalMs)))]);
+}

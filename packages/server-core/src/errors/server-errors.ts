@@ -1,0 +1,210 @@
+import { ErrorCategory, ErrorCode, ErrorSeverity } from "./codes.js";
+import { ServerAdapterError, type ServerErrorOptions } from "./server-adapter-error.js";
+
+type Options = Omit<ServerErrorOptions, "statusCode" | "category">;
+
+/** Fixes status, category, code, severity and retryability of a subclass; callers may still pass details, cause etc. */
+function preset(
+  statusCode: number,
+  category: ErrorCategory,
+  code: ErrorCode,
+  severity: ErrorSeverity,
+  retryable: boolean,
+  options: Options,
+): ServerErrorOptions {
+  return { code, severity, retryable, ...options, statusCode, category };
+}
+
+const { CONFIG, VALIDATION, EXECUTION, RATE_LIMIT, AUTHENTICATION, AUTHORIZATION, STREAMING, WEBSOCKET } = ErrorCategory;
+const { LOW, MEDIUM, HIGH, CRITICAL } = ErrorSeverity;
+
+/** Invalid server configuration; `details.issues` names every problem by path. */
+export class ConfigurationError extends ServerAdapterError {
+  constructor(message: string, options: Options = {}) {
+    super(message, preset(400, CONFIG, ErrorCode.INVALID_CONFIG, HIGH, false, options));
+  }
+}
+
+/** A framework or adapter package is not installed; the message names the `pnpm add` to run. */
+export class MissingDependencyError extends ServerAdapterError {
+  readonly packageName: string;
+  /** `packages` lists everything to add (e.g. the adapter and its framework); defaults to `packageName`. */
+  constructor(packageName: string, options: Options & { packages?: string[] } = {}) {
+    const { packages = [packageName], ...rest } = options;
+    const install = `pnpm add ${packages.join(" ")}`;
+    super(`Missing dependency "${packageName}". Install it with: ${install}`, {
+      ...preset(500, CONFIG, ErrorCode.MISSING_DEPENDENCY, CRITICAL, false, rest),
+      details: { package: packageName, install },
+    });
+    this.packageName = packageName;
+  }
+}
+
+/** Two routes with the same method and path. */
+export class RouteConflictError extends ServerAdapterError {
+  constructor(method: string, path: string, options: Options = {}) {
+    super(`Route ${method} ${path} is already registered`, {
+      ...preset(500, CONFIG, ErrorCode.ROUTE_CONFLICT, HIGH, false, options),
+      details: { method, path },
+    });
+  }
+}
+
+export class RouteNotFoundError extends ServerAdapterError {
+  constructor(method: string, path: string, options: Options = {}) {
+    super(`Route ${method} ${path} not found`, {
+      ...preset(404, VALIDATION, ErrorCode.ROUTE_NOT_FOUND, LOW, false, options),
+      details: { method, path },
+    });
+  }
+}
+
+/** One entry per failing field. */
+export interface ValidationIssue {
+  field: string;
+  message: string;
+  value?: unknown;
+}
+
+/** The request is invalid; `errors` lists every failing field (also sent as `details.errors`). */
+export class ServerValidationError extends ServerAdapterError {
+  readonly errors: ValidationIssue[];
+  constructor(message: string, errors: ValidationIssue[] = [], options: Options = {}) {
+    super(message, { ...preset(400, VALIDATION, ErrorCode.VALIDATION_ERROR, LOW, false, options), details: { errors } });
+    this.errors = errors;
+  }
+}
+
+export class AuthenticationError extends ServerAdapterError {
+  constructor(message = "Authentication required", options: Options = {}) {
+    super(message, preset(401, AUTHENTICATION, ErrorCode.AUTH_REQUIRED, MEDIUM, false, options));
+  }
+}
+
+export class InvalidAuthenticationError extends ServerAdapterError {
+  constructor(message = "Invalid credentials", options: Options = {}) {
+    super(message, preset(401, AUTHENTICATION, ErrorCode.AUTH_INVALID, MEDIUM, false, options));
+  }
+}
+
+export class AuthorizationError extends ServerAdapterError {
+  constructor(message = "Insufficient permissions", options: Options = {}) {
+    super(message, preset(403, AUTHORIZATION, ErrorCode.FORBIDDEN, MEDIUM, false, options));
+  }
+}
+
+export class ServerRateLimitError extends ServerAdapterError {
+  constructor(message = "Rate limit exceeded", options: Options = {}) {
+    super(message, preset(429, RATE_LIMIT, ErrorCode.RATE_LIMIT_EXCEEDED, LOW, true, options));
+  }
+}
+
+/** A handler threw. The client sees only a generic message; the cause stays server-side. */
+export class HandlerError extends ServerAdapterError {
+  constructor(message = "Internal server error", options: Options = {}) {
+    super(message, preset(500, EXECUTION, ErrorCode.HANDLER_ERROR, HIGH, false, options));
+  }
+}
+
+export class TimeoutError extends ServerAdapterError {
+  constructor(message = "Request timed out", options: Options = {}) {
+    super(message, preset(408, EXECUTION, ErrorCode.TIMEOUT, MEDIUM, true, options));
+  }
+}
+
+export class StreamingError extends ServerAdapterError {
+  constructor(message = "Stream processing failed", options: Options = {}) {
+    super(message, preset(500, STREAMING, ErrorCode.STREAM_ERROR, MEDIUM, false, options));
+  }
+}
+
+/** The client went away mid-response (nginx's 499). */
+export class StreamAbortedError extends ServerAdapterError {
+  constructor(message = "Client disconnected", options: Options = {}) {
+    super(message, preset(499, STREAMING, ErrorCode.STREAM_ABORTED, LOW, false, options));
+  }
+}
+
+export class WebSocketError extends ServerAdapterError {
+  constructor(message = "WebSocket error", options: Options = {}) {
+    super(message, preset(500, WEBSOCKET, ErrorCode.WEBSOCKET_ERROR, MEDIUM, true, options));
+  }
+}
+
+export class WebSocketConnectionError extends ServerAdapterError {
+  constructor(message = "WebSocket connection failed", options: Options = {}) {
+    super(message, preset(500, WEBSOCKET, ErrorCode.WEBSOCKET_CONNECTION_FAILED, MEDIUM, true, options));
+  }
+}
+
+export class ServerStartError extends ServerAdapterError {
+  constructor(message = "Server failed to start", options: Options = {}) {
+    super(message, preset(500, CONFIG, ErrorCode.START_FAILED, CRITICAL, true, options));
+  }
+}
+
+export class ServerStopError extends ServerAdapterError {
+  constructor(message = "Server failed to stop", options: Options = {}) {
+    super(message, preset(500, EXECUTION, ErrorCode.STOP_FAILED, HIGH, false, options));
+  }
+}
+
+export class AlreadyRunningError extends ServerAdapterError {
+  constructor(message = "Server is already running", options: Options = {}) {
+    super(message, preset(500, CONFIG, ErrorCode.ALREADY_RUNNING, LOW, false, options));
+  }
+}
+
+export class NotRunningError extends ServerAdapterError {
+  constructor(message = "Server is not running", options: Options = {}) {
+    super(message, preset(500, CONFIG, ErrorCode.NOT_RUNNING, LOW, false, options));
+  }
+}
+
+/** Internal (not re-exported from the package root): a lifecycle method called in a state that forbids it. */
+export class InvalidLifecycleStateError extends ServerAdapterError {
+  constructor(message: string, options: Options = {}) {
+    super(message, preset(500, CONFIG, ErrorCode.INVALID_CONFIG, MEDIUM, false, options));
+  }
+}
+
+/** Wire-level errors outside the spec's class table (413, 415, 503, 405), built on the base class. */
+export function payloadTooLarge(limitBytes: number): ServerAdapterError {
+  return new ServerAdapterError(`Request body exceeds the ${limitBytes} byte limit`, {
+    code: ErrorCode.PAYLOAD_TOO_LARGE,
+    statusCode: 413,
+    category: VALIDATION,
+    severity: LOW,
+    details: { limit: limitBytes },
+  });
+}
+
+export function unsupportedMediaType(contentType: string): ServerAdapterError {
+  return new ServerAdapterError(`Unsupported content type "${contentType}"`, {
+    code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    statusCode: 415,
+    category: VALIDATION,
+    severity: LOW,
+    details: { contentType, supported: ["application/json", "application/x-www-form-urlencoded", "text/plain"] },
+  });
+}
+
+export function serviceUnavailable(message = "Server is shutting down"): ServerAdapterError {
+  return new ServerAdapterError(message, {
+    code: ErrorCode.SERVICE_UNAVAILABLE,
+    statusCode: 503,
+    category: EXECUTION,
+    severity: LOW,
+    retryable: true,
+  });
+}
+
+export function methodNotAllowed(method: string, path: string, allowed: string[]): ServerAdapterError {
+  return new ServerAdapterError(`Method ${method} not allowed on ${path}`, {
+    code: ErrorCode.METHOD_NOT_ALLOWED,
+    statusCode: 405,
+    category: VALIDATION,
+    severity: LOW,
+    details: { method, path, allowed },
+  });
+}

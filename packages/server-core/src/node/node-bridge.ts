@@ -1,0 +1,106 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RegisteredRoute } from "../contracts/route.js";
+import type { BodySource } from "../core/body-parser.js";
+import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/request-handler.js";
+
+export interface NodeRequestOptions {
+  /** A body the framework already parsed (e.g. by a user's `express.json()`): used as is. */
+  parsedBody?: { value: unknown };
+  /** The URL as the client sent it when the framework rewrote `req.url` (Express sub-apps). */
+  originalUrl?: string;
+}
+
+/** An `IncomingMessage` as the core's request; its body is read lazily, only if a handler needs it. */
+export function toIncomingRequest(request: IncomingMessage, signal: AbortSignal, options: NodeRequestOptions = {}): IncomingRequest {
+  let body: BodySource;
+  if (options.parsedBody) body = { kind: "parsed", value: options.parsedBody.value };
+  else if (request.readableEnded) body = { kind: "none" };
+  else body = { kind: "stream", stream: request };
+  return {
+    method: request.method ?? "GET",
+    url: options.originalUrl ?? request.url ?? "/",
+    headers: request.headers,
+    clientAddress: request.socket.remoteAddress ?? "",
+    body,
+    signal,
+  };
+}
+
+/** An AbortSignal that fires when the client goes away before the response finished. */
+export function clientDisconnectSignal(response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  response.once("close", () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
+ * Writes the core's response to a Node `ServerResponse`: several `Set-Cookie` headers,
+ * streams written chunk by chunk waiting for `drain` (backpressure), `flush()` after
+ * each chunk when a compression layer provides it, and the stream stopped when the
+ * client disconnects.
+ */
+export async function writeNodeResponse(response: ServerResponse, outgoing: OutgoingResponse): Promise<void> {
+  try {
+    if (!response.headersSent) {
+      response.statusCode = outgoing.status;
+      for (const [name, value] of Object.entries(outgoing.headers)) response.setHeader(name, value);
+    }
+    const body = outgoing.body;
+    if (body === null) {
+      response.end();
+      return;
+    }
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      response.end(body);
+      return;
+    }
+    response.flushHeaders();
+    for await (const chunk of body) {
+      if (response.destroyed) break;
+      const canContinue = response.write(chunk);
+      (response as ServerResponse & { flush?: () => void }).flush?.();
+      if (!canContinue) await waitForDrain(response);
+    }
+    if (!response.destroyed) response.end();
+  } catch {
+    // The client went away mid-stream or the source failed after headers: nothing more to send.
+    if (!response.headersSent) {
+      response.statusCode = 500;
+      response.end();
+    } else response.destroy();
+  } finally {
+    outgoing.done();
+  }
+}
+
+function waitForDrain(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      response.off("drain", finish);
+      response.off("close", finish);
+      resolve();
+    };
+    response.on("drain", finish);
+    response.on("close", finish);
+  });
+}
+
+/**
+ * The whole bridge for Express, Fastify and Koa: convert, dispatch, write.
+ *
+ * @example
+ * expressApp.get(route.fullPath, (req, res) => handleNodeRequest(adapter.handler, req, res, route));
+ */
+export async function handleNodeRequest(
+  handler: RequestHandler,
+  request: IncomingMessage,
+  response: ServerResponse,
+  route?: RegisteredRoute,
+  options: NodeRequestOptions = {},
+): Promise<void> {
+  const signal = clientDisconnectSignal(response);
+  const outgoing = await handler.dispatch(toIncomingRequest(request, signal, options), route);
+  await writeNodeResponse(response, outgoing);
+}

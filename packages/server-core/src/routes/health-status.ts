@@ -1,0 +1,41 @@
+import type { ServerLifecycleState } from "../contracts/lifecycle.js";
+import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
+
+/** What health routes need to know about the server they run in. */
+export interface HealthSource {
+  readonly runtime: Runtime | undefined;
+  getLifecycleState(): ServerLifecycleState;
+  getActiveConnectionCount(): number;
+}
+
+const processStartedAt = Date.now();
+
+/** Seconds since the process started. */
+export function processUptimeSeconds(): number {
+  return Math.round((Date.now() - processStartedAt) / 100) / 10;
+}
+
+export interface Readiness {
+  ready: boolean;
+  state: ServerLifecycleState;
+  dependencies: Record<string, DependencyHealth>;
+}
+
+/** Ready = running (not draining) and every required dependency of the runtime up. */
+export async function checkReadiness(source: HealthSource): Promise<Readiness> {
+  const state = source.getLifecycleState();
+  let dependencies: Record<string, DependencyHealth> = {};
+  let runtimeUp = true;
+  if (source.runtime) {
+    try {
+      const health = await source.runtime.health();
+      dependencies = health.dependencies;
+      runtimeUp = health.status !== "down";
+    } catch (error) {
+      runtimeUp = false;
+      dependencies = { runtime: { status: "down", required: true, message: (error as Error).message } };
+    }
+  }
+  const dependenciesUp = Object.values(dependencies).every((dependency) => !dependency.required || dependency.status !== "down");
+  return { ready: state === "running" && runtimeUp && dependenciesUp, state, dependencies };
+}

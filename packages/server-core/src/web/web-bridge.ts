@@ -1,0 +1,77 @@
+import type { RegisteredRoute } from "../contracts/route.js";
+import type { OutgoingResponse, RequestHandler } from "../core/request-handler.js";
+
+const encoder = new TextEncoder();
+
+/** The core's response as a web `Response`; streams become a pull-based `ReadableStream` (backpressure preserved). */
+export function toWebResponse(outgoing: OutgoingResponse): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(outgoing.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const body = outgoing.body;
+  if (body === null || typeof body === "string" || body instanceof Uint8Array) {
+    return new Response(body as BodyInit | null, { status: outgoing.status, headers });
+  }
+  const iterator = body[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          controller.close();
+          outgoing.done();
+          return;
+        }
+        controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
+      } catch (error) {
+        controller.error(error);
+        outgoing.done();
+      }
+    },
+    async cancel() {
+      outgoing.done();
+      await iterator.return?.();
+    },
+  }, { highWaterMark: 0 });
+  return new Response(stream, { status: outgoing.status, headers });
+}
+
+export interface WebRequestOptions {
+  clientAddress: string;
+  /** Fires on client disconnect when the runtime knows it (Node servers); `request.signal` otherwise. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The bridge for web-standard frameworks (Hono): a `Request` in, a `Response` out.
+ *
+ * @example
+ * app.on(route.method, route.fullPath, (c) => handleWebRequest(adapter.handler, c.req.raw, { clientAddress }, route));
+ */
+export async function handleWebRequest(
+  handler: RequestHandler,
+  request: Request,
+  options: WebRequestOptions,
+  route?: RegisteredRoute,
+): Promise<Response> {
+  const url = request.url;
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const outgoing = await handler.dispatch(
+    {
+      method: request.method,
+      url: pathStart === -1 ? "/" : url.slice(pathStart),
+      headers,
+      clientAddress: options.clientAddress,
+      body: request.body ? { kind: "stream", stream: request.body } : { kind: "none" },
+      signal: options.signal ?? request.signal,
+    },
+    route,
+  );
+  return toWebResponse(outgoing);
+}
