@@ -1,0 +1,2 @@
+export * from "./adapters.js";
+export * from "./harness.js";
