@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /** Shared vitest settings: workspace packages are read from `src` through the `@conduit-ai/source` export condition, so tests need no build. */
@@ -10,5 +11,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    globalSetup: [fileURLToPath(new URL("./tools/test/redis-global-setup.ts", import.meta.url))],
   },
 });

@@ -1,1 +1,1 @@
-export {};
+export { ExpressServerAdapter, createAdapter } from "./express-adapter.js";

@@ -1,1 +1,1 @@
-export {};
+export { type ConduitFastifyApp, FastifyServerAdapter, createAdapter } from "./fastify-adapter.js";

@@ -33,7 +33,11 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
   private serve(c: Context<{ Bindings: HttpBindings }>, route?: RegisteredRoute): Promise<Response> {
     const { incoming, outgoing } = c.env ?? {};
     const options = incoming
-      ? { clientAddress: incoming.socket.remoteAddress ?? "", signal: clientDisconnectSignal(outgoing) }
+      ? {
+          clientAddress: incoming.socket.remoteAddress ?? "",
+          signal: clientDisconnectSignal(outgoing),
+          onWritten: (done: () => void) => outgoing.once("close", done),
+        }
       : { clientAddress: "" };
     return handleWebRequest(this.handler, c.req.raw, options, route);
   }

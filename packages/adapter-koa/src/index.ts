@@ -1,1 +1,1 @@
-export {};
+export { KoaServerAdapter, createAdapter } from "./koa-adapter.js";

@@ -8,7 +8,7 @@ export * from "./errors/index.js";
 export { DEFAULT_SERVER_CONFIG } from "./config/defaults.js";
 export { serverAdapterConfigSchema } from "./config/config-schema.js";
 export { type ConfigIssue, normalizeBasePath, resolveConfig, validateFramework } from "./config/resolve-config.js";
-export { BaseServerAdapter } from "./core/base-adapter.js";
+export { type BeforeCloseHook, BaseServerAdapter } from "./core/base-adapter.js";
 export { type BodySource, readRequestBody } from "./core/body-parser.js";
 export { ADAPTER_PACKAGES, type AdapterModule, createServer } from "./core/create-server.js";
 export { type ErrorFormatOptions, type ErrorResponse, type SuccessEnvelope, errorResponse, successEnvelope } from "./core/envelope.js";
@@ -27,7 +27,17 @@ export {
   streamHeaders,
   toStreamEvent,
 } from "./core/stream-encoding.js";
+export {
+  DEFAULT_REDACTED_FIELDS,
+  DEFAULT_REDACTION_PLACEHOLDER,
+  type StreamEventTransform,
+  addStreamEventTransform,
+  createStreamRedactor,
+  redactStreamEvent,
+  streamEventTransformFor,
+} from "./core/stream-redaction.js";
 export { validateRequest } from "./core/validate-request.js";
+export { generateRequestSchema, namedToolExecuteRequestSchema } from "./routes/schemas.js";
 export { createHealthRoutes } from "./routes/health-routes.js";
 export { type HealthSource, checkReadiness } from "./routes/health-status.js";
 export { VERSION } from "./version.js";

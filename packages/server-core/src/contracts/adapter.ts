@@ -4,10 +4,13 @@ import type { ServerFramework } from "./http.js";
 import type { ServerLifecycleState, ServerStatus } from "./lifecycle.js";
 import type { MiddlewareDefinition } from "./middleware.js";
 import type { RegisteredRoute, RouteDefinition, RouteGroup } from "./route.js";
+import type { Runtime } from "./runtime.js";
 
 /** The public face of every adapter; identical behavior on all four frameworks. */
 export interface ServerAdapter<TFramework = unknown> extends EventEmitter {
   readonly framework: ServerFramework;
+  /** The runtime the route groups serve (undefined for a bare server). */
+  readonly runtime: Runtime | undefined;
   initialize(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;

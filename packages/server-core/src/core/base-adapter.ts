@@ -16,6 +16,15 @@ import { createConsoleLogger } from "./logger.js";
 import { joinPaths } from "./path-pattern.js";
 import { RequestHandler } from "./request-handler.js";
 import { builtInHealthRoutes } from "../routes/built-in-health.js";
+import { createDefaultMiddleware } from "../middleware/default-stack.js";
+
+/** Options of the adapter itself, beside the server configuration. */
+export interface AdapterOptions {
+  /** Install the default middleware stack (request id, timing, errors, security headers, logging, compression, CORS, rate limit). Default true; benchmarks turn it off. */
+  defaultMiddleware?: boolean;
+}
+
+export type BeforeCloseHook = (context: { drainTimeoutMs: number }) => Promise<void> | void;
 
 const delay = (ms: number) => new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
 
@@ -37,15 +46,18 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   private boundAddress: { port: number; host: string } | undefined;
   /** Routes the current app mounted natively; later ones are matched by the core. */
   private readonly mounted = new Set<RegisteredRoute>();
+  private readonly beforeCloseHooks = new Set<BeforeCloseHook>();
 
   constructor(
     readonly runtime: Runtime | undefined,
     config: ServerAdapterConfig = {},
+    options: AdapterOptions = {},
   ) {
     super();
     this.config = resolveConfig(config);
     this.handler = new RequestHandler(this.config, this);
     this.handler.logger = createConsoleLogger(this.config.logging.enabled ? "warn" : "silent");
+    if (options.defaultMiddleware !== false) for (const middleware of createDefaultMiddleware(this.config, this.handler)) this.registerMiddleware(middleware);
     if (!this.config.disableBuiltInHealth) for (const route of builtInHealthRoutes(this)) this.registerRoute(route);
   }
 
@@ -134,11 +146,24 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.handler.draining = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Surfaces holding their own sockets (WebSocket) close them while HTTP drains.
+    const hooks = Promise.all(
+      [...this.beforeCloseHooks].map((hook) =>
+        Promise.resolve()
+          .then(() => hook({ drainTimeoutMs: Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs) }))
+          .catch((error) => this.handler.emitSafe("error", { error, timestamp: Date.now() })),
+      ),
+    );
 
     const drained = await Promise.race([this.handler.whenIdle(), delay(Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs))]);
     this.transition("stopping");
     if (drained === "timeout" && !forceClose) {
       await Promise.race([this.handler.whenIdle(), delay(Math.max(0, deadline - Date.now()))]);
+    }
+    if (this.handler.inFlightCount === 0) {
+      // Every response is written: end the (now idle) sockets gently so buffered bytes still reach clients.
+      for (const socket of this.sockets) socket.end();
+      await Promise.race([closed, delay(Math.max(0, Math.min(1_000, deadline - Date.now())))]);
     }
     this.destroySockets();
     await Promise.race([closed, delay(Math.max(0, deadline - Date.now()))]);
@@ -153,6 +178,18 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   private destroySockets(): void {
     this.server?.closeAllConnections();
     for (const socket of this.sockets) socket.destroy();
+  }
+
+  /**
+   * Runs `hook` at each `stop()` once draining begins (before remaining sockets are destroyed);
+   * the stop waits for it within `gracefulShutdownTimeoutMs`. Returns the unregister function.
+   *
+   * @example
+   * adapter.onBeforeClose(async ({ drainTimeoutMs }) => websockets.closeAll(1001, drainTimeoutMs));
+   */
+  onBeforeClose(hook: BeforeCloseHook): () => void {
+    this.beforeCloseHooks.add(hook);
+    return () => this.beforeCloseHooks.delete(hook);
   }
 
   registerRoute(route: RouteDefinition): void {

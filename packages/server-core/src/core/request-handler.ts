@@ -16,12 +16,14 @@ import {
 import { wrapError } from "../errors/wrap-error.js";
 import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
 import { type ErrorFormatOptions, errorResponse, successEnvelope } from "./envelope.js";
+import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./error-handling-state.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 import { isAsyncIterable, isRawResponse } from "./raw-response.js";
 import { RequestContext } from "./request-context.js";
 import { RouteTable, type TableEntry } from "./route-table.js";
 import { encodeEventStream, negotiateStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { type StreamEventTransform, createStreamRedactor, streamEventTransformFor } from "./stream-redaction.js";
 import { validateRequest } from "./validate-request.js";
 
 /** A request as an adapter hands it to the core. */
@@ -36,7 +38,10 @@ export interface IncomingRequest {
   signal?: AbortSignal;
 }
 
-/** The core's answer. Adapters write it and must call `done()` once the body is written or abandoned. */
+/**
+ * The core's answer. Adapters write it and must call `done()` once the body is fully
+ * written or abandoned: the request counts as in flight (for draining) until then.
+ */
 export interface OutgoingResponse {
   status: number;
   headers: ResponseHeaders;
@@ -62,11 +67,15 @@ export class RequestHandler {
   private inFlight = 0;
   private drainWaiters: Array<() => void> = [];
   draining = false;
+  /** `config.redaction` applied to every streamed event, on every adapter. */
+  private readonly streamRedactor: StreamEventTransform | undefined;
 
   constructor(
     readonly config: RequiredServerAdapterConfig,
     private readonly events: Pick<EventEmitter, "emit" | "listenerCount">,
-  ) {}
+  ) {
+    this.streamRedactor = createStreamRedactor(config.redaction);
+  }
 
   get inFlightCount(): number {
     return this.inFlight;
@@ -145,7 +154,6 @@ export class RequestHandler {
       if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body as string | Uint8Array));
       response.body = null;
     }
-    if (!response.streaming) done();
     return { status: response.status, headers: response.headers, body: response.body, streaming: response.streaming, done };
   }
 
@@ -165,7 +173,8 @@ export class RequestHandler {
       throw new RouteNotFoundError(context.method, context.path, allowed.length > 0 ? { details: { allowed } } : {});
     }
     const route = entry.route;
-    context.body = await context.readBody();
+    // A middleware (e.g. validation) may already have set a normalized body.
+    if (context.body === undefined) context.body = await context.readBody();
     if (route.schema) {
       const parsed = validateRequest(route.schema, context);
       if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
@@ -206,6 +215,8 @@ export class RequestHandler {
         keepAliveMs: this.config.streaming.keepAliveMs,
         signal: context.abortSignal,
         onError: (error) => this.reportError(context, wrapError(error, { requestId: context.requestId }), error),
+        transformEvent: streamEventTransformFor(context, this.streamRedactor),
+        onAbort: () => this.recordStreamAbort(context),
       });
       return;
     }
@@ -221,8 +232,11 @@ export class RequestHandler {
       return;
     }
     const error = wrapError(thrown, { requestId: context.requestId, path: context.path, method: context.method });
-    if (error.statusCode >= 500) this.reportError(context, error, thrown);
-    const { status, headers, body } = errorResponse(error, context.requestId, this.errorFormat);
+    // The error-handling middleware leaves its options here and has already logged the error.
+    const handling = context.state[ERROR_HANDLING_STATE_KEY] as RequestErrorHandling | undefined;
+    if (error.statusCode >= 500) this.reportError(context, error, thrown, handling?.logged === true);
+    const format = handling ? { ...this.errorFormat, includeStack: handling.includeStack } : this.errorFormat;
+    const { status, headers, body } = errorResponse(error, context.requestId, format);
     const response = context.response;
     response.status = status;
     Object.assign(response.headers, headers);
@@ -231,8 +245,16 @@ export class RequestHandler {
     response.streaming = false;
   }
 
-  private reportError(context: RequestContext, error: ServerAdapterError, cause: unknown): void {
-    this.logger.error({ requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
+  /** A client gone mid-stream is expected: abort the handler, report 499 (metrics), log at info, no `error` event. */
+  private recordStreamAbort(context: RequestContext): void {
+    const reason = new StreamAbortedError();
+    if (!context.abortSignal.aborted) context.abortController.abort(reason);
+    context.response.status = reason.statusCode;
+    this.logger.info({ requestId: context.requestId, code: reason.code, statusCode: reason.statusCode, path: context.path }, "stream aborted by client");
+  }
+
+  private reportError(context: RequestContext, error: ServerAdapterError, cause: unknown, alreadyLogged = false): void {
+    if (!alreadyLogged) this.logger.error({ requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
     this.emitSafe("error", { requestId: context.requestId, error: cause instanceof Error ? cause : error, timestamp: Date.now() });
   }
 

@@ -52,6 +52,13 @@ export interface EncodeStreamOptions {
   signal: AbortSignal;
   /** Called with a failure raised by the source mid-stream (already sent as an `error` event). */
   onError?: (error: unknown) => void;
+  /** Applied to every event before encoding (stream redaction). */
+  transformEvent?: (event: DataStreamEvent) => DataStreamEvent;
+  /**
+   * Called once when the stream ends before its last event (client gone: the signal
+   * aborted or the consumer stopped pulling), so the caller can abort the handler and record it.
+   */
+  onAbort?: () => void;
 }
 
 /**
@@ -61,11 +68,14 @@ export interface EncodeStreamOptions {
  * stops the source when the client goes away.
  */
 export async function* encodeEventStream(source: AsyncIterable<unknown>, options: EncodeStreamOptions): AsyncGenerator<string> {
-  const encode = options.format === "sse" ? encodeSseFrame : encodeNdjsonLine;
+  const encodeFrame = options.format === "sse" ? encodeSseFrame : encodeNdjsonLine;
+  const transform = options.transformEvent;
+  const encode = transform ? (event: DataStreamEvent) => encodeFrame(transform(event)) : encodeFrame;
   const keepAlive = options.format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
   const iterator = source[Symbol.asyncIterator]();
   let lastType: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let ended = false;
   try {
     while (!options.signal.aborted) {
       const next = iterator.next();
@@ -86,13 +96,16 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
     if (!options.signal.aborted && lastType !== "finish" && lastType !== "error") {
       yield encode({ type: "finish", timestamp: Date.now(), data: { reason: "stop" } });
     }
+    ended = !options.signal.aborted;
   } catch (error) {
     if (options.signal.aborted) return;
     options.onError?.(error);
     const wrapped = wrapError(error);
     yield encode({ type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } });
+    ended = true;
   } finally {
     if (timer) clearTimeout(timer);
+    if (!ended) options.onAbort?.();
     // Not awaited: a source blocked on a dead upstream must not hold the response open.
     iterator.return?.()?.catch(() => undefined);
   }

@@ -1,1 +1,2 @@
+export * from "./native-route-path.js";
 export * from "./node-bridge.js";

@@ -4,7 +4,8 @@ import type { OutgoingResponse, RequestHandler } from "../core/request-handler.j
 const encoder = new TextEncoder();
 
 /** The core's response as a web `Response`; streams become a pull-based `ReadableStream` (backpressure preserved). */
-export function toWebResponse(outgoing: OutgoingResponse): Response {
+export function toWebResponse(outgoing: OutgoingResponse, finishedHook?: (done: () => void) => void): Response {
+  finishedHook?.(outgoing.done);
   const headers = new Headers();
   for (const [name, value] of Object.entries(outgoing.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -12,6 +13,8 @@ export function toWebResponse(outgoing: OutgoingResponse): Response {
   }
   const body = outgoing.body;
   if (body === null || typeof body === "string" || body instanceof Uint8Array) {
+    // Without a write-completion hook (see `WebRequestOptions.onWritten`), handing the body over is the end.
+    if (!finishedHook) outgoing.done();
     return new Response(body as BodyInit | null, { status: outgoing.status, headers });
   }
   const iterator = body[Symbol.asyncIterator]();
@@ -42,6 +45,8 @@ export interface WebRequestOptions {
   clientAddress: string;
   /** Fires on client disconnect when the runtime knows it (Node servers); `request.signal` otherwise. */
   signal?: AbortSignal;
+  /** Registers a callback for when the response is fully written (Node: the ServerResponse's `close`). */
+  onWritten?: (done: () => void) => void;
 }
 
 /**
@@ -73,5 +78,5 @@ export async function handleWebRequest(
     },
     route,
   );
-  return toWebResponse(outgoing);
+  return toWebResponse(outgoing, options.onWritten);
 }

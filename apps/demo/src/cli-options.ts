@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
+
+/** The demo's config file: `server` is a `ServerAdapterConfig`; later issues add `auth`, `mcpServers`. */
+export interface DemoConfigFile {
+  server?: ServerAdapterConfig;
+  [key: string]: unknown;
+}
+
+export interface DemoOptions {
+  framework: ServerFramework;
+  server: ServerAdapterConfig;
+  file: DemoConfigFile;
+}
+
+/** A user mistake in flags or the config file: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+const KNOWN_FILE_KEYS = new Set(["server", "auth", "mcpServers", "$schema"]);
+
+export const USAGE = `Usage: pnpm demo -- [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
+Environment: PORT, HOST, CONDUIT_FRAMEWORK.`;
+
+/** Flags win over the environment, which wins over the config file, which wins over defaults. */
+export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
+  let values: { port?: string; host?: string; framework?: string; config?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv.filter((arg) => arg !== "--"),
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        framework: { type: "string" },
+        config: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (values.help) throw new UsageError(USAGE);
+
+  const file = values.config ? readConfigFile(values.config) : {};
+  const server: ServerAdapterConfig = { ...file.server };
+  const port = values.port ?? env.PORT;
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port)) throw new UsageError(`Invalid port "${port}": expected an integer 0-65535`);
+    server.port = Number(port);
+  }
+  const host = values.host ?? env.HOST;
+  if (host !== undefined) server.host = host;
+  if (server.port === undefined) server.port = 3000;
+
+  const frameworkName = values.framework ?? env.CONDUIT_FRAMEWORK ?? "hono";
+  let framework: ServerFramework;
+  try {
+    framework = validateFramework(frameworkName);
+    resolveConfig(server);
+  } catch (error) {
+    throw new UsageError(describeConfigError(error, values.config));
+  }
+  return { framework, server, file };
+}
+
+function readConfigFile(path: string): DemoConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`Config file ${path} must hold a JSON object`);
+  const unknown = Object.keys(parsed).filter((key) => !KNOWN_FILE_KEYS.has(key));
+  if (unknown.length > 0) throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${[...KNOWN_FILE_KEYS].join(", ")})`);
+  return parsed as DemoConfigFile;
+}
+
+function describeConfigError(error: unknown, path: string | undefined): string {
+  const issues = (error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues;
+  const where = path ? `Config file ${path}` : "Configuration";
+  if (!issues) return `${where}: ${(error as Error).message}`;
+  return `${where} is invalid: ${issues.map((issue) => `${issue.path.startsWith("framework") ? issue.path : `server.${issue.path}`}: ${issue.message}`).join("; ")}`;
+}

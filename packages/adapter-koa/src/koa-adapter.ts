@@ -1,0 +1,65 @@
+import { type Server, createServer } from "node:http";
+import { BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import Router from "@koa/router";
+import Koa, { type Context } from "koa";
+
+type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
+
+/**
+ * Conduit on Koa 3. Conduit's routes live on a native `@koa/router` (case sensitive, like
+ * Conduit's own table) that is appended to the middleware chain when the server starts,
+ * after the user's native middleware and routers; a final middleware sends everything
+ * nobody answered to the core, so 404 and OPTIONS get Conduit's envelope instead of Koa's
+ * plain "Not Found".
+ *
+ * @example
+ * const server = new KoaServerAdapter(runtime, { port: 3000 });
+ * await server.initialize();
+ * const app = server.getFrameworkInstance(); // the real Koa app
+ * app.use(async (ctx, next) => { ctx.set("x-native", "yes"); await next(); });
+ * await server.start();
+ */
+export class KoaServerAdapter extends BaseServerAdapter<Koa> {
+  readonly framework = "koa" as const;
+  /** The Conduit router of each app, appended on start so the user's own middleware runs first. */
+  private readonly conduitRouters = new WeakMap<Koa, Router>();
+
+  protected createApp(routes: RegisteredRoute[]): Koa {
+    const app = new Koa();
+    const router = new Router({ sensitive: true });
+    for (const route of routes) {
+      router[route.method.toLowerCase() as RouterMethod](nativeRoutePath(route.fullPath, "path-to-regexp"), (ctx: Context) =>
+        this.serve(ctx, route),
+      );
+    }
+    this.conduitRouters.set(app, router);
+    return app;
+  }
+
+  protected createHttpServer(app: Koa): Server {
+    const router = this.conduitRouters.get(app);
+    if (router) {
+      app.use(router.routes());
+      // 404, OPTIONS, routes registered after start: the core decides.
+      app.use((ctx: Context) => this.serve(ctx));
+      this.conduitRouters.delete(app);
+    }
+    return createServer(app.callback());
+  }
+
+  private serve(ctx: Context, route?: RegisteredRoute): Promise<void> {
+    // The core writes the raw response; Koa must not touch it afterwards.
+    ctx.respond = false;
+    const options: NodeRequestOptions = {};
+    // A user's body parser (koa-bodyparser, @koa/bodyparser) already read the stream.
+    const parsed = (ctx.request as { body?: unknown }).body;
+    if (ctx.req.readableEnded && parsed !== undefined) options.parsedBody = { value: parsed };
+    return handleNodeRequest(this.handler, ctx.req, ctx.res, route, options);
+  }
+}
+
+/** The entry the core's `createServer` loads. */
+export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}): KoaServerAdapter {
+  return new KoaServerAdapter(runtime, config);
+}

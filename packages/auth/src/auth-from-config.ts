@@ -1,0 +1,71 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareDefinition } from "@conduit-ai/server-core";
+import { createApiKeyAuthMiddleware } from "./api-key-middleware.js";
+import { ApiKeyStore } from "./api-key-store.js";
+import { type StaticAuthConfig, type StaticBasicUserConfig, parseStaticAuthConfig } from "./auth-config-schema.js";
+import { createBasicAuthMiddleware } from "./basic-auth-middleware.js";
+import { createBearerAuthMiddleware } from "./bearer-middleware.js";
+import { digestSecret } from "./constant-time.js";
+import type { AuthenticatedUser } from "./auth-types.js";
+import { toAuthenticatedUser } from "./authenticated-user.js";
+
+/** Health and readiness stay reachable for probes whatever the config says. */
+export const ALWAYS_PUBLIC_PATHS = ["/health*", "/ready", "/api/health*"];
+
+/** Usernames → password digests; every lookup does one comparison even for unknown names. */
+function basicUserValidator(users: Record<string, StaticBasicUserConfig>) {
+  const table = new Map<string, { digest: Buffer; user: AuthenticatedUser }>();
+  for (const [username, { password, ...profile }] of Object.entries(users)) {
+    const user = toAuthenticatedUser({ ...profile, id: profile.id ?? username }) as AuthenticatedUser;
+    table.set(username, { digest: digestSecret(password), user });
+  }
+  const decoy = digestSecret("");
+  return (username: string, password: string): AuthenticatedUser | null => {
+    const entry = table.get(username);
+    const matches = timingSafeEqual(digestSecret(password), entry?.digest ?? decoy);
+    return entry && matches ? structuredClone(entry.user) : null;
+  };
+}
+
+/**
+ * Builds the auth middleware from a static config (the demo's `auth` key): API keys,
+ * bearer tokens or Basic users, each compared in constant time. The config is checked
+ * first; a bad one throws `ConfigurationError` naming the bad keys (never a secret).
+ * `/health*`, `/ready` and `/api/health*` are always public.
+ *
+ * @example
+ * for (const middleware of createAuthFromConfig({
+ *   type: "api-key",
+ *   keys: { "demo-key-123": { id: "demo", roles: ["admin"], permissions: ["*"] } },
+ *   skipPaths: ["/api/docs*"],
+ * })) server.registerMiddleware(middleware);
+ */
+export function createAuthFromConfig(config: unknown): MiddlewareDefinition[] {
+  const parsed: StaticAuthConfig = parseStaticAuthConfig(config);
+  if (parsed.enabled === false) return [];
+  const shared = {
+    headerName: parsed.headerName,
+    errorMessage: parsed.errorMessage,
+    skipDevPlayground: parsed.skipDevPlayground,
+    realm: parsed.realm,
+  };
+  // exactOptionalPropertyTypes: leave out what the config leaves out, so defaults apply.
+  const defined = {
+    ...Object.fromEntries(Object.entries(shared).filter(([, value]) => value !== undefined)),
+    skipPaths: [...ALWAYS_PUBLIC_PATHS, ...(parsed.skipPaths ?? [])],
+  };
+  switch (parsed.type) {
+    case "api-key": {
+      const store = new ApiKeyStore();
+      for (const [key, user] of Object.entries(parsed.keys)) store.addKey(key, user);
+      return [createApiKeyAuthMiddleware({ ...defined, store })];
+    }
+    case "bearer": {
+      const store = new ApiKeyStore();
+      for (const [token, user] of Object.entries(parsed.tokens)) store.addKey(token, user);
+      return [createBearerAuthMiddleware({ ...defined, validate: (token) => store.validate(token) })];
+    }
+    case "basic":
+      return [createBasicAuthMiddleware({ ...defined, validate: basicUserValidator(parsed.users) })];
+  }
+}

@@ -1,0 +1,73 @@
+import type { AuthenticatedUser, ServerContext } from "@conduit-ai/server-core";
+
+export type { AuthenticatedUser };
+
+/** Credential schemes the general auth middleware understands. */
+export type AuthType = "bearer" | "api-key" | "basic" | "custom";
+
+/** What a validator may return for a valid credential (SPEC "Identity and auth records"). */
+export interface AuthResult {
+  id: string;
+  email?: string;
+  name?: string;
+  roles?: string[];
+  permissions?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+/** `null`, `undefined` or `false` mean "not valid": the request is refused (fail closed). */
+export type AuthValidationResult = AuthResult | AuthenticatedUser | null | undefined | false;
+
+/** Checks a credential; may be sync or async. Throwing or timing out refuses the request with 401. */
+export type TokenValidator = (token: string, ctx: ServerContext) => AuthValidationResult | Promise<AuthValidationResult>;
+
+/** Options of `createAuthMiddleware` (SPEC `AuthConfig`, plus the extraction and safety knobs). */
+export interface AuthMiddlewareOptions {
+  type: AuthType;
+  validate: TokenValidator;
+  /** Header carrying the credential. Default `authorization` (bearer, basic, custom) or `x-api-key` (api-key). */
+  headerName?: string;
+  /** Cookie read when the header carries nothing (off unless named). */
+  cookieName?: string;
+  /** Query parameter read after header and cookie (off unless named: query strings end up in access logs). */
+  queryParam?: string;
+  /** Last resort extractor, after header, cookie and query (the spec's `custom` strategy). */
+  extractToken?: (ctx: ServerContext) => string | null | undefined | Promise<string | null | undefined>;
+  /** Public paths: exact, or a prefix ending in `*`; matched with and without `basePath`. */
+  skipPaths?: string[];
+  /** Message of the 401 sent when no credential is present. */
+  errorMessage?: string;
+  /** Message of the 401 sent when a credential is present but refused. */
+  invalidMessage?: string;
+  /** Lets `x-dev-playground: true` through without credentials, only when `NODE_ENV !== "production"`. Default true. */
+  skipDevPlayground?: boolean;
+  /** Proceed without `ctx.user` instead of refusing when the credential is missing or invalid. Default false. */
+  optional?: boolean;
+  /** A validator still pending after this long refuses the request. Default 5000. */
+  timeoutMs?: number;
+  /** Longer credentials are refused without calling the validator. Default 8192. */
+  maxTokenLength?: number;
+  /** Realm of the `WWW-Authenticate` challenge. Default `conduit`. */
+  realm?: string;
+  /** Middleware order. Default 10: after the default stack (0–5), before authorization (15). */
+  order?: number;
+  /** Middleware name. Default `auth`. */
+  name?: string;
+  /** Called after a successful authentication, before the handler. */
+  onAuthenticated?: (user: AuthenticatedUser, ctx: ServerContext) => void | Promise<void>;
+  /**
+   * Told why a validator failed (threw or timed out); the request is refused either way.
+   * Receives the error only, never the credential.
+   */
+  onValidatorError?: (error: unknown, ctx: ServerContext) => void;
+}
+
+/** The authentication record of one request, kept out of `ctx.state` so secrets never get serialized with it. */
+export interface AuthContext {
+  user: AuthenticatedUser;
+  type: AuthType;
+  /** The credential as presented. Never log it. */
+  token: string;
+  /** `metadata` returned by the validator. */
+  claims: Record<string, unknown>;
+}

@@ -1,0 +1,114 @@
+import type { TokenUsage } from "@conduit-ai/server-core";
+import { dynamicTool, generateText, jsonSchema, type LanguageModelUsage, type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
+import { mapProviderError } from "../providers/provider-error.js";
+import type { GenerationPart, GenerationPlan } from "./generation-part.js";
+
+function toMessages(plan: GenerationPlan): ModelMessage[] {
+  const history: ModelMessage[] = [];
+  for (const message of plan.history) {
+    if (message.role === "user" || message.role === "assistant") history.push({ role: message.role, content: message.content });
+  }
+  return [...history, { role: "user", content: plan.text }];
+}
+
+function toToolSet(plan: GenerationPlan): ToolSet | undefined {
+  if (plan.tools.length === 0) return undefined;
+  const tools: ToolSet = {};
+  for (const tool of plan.tools) {
+    tools[tool.info.name] = dynamicTool({
+      description: tool.info.description,
+      inputSchema: jsonSchema(tool.info.inputSchema),
+      execute: (input) => plan.executeTool(tool.info.name, (input ?? {}) as Record<string, unknown>),
+    });
+  }
+  return tools;
+}
+
+function toUsage(usage: LanguageModelUsage | undefined): TokenUsage {
+  const inputTokens = usage?.inputTokens ?? 0;
+  const outputTokens = usage?.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };
+}
+
+function callSettings(plan: GenerationPlan) {
+  const languageModel = plan.provider.languageModel;
+  if (languageModel === undefined) throw new Error(`Provider ${plan.provider.name} has no language models`);
+  const tools = toToolSet(plan);
+  return {
+    model: languageModel(plan.model),
+    messages: toMessages(plan),
+    maxRetries: plan.maxRetries,
+    ...(plan.system === undefined ? {} : { system: plan.system }),
+    ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
+    ...(plan.maxTokens === undefined ? {} : { maxOutputTokens: plan.maxTokens }),
+    ...(tools === undefined ? {} : { tools, stopWhen: stepCountIs(plan.maxSteps) }),
+    ...(plan.context.signal === undefined ? {} : { abortSignal: plan.context.signal }),
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** One non-streaming call (JSON response upstream), replayed as parts so both engines share one result builder. */
+export async function* generateWithAiSdk(plan: GenerationPlan): AsyncGenerator<GenerationPart> {
+  let result: Awaited<ReturnType<typeof generateText>>;
+  try {
+    result = await generateText(callSettings(plan));
+  } catch (error) {
+    yield { type: "error", error: mapProviderError(error, plan.provider.name) };
+    return;
+  }
+  for (const step of result.steps) {
+    for (const call of step.toolCalls) {
+      yield { type: "tool-call", call: { id: call.toolCallId, name: call.toolName, arguments: (call.input ?? {}) as Record<string, unknown> } };
+    }
+    for (const part of step.content) {
+      if (part.type === "tool-result") yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: part.output } };
+      if (part.type === "tool-error") yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: { error: errorText(part.error) } } };
+    }
+  }
+  yield { type: "text-start", id: "text_0" };
+  yield { type: "text-delta", id: "text_0", delta: result.text };
+  yield { type: "text-end", id: "text_0" };
+  yield { type: "finish", reason: result.finishReason, usage: toUsage(result.totalUsage) };
+}
+
+/** Streams through the AI SDK; upstream failures become one `error` part and the stream ends. */
+export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<GenerationPart> {
+  try {
+    // onError is a no-op: errors arrive as `error` parts below, and the default handler would log them a second time.
+    const result = streamText({ ...callSettings(plan), onError: () => {} });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case "text-start":
+        case "text-end":
+          yield { type: part.type, id: part.id };
+          break;
+        case "text-delta":
+          yield { type: "text-delta", id: part.id, delta: part.text };
+          break;
+        case "tool-call":
+          yield { type: "tool-call", call: { id: part.toolCallId, name: part.toolName, arguments: (part.input ?? {}) as Record<string, unknown> } };
+          break;
+        case "tool-result":
+          yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: part.output } };
+          break;
+        case "tool-error":
+          yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: { error: errorText(part.error) } } };
+          break;
+        case "error":
+          yield { type: "error", error: mapProviderError(part.error, plan.provider.name) };
+          return;
+        case "abort":
+          yield { type: "error", error: mapProviderError(Object.assign(new Error("aborted"), { name: "AbortError" }), plan.provider.name) };
+          return;
+        case "finish":
+          yield { type: "finish", reason: part.finishReason, usage: toUsage(part.totalUsage) };
+          break;
+      }
+    }
+  } catch (error) {
+    yield { type: "error", error: mapProviderError(error, plan.provider.name) };
+  }
+}

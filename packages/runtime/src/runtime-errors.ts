@@ -1,0 +1,90 @@
+import { ServerAdapterError, ServerValidationError } from "@conduit-ai/server-core";
+
+/** Error codes the runtime adds to the server-core table (documented in the README). */
+export const RuntimeErrorCode = {
+  PROVIDER_NOT_CONFIGURED: "PROVIDER_NOT_CONFIGURED",
+  MODEL_NOT_AVAILABLE: "MODEL_NOT_AVAILABLE",
+  PROVIDER_AUTH_FAILED: "PROVIDER_AUTH_FAILED",
+  PROVIDER_RATE_LIMITED: "PROVIDER_RATE_LIMITED",
+  PROVIDER_ERROR: "PROVIDER_ERROR",
+  PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
+  TOOL_NOT_FOUND: "TOOL_NOT_FOUND",
+  TOOL_EXECUTION_FAILED: "TOOL_EXECUTION_FAILED",
+  USER_CONFIRMATION_REQUIRED: "USER_CONFIRMATION_REQUIRED",
+  MCP_SERVER_NOT_FOUND: "MCP_SERVER_NOT_FOUND",
+  MCP_SERVER_UNAVAILABLE: "MCP_SERVER_UNAVAILABLE",
+} as const;
+
+export function providerNotConfigured(name: string, available: string[]): ServerAdapterError {
+  return new ServerAdapterError(`Provider "${name}" is not configured. Available: ${available.join(", ")}`, {
+    code: RuntimeErrorCode.PROVIDER_NOT_CONFIGURED,
+    statusCode: 400,
+    category: "VALIDATION",
+    details: { provider: name, available },
+  });
+}
+
+export function modelNotAvailable(provider: string, model: string, available: string[]): ServerAdapterError {
+  return new ServerAdapterError(`Model "${model}" is not available on provider "${provider}". Available: ${available.join(", ")}`, {
+    code: RuntimeErrorCode.MODEL_NOT_AVAILABLE,
+    statusCode: 400,
+    category: "VALIDATION",
+    details: { provider, model, available },
+  });
+}
+
+export function toolNotFound(name: string): ServerAdapterError {
+  return new ServerAdapterError(`Tool "${name}" not found`, {
+    code: RuntimeErrorCode.TOOL_NOT_FOUND,
+    statusCode: 404,
+    category: "VALIDATION",
+    details: { name },
+  });
+}
+
+/**
+ * 428 Precondition Required: the request is well-formed but must be repeated with
+ * `confirmed: true` — a precondition the client can meet, unlike a 409 conflict.
+ */
+export function confirmationRequired(name: string): ServerAdapterError {
+  return new ServerAdapterError(`Tool "${name}" requires user confirmation; repeat the call with confirmed: true`, {
+    code: RuntimeErrorCode.USER_CONFIRMATION_REQUIRED,
+    statusCode: 428,
+    category: "AUTHORIZATION",
+    details: { name },
+  });
+}
+
+export function toolExecutionFailed(name: string, message: string, external = false): ServerAdapterError {
+  return new ServerAdapterError(`Tool "${name}" failed: ${message}`, {
+    code: RuntimeErrorCode.TOOL_EXECUTION_FAILED,
+    statusCode: external ? 502 : 500,
+    category: external ? "EXTERNAL" : "EXECUTION",
+    details: { name, reason: message },
+  });
+}
+
+export function mcpServerNotFound(name: string, available: string[]): ServerAdapterError {
+  return new ServerAdapterError(`MCP server "${name}" not found`, {
+    code: RuntimeErrorCode.MCP_SERVER_NOT_FOUND,
+    statusCode: 404,
+    category: "VALIDATION",
+    details: { name, available },
+  });
+}
+
+export function mcpServerUnavailable(name: string, reason: string | null): ServerAdapterError {
+  return new ServerAdapterError(`MCP server "${name}" is unavailable${reason ? `: ${reason}` : ""}`, {
+    code: RuntimeErrorCode.MCP_SERVER_UNAVAILABLE,
+    statusCode: 503,
+    category: "EXTERNAL",
+    retryable: true,
+    retryAfterMs: 1000,
+    details: { name, lastError: reason },
+  });
+}
+
+/** A single-field 400 in the server-core validation shape. */
+export function invalidField(field: string, message: string): ServerValidationError {
+  return new ServerValidationError(message, [{ field, message }]);
+}

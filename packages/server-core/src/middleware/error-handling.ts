@@ -1,0 +1,63 @@
+import type { ServerContext } from "../contracts/context.js";
+import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "../core/error-handling-state.js";
+import type { Logger } from "../core/logger.js";
+import type { ServerAdapterError } from "../errors/server-adapter-error.js";
+import { wrapError } from "../errors/wrap-error.js";
+import { requestLogger } from "./logging/request-logger.js";
+
+export interface ErrorHandlingOptions {
+  /** Adds `error.stack` to the envelope (default false; never in production). */
+  includeStack?: boolean;
+  /** Logs each error once: 5xx at `error` with its cause, 4xx at `info` (default true). */
+  logErrors?: boolean;
+  /** Called with every error before it is sent; a hook that throws is ignored. */
+  onError?: (error: ServerAdapterError, ctx: ServerContext) => void | Promise<void>;
+  /** Logger to use; default the request's logger from the logging middleware, else the core's. */
+  logger?: Logger;
+}
+
+/**
+ * Error handling (order 1): catches what the inner middleware and the handler throw,
+ * calls `onError`, logs it (method, path without query, code — never headers or
+ * secrets), and rethrows to the core's single formatter, which builds the one error
+ * envelope (`{error:{code,message,category,requestId,…}, metadata}`) keeping headers
+ * already set.
+ *
+ * @example
+ * adapter.registerMiddleware(createErrorHandlingMiddleware({ onError: (error) => metrics.count(error.code) }));
+ */
+export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}): MiddlewareDefinition {
+  const includeStack = options.includeStack ?? false;
+  const logErrors = options.logErrors ?? true;
+  return {
+    name: "error-handling",
+    order: 1,
+    handler: async (ctx, next) => {
+      const handling: RequestErrorHandling = { includeStack, logged: false };
+      ctx.state[ERROR_HANDLING_STATE_KEY] = handling;
+      try {
+        await next();
+      } catch (thrown) {
+        const error = wrapError(thrown, { requestId: ctx.requestId, path: ctx.path, method: ctx.method });
+        if (options.onError) {
+          try {
+            await options.onError(error, ctx);
+          } catch {
+            // A failing hook must not replace the original error.
+          }
+        }
+        const logger = options.logger ?? requestLogger(ctx);
+        // Without a logger here the core logs server errors itself; with logErrors off nobody does.
+        if (!logErrors) handling.logged = true;
+        else if (logger) {
+          const fields = { requestId: ctx.requestId, method: ctx.method, path: ctx.path, status: error.statusCode, code: error.code };
+          if (error.statusCode >= 500) logger.error({ ...fields, err: thrown }, "request failed");
+          else logger.info(fields, error.message);
+          handling.logged = true;
+        }
+        throw error;
+      }
+    },
+  };
+}

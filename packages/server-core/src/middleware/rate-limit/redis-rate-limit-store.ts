@@ -1,0 +1,111 @@
+import type { RedisEvalClient } from "../redis-client.js";
+import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit-store.js";
+
+/*
+ * Each check is ONE Lua script, so the read, the decision and the write are atomic on the
+ * Redis server, and the clock is Redis's (TIME) — servers with skewed clocks still agree.
+ */
+const WINDOW_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local max = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[2])
+local subWindows = tonumber(ARGV[3])
+local subMs = windowMs / subWindows
+local index = math.floor(now / subMs)
+local oldest = index - subWindows + 1
+local fields = redis.call('HGETALL', KEYS[1])
+local count = 0
+local first = nil
+for i = 1, #fields, 2 do
+  local slot = tonumber(fields[i])
+  if slot < oldest then
+    redis.call('HDEL', KEYS[1], fields[i])
+  else
+    count = count + tonumber(fields[i + 1])
+    if first == nil or slot < first then first = slot end
+  end
+end
+local allowed = 0
+if count < max then
+  redis.call('HINCRBY', KEYS[1], string.format('%d', index), 1)
+  count = count + 1
+  allowed = 1
+  if first == nil then first = index end
+end
+if first == nil then first = index end
+redis.call('PEXPIRE', KEYS[1], math.ceil(windowMs + subMs))
+return {allowed, count, math.ceil((first + subWindows) * subMs - now)}
+`;
+
+const BUCKET_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local capacity = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[2])
+local rate = capacity / windowMs
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updatedAt')
+local tokens = tonumber(state[1])
+local updatedAt = tonumber(state[2])
+if tokens == nil or updatedAt == nil then
+  tokens = capacity
+  updatedAt = now
+end
+tokens = math.min(capacity, tokens + math.max(0, now - updatedAt) * rate)
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'updatedAt', string.format('%.3f', now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(windowMs))
+local retry = 0
+if allowed == 0 then retry = math.ceil((1 - tokens) / rate) end
+return {allowed, string.format('%.6f', tokens), retry, math.ceil((capacity - tokens) / rate)}
+`;
+
+export interface RedisRateLimitStoreOptions {
+  /** Prefix of every key (default `conduit:ratelimit:`). */
+  prefix?: string;
+}
+
+/**
+ * Redis-backed counters shared by every server process: one atomic Lua script per check.
+ *
+ * @example
+ * import { Redis } from "ioredis";
+ * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL!), { prefix: "api:rl:" });
+ * adapter.registerMiddleware(createRateLimitMiddleware({ maxRequests: 100, windowMs: 60_000, store }));
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly client: RedisEvalClient,
+    options: RedisRateLimitStoreOptions = {},
+  ) {
+    this.prefix = options.prefix ?? "conduit:ratelimit:";
+  }
+
+  async hitWindow(key: string, check: WindowCheck): Promise<WindowResult> {
+    const reply = (await this.client.eval(
+      WINDOW_SCRIPT,
+      1,
+      `${this.prefix}w:${key}`,
+      check.maxRequests,
+      check.windowMs,
+      check.subWindows,
+    )) as [number, number, number];
+    return { allowed: reply[0] === 1, count: Number(reply[1]), resetMs: Math.max(0, Number(reply[2])) };
+  }
+
+  async takeToken(key: string, check: BucketCheck): Promise<BucketResult> {
+    const reply = (await this.client.eval(BUCKET_SCRIPT, 1, `${this.prefix}b:${key}`, check.capacity, check.windowMs)) as [
+      number,
+      string,
+      number,
+      number,
+    ];
+    return { allowed: reply[0] === 1, tokens: Number(reply[1]), retryAfterMs: Number(reply[2]), resetMs: Number(reply[3]) };
+  }
+}

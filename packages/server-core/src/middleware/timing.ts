@@ -1,0 +1,35 @@
+import type { MiddlewareDefinition } from "../contracts/middleware.js";
+
+export interface TimingOptions {
+  /** Header with the duration, e.g. `12.34ms` (default `X-Response-Time`). */
+  headerName?: string;
+  /** Adds `Server-Timing: total;dur=…` (default true). */
+  serverTiming?: boolean;
+}
+
+/**
+ * Timing (order 0): `X-Response-Time` and `Server-Timing`, on errors too. For streams the
+ * duration is the time until the response starts (headers cannot follow the body).
+ *
+ * @example
+ * adapter.registerMiddleware(createTimingMiddleware());
+ * // → X-Response-Time: 1.23ms, Server-Timing: total;dur=1.23
+ */
+export function createTimingMiddleware(options: TimingOptions = {}): MiddlewareDefinition {
+  const headerName = options.headerName ?? "X-Response-Time";
+  const serverTiming = options.serverTiming ?? true;
+  return {
+    name: "timing",
+    order: 0,
+    handler: async (ctx, next) => {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const duration = (performance.now() - started).toFixed(2);
+        ctx.setHeader(headerName, `${duration}ms`);
+        if (serverTiming) ctx.setHeader("Server-Timing", `total;dur=${duration}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { defineRoute, type RouteGroup } from "../contracts/route.js";
+import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
+import {
+  embedManyResponseSchema,
+  embedResponseSchema,
+  generateResponseSchema,
+  providersResponseSchema,
+} from "./response-schemas.js";
+import { callContextOf, requireRuntime } from "./route-support.js";
+import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
+
+/**
+ * The agent group: generation (`/execute`, `/generate`), streaming (`/stream`, SSE or
+ * NDJSON encoded by the core), providers and embeddings.
+ *
+ * @example
+ * adapter.registerRouteGroup(createAgentRoutes(runtime));
+ * // POST /api/agent/execute {"input":{"text":"Hello"}} → {data:{content, provider, model, usage, ...}}
+ */
+export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
+  const generateRoute = (path: string, summary: string) =>
+    defineRoute({
+      method: "POST",
+      path,
+      summary,
+      description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
+      schema: { body: generateRequestSchema, response: generateResponseSchema },
+      handler: (ctx) => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
+    });
+  return {
+    prefix: "/agent",
+    tags: ["agent"],
+    routes: [
+      generateRoute("/execute", "Generate a complete answer"),
+      generateRoute("/generate", "Generate a complete answer (alias of /agent/execute)"),
+      defineRoute({
+        method: "POST",
+        path: "/stream",
+        summary: "Stream an answer as DataStreamEvents",
+        description: "Server-Sent Events by default; NDJSON with `Accept: application/x-ndjson` or `?format=ndjson`. The last event is `finish` or `error`.",
+        streaming: true,
+        schema: { body: generateRequestSchema },
+        // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
+        handler: (ctx) => requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx)),
+      }),
+      defineRoute({
+        method: "GET",
+        path: "/providers",
+        summary: "List providers and their models",
+        schema: { response: providersResponseSchema },
+        handler: async () => {
+          const providers = await requireRuntime(runtime).listProviders();
+          return { providers, total: providers.length };
+        },
+      }),
+      defineRoute({
+        method: "POST",
+        path: "/embed",
+        summary: "Embed one text",
+        schema: { body: embedRequestSchema, response: embedResponseSchema },
+        handler: (ctx) => requireRuntime(runtime).embed(ctx.body, callContextOf(ctx)),
+      }),
+      defineRoute({
+        method: "POST",
+        path: "/embed-many",
+        summary: "Embed a batch of texts (at most 100)",
+        schema: { body: embedManyRequestSchema, response: embedManyResponseSchema },
+        handler: (ctx) => requireRuntime(runtime).embedMany(ctx.body, callContextOf(ctx)),
+      }),
+    ],
+  };
+}

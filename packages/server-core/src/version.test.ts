@@ -1,0 +1,8 @@
+import { readFileSync } from "node:fs";
+import { expect, it } from "vitest";
+import { VERSION } from "./version.js";
+
+it("VERSION matches package.json", () => {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  expect(VERSION).toBe(manifest.version);
+});

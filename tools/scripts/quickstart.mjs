@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// The README's commands (`npm run demo`, `npm test`, `npm run bench`) on a machine with only
+// Node and npm: find pnpm (or run the pinned one through npx), install the workspace when
+// needed, then run the target. Signals are forwarded so the demo drains on SIGTERM/SIGINT.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const pnpmVersion = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.split("@")[1];
+const [target, ...args] = process.argv.slice(2);
+
+function pnpmCommand() {
+  const probe = spawnSync("pnpm", ["--version"], { encoding: "utf8", shell: process.platform === "win32" });
+  if (probe.status === 0) return ["pnpm"];
+  return ["npx", "--yes", `pnpm@${pnpmVersion}`];
+}
+
+function run(command, commandArgs, options = {}) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: "inherit", ...options });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function installIfNeeded(pnpm) {
+  const marker = join(root, "node_modules", ".modules.yaml");
+  const lock = join(root, "pnpm-lock.yaml");
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.error("Installing workspace dependencies with pnpm…");
+  run(pnpm[0], [...pnpm.slice(1), "install", "--frozen-lockfile"]);
+}
+
+/** Runs a long-lived child, forwarding termination signals and its exit code. */
+function runForwarding(command, commandArgs) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+const pnpm = pnpmCommand();
+installIfNeeded(pnpm);
+const nodeSource = ["--conditions=@conduit-ai/source", "--import", "tsx"];
+const passThrough = args.filter((arg) => arg !== "--");
+
+switch (target) {
+  case "demo":
+    runForwarding(process.execPath, [...nodeSource, "apps/demo/src/main.ts", ...passThrough]);
+    break;
+  case "test":
+    run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
+    break;
+  case "bench":
+    runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench", ...passThrough]);
+    break;
+  default:
+    console.error("usage: quickstart.mjs demo|test|bench [args]");
+    process.exit(2);
+}
