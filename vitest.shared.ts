@@ -2,11 +2,15 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /** Shared vitest settings: workspace packages are read from `src` through the `@conduit-ai/source` export condition, so tests need no build. */
-export const sourceConditions = ["@conduit-ai/source", "import", "module", "node", "default"];
+const sourceCondition = "@conduit-ai/source";
+/** Vite's server defaults (which setting `conditions` replaces) minus "module": vitest hands these to Node, where "module" could make `require()` pick ESM files. */
+const viteServerConditions = ["node", "development|production"];
 
 export default defineConfig({
-  resolve: { conditions: sourceConditions },
-  ssr: { resolve: { conditions: sourceConditions, externalConditions: ["@conduit-ai/source"] } },
+  resolve: { conditions: [sourceCondition, ...viteServerConditions] },
+  // Only the source condition reaches Node for external packages: adding "import" there makes
+  // `require()` of dual packages (is-promise, used by Express's router) return ESM namespaces.
+  ssr: { resolve: { conditions: [sourceCondition, ...viteServerConditions], externalConditions: [sourceCondition] } },
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,

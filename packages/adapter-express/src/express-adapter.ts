@@ -5,6 +5,9 @@ import express, { type Express, type Request, type Response, type Router } from 
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
 
+/** Requests whose response Conduit owns: nothing Express reports afterwards may write to them. */
+const servedByConduit = new WeakSet<IncomingMessage>();
+
 /**
  * Conduit on Express 5. Conduit's routes live on a native `express.Router` (case
  * sensitive, like Conduit's own table) that is mounted when the server starts, after the
@@ -52,6 +55,7 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
   }
 
   private serve(request: IncomingMessage & { body?: unknown }, response: ServerResponse, route?: RegisteredRoute): void {
+    servedByConduit.add(request);
     const options: NodeRequestOptions = {};
     // A user's `express.json()` already read the stream: its result is the body.
     if (request.readableEnded && request.body !== undefined) options.parsedBody = { value: request.body };
@@ -59,6 +63,8 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
   }
 
   private fallback(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    // Express' router may still report an error after a Conduit handler returned; the core already answers.
+    if (servedByConduit.has(request)) return;
     if (error === undefined || error === null || error === "route" || error === "router" || isParamDecodeError(error)) {
       // 404, OPTIONS, routes registered after start, malformed percent-encoding: the core answers.
       this.serve(request, response);

@@ -85,6 +85,8 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
     order: options.order ?? AUTH_MIDDLEWARE_ORDER,
     handler: async (ctx, next) => {
       if (skipDevPlayground && isDevPlaygroundRequest(ctx)) return next();
+      // Preflights carry no credentials; the core answers them (allowed methods only) unless a route claims OPTIONS.
+      if (ctx.method === "OPTIONS" && ctx.route === undefined) return next();
 
       let extraction: Awaited<ReturnType<typeof extractCredential>>;
       try {

@@ -1,1 +1,17 @@
-export {};
+export { ConduitRuntime, createRuntime } from "./create-runtime.js";
+export { MAX_EMBED_BATCH } from "./embeddings.js";
+export type { McpConnectionOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./mcp/mcp-config.js";
+export { McpManager, mcpToolName } from "./mcp/mcp-manager.js";
+export type { ConversationStore } from "./memory/conversation-store.js";
+export { InMemoryConversationStore } from "./memory/in-memory-store.js";
+export { RedisConversationStore, type RedisConversationStoreOptions } from "./memory/redis-store.js";
+export { cosineSimilarity, embedLocally, LOCAL_EMBEDDING_DIMENSION, LOCAL_EMBEDDING_MODEL } from "./providers/local-embeddings.js";
+export type { AnthropicProviderOptions, OpenAIProviderOptions } from "./providers/provider-config.js";
+export { mapProviderError } from "./providers/provider-error.js";
+export { LOCAL_PROVIDER, LOCAL_TEXT_MODEL } from "./providers/provider-registry.js";
+export { RuntimeErrorCode } from "./runtime-errors.js";
+export type { RuntimeOptions } from "./runtime-options.js";
+export { builtinTools, calculatorTool, currentTimeTool, textStatsTool } from "./tools/builtin-tools.js";
+export { evaluateArithmetic } from "./tools/arithmetic.js";
+export type { ToolDefinition } from "./tools/runtime-tool.js";
+export { RuntimeToolRegistry } from "./tools/tool-registry.js";

@@ -37,7 +37,27 @@ export {
   streamEventTransformFor,
 } from "./core/stream-redaction.js";
 export { validateRequest } from "./core/validate-request.js";
-export { generateRequestSchema, namedToolExecuteRequestSchema } from "./routes/schemas.js";
+// Route groups, OpenAPI and metrics (issue 5).
+export * from "./routes/schemas.js";
+export * from "./routes/response-schemas.js";
+export { createAgentRoutes } from "./routes/agent-routes.js";
+export { createToolRoutes } from "./routes/tool-routes.js";
+export { createMcpRoutes } from "./routes/mcp-routes.js";
+export { createMemoryRoutes } from "./routes/memory-routes.js";
+export { type DocsRoutesOptions, createDocsRoutes } from "./routes/docs-routes.js";
+export { type AllRoutesOptions, createAllRoutes, registerAllRoutes } from "./routes/all-routes.js";
+export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
+export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
+export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
+export { zodToOpenApiSchema } from "./openapi/zod-json-schema.js";
+export { ServerMetrics } from "./metrics/server-metrics.js";
+export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics/metrics-middleware.js";
+export { createMetricsRoute } from "./metrics/metrics-route.js";
+export { getServerMetrics, installMetrics } from "./metrics/install-metrics.js";
 export { createHealthRoutes } from "./routes/health-routes.js";
 export { type HealthSource, checkReadiness } from "./routes/health-status.js";
 export { VERSION } from "./version.js";
+// Middleware (issue 4): every factory, store and helper of src/middleware.
+export * from "./middleware/index.js";
+export { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./core/error-handling-state.js";
+export type { AdapterOptions } from "./core/base-adapter.js";

@@ -169,9 +169,12 @@ export class McpUnavailable extends Error {
   }
 }
 
-/** JSON-RPC errors (McpError) carry a numeric code; anything else comes from the transport. */
+/**
+ * JSON-RPC errors (McpError) carry a negative code and mean the server answered; of those only
+ * "connection closed" (-32000) is a dead link. Anything else (fetch failures, HTTP statuses) is the transport.
+ */
 function isTransportFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "number" && code !== -32001 && code !== -32000) return false;
+  if (typeof code === "number" && code < 0) return code === -32000;
   return true;
 }

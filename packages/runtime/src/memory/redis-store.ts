@@ -92,6 +92,9 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsClient) await this.#redis.quit().catch(() => this.#redis.disconnect());
+    if (!this.#ownsClient) return;
+    // QUIT waits for a reply, which never comes from a server that is down.
+    if (this.#redis.status === "ready") await this.#redis.quit().catch(() => this.#redis.disconnect());
+    else this.#redis.disconnect();
   }
 }

@@ -16,6 +16,7 @@ import { createConsoleLogger } from "./logger.js";
 import { joinPaths } from "./path-pattern.js";
 import { RequestHandler } from "./request-handler.js";
 import { builtInHealthRoutes } from "../routes/built-in-health.js";
+import { installMetrics } from "../metrics/install-metrics.js";
 import { createDefaultMiddleware } from "../middleware/default-stack.js";
 
 /** Options of the adapter itself, beside the server configuration. */
@@ -59,6 +60,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.handler.logger = createConsoleLogger(this.config.logging.enabled ? "warn" : "silent");
     if (options.defaultMiddleware !== false) for (const middleware of createDefaultMiddleware(this.config, this.handler)) this.registerMiddleware(middleware);
     if (!this.config.disableBuiltInHealth) for (const route of builtInHealthRoutes(this)) this.registerRoute(route);
+    // Metrics: a per-server registry, a first-in-line middleware and `${basePath}/metrics`.
+    if (this.config.enableMetrics) installMetrics(this);
   }
 
   /** Builds a fresh framework app; `mount` is called for every route known now. */
@@ -160,6 +163,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (drained === "timeout" && !forceClose) {
       await Promise.race([this.handler.whenIdle(), delay(Math.max(0, deadline - Date.now()))]);
     }
+    // Before any socket is ended: the hooks close theirs properly (WebSocket close frames).
+    await Promise.race([hooks, delay(Math.max(0, deadline - Date.now()))]);
     if (this.handler.inFlightCount === 0) {
       // Every response is written: end the (now idle) sockets gently so buffered bytes still reach clients.
       for (const socket of this.sockets) socket.end();

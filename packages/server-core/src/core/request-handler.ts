@@ -22,8 +22,8 @@ import { MiddlewareStack } from "./middleware-stack.js";
 import { isAsyncIterable, isRawResponse } from "./raw-response.js";
 import { RequestContext } from "./request-context.js";
 import { RouteTable, type TableEntry } from "./route-table.js";
-import { encodeEventStream, negotiateStreamFormat, streamHeaders } from "./stream-encoding.js";
-import { type StreamEventTransform, createStreamRedactor, streamEventTransformFor } from "./stream-redaction.js";
+import { applyEventStream, recordStreamAbort } from "./event-stream-response.js";
+import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
 import { validateRequest } from "./validate-request.js";
 
 /** A request as an adapter hands it to the core. */
@@ -97,7 +97,14 @@ export class RequestHandler {
     const path = queryIndex === -1 ? input.url : input.url.slice(0, queryIndex);
     const search = queryIndex === -1 ? "" : input.url.slice(queryIndex + 1);
     const method = input.method.toUpperCase() as HttpMethod | "HEAD";
-    const lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
+    let lookup: { entry?: TableEntry; allowed: HttpMethod[] } = { allowed: [] };
+    // Matching decodes params: a malformed `%` escape must become the 400 envelope below, not a rejection.
+    let lookupError: unknown;
+    try {
+      lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
+    } catch (error) {
+      lookupError = error;
+    }
     const abortController = new AbortController();
     const incomingId = input.headers["x-request-id"];
     const context = new RequestContext({
@@ -125,6 +132,7 @@ export class RequestHandler {
     this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
 
     try {
+      if (lookupError !== undefined) throw lookupError;
       context.query = parseQuery(search);
       if (lookup.entry) context.params = matchParams(lookup.entry, path);
       if (this.draining) {
@@ -140,6 +148,8 @@ export class RequestHandler {
     const done = () => {
       if (finished) return;
       finished = true;
+      // Abandoned before its last event (the bridge may call done() before the encoder unwinds).
+      recordStreamAbort(context, this.logger);
       input.signal?.removeEventListener("abort", onClientGone);
       this.emitSafe("response", {
         requestId: context.requestId,
@@ -206,17 +216,11 @@ export class RequestHandler {
       return;
     }
     if (isAsyncIterable(result)) {
-      const format = negotiateStreamFormat(context.headers, context.query);
-      response.status = 200;
-      Object.assign(response.headers, streamHeaders(format));
-      response.streaming = true;
-      response.body = encodeEventStream(result, {
-        format,
+      applyEventStream(context, result, {
         keepAliveMs: this.config.streaming.keepAliveMs,
-        signal: context.abortSignal,
+        redactor: this.streamRedactor,
+        logger: this.logger,
         onError: (error) => this.reportError(context, wrapError(error, { requestId: context.requestId }), error),
-        transformEvent: streamEventTransformFor(context, this.streamRedactor),
-        onAbort: () => this.recordStreamAbort(context),
       });
       return;
     }
@@ -243,14 +247,6 @@ export class RequestHandler {
     if (status === 413) response.headers.connection = "close";
     response.body = JSON.stringify(body);
     response.streaming = false;
-  }
-
-  /** A client gone mid-stream is expected: abort the handler, report 499 (metrics), log at info, no `error` event. */
-  private recordStreamAbort(context: RequestContext): void {
-    const reason = new StreamAbortedError();
-    if (!context.abortSignal.aborted) context.abortController.abort(reason);
-    context.response.status = reason.statusCode;
-    this.logger.info({ requestId: context.requestId, code: reason.code, statusCode: reason.statusCode, path: context.path }, "stream aborted by client");
   }
 
   private reportError(context: RequestContext, error: ServerAdapterError, cause: unknown, alreadyLogged = false): void {

@@ -59,6 +59,8 @@ export interface EncodeStreamOptions {
    * aborted or the consumer stopped pulling), so the caller can abort the handler and record it.
    */
   onAbort?: () => void;
+  /** Called once when the last event (`finish` or `error`) was delivered. */
+  onComplete?: () => void;
 }
 
 /**
@@ -105,7 +107,8 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
     ended = true;
   } finally {
     if (timer) clearTimeout(timer);
-    if (!ended) options.onAbort?.();
+    if (ended) options.onComplete?.();
+    else options.onAbort?.();
     // Not awaited: a source blocked on a dead upstream must not hold the response open.
     iterator.return?.()?.catch(() => undefined);
   }

@@ -87,7 +87,8 @@ export function generateOpenAPIDocument(routes: Array<RouteDefinition | Register
   for (const route of [...routes, ...(config.routes ?? [])]) {
     const method = route.method.toLowerCase();
     if (!HTTP_METHODS.has(method)) continue;
-    const fullPath = "fullPath" in route ? route.fullPath : route.absolute ? joinPaths(route.path) : joinPaths(basePath, route.path);
+    const registered = (route as Partial<RegisteredRoute>).fullPath;
+    const fullPath = typeof registered === "string" ? registered : route.absolute ? joinPaths(route.path) : joinPaths(basePath, route.path);
     const { path, parameters } = toOpenApiPath(fullPath);
     const item = pathItems.get(path) ?? {};
     if (item[method as "get"]) continue;

@@ -23,7 +23,11 @@ export const generateRequestSchema = z
   .refine((body) => body.input !== undefined || body.prompt !== undefined, {
     message: "Either input.text or prompt is required",
     path: ["input"],
-  });
+    // Run even when other fields failed, so one 400 lists every problem.
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  })
+  // The refinement above, as JSON Schema for the OpenAPI document.
+  .meta({ anyOf: [{ required: ["input"] }, { required: ["prompt"] }] });
 export type GenerateRequestBody = z.output<typeof generateRequestSchema>;
 
 /** Bounded so one request cannot ask for unbounded work. */

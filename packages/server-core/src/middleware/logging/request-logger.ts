@@ -11,6 +11,6 @@ export const REQUEST_LOGGER_STATE_KEY = "conduit.logger";
  * @example
  * handler: (ctx) => { requestLogger(ctx)?.info({ tool: "search" }, "tool called"); }
  */
-export function requestLogger(ctx: ServerContext): Logger | undefined {
+export function requestLogger(ctx: Pick<ServerContext, "state">): Logger | undefined {
   return ctx.state[REQUEST_LOGGER_STATE_KEY] as Logger | undefined;
 }

@@ -1,0 +1,63 @@
+import type { GenerateRequest, RuntimeCallContext } from "@conduit-ai/server-core";
+import type { ConversationStore } from "../memory/conversation-store.js";
+import type { ProviderRegistry } from "../providers/provider-registry.js";
+import { invalidField } from "../runtime-errors.js";
+import type { RuntimeTool } from "../tools/runtime-tool.js";
+import type { RuntimeToolRegistry } from "../tools/tool-registry.js";
+import type { GenerationPlan } from "./generation-part.js";
+
+export interface PlanDependencies {
+  providers: ProviderRegistry;
+  tools: RuntimeToolRegistry;
+  memory: ConversationStore;
+  resolveText: (request: GenerateRequest) => string;
+  maxRetries: number;
+  maxSteps: number;
+  historyLimit: number;
+}
+
+/**
+ * Tools a request enables: none by default, all with `true`, or the named ones (unknown → 400).
+ * Tools needing confirmation are left out, since nobody can confirm inside a generation.
+ */
+function selectTools(registry: RuntimeToolRegistry, selection: GenerateRequest["tools"]): RuntimeTool[] {
+  if (selection === undefined || selection === false) return [];
+  const all = registry.resolveAll().filter((tool) => !tool.info.requiresConfirmation);
+  if (selection === true) return all;
+  const unknown = selection.filter((name) => !all.some((tool) => tool.info.name === name));
+  if (unknown.length > 0) throw invalidField("tools", `Unknown or unavailable tools: ${unknown.join(", ")}`);
+  return all.filter((tool) => selection.includes(tool.info.name));
+}
+
+/**
+ * Validates a request synchronously — so `stream()` can throw a 400 before any event is sent —
+ * and gathers what the engines need except the session history.
+ */
+export function planGeneration(request: GenerateRequest, context: RuntimeCallContext, dependencies: PlanDependencies): GenerationPlan {
+  const text = dependencies.resolveText(request);
+  const { provider, model } = dependencies.providers.resolve("text", request.provider, request.model);
+  const tools = selectTools(dependencies.tools, request.tools);
+  const history: GenerationPlan["history"] = [];
+  const maxSteps = request.maxSteps ?? dependencies.maxSteps;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 20) throw invalidField("maxSteps", "maxSteps must be an integer from 1 to 20");
+  return {
+    text,
+    ...(request.system === undefined ? {} : { system: request.system }),
+    history,
+    provider,
+    model,
+    tools,
+    maxSteps,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
+    maxRetries: dependencies.maxRetries,
+    context,
+    executeTool: async (name, args) => (await dependencies.tools.execute(name, args, context)).result,
+  };
+}
+
+/** Loads the session history into a validated plan. */
+export async function withHistory(plan: GenerationPlan, sessionId: string | undefined, dependencies: PlanDependencies): Promise<GenerationPlan> {
+  if (sessionId === undefined) return plan;
+  return { ...plan, history: await dependencies.memory.history(sessionId, dependencies.historyLimit) };
+}

@@ -1,0 +1,37 @@
+import type { Logger } from "@conduit-ai/server-core";
+import type { Redis } from "ioredis";
+import type { McpConnectionOptions, McpServerConfig } from "./mcp/mcp-config.js";
+import type { ConversationStore } from "./memory/conversation-store.js";
+import type { AnthropicProviderOptions, Environment, OpenAIProviderOptions } from "./providers/provider-config.js";
+import type { ToolDefinition } from "./tools/runtime-tool.js";
+
+/** Options of `createRuntime`; anything omitted comes from the environment or an embedded default. */
+export interface RuntimeOptions {
+  /** Where `OPENAI_*`, `ANTHROPIC_*`, `REDIS_URL` are read; default `process.env`. */
+  env?: Environment;
+  /** OpenAI or any OpenAI-compatible server; `false` disables it even when the environment sets it. */
+  openai?: OpenAIProviderOptions | false;
+  anthropic?: AnthropicProviderOptions | false;
+  /** Default provider: the first configured of openai, anthropic, else `local`. */
+  defaultProvider?: string;
+  /** AI SDK retries per provider call (default 2; tests use 0). */
+  maxRetries?: number;
+  /** Default tool-loop steps when a request enables tools and gives no `maxSteps` (default 5). */
+  maxSteps?: number;
+  /** Redis URL or client for memory; default `REDIS_URL`. A client you pass is not closed by `close()`. */
+  redis?: string | Redis;
+  /** Key prefix of the Redis memory store; default `conduit:memory:`. */
+  redisKeyPrefix?: string;
+  /** A custom memory store (wins over `redis`). */
+  memory?: ConversationStore;
+  /** Earlier messages sent as history per call (default 20). */
+  historyLimit?: number;
+  mcpServers?: Record<string, McpServerConfig>;
+  mcp?: McpConnectionOptions;
+  /** Register `current_time`, `calculator`, `text_stats` (default true). */
+  builtinTools?: boolean;
+  tools?: ToolDefinition[];
+  logger?: Logger;
+  /** Receives the one-time `prompt` deprecation notice; default `process.emitWarning`. */
+  onDeprecation?: (message: string) => void;
+}

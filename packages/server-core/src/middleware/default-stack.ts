@@ -1,0 +1,42 @@
+import type { RequiredServerAdapterConfig } from "../contracts/config.js";
+import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import type { Logger } from "../core/logger.js";
+import { createCompressionMiddleware } from "./compression.js";
+import { createCorsMiddleware } from "./cors.js";
+import { createErrorHandlingMiddleware } from "./error-handling.js";
+import { createLoggingMiddleware } from "./logging/logging.js";
+import { createRateLimitMiddleware } from "./rate-limit/window-rate-limit.js";
+import { createRequestIdMiddleware } from "./request-id.js";
+import { createSecurityHeadersMiddleware } from "./security-headers.js";
+import { createTimingMiddleware } from "./timing.js";
+
+/**
+ * The default stack every adapter installs (unless built with `{ defaultMiddleware: false }`):
+ * request id, timing, error handling, security headers, logging (`config.logging`),
+ * compression, CORS (`config.cors`) and rate limiting (`config.rateLimit`, per client
+ * address, health paths skipped). With logging on, `target.logger` becomes the pino
+ * logger, so the core's own lines are structured JSON too.
+ *
+ * @example
+ * for (const middleware of createDefaultMiddleware(resolveConfig({ rateLimit: { enabled: false } }))) adapter.registerMiddleware(middleware);
+ */
+export function createDefaultMiddleware(config: RequiredServerAdapterConfig, target?: { logger: Logger }): MiddlewareDefinition[] {
+  const stack: MiddlewareDefinition[] = [
+    createRequestIdMiddleware(),
+    createTimingMiddleware(),
+    createErrorHandlingMiddleware(),
+    createSecurityHeadersMiddleware(),
+  ];
+  if (config.logging.enabled) {
+    const logging = createLoggingMiddleware({ level: config.logging.level, skipPaths: config.logging.skipPaths, basePath: config.basePath });
+    if (target) target.logger = logging.logger;
+    stack.push(logging);
+  }
+  stack.push(createCompressionMiddleware());
+  if (config.cors.enabled) stack.push(createCorsMiddleware(config.cors));
+  if (config.rateLimit.enabled) {
+    const { maxRequests, windowMs, message, skipPaths, trustProxy } = config.rateLimit;
+    stack.push(createRateLimitMiddleware({ maxRequests, windowMs, message, skipPaths, trustProxy, basePath: config.basePath }));
+  }
+  return stack;
+}

@@ -1,0 +1,39 @@
+export { type AbortSignalOptions, ABORT_REASON_STATE_KEY, abortReason, createAbortSignalMiddleware } from "./abort-signal.js";
+export { type CacheOptions, createCacheMiddleware } from "./cache/cache-middleware.js";
+export type { CacheEntry, CacheStore } from "./cache/cache-store.js";
+export { MemoryCacheStore } from "./cache/memory-cache-store.js";
+export { RedisCacheStore } from "./cache/redis-cache-store.js";
+export { type CompressionEncoding, type CompressionOptions, createCompressionMiddleware, negotiateEncoding } from "./compression.js";
+export { createCorsMiddleware } from "./cors.js";
+export { createDefaultMiddleware } from "./default-stack.js";
+export { type DeprecatedRoute, type DeprecationOptions, createDeprecationMiddleware } from "./deprecation.js";
+export { type ErrorHandlingOptions, createErrorHandlingMiddleware } from "./error-handling.js";
+export {
+  DEFAULT_LOG_SKIP_PATHS,
+  type LoggingOptions,
+  type ServerLoggerOptions,
+  createLoggingMiddleware,
+  createServerLogger,
+} from "./logging/logging.js";
+export { REDACTED, redactedUrl } from "./logging/redact.js";
+export { REQUEST_LOGGER_STATE_KEY, requestLogger } from "./logging/request-logger.js";
+export { matchesPathPrefix } from "./path-prefix.js";
+export { clientKey } from "./rate-limit/client-key.js";
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from "./rate-limit/memory-rate-limit-store.js";
+export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit/rate-limit-store.js";
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit/redis-rate-limit-store.js";
+export { type TokenBucketRateLimitOptions, createTokenBucketRateLimitMiddleware, limitFor } from "./rate-limit/token-bucket-rate-limit.js";
+export {
+  type RateLimitInfo,
+  type RateLimitOptions,
+  type SlidingWindowRateLimitOptions,
+  createRateLimitMiddleware,
+  createSlidingWindowRateLimitMiddleware,
+} from "./rate-limit/window-rate-limit.js";
+export type { RedisEvalClient } from "./redis-client.js";
+export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } from "./request-id.js";
+export { type SecurityHeadersOptions, createSecurityHeadersMiddleware } from "./security-headers.js";
+export { type TimingOptions, createTimingMiddleware } from "./timing.js";
+export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
+export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";
+export { validationSchemas } from "./validation/validation-schemas.js";

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { ServerValidationError } from "../errors/server-errors.js";
+import { createSecurityHeadersMiddleware } from "./security-headers.js";
+import { createTestApp } from "./test-kit.js";
+import { createTimingMiddleware } from "./timing.js";
+
+const routes = [
+  { method: "GET" as const, path: "/ok", handler: () => "ok" },
+  {
+    method: "GET" as const,
+    path: "/fail",
+    handler: () => {
+      throw new ServerValidationError("nope", [{ field: "x", message: "bad" }]);
+    },
+  },
+];
+
+describe("timing middleware", () => {
+  it("adds X-Response-Time and Server-Timing on success and on errors", async () => {
+    const { request } = createTestApp({ middleware: [createTimingMiddleware()], routes });
+    for (const url of ["/api/ok", "/api/fail", "/api/unknown"]) {
+      const response = await request({ url });
+      expect(response.headers["x-response-time"]).toMatch(/^\d+\.\d{2}ms$/);
+      expect(response.headers["server-timing"]).toMatch(/^total;dur=\d+\.\d{2}$/);
+    }
+  });
+});
+
+describe("security headers middleware", () => {
+  it("sets the four defaults, also on error responses", async () => {
+    const { request } = createTestApp({ middleware: [createSecurityHeadersMiddleware()], routes });
+    const response = await request({ url: "/api/fail" });
+    expect(response.status).toBe(400);
+    expect(response.headers).toMatchObject({
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      "strict-transport-security": "max-age=31536000",
+    });
+  });
+
+  it("overrides and disables single headers and adds more", async () => {
+    const middleware = createSecurityHeadersMiddleware({
+      frameOptions: "SAMEORIGIN",
+      strictTransportSecurity: false,
+      additional: { "Content-Security-Policy": "default-src 'none'" },
+    });
+    const { request } = createTestApp({ middleware: [middleware], routes });
+    const response = await request({ url: "/api/ok" });
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["content-security-policy"]).toBe("default-src 'none'");
+  });
+});

@@ -1,0 +1,31 @@
+import type { BaseServerAdapter, Runtime } from "@conduit-ai/server-core";
+import { registerAgentHandlers } from "./agent-handlers.js";
+import { ConduitWebSocketServer, type WebSocketServerOptions } from "./websocket-server.js";
+
+export interface AttachWebSocketOptions extends WebSocketServerOptions {
+  /** When given, the standard agent handler (`generate`, `stream`, `tool_call`) is registered. */
+  runtime?: Runtime;
+}
+
+/**
+ * Serves the WebSocket surface on an adapter's Node server — now if it is running, and
+ * again after every restart (`started` event) — and closes its sockets with 1001 during
+ * the adapter's graceful stop, after in-flight generations or the drain timeout.
+ *
+ * @example
+ * const adapter = createAdapter(runtime, { port: 3000 });
+ * const surface = attachWebSocket(adapter, { runtime, path: "/ws", auth: { strategy: "bearer", validate } });
+ * await adapter.start();
+ */
+export function attachWebSocket(adapter: BaseServerAdapter<unknown>, options: AttachWebSocketOptions = {}): ConduitWebSocketServer {
+  const surface = new ConduitWebSocketServer({ logger: adapter.handler.logger, ...options });
+  if (options.runtime) registerAgentHandlers(surface, options.runtime);
+  const attachCurrent = () => {
+    const server = adapter.getHttpServer();
+    if (server) surface.attach(server);
+  };
+  attachCurrent();
+  adapter.on("started", attachCurrent);
+  adapter.onBeforeClose(({ drainTimeoutMs }) => surface.close({ drainTimeoutMs }));
+  return surface;
+}

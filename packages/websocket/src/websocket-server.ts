@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { type Logger, silentLogger, wrapError } from "@conduit-ai/server-core";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { type ClientMessage, parseClientMessage } from "./message-protocol.js";
+import { authenticateUpgrade } from "./upgrade-auth.js";
+import { type ResolvedWebSocketConfig, type WebSocketConfig, type WebSocketUser, resolveWebSocketConfig } from "./websocket-config.js";
+import { WebSocketConnection } from "./websocket-connection.js";
+
+export type WebSocketMessageKind = "text" | "binary" | "ping" | "pong" | "close";
+
+/** Handles one routed JSON message; a throw becomes an `error` message to the client. */
+export type WebSocketMessageHandler = (message: ClientMessage, connection: WebSocketConnection) => Promise<void> | void;
+
+/** Connection hooks; a hook that throws is logged, never fatal. */
+export interface WebSocketConnectionHandler {
+  onOpen?(connection: WebSocketConnection): void | Promise<void>;
+  /** Every frame, before routing: `text`, `binary`, `ping`, `pong`. */
+  onMessage?(connection: WebSocketConnection, message: { kind: WebSocketMessageKind; data: Buffer | string }): void | Promise<void>;
+  onClose?(connection: WebSocketConnection, event: { kind: "close"; code: number; reason: string }): void | Promise<void>;
+  onError?(connection: WebSocketConnection, error: Error): void | Promise<void>;
+}
+
+export interface WebSocketServerOptions extends WebSocketConfig {
+  handlers?: Record<string, WebSocketMessageHandler>;
+  connectionHandler?: WebSocketConnectionHandler;
+  logger?: Logger;
+}
+
+function refuse(socket: Duplex, status: number, text: string, extra = ""): void {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
+  socket.destroy();
+}
+
+/**
+ * The WebSocket surface (on `ws`), independent of the HTTP framework: attach it to Node
+ * servers, register handlers per message `type`, close gracefully. `attachWebSocket`
+ * wires it to an adapter's lifecycle.
+ *
+ * @example
+ * const surface = new ConduitWebSocketServer({ path: "/ws" });
+ * surface.on("echo", (message, connection) => connection.send({ type: "result", id: message.id ?? null, payload: message.payload }));
+ * surface.attach(httpServer);
+ */
+export class ConduitWebSocketServer {
+  readonly config: ResolvedWebSocketConfig;
+  readonly connections = new Set<WebSocketConnection>();
+  private readonly handlers = new Map<string, WebSocketMessageHandler>();
+  private readonly wss: WebSocketServer;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly attached = new Map<Server, (request: IncomingMessage, socket: Duplex, head: Buffer) => void>();
+  private pendingUpgrades = 0;
+  private closing = false;
+  private readonly logger: Logger;
+  private readonly connectionHandler: WebSocketConnectionHandler;
+
+  constructor(options: WebSocketServerOptions = {}) {
+    this.config = resolveWebSocketConfig(options);
+    this.logger = options.logger ?? silentLogger;
+    this.connectionHandler = options.connectionHandler ?? {};
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.config.maxMessageSize, clientTracking: false });
+    this.wss.on("error", (error) => this.logger.warn({ err: error }, "websocket server error"));
+    for (const [type, handler] of Object.entries(options.handlers ?? {})) this.on(type, handler);
+    this.on("cancel", (message, connection) => {
+      if (message.id) connection.cancel(message.id);
+    });
+  }
+
+  /** Routes messages of `type` to `handler` (replacing an earlier one). */
+  on(type: string, handler: WebSocketMessageHandler): this {
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  /** Serves upgrades on `server` (idempotent); other paths get 404 when no one else handles upgrades. */
+  attach(server: Server): void {
+    if (this.attached.has(server)) return;
+    const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.handleUpgrade(server, request, socket, head);
+    this.attached.set(server, listener);
+    server.on("upgrade", listener);
+    server.once("close", () => this.detach(server));
+    this.closing = false;
+  }
+
+  detach(server: Server): void {
+    const listener = this.attached.get(server);
+    if (listener) server.off("upgrade", listener);
+    this.attached.delete(server);
+  }
+
+  private async handleUpgrade(server: Server, request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on("error", () => socket.destroy());
+    const path = (request.url ?? "/").split("?")[0];
+    if (path !== this.config.path) {
+      if (server.listenerCount("upgrade") === 1) refuse(socket, 404, "Not Found");
+      return;
+    }
+    if (this.closing) return refuse(socket, 503, "Service Unavailable");
+    if (this.connections.size + this.pendingUpgrades >= this.config.maxConnections) {
+      this.logger.warn({ maxConnections: this.config.maxConnections }, "websocket connection refused: limit reached");
+      return refuse(socket, 503, "Service Unavailable");
+    }
+    this.pendingUpgrades++;
+    try {
+      const auth = await authenticateUpgrade(request, this.config.auth);
+      if (!auth.ok) return refuse(socket, 401, "Unauthorized", "WWW-Authenticate: Bearer\r\n");
+      if (socket.destroyed || this.closing) return refuse(socket, 503, "Service Unavailable");
+      this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, auth.user));
+    } catch (error) {
+      this.logger.warn({ err: error }, "websocket upgrade failed");
+      refuse(socket, 500, "Internal Server Error");
+    } finally {
+      this.pendingUpgrades--;
+    }
+  }
+
+  private accept(socket: WebSocket, request: IncomingMessage, user: WebSocketUser | undefined): void {
+    const connection = new WebSocketConnection(`ws-${randomUUID()}`, socket, request, user);
+    this.connections.add(connection);
+    this.startHeartbeat(connection);
+    socket.on("message", (data: RawData, isBinary: boolean) => this.track(this.receive(connection, data, isBinary)));
+    socket.on("ping", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "ping", data }));
+    socket.on("pong", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "pong", data }));
+    socket.on("error", (error: Error) => void this.hook(connection, "onError", error));
+    socket.once("close", (code: number, reason: Buffer) => {
+      this.connections.delete(connection);
+      connection.closed(`Socket closed (${code})`);
+      void this.hook(connection, "onClose", { kind: "close", code, reason: reason.toString("utf8") });
+    });
+    void connection.send({ type: "connected", id: connection.id, payload: { connectionId: connection.id, ...(user ? { userId: user.id } : {}) } });
+    void this.hook(connection, "onOpen");
+  }
+
+  /** Pings every `pingInterval`; no pong within `pongTimeout` → terminate. */
+  private startHeartbeat(connection: WebSocketConnection): void {
+    const { socket } = connection;
+    let pongTimer: NodeJS.Timeout | undefined;
+    const interval = setInterval(() => {
+      if (pongTimer) return;
+      pongTimer = setTimeout(() => {
+        this.logger.info({ connectionId: connection.id }, "websocket terminated: no pong");
+        socket.terminate();
+      }, this.config.pongTimeout);
+      pongTimer.unref();
+      socket.ping();
+    }, this.config.pingInterval);
+    interval.unref();
+    socket.on("pong", () => {
+      clearTimeout(pongTimer);
+      pongTimer = undefined;
+    });
+    socket.once("close", () => {
+      clearInterval(interval);
+      clearTimeout(pongTimer);
+    });
+  }
+
+  private async receive(connection: WebSocketConnection, data: RawData, isBinary: boolean): Promise<void> {
+    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    await this.hook(connection, "onMessage", { kind: isBinary ? "binary" : "text", data: isBinary ? buffer : buffer.toString("utf8") });
+    if (isBinary) {
+      await connection.send({ type: "error", id: null, payload: { code: "VALIDATION_ERROR", message: "Binary messages are not routed; send JSON text" } });
+      return;
+    }
+    const parsed = parseClientMessage(buffer.toString("utf8"));
+    if (!parsed.ok) {
+      await connection.send({ type: "error", id: parsed.id, payload: { code: parsed.code, message: parsed.message } });
+      return;
+    }
+    const message = parsed.message;
+    const handler = this.handlers.get(message.type);
+    if (!handler) {
+      await connection.send({ type: "error", id: message.id ?? null, payload: { code: "UNKNOWN_MESSAGE_TYPE", message: `Unknown message type: ${message.type}` } });
+      return;
+    }
+    try {
+      await handler(message, connection);
+    } catch (error) {
+      const wrapped = wrapError(error);
+      if (wrapped.statusCode >= 500) this.logger.error({ err: error, type: message.type, connectionId: connection.id }, "websocket handler failed");
+      await connection.send({
+        type: "error",
+        id: message.id ?? null,
+        payload: { code: wrapped.code, message: wrapped.message, ...(wrapped.details === undefined ? {} : { details: wrapped.details }) },
+      });
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error) => this.logger.error({ err: error }, "websocket message failed"));
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+
+  private async hook<K extends keyof WebSocketConnectionHandler>(
+    connection: WebSocketConnection,
+    name: K,
+    ...args: Parameters<NonNullable<WebSocketConnectionHandler[K]>> extends [WebSocketConnection, ...infer Rest] ? Rest : never
+  ): Promise<void> {
+    const hook = this.connectionHandler[name] as ((connection: WebSocketConnection, ...rest: unknown[]) => unknown) | undefined;
+    if (!hook) return;
+    try {
+      await hook.call(this.connectionHandler, connection, ...args);
+    } catch (error) {
+      this.logger.warn({ err: error, hook: name, connectionId: connection.id }, "websocket hook failed");
+    }
+  }
+
+  /**
+   * Graceful close: refuse new upgrades, let in-flight messages finish (at most
+   * `drainTimeoutMs`, then abort them), close every socket with 1001 and wait briefly for
+   * the closing handshakes before terminating the rest.
+   */
+  async close(options: { drainTimeoutMs?: number; code?: number } = {}): Promise<void> {
+    this.closing = true;
+    const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+    const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]), delay(drainTimeoutMs)]);
+    const open = [...this.connections];
+    const closed = Promise.all(open.map((connection) => new Promise<void>((resolve) => {
+      if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
+      connection.socket.once("close", () => resolve());
+    })));
+    for (const connection of open) {
+      connection.closed("Server shutting down");
+      connection.socket.close(options.code ?? 1001, "Server shutting down");
+    }
+    await Promise.race([closed, delay(1000)]);
+    for (const connection of this.connections) connection.socket.terminate();
+  }
+}
