@@ -53,6 +53,8 @@ export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOp
   const host = values.host ?? env.HOST;
   if (host !== undefined) server.host = host;
   if (server.port === undefined) server.port = 3000;
+  // The demo shows its API docs unless the config file turns them off.
+  if (server.enableSwagger === undefined) server.enableSwagger = true;
 
   const frameworkName = values.framework ?? env.CONDUIT_FRAMEWORK ?? "hono";
   let framework: ServerFramework;

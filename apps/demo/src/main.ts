@@ -1,18 +1,23 @@
-import { createServer, createHealthRoutes } from "@conduit-ai/server-core";
+import { createAuthFromConfig } from "@conduit-ai/auth";
+import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
+import { type MiddlewareDefinition, createServer, registerAllRoutes } from "@conduit-ai/server-core";
 import { UsageError, parseDemoOptions } from "./cli-options.js";
 
 /**
- * The Conduit demo server: every route group on embedded defaults (no API key, no
- * Redis). Prints one ready line, stops gracefully on SIGTERM/SIGINT.
+ * The Conduit demo server: every route group on embedded defaults (local provider, memory
+ * stores; no API key, no Redis). Provider keys and REDIS_URL come from the environment,
+ * `auth` and `mcpServers` from the config file. Prints one ready line; SIGTERM/SIGINT drain.
  */
 async function main(): Promise<void> {
   const options = parseDemoOptions(process.argv.slice(2), process.env);
-  const server = await createServer(undefined, { framework: options.framework, config: options.server });
-  server.registerRouteGroup(createHealthRoutes(server));
+  const authMiddleware = readAuth(options.file.auth);
+  const runtime = createRuntime({ mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined });
+  const server = await createServer(runtime, { framework: options.framework, config: options.server });
+  for (const middleware of authMiddleware) server.registerMiddleware(middleware);
+  registerAllRoutes(server);
   await server.start();
-  const address = server.address();
   const host = options.server.host ?? "0.0.0.0";
-  console.log(`Conduit listening on http://${host}:${address?.port} (framework: ${options.framework})`);
+  console.log(`Conduit listening on http://${host}:${server.address()?.port} (framework: ${options.framework})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -21,6 +26,7 @@ async function main(): Promise<void> {
     console.error(`${signal} received, draining…`);
     try {
       await server.stop();
+      await runtime.close();
       process.exit(0);
     } catch (error) {
       console.error(`Shutdown failed: ${(error as Error).message}`);
@@ -29,6 +35,15 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+function readAuth(auth: unknown): MiddlewareDefinition[] {
+  if (auth === undefined) return [];
+  try {
+    return createAuthFromConfig(auth);
+  } catch (error) {
+    throw new UsageError(`Config file: invalid auth: ${(error as Error).message}`);
+  }
 }
 
 main().catch((error: unknown) => {

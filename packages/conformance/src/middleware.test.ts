@@ -156,6 +156,8 @@ forEachAdapter("opt-in middleware", ({ start }) => {
     const reasons: string[] = [];
     let handlerSawAbort = false;
     const server = await start({
+      // Known bug outside this suite (reported): on hono the abandoned request stays in flight, so stop() waits the drain timeout.
+      config: { shutdown: { drainTimeoutMs: 1_000 } },
       setup: (adapter) => {
         adapter.registerMiddleware(createAbortSignalMiddleware({ onAbort: (reason) => reasons.push((reason as { code: string }).code) }));
         adapter.registerRoute({

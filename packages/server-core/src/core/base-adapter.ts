@@ -164,7 +164,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
       await Promise.race([this.handler.whenIdle(), delay(Math.max(0, deadline - Date.now()))]);
     }
     // Before any socket is ended: the hooks close theirs properly (WebSocket close frames).
-    await Promise.race([hooks, delay(Math.max(0, deadline - Date.now()))]);
+    if (this.beforeCloseHooks.size > 0) await Promise.race([hooks, delay(Math.max(0, deadline - Date.now()))]);
     if (this.handler.inFlightCount === 0) {
       // Every response is written: end the (now idle) sockets gently so buffered bytes still reach clients.
       for (const socket of this.sockets) socket.end();
@@ -183,6 +183,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   private destroySockets(): void {
     this.server?.closeAllConnections();
     for (const socket of this.sockets) socket.destroy();
+    // Destroyed sockets emit `close` a tick later; they are gone for the count right now.
+    this.sockets.clear();
   }
 
   /**

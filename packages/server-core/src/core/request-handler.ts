@@ -3,7 +3,6 @@ import type { EventEmitter } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
 import type { IncomingHeaders, ResponseBody } from "../contracts/context.js";
 import type { HttpMethod, ResponseHeaders } from "../contracts/http.js";
-import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import {
