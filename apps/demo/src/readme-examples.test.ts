@@ -1,0 +1,53 @@
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+
+/** The curl commands of the README's "Try it" block, continuation lines joined. */
+function curlExamples(): Array<{ command: string; expectedStatus: number }> {
+  const block = readme.slice(readme.indexOf("## Try it")).split("```sh")[1]?.split("```")[0] ?? "";
+  const commands = block.replace(/\\\n\s*/g, " ").split("\n").filter((line) => line.startsWith("curl "));
+  return commands.map((line) => {
+    const expected = /# (\d{3}) /.exec(line)?.[1];
+    return { command: line.replace(/\s+#.*$/, ""), expectedStatus: expected ? Number(expected) : 200 };
+  });
+}
+
+describe("apps/demo/README.md curl examples", () => {
+  let port = 0;
+  let child: ReturnType<typeof spawn>;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fileURLToPath(new URL("./main.ts", import.meta.url)), "--port", "0", "--host", "127.0.0.1"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", REDIS_URL: "" },
+    });
+    port = await new Promise<number>((resolve, reject) => {
+      child.stdout?.on("data", (chunk: Buffer) => {
+        const found = /listening on http:\/\/[^:]+:(\d+)/.exec(chunk.toString());
+        if (found) resolve(Number(found[1]));
+      });
+      child.on("exit", (code) => reject(new Error(`demo exited with ${code}`)));
+    });
+  });
+
+  afterAll(() => {
+    child.kill("SIGTERM");
+  });
+
+  const examples = curlExamples();
+
+  it("finds the examples", () => {
+    expect(examples.length).toBeGreaterThan(20);
+  });
+
+  it.each(examples)("$command → $expectedStatus", async ({ command, expectedStatus }) => {
+    const withPort = command.replaceAll("localhost:3000", `127.0.0.1:${port}`);
+    const { stdout } = await run("sh", ["-c", `${withPort} -o /dev/null -w '%{http_code}' --max-time 10`]);
+    expect(Number(stdout.trim())).toBe(expectedStatus);
+  });
+});
