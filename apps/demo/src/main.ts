@@ -1,6 +1,7 @@
-import { createAuthFromConfig } from "@conduit-ai/auth";
+import { createAuthFromConfig, createStaticCredentialValidator } from "@conduit-ai/auth";
 import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
 import { type MiddlewareDefinition, createServer, registerAllRoutes } from "@conduit-ai/server-core";
+import { type WebSocketAuthConfig, attachWebSocket } from "@conduit-ai/websocket";
 import { UsageError, parseDemoOptions } from "./cli-options.js";
 
 /**
@@ -15,6 +16,15 @@ async function main(): Promise<void> {
   const server = await createServer(runtime, { framework: options.framework, config: options.server });
   for (const middleware of authMiddleware) server.registerMiddleware(middleware);
   registerAllRoutes(server);
+  // The WebSocket surface asks for the same credentials as HTTP (fail closed).
+  const credentials = options.file.auth === undefined ? undefined : createStaticCredentialValidator(options.file.auth);
+  const webSocketAuth: WebSocketAuthConfig = credentials
+    ? { strategy: credentials.strategy, validate: (credential) => {
+        const user = credentials.validate(credential);
+        return user ? { ...user } : null;
+      } }
+    : { strategy: "none" };
+  attachWebSocket(server, { runtime, auth: webSocketAuth });
   await server.start();
   const host = options.server.host ?? "0.0.0.0";
   console.log(`Conduit listening on http://${host}:${server.address()?.port} (framework: ${options.framework})`);

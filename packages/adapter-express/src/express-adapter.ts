@@ -1,5 +1,5 @@
 import { type IncomingMessage, type Server, STATUS_CODES, type ServerResponse, createServer } from "node:http";
-import { BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
 import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
 import express, { type Express, type Request, type Response, type Router } from "express";
 
@@ -93,7 +93,7 @@ function httpStatusOf(error: unknown): number {
   return Number.isInteger(status) && status >= 400 && status < 600 ? status : 500;
 }
 
-/** The entry the core's `createServer` loads. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}): ExpressServerAdapter {
-  return new ExpressServerAdapter(runtime, config);
+/** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
+export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options: AdapterOptions = {}): ExpressServerAdapter {
+  return new ExpressServerAdapter(runtime, config, options);
 }

@@ -1,5 +1,5 @@
 import { type Server, createServer } from "node:http";
-import { BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
 import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 
@@ -73,7 +73,7 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
   }
 }
 
-/** The entry the core's `createServer` loads. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}): FastifyServerAdapter {
-  return new FastifyServerAdapter(runtime, config);
+/** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
+export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options: AdapterOptions = {}): FastifyServerAdapter {
+  return new FastifyServerAdapter(runtime, config, options);
 }

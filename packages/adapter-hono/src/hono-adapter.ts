@@ -36,7 +36,8 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
       ? {
           clientAddress: incoming.socket.remoteAddress ?? "",
           signal: clientDisconnectSignal(outgoing),
-          onWritten: (done: () => void) => outgoing.once("close", done),
+          // A client gone before we got here already fired `close`: finish at once.
+          onWritten: (done: () => void) => (outgoing.destroyed || outgoing.socket?.destroyed !== false ? done() : outgoing.once("close", done)),
         }
       : { clientAddress: "" };
     return handleWebRequest(this.handler, c.req.raw, options, route);

@@ -69,3 +69,37 @@ export function createAuthFromConfig(config: unknown): MiddlewareDefinition[] {
       return [createBasicAuthMiddleware({ ...defined, validate: basicUserValidator(parsed.users) })];
   }
 }
+
+/** A static config's credential check, for surfaces outside the HTTP pipeline (the WebSocket upgrade). */
+export interface StaticCredentialValidator {
+  /** The WebSocket auth strategy speaking the same credential. */
+  strategy: "apiKey" | "bearer" | "basic";
+  /** Checks an API key, a bearer token, or a decoded `username:password`. */
+  validate(credential: string): AuthenticatedUser | null;
+}
+
+/**
+ * The same credentials as `createAuthFromConfig`, as one validator; undefined when auth is disabled.
+ *
+ * @example
+ * const check = createStaticCredentialValidator(config.auth);
+ * attachWebSocket(server, { runtime, auth: check ? { strategy: check.strategy, validate: check.validate } : { strategy: "none" } });
+ */
+export function createStaticCredentialValidator(config: unknown): StaticCredentialValidator | undefined {
+  const parsed: StaticAuthConfig = parseStaticAuthConfig(config);
+  if (parsed.enabled === false) return undefined;
+  if (parsed.type === "basic") {
+    const check = basicUserValidator(parsed.users);
+    return {
+      strategy: "basic",
+      validate: (credential) => {
+        const separator = credential.indexOf(":");
+        return separator === -1 ? null : check(credential.slice(0, separator), credential.slice(separator + 1));
+      },
+    };
+  }
+  const store = new ApiKeyStore();
+  const entries = parsed.type === "api-key" ? parsed.keys : parsed.tokens;
+  for (const [secret, user] of Object.entries(entries)) store.addKey(secret, user);
+  return { strategy: parsed.type === "api-key" ? "apiKey" : "bearer", validate: (credential) => store.validate(credential) ?? null };
+}

@@ -22,7 +22,7 @@ export {
   requireRole,
   setAuthContext,
 } from "./auth-context.js";
-export { ALWAYS_PUBLIC_PATHS, createAuthFromConfig } from "./auth-from-config.js";
+export { ALWAYS_PUBLIC_PATHS, type StaticCredentialValidator, createAuthFromConfig, createStaticCredentialValidator } from "./auth-from-config.js";
 export { AUTH_MIDDLEWARE_ORDER, DEFAULT_AUTH_ERROR_MESSAGE, DEFAULT_INVALID_MESSAGE, createAuthMiddleware } from "./auth-middleware.js";
 export type {
   AuthContext,

@@ -5,15 +5,26 @@
  *
  * - conduit: the adapter from `createServer` with its default middleware stack and the
  *   health group (default config; request logging skips `/health` by default anyway).
+ * - core (diagnostic, `--modes conduit,core,bare`): the adapter without the default stack,
+ *   to tell the bridge and core's cost from the middleware's.
  * - bare: the framework alone answering the same JSON shape (envelope with a request id),
  *   so both sides put the same bytes on the wire.
  */
 import { randomUUID } from "node:crypto";
 import { type Server, createServer as createNodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ServerFramework, VERSION, createHealthRoutes, createServer } from "@conduit-ai/server-core";
+import {
+  ADAPTER_PACKAGES,
+  type AdapterOptions,
+  type ServerAdapter,
+  type ServerAdapterConfig,
+  type ServerFramework,
+  VERSION,
+  createHealthRoutes,
+  createServer,
+} from "@conduit-ai/server-core";
 
-const [framework, mode] = process.argv.slice(2) as [ServerFramework, "conduit" | "bare"];
+const [framework, mode] = process.argv.slice(2) as [ServerFramework, "conduit" | "core" | "bare"];
 
 function healthBody(): string {
   const started = performance.now();
@@ -24,8 +35,17 @@ function healthBody(): string {
   });
 }
 
-async function startConduit(): Promise<number> {
-  const server = await createServer(undefined, { framework, config: { port: 0, host: "127.0.0.1" } });
+type AdapterClass = new (runtime: undefined, config: ServerAdapterConfig, options: AdapterOptions) => ServerAdapter;
+
+async function startConduit(withDefaultStack: boolean): Promise<number> {
+  const config: ServerAdapterConfig = { port: 0, host: "127.0.0.1" };
+  let server: ServerAdapter;
+  if (withDefaultStack) server = await createServer(undefined, { framework, config });
+  else {
+    const module = (await import(ADAPTER_PACKAGES[framework].adapter)) as Record<string, unknown>;
+    const Adapter = Object.values(module).find((value) => typeof value === "function" && value.name.endsWith("ServerAdapter")) as AdapterClass;
+    server = new Adapter(undefined, config, { defaultMiddleware: false });
+  }
   server.registerRouteGroup(createHealthRoutes(server as Parameters<typeof createHealthRoutes>[0]));
   await server.start();
   return server.getStatus().port ?? 0;
@@ -79,6 +99,6 @@ async function startBare(): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-const port = mode === "conduit" ? await startConduit() : await startBare();
+const port = mode === "bare" ? await startBare() : await startConduit(mode === "conduit");
 process.send?.({ port });
 process.on("disconnect", () => process.exit(0));

@@ -6,6 +6,7 @@
  * ratio conduit / bare per framework (goal ≥ 0.7).
  *
  * Options: --frameworks hono,express,fastify,koa  --rounds 3  --duration 3  --connections 50
+ *          --with-core (adds the adapter without its default stack, to locate a cost)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     duration: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
+    "with-core": { type: "boolean", default: false },
   },
   allowPositionals: true,
 });
@@ -31,7 +33,9 @@ interface Child {
   url: string;
 }
 
-function startChild(framework: string, mode: "conduit" | "bare"): Promise<Child> {
+type Mode = "conduit" | "core" | "bare";
+
+function startChild(framework: string, mode: Mode): Promise<Child> {
   const child = fork(new URL("./bench-server.ts", import.meta.url), [framework, mode], {
     execArgv: ["--conditions=@conduit-ai/source", "--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -57,40 +61,36 @@ const median = (numbers: number[]) => {
 
 interface Row {
   framework: string;
-  conduit: number;
-  bare: number;
+  medians: Partial<Record<Mode, number>>;
   ratio: number;
 }
 
+const modes: Mode[] = values["with-core"] ? ["conduit", "core", "bare"] : ["conduit", "bare"];
 const rows: Row[] = [];
 console.log(`GET /api/health — ${rounds} alternating rounds × ${duration} s, ${connections} connections, servers in child processes`);
 for (const framework of frameworks) {
-  const conduit = await startChild(framework, "conduit");
-  const bare = await startChild(framework, "bare");
+  const children = new Map<Mode, Child>();
   try {
-    // Warm-up: JIT and connection pools on both sides.
-    await measure(conduit.url, 1);
-    await measure(bare.url, 1);
-    const conduitRuns: number[] = [];
-    const bareRuns: number[] = [];
+    for (const mode of modes) children.set(mode, await startChild(framework, mode));
+    const runs = new Map<Mode, number[]>(modes.map((mode) => [mode, []]));
+    // Warm-up: JIT and keep-alive connections on every side.
+    for (const mode of modes) await measure(children.get(mode)?.url as string, 1);
     for (let round = 0; round < rounds; round++) {
-      conduitRuns.push(await measure(conduit.url, duration));
-      bareRuns.push(await measure(bare.url, duration));
+      for (const mode of modes) runs.get(mode)?.push(await measure(children.get(mode)?.url as string, duration));
     }
-    const row = { framework, conduit: median(conduitRuns), bare: median(bareRuns), ratio: 0 };
-    row.ratio = row.conduit / row.bare;
-    rows.push(row);
-    console.log(`  ${framework}: conduit ${conduitRuns.map(Math.round).join(" / ")}  bare ${bareRuns.map(Math.round).join(" / ")} req/s`);
+    const medians = Object.fromEntries(modes.map((mode) => [mode, median(runs.get(mode) ?? [])])) as Row["medians"];
+    rows.push({ framework, medians, ratio: (medians.conduit ?? 0) / (medians.bare ?? 1) });
+    console.log(`  ${framework}: ${modes.map((mode) => `${mode} ${(runs.get(mode) ?? []).map(Math.round).join(" / ")}`).join("  ")} req/s`);
   } finally {
-    conduit.process.kill();
-    bare.process.kill();
+    for (const child of children.values()) child.process.kill();
   }
 }
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
-console.log(`\n${"framework".padEnd(10)}${pad("conduit req/s", 15)}${pad("bare req/s", 13)}${pad("ratio", 8)}  goal ≥ ${GOAL}`);
+const columns = modes.map((mode) => (mode === "core" ? "no stack req/s" : `${mode} req/s`));
+console.log(`\n${"framework".padEnd(10)}${columns.map((column) => pad(column, 16)).join("")}${pad("ratio", 8)}  goal ≥ ${GOAL}`);
 for (const row of rows) {
-  console.log(
-    `${row.framework.padEnd(10)}${pad(Math.round(row.conduit), 15)}${pad(Math.round(row.bare), 13)}${pad(row.ratio.toFixed(2), 8)}  ${row.ratio >= GOAL ? "ok" : "BELOW GOAL"}`,
-  );
+  const figures = modes.map((mode) => pad(Math.round(row.medians[mode] ?? 0), 16)).join("");
+  console.log(`${row.framework.padEnd(10)}${figures}${pad(row.ratio.toFixed(2), 8)}  ${row.ratio >= GOAL ? "ok" : "BELOW GOAL"}`);
 }
+console.log("ratio = conduit (default middleware stack) / bare framework, medians of the rounds.");

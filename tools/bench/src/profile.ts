@@ -3,7 +3,7 @@
  * Writes a `.cpuprofile` (open in Chrome DevTools) and prints the hottest functions by self time.
  */
 import { fork } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -26,7 +26,10 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
 }
-const file = join(directory, readdirSync(directory)[0] as string);
+// One profile per thread (tsx's loader runs in a worker): the main thread's is the largest.
+const file = readdirSync(directory)
+  .map((name) => join(directory, name))
+  .sort((a, b) => statSync(b).size - statSync(a).size)[0] as string;
 const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[] };
 const selfHits = new Map<string, number>();
 let total = 0;

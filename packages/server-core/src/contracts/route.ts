@@ -11,7 +11,8 @@ export interface RouteSchemas {
   response?: z.ZodType;
 }
 
-type Infer<T, Fallback> = T extends z.ZodType ? z.output<T> : Fallback;
+// Tuple-wrapped so an optional (possibly undefined) schema slot falls back instead of inferring `unknown`.
+type Infer<T, Fallback> = [T] extends [z.ZodType] ? z.output<T> : Fallback;
 
 export type RouteContext<S extends RouteSchemas | undefined> = ServerContext<
   Infer<NonNullable<S>["body"], unknown>,

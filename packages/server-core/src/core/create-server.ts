@@ -1,9 +1,9 @@
-import type { ServerAdapter } from "../contracts/adapter.js";
 import type { CreateServerOptions, ServerAdapterConfig } from "../contracts/config.js";
 import type { ServerFramework } from "../contracts/http.js";
 import type { Runtime } from "../contracts/runtime.js";
 import { resolveConfig, validateFramework } from "../config/resolve-config.js";
 import { MissingDependencyError } from "../errors/server-errors.js";
+import type { BaseServerAdapter } from "./base-adapter.js";
 
 /** Adapter package and framework package(s) per framework. */
 export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framework: string[] }> = {
@@ -15,7 +15,7 @@ export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framew
 
 /** What every adapter package exports. */
 export interface AdapterModule {
-  createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig): ServerAdapter;
+  createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig): BaseServerAdapter<unknown>;
 }
 
 function missingPackage(error: unknown): string | undefined {
@@ -37,7 +37,7 @@ function missingPackage(error: unknown): string | undefined {
  * const server = await createServer(runtime, { framework: "express", config: { port: 8080 } });
  * await server.start();
  */
-export async function createServer(runtime: Runtime | undefined, options: CreateServerOptions = {}): Promise<ServerAdapter> {
+export async function createServer(runtime: Runtime | undefined, options: CreateServerOptions = {}): Promise<BaseServerAdapter<unknown>> {
   const framework = validateFramework(options.framework ?? "hono");
   resolveConfig(options.config);
   const { adapter, framework: frameworkPackages } = ADAPTER_PACKAGES[framework];

@@ -12,10 +12,16 @@ function applies(middleware: MiddlewareDefinition, path: string, basePath: strin
 }
 
 /** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
+/** Distinct paths whose global chain is remembered; past it the memory starts over (paths with ids are unbounded). */
+const CHAIN_CACHE_LIMIT = 1_000;
+
 export class MiddlewareStack {
   private readonly items: MiddlewareDefinition[] = [];
+  /** Global chain per path: filtering every middleware's `paths` on each request is a hot-path cost. */
+  private readonly chains = new Map<string, MiddlewareDefinition[]>();
 
   add(middleware: MiddlewareDefinition): void {
+    this.chains.clear();
     this.items.push(middleware);
     const order = (item: MiddlewareDefinition) => item.order ?? DEFAULT_ORDER;
     // Array.prototype.sort is stable, so equal orders keep registration order.
@@ -30,11 +36,17 @@ export class MiddlewareStack {
     return this.items;
   }
 
-  /** The chain for one request: global middleware that applies to the path, then the route's own. */
+  /** The chain for one request (do not mutate it): global middleware that applies to the path, then the route's own. */
   forRequest(path: string, basePath: string, routeMiddleware?: MiddlewareDefinition[]): MiddlewareDefinition[] {
-    const chain = this.items.filter((item) => applies(item, path, basePath));
-    if (routeMiddleware) chain.push(...routeMiddleware.filter((item) => applies(item, path, basePath)));
-    return chain;
+    const key = `${basePath} ${path}`;
+    let global = this.chains.get(key);
+    if (!global) {
+      global = this.items.filter((item) => applies(item, path, basePath));
+      if (this.chains.size >= CHAIN_CACHE_LIMIT) this.chains.clear();
+      this.chains.set(key, global);
+    }
+    if (!routeMiddleware || routeMiddleware.length === 0) return global;
+    return [...global, ...routeMiddleware.filter((item) => applies(item, path, basePath))];
   }
 
   /** Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice is an error. */

@@ -12,7 +12,8 @@ export interface RequestContextInit {
   clientAddress: string;
   route: RegisteredRoute | undefined;
   params: Record<string, string>;
-  abortController: AbortController;
+  /** Created on first use when omitted: most requests never touch it, and an AbortController is costly per request. */
+  abortController?: AbortController;
   readBody: () => Promise<unknown>;
 }
 
@@ -26,7 +27,7 @@ export class RequestContext implements ServerContext {
   readonly headers: IncomingHeaders;
   body: unknown = undefined;
   user?: AuthenticatedUser;
-  readonly abortController: AbortController;
+  private controller: AbortController | undefined;
   readonly state: Record<string, unknown> = {};
   readonly clientAddress: string;
   readonly route: RegisteredRoute | undefined;
@@ -44,8 +45,13 @@ export class RequestContext implements ServerContext {
     this.clientAddress = init.clientAddress;
     this.route = init.route;
     this.params = init.params;
-    this.abortController = init.abortController;
+    this.controller = init.abortController;
     this.bodyReader = init.readBody;
+  }
+
+  get abortController(): AbortController {
+    this.controller ??= new AbortController();
+    return this.controller;
   }
 
   get abortSignal(): AbortSignal {

@@ -35,6 +35,11 @@ export interface IncomingRequest {
   body: BodySource;
   /** Aborts when the client disconnects. */
   signal?: AbortSignal;
+  /**
+   * Alternative to `signal` for Node servers: registers `listener` for the client
+   * disconnecting and returns its removal (no AbortController per request).
+   */
+  watchDisconnect?: (listener: () => void) => () => void;
 }
 
 /**
@@ -104,7 +109,6 @@ export class RequestHandler {
     } catch (error) {
       lookupError = error;
     }
-    const abortController = new AbortController();
     const incomingId = input.headers["x-request-id"];
     const context = new RequestContext({
       requestId: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : `req-${randomUUID()}`,
@@ -115,7 +119,6 @@ export class RequestHandler {
       clientAddress: input.clientAddress,
       route: lookup.entry?.route,
       params: {},
-      abortController,
       readBody: () =>
         BODY_METHODS.has(method)
           ? readRequestBody(input.body, {
@@ -125,8 +128,9 @@ export class RequestHandler {
             })
           : Promise.resolve(undefined),
     });
-    const onClientGone = () => abortController.abort(new StreamAbortedError());
+    const onClientGone = () => context.abortController.abort(new StreamAbortedError());
     input.signal?.addEventListener("abort", onClientGone, { once: true });
+    const stopWatching = input.watchDisconnect?.(onClientGone);
     context.setHeader("x-request-id", context.requestId);
     this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
 
@@ -150,6 +154,7 @@ export class RequestHandler {
       // Abandoned before its last event (the bridge may call done() before the encoder unwinds).
       recordStreamAbort(context, this.logger);
       input.signal?.removeEventListener("abort", onClientGone);
+      stopWatching?.();
       this.emitSafe("response", {
         requestId: context.requestId,
         statusCode: context.response.status,
@@ -256,16 +261,24 @@ export class RequestHandler {
   /** Bounds everything before the response starts; a stream's body is not bounded. */
   private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
     const timeoutMs = this.config.timeout;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<void>((_, reject) => {
-      timer = setTimeout(() => {
+    // One promise settled by whichever comes first (cheaper per request than race + finally).
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
         const error = new TimeoutError(`Request timed out after ${timeoutMs} ms`);
         context.abortController.abort(error);
         reject(error);
       }, timeoutMs);
+      work.then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
-    work.catch(() => undefined);
-    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
   }
 
   /** An `error` event without a listener must never throw (EventEmitter's default). */

@@ -10,8 +10,11 @@ export interface NodeRequestOptions {
   originalUrl?: string;
 }
 
-/** An `IncomingMessage` as the core's request; its body is read lazily, only if a handler needs it. */
-export function toIncomingRequest(request: IncomingMessage, signal: AbortSignal, options: NodeRequestOptions = {}): IncomingRequest {
+/**
+ * An `IncomingMessage` as the core's request; its body is read lazily, only if a handler
+ * needs it. Pass `response` to have the core notified when the client disconnects.
+ */
+export function toIncomingRequest(request: IncomingMessage, response?: ServerResponse, options: NodeRequestOptions = {}): IncomingRequest {
   let body: BodySource;
   if (options.parsedBody) body = { kind: "parsed", value: options.parsedBody.value };
   else if (request.readableEnded) body = { kind: "none" };
@@ -22,8 +25,17 @@ export function toIncomingRequest(request: IncomingMessage, signal: AbortSignal,
     headers: request.headers,
     clientAddress: request.socket.remoteAddress ?? "",
     body,
-    signal,
+    ...(response ? { watchDisconnect: (listener: () => void) => watchDisconnect(response, listener) } : {}),
   };
+}
+
+/** Calls `listener` when the client goes away before the response finished; returns the removal. */
+export function watchDisconnect(response: ServerResponse, listener: () => void): () => void {
+  const onClose = () => {
+    if (!response.writableFinished) listener();
+  };
+  response.once("close", onClose);
+  return () => response.off("close", onClose);
 }
 
 /** An AbortSignal that fires when the client goes away before the response finished. */
@@ -45,7 +57,8 @@ export async function writeNodeResponse(response: ServerResponse, outgoing: Outg
   try {
     if (!response.headersSent) {
       response.statusCode = outgoing.status;
-      for (const [name, value] of Object.entries(outgoing.headers)) response.setHeader(name, value);
+      const headers = outgoing.headers;
+      for (const name in headers) response.setHeader(name, headers[name] as string | string[]);
     }
     const body = outgoing.body;
     if (body === null) {
@@ -100,7 +113,7 @@ export async function handleNodeRequest(
   route?: RegisteredRoute,
   options: NodeRequestOptions = {},
 ): Promise<void> {
-  const signal = clientDisconnectSignal(response);
-  const outgoing = await handler.dispatch(toIncomingRequest(request, signal, options), route);
+  // A close listener rather than an AbortController per request: the core makes its controller only when used.
+  const outgoing = await handler.dispatch(toIncomingRequest(request, response, options), route);
   await writeNodeResponse(response, outgoing);
 }

@@ -52,8 +52,12 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
     logger,
     handler: async (ctx, next) => {
       if (matchesPathPrefix(ctx.path, skipPaths, basePath)) return next();
-      const child = logger.child({ requestId: ctx.requestId });
-      ctx.state[REQUEST_LOGGER_STATE_KEY] = child;
+      // The child logger is built only when someone asks for it: most requests log one line.
+      let child: PinoLogger | undefined;
+      Object.defineProperty(ctx.state, REQUEST_LOGGER_STATE_KEY, {
+        get: () => (child ??= logger.child({ requestId: ctx.requestId })),
+        configurable: true,
+      });
       const started = performance.now();
       let status = 500;
       try {
@@ -65,14 +69,15 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
         throw error;
       } finally {
         const line = {
+          requestId: ctx.requestId,
           method: ctx.method,
           url: redactedUrl(ctx.path, ctx.query),
           status,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           ...(ctx.response.streaming ? { streaming: true } : {}),
         };
-        if (status >= 500) child.warn(line, "request completed");
-        else child.info(line, "request completed");
+        if (status >= 500) logger.warn(line, "request completed");
+        else logger.info(line, "request completed");
       }
     },
   };
