@@ -44,19 +44,25 @@ export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOp
   if (values.help) throw new UsageError(USAGE);
 
   const file = values.config ? readConfigFile(values.config) : {};
+  // The file is checked on its own first, so a bad value is reported even when a flag overrides it.
+  try {
+    resolveConfig(file.server);
+  } catch (error) {
+    throw new UsageError(describeConfigError(error, values.config));
+  }
   const server: ServerAdapterConfig = { ...file.server };
-  const port = values.port ?? env.PORT;
+  const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {
     if (!/^\d+$/.test(port)) throw new UsageError(`Invalid port "${port}": expected an integer 0-65535`);
     server.port = Number(port);
   }
-  const host = values.host ?? env.HOST;
+  const host = values.host ?? (env.HOST || undefined);
   if (host !== undefined) server.host = host;
   if (server.port === undefined) server.port = 3000;
   // The demo shows its API docs unless the config file turns them off.
   if (server.enableSwagger === undefined) server.enableSwagger = true;
 
-  const frameworkName = values.framework ?? env.CONDUIT_FRAMEWORK ?? "hono";
+  const frameworkName = values.framework ?? (env.CONDUIT_FRAMEWORK || "hono");
   let framework: ServerFramework;
   try {
     framework = validateFramework(frameworkName);

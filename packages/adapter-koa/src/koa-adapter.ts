@@ -49,8 +49,10 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
   }
 
   private serve(ctx: Context, route?: RegisteredRoute): Promise<void> {
-    // The core writes the raw response; Koa must not touch it afterwards.
+    // The core writes the raw response; Koa must not touch it afterwards, nor print a client
+    // disconnect on the raw socket as an application error (the core records aborts itself).
     ctx.respond = false;
+    ctx.onerror = () => undefined;
     const options: NodeRequestOptions = {};
     // A user's body parser (koa-bodyparser, @koa/bodyparser) already read the stream.
     const parsed = (ctx.request as { body?: unknown }).body;
