@@ -1,16 +1,19 @@
 import { type Server, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
 import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type preParsingHookHandler } from "fastify";
 
 export type ConduitFastifyApp = FastifyInstance<Server>;
 
+const FALLBACK_METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
+
 /**
- * Conduit on Fastify 5. Conduit's routes are native Fastify routes; each takes the
- * request over in its own `preParsing` hook (after the user's `onRequest`/`preParsing`
- * hooks), before Fastify's content-type parsing and body limit, so the core reads the raw
- * body with its own limits and answers every error in Conduit's envelope. 404s, OPTIONS,
- * malformed URLs and routes registered after start reach the core as well.
+ * Conduit on Fastify 5. Conduit's routes are native Fastify routes. Routes with a body take
+ * the request over in their own `preParsing` hook (after the user's `onRequest` and
+ * `preParsing` hooks), before Fastify's content-type parsing and body limit, so the core
+ * reads the raw body with its own limits and answers every error in Conduit's envelope.
+ * A catch-all `*` route sends 404s, OPTIONS and routes registered after start to the core;
+ * malformed URLs reach it through `frameworkErrors`.
  *
  * @example
  * const server = new FastifyServerAdapter(runtime, { port: 3000 });
@@ -34,22 +37,18 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
     }) as unknown as ConduitFastifyApp;
 
     for (const route of routes) {
-      app.route({
-        method: route.method,
-        url: nativeRoutePath(route.fullPath, "find-my-way"),
-        preParsing: (request, reply, _payload, done) => {
-          this.takeOver(request, reply, route);
-          done();
-        },
-        // Never reached: the preParsing hook hijacked the reply.
-        handler: async () => undefined,
-      });
+      const url = nativeRoutePath(route.fullPath, "find-my-way");
+      if (route.method === "GET") {
+        // Fastify never parses GET/HEAD bodies: the plain handler is the fast path.
+        app.route({ method: "GET", url, handler: (request, reply) => this.takeOver(request, reply, route) });
+        continue;
+      }
+      app.route({ method: route.method, url, preParsing: this.preParsing(route), handler: async () => undefined });
     }
-    // 404, OPTIONS and late routes: before Fastify would parse a body it has no route for.
-    app.addHook("preParsing", (request, reply, _payload, done) => {
-      if (request.is404) this.takeOver(request, reply);
-      done();
-    });
+    // Everything no route matched (404, OPTIONS, late routes), as a route so its own hook
+    // runs before Fastify would parse a body: no hook on the user's or Conduit's routes.
+    app.route({ method: FALLBACK_METHODS, url: "*", preParsing: this.preParsing(), handler: async () => undefined });
+    // Methods outside that list (e.g. PROPFIND) reach Fastify's not-found handler.
     app.setNotFoundHandler((request, reply) => this.takeOver(request, reply));
     return app;
   }
@@ -61,6 +60,14 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
 
   protected override async disposeApp(app: ConduitFastifyApp): Promise<void> {
     await app.close();
+  }
+
+  /** Takes the request over before Fastify's content-type parsing and body limit; the handler is then never reached. */
+  private preParsing(route?: RegisteredRoute): preParsingHookHandler {
+    return (request, reply, _payload, done) => {
+      this.takeOver(request, reply, route);
+      done();
+    };
   }
 
   /** Hands the raw request to the core; Fastify stops its lifecycle for a hijacked reply. */

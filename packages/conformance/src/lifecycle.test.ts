@@ -8,7 +8,10 @@ forEachAdapter("lifecycle", ({ start, framework }) => {
   it("walks the state machine and emits events with the spec's payloads", async () => {
     const server = await start({ noStart: true });
     const seen: Record<string, unknown[]> = {};
-    for (const event of events) server.adapter.on(event, (payload) => (seen[event] ??= []).push(payload));
+    for (const event of events) {
+      seen[event] = [];
+      server.adapter.on(event, (payload) => seen[event]?.push(payload));
+    }
     expect(server.adapter.getLifecycleState()).toBe("uninitialized");
     server.adapter.registerRoute({ method: "GET", path: "/ping", handler: () => "pong" });
     await server.adapter.initialize();
