@@ -48,6 +48,8 @@ switch (target) {
     break;
   case "test":
     run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
+    // A consumer's view: packed tarballs installed with npm into an empty project.
+    run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs"]);
     break;
   case "bench":
     runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench", ...passThrough]);

@@ -7,6 +7,7 @@
  *
  * Options: --frameworks hono,express,fastify,koa  --rounds 3  --duration 3  --connections 50
  *          --with-core (adds the adapter without its default stack, to locate a cost)
+ *          --dist (children load the built packages; `pnpm build` first)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -20,8 +21,12 @@ const { values } = parseArgs({
     duration: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     "with-core": { type: "boolean", default: false },
+    // Children load the packages' built `dist` (run `pnpm build` first) instead of `src` through tsx.
+    dist: { type: "boolean", default: false },
   },
   allowPositionals: true,
+  // `pnpm bench -- --rounds 5` passes the `--` through.
+  args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 const frameworks = values.frameworks.split(",").map((name) => name.trim());
 const rounds = Number(values.rounds);
@@ -37,7 +42,7 @@ type Mode = "conduit" | "core" | "bare";
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
   const child = fork(new URL("./bench-server.ts", import.meta.url), [framework, mode], {
-    execArgv: ["--conditions=@conduit-ai/source", "--import", "tsx"],
+    execArgv: values.dist ? ["--import", "tsx"] : ["--conditions=@conduit-ai/source", "--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
