@@ -54,6 +54,18 @@ export interface OutgoingResponse {
   done(): void;
 }
 
+/** Dot segments, plain or percent-encoded, that URL parsers (and so some routers) resolve. */
+const DOT_SEGMENT = /\/(\.|%2e)/i;
+
+/**
+ * Resolves `.`/`..` segments the way WHATWG URL parsing does, so routing, middleware path
+ * filters and auth `skipPaths` all judge the same path on every adapter: `/api/public/../private`
+ * is `/api/private`, never a borrowed public prefix.
+ */
+function canonicalPath(path: string): string {
+  return DOT_SEGMENT.test(path) ? new URL(path, "http://localhost").pathname : path;
+}
+
 /** An incoming `x-request-id` is honored only when it cannot smuggle anything into logs or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -98,7 +110,7 @@ export class RequestHandler {
   async dispatch(input: IncomingRequest, route?: RegisteredRoute): Promise<OutgoingResponse> {
     this.inFlight++;
     const queryIndex = input.url.indexOf("?");
-    const path = queryIndex === -1 ? input.url : input.url.slice(0, queryIndex);
+    const path = canonicalPath(queryIndex === -1 ? input.url : input.url.slice(0, queryIndex));
     const search = queryIndex === -1 ? "" : input.url.slice(queryIndex + 1);
     const method = input.method.toUpperCase() as HttpMethod | "HEAD";
     let lookup: { entry?: TableEntry; allowed: HttpMethod[] } = { allowed: [] };
