@@ -52,7 +52,9 @@ switch (target) {
     run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs"]);
     break;
   case "bench":
-    runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench", ...passThrough]);
+    // Flags (--frameworks, --rounds, --dist …) go to the adapter bench; the stream bench follows.
+    run(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench:adapters", ...passThrough]);
+    runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench:streams"]);
     break;
   default:
     console.error("usage: quickstart.mjs demo|test|bench [args]");
