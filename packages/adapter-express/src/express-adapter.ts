@@ -56,9 +56,8 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
 
   private serve(request: IncomingMessage & { body?: unknown }, response: ServerResponse, route?: RegisteredRoute): void {
     servedByConduit.add(request);
-    const options: NodeRequestOptions = {};
-    // A user's `express.json()` already read the stream: its result is the body.
-    if (request.readableEnded && request.body !== undefined) options.parsedBody = { value: request.body };
+    // A user's `express.json()` may already have read the stream: the bridge then takes its result.
+    const options: NodeRequestOptions = { frameworkBody: request.body };
     void handleNodeRequest(this.handler, request, response, route, options);
   }
 

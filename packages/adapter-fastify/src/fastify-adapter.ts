@@ -74,8 +74,7 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
   private takeOver(request: FastifyRequest, reply: FastifyReply, route?: RegisteredRoute): void {
     if (reply.sent) return;
     reply.hijack();
-    const options: NodeRequestOptions = {};
-    if (request.raw.readableEnded && request.body !== undefined) options.parsedBody = { value: request.body };
+    const options: NodeRequestOptions = { frameworkBody: request.body };
     void handleNodeRequest(this.handler, request.raw, reply.raw, route, options);
   }
 }

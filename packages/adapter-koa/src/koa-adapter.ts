@@ -53,10 +53,8 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
     // disconnect on the raw socket as an application error (the core records aborts itself).
     ctx.respond = false;
     ctx.onerror = () => undefined;
-    const options: NodeRequestOptions = {};
-    // A user's body parser (koa-bodyparser, @koa/bodyparser) already read the stream.
-    const parsed = (ctx.request as { body?: unknown }).body;
-    if (ctx.req.readableEnded && parsed !== undefined) options.parsedBody = { value: parsed };
+    // A user's body parser (koa-bodyparser, @koa/bodyparser) may already have read the stream.
+    const options: NodeRequestOptions = { frameworkBody: (ctx.request as { body?: unknown }).body };
     return handleNodeRequest(this.handler, ctx.req, ctx.res, route, options);
   }
 }

@@ -1,14 +1,8 @@
 import { ConfigurationError } from "@conduit-ai/server-core";
+import type { AuthResult } from "./auth-types.js";
 
-/** A user as written in a config file. */
-export interface StaticUserConfig {
-  id: string;
-  email?: string;
-  name?: string;
-  roles?: string[];
-  permissions?: string[];
-  metadata?: Record<string, unknown>;
-}
+/** A user as written in a config file: the same record a validator returns. */
+export type StaticUserConfig = AuthResult;
 
 /** A Basic user: the map key is the username, `id` defaults to it. */
 export interface StaticBasicUserConfig extends Omit<StaticUserConfig, "id"> {

@@ -53,6 +53,21 @@ forEachAdapter("envelopes and errors", ({ start }) => {
     expect(JSON.parse(response.body).data).toEqual({ id: "a b/c", query: { tag: ["x", "y"], q: "café", empty: "" } });
   });
 
+  it("resolves dot segments before routing and middleware filters, identically everywhere", async () => {
+    const server = await start({
+      setup: (adapter) => {
+        registerSampleRoutes(adapter);
+        adapter.registerMiddleware({ name: "mark-items", paths: ["/items/*"], handler: async (ctx, next) => { await next(); ctx.setHeader("x-items", "yes"); } });
+      },
+    });
+    for (const path of ["/api/echo/../items/9", "/api/echo/%2e%2e/items/9", "/api/./items/9"]) {
+      const response = await rawRequest(server.port, { path });
+      expect(response.status, path).toBe(200);
+      expect(JSON.parse(response.body).data.id, path).toBe("9");
+      expect(response.headers["x-items"], path).toBe("yes");
+    }
+  });
+
   it("answers malformed percent-encoding in a path with 400 VALIDATION_ERROR", async () => {
     const server = await start({ setup: registerSampleRoutes });
     const response = await rawRequest(server.port, { path: "/api/items/%E0%A4%A" });

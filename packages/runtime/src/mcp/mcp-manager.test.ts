@@ -1,19 +1,11 @@
 import { fileURLToPath } from "node:url";
-import { ServerAdapterError } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
 import { type FixtureHttpServer, startMcpHttpServer } from "../testing/mcp-http-server.js";
+import { rejection } from "../testing/rejection.js";
 
 const stdioFixture = fileURLToPath(new URL("../testing/mcp-stdio-server.mjs", import.meta.url));
 
-async function rejection(promise: Promise<unknown>): Promise<ServerAdapterError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ServerAdapterError.isInstance(error)) throw new Error(`expected a ServerAdapterError, got ${String(error)}`);
-  return error;
-}
 
 async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

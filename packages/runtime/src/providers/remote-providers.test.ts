@@ -1,9 +1,10 @@
-import { type DataStreamEvent, ServerAdapterError } from "@conduit-ai/server-core";
+import type { DataStreamEvent } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
 import { startFakeAnthropic } from "../testing/fake-anthropic.js";
 import { startFakeOpenAI } from "../testing/fake-openai.js";
 import type { FakeUpstream } from "../testing/http-fixture.js";
+import { rejection } from "../testing/rejection.js";
 
 async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStreamEvent[]> {
   const all: DataStreamEvent[] = [];
@@ -11,14 +12,6 @@ async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStre
   return all;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServerAdapterError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ServerAdapterError.isInstance(error)) throw new Error(`expected a ServerAdapterError, got ${String(error)}`);
-  return error;
-}
 
 const vendors = [
   {

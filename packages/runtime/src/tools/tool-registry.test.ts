@@ -1,8 +1,8 @@
-import { ServerAdapterError } from "@conduit-ai/server-core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { builtinTools } from "./builtin-tools.js";
 import { RuntimeToolRegistry } from "./tool-registry.js";
+import { rejection } from "../testing/rejection.js";
 
 function createRegistry(): RuntimeToolRegistry {
   const registry = new RuntimeToolRegistry();
@@ -17,14 +17,6 @@ function createRegistry(): RuntimeToolRegistry {
   return registry;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServerAdapterError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ServerAdapterError.isInstance(error)) throw new Error(`expected a ServerAdapterError, got ${String(error)}`);
-  return error;
-}
 
 describe("RuntimeToolRegistry", () => {
   it("lists tools with JSON Schema derived from zod", () => {

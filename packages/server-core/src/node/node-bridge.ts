@@ -4,8 +4,12 @@ import type { BodySource } from "../core/body-parser.js";
 import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/request-handler.js";
 
 export interface NodeRequestOptions {
-  /** A body the framework already parsed (e.g. by a user's `express.json()`): used as is. */
-  parsedBody?: { value: unknown };
+  /**
+   * The body as the framework holds it (`req.body`, `ctx.request.body`). Used only when a
+   * user's own body parser already consumed the stream; otherwise the core reads the raw
+   * stream with its own limits.
+   */
+  frameworkBody?: unknown;
   /** The URL as the client sent it when the framework rewrote `req.url` (Express sub-apps). */
   originalUrl?: string;
 }
@@ -16,7 +20,7 @@ export interface NodeRequestOptions {
  */
 export function toIncomingRequest(request: IncomingMessage, response?: ServerResponse, options: NodeRequestOptions = {}): IncomingRequest {
   let body: BodySource;
-  if (options.parsedBody) body = { kind: "parsed", value: options.parsedBody.value };
+  if (request.readableEnded && options.frameworkBody !== undefined) body = { kind: "parsed", value: options.frameworkBody };
   else if (request.readableEnded) body = { kind: "none" };
   else body = { kind: "stream", stream: request };
   return {
