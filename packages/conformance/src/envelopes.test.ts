@@ -143,6 +143,34 @@ forEachAdapter("envelopes and errors", ({ start }) => {
     expect((await response.json()).error).toMatchObject({ code: "TIMEOUT", category: "EXECUTION" });
   });
 
+  it("times each request out on its own deadline while others are answered", async () => {
+    const server = await start({ setup: registerSampleRoutes, config: { timeout: 150 } });
+    const timed = async (path: string) => {
+      const started = performance.now();
+      const response = await fetch(server.url(path));
+      await response.arrayBuffer();
+      return { status: response.status, elapsed: performance.now() - started };
+    };
+    const first = timed("/api/slow");
+    await sleep(80);
+    const [second, fast] = await Promise.all([timed("/api/slow"), timed("/api/items/7")]);
+    expect(fast.status).toBe(200);
+    expect((await first).status).toBe(408);
+    expect(second.status).toBe(408);
+    // Not expired together with the first one: its own 150 ms counted from its own start.
+    expect(second.elapsed).toBeGreaterThanOrEqual(140);
+  });
+
+  it("sends complete answers with Content-Length, never chunked", async () => {
+    const server = await start({ setup: registerSampleRoutes });
+    for (const path of ["/api/items/42", "/api/nowhere"]) {
+      const response = await fetch(server.url(path));
+      const bytes = (await response.arrayBuffer()).byteLength;
+      expect(response.headers.get("content-length")).toBe(String(bytes));
+      expect(response.headers.get("transfer-encoding")).toBeNull();
+    }
+  });
+
   it("answers unknown routes with a 404 ROUTE_NOT_FOUND envelope, never HTML", async () => {
     const server = await start({ setup: registerSampleRoutes });
     for (const path of ["/nope", "/api/nope", "/api/items", "/"]) {

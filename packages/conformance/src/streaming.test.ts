@@ -140,6 +140,31 @@ forEachAdapter("streaming", ({ start }) => {
     expect(seen.statuses).toContain(499);
   });
 
+  it("a handler that first looks at its signal after the client left finds it aborted", async () => {
+    let looked!: (seen: { aborted: boolean; code?: string }) => void;
+    const lookedPromise = new Promise<{ aborted: boolean; code?: string }>((resolve) => {
+      looked = resolve;
+    });
+    const server = await start({
+      setup: (adapter) =>
+        adapter.registerRoute({
+          method: "GET",
+          path: "/late-look",
+          handler: async (ctx) => {
+            await sleep(250);
+            looked({ aborted: ctx.abortSignal.aborted, code: (ctx.abortSignal.reason as { code?: string } | undefined)?.code });
+            return { late: true };
+          },
+        }),
+    });
+    const controller = new AbortController();
+    const request = fetch(server.url("/api/late-look"), { signal: controller.signal }).catch(() => undefined);
+    await sleep(60);
+    controller.abort();
+    await request;
+    expect(await lookedPromise).toEqual({ aborted: true, code: "STREAM_ABORTED" });
+  });
+
   it("sends keep-alive comments on an idle stream", async () => {
     const server = await start({
       config: { streaming: { keepAliveMs: 40 } },

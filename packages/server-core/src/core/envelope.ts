@@ -1,5 +1,6 @@
 import type { ResponseHeaders } from "../contracts/http.js";
 import type { SerializedServerError, ServerAdapterError } from "../errors/server-adapter-error.js";
+import { isoTimestamp } from "./clock.js";
 
 /** `{data, metadata}` of every successful JSON answer. */
 export interface SuccessEnvelope<T = unknown> {
@@ -17,7 +18,7 @@ export interface ErrorResponse {
 export function successEnvelope<T>(data: T, requestId: string, startTime: number): SuccessEnvelope<T> {
   return {
     data,
-    metadata: { requestId, timestamp: new Date().toISOString(), duration: Math.round((performance.now() - startTime) * 100) / 100 },
+    metadata: { requestId, timestamp: isoTimestamp(), duration: Math.round((performance.now() - startTime) * 100) / 100 },
   };
 }
 
@@ -36,7 +37,7 @@ export function errorResponse(
   const serialized = error.toJSON().error;
   const body: ErrorResponse = {
     error: { ...serialized, requestId },
-    metadata: { timestamp: new Date().toISOString(), requestId },
+    metadata: { timestamp: isoTimestamp(), requestId },
   };
   if (options.includeStack && error.stack) body.error.stack = error.stack;
   const headers: ResponseHeaders = { "content-type": "application/json; charset=utf-8" };

@@ -49,9 +49,12 @@ export class MiddlewareStack {
     return [...global, ...routeMiddleware.filter((item) => applies(item, path, basePath))];
   }
 
-  /** Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice is an error. */
+  /**
+   * Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice
+   * is an error. No async wrapper per level: a middleware's own promise is passed through.
+   */
   static run(chain: MiddlewareDefinition[], context: ServerContext, terminal: () => Promise<void>): Promise<void> {
-    const dispatch = async (index: number): Promise<void> => {
+    const dispatch = (index: number): Promise<void> => {
       const middleware = chain[index];
       if (!middleware) return terminal();
       let called = false;
@@ -60,7 +63,12 @@ export class MiddlewareStack {
         called = true;
         return dispatch(index + 1);
       };
-      await middleware.handler(context, next);
+      try {
+        const result = middleware.handler(context, next);
+        return result instanceof Promise ? result : Promise.resolve(result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
     return dispatch(0);
   }

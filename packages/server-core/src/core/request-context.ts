@@ -2,6 +2,13 @@ import type { ContextResponse, IncomingHeaders, QueryValues, ServerContext } fro
 import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import type { AuthenticatedUser } from "../contracts/context.js";
+import { StreamAbortedError } from "../errors/server-errors.js";
+
+/**
+ * Subscribes `listener` to the client going away (calling it at once when it already
+ * has) and returns the unsubscribe.
+ */
+export type DisconnectWatcher = (listener: () => void) => () => void;
 
 export interface RequestContextInit {
   requestId: string;
@@ -14,6 +21,8 @@ export interface RequestContextInit {
   params: Record<string, string>;
   /** Created on first use when omitted: most requests never touch it, and an AbortController is costly per request. */
   abortController?: AbortController;
+  /** Aborts the controller with `StreamAbortedError` when the client leaves; subscribed when the controller is created. */
+  watchDisconnect?: DisconnectWatcher | undefined;
   readBody: () => Promise<unknown>;
 }
 
@@ -28,6 +37,8 @@ export class RequestContext implements ServerContext {
   body: unknown = undefined;
   user?: AuthenticatedUser;
   private controller: AbortController | undefined;
+  private watchDisconnect: DisconnectWatcher | undefined;
+  private unwatchDisconnect: (() => void) | undefined;
   readonly state: Record<string, unknown> = {};
   readonly clientAddress: string;
   readonly route: RegisteredRoute | undefined;
@@ -46,12 +57,28 @@ export class RequestContext implements ServerContext {
     this.route = init.route;
     this.params = init.params;
     this.controller = init.abortController;
+    this.watchDisconnect = init.watchDisconnect;
     this.bodyReader = init.readBody;
   }
 
+  /**
+   * Made on first use, and only then subscribed to the client disconnecting: a request whose
+   * handler never looks at its signal (most plain JSON routes) pays for neither.
+   */
   get abortController(): AbortController {
-    this.controller ??= new AbortController();
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.unwatchDisconnect = this.watchDisconnect?.(() => controller.abort(new StreamAbortedError()));
+    }
     return this.controller;
+  }
+
+  /** The request is over: a client leaving now is no longer an abort. */
+  stopWatchingDisconnect(): void {
+    this.watchDisconnect = undefined;
+    this.unwatchDisconnect?.();
+    this.unwatchDisconnect = undefined;
   }
 
   get abortSignal(): AbortSignal {

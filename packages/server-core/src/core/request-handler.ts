@@ -19,7 +19,8 @@ import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./error-han
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 import { isAsyncIterable, isRawResponse } from "./raw-response.js";
-import { RequestContext } from "./request-context.js";
+import { type DisconnectWatcher, RequestContext } from "./request-context.js";
+import { DeadlineQueue } from "./deadline-queue.js";
 import { RouteTable, type TableEntry } from "./route-table.js";
 import { applyEventStream, recordStreamAbort } from "./event-stream-response.js";
 import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
@@ -37,9 +38,10 @@ export interface IncomingRequest {
   signal?: AbortSignal;
   /**
    * Alternative to `signal` for Node servers: registers `listener` for the client
-   * disconnecting and returns its removal (no AbortController per request).
+   * disconnecting (calling it at once when already gone) and returns its removal. The core
+   * subscribes only when a handler or middleware asks for `ctx.abortSignal`.
    */
-  watchDisconnect?: (listener: () => void) => () => void;
+  watchDisconnect?: DisconnectWatcher;
 }
 
 /**
@@ -85,12 +87,15 @@ export class RequestHandler {
   draining = false;
   /** `config.redaction` applied to every streamed event, on every adapter. */
   private readonly streamRedactor: StreamEventTransform | undefined;
+  /** `config.timeout` of every request in flight. */
+  private readonly deadlines: DeadlineQueue;
 
   constructor(
     readonly config: RequiredServerAdapterConfig,
     private readonly events: Pick<EventEmitter, "emit" | "listenerCount">,
   ) {
     this.streamRedactor = createStreamRedactor(config.redaction);
+    this.deadlines = new DeadlineQueue(config.timeout);
   }
 
   get inFlightCount(): number {
@@ -131,6 +136,7 @@ export class RequestHandler {
       clientAddress: input.clientAddress,
       route: lookup.entry?.route,
       params: {},
+      watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
       readBody: () =>
         BODY_METHODS.has(method)
           ? readRequestBody(input.body, {
@@ -140,11 +146,10 @@ export class RequestHandler {
             })
           : Promise.resolve(undefined),
     });
-    const onClientGone = () => context.abortController.abort(new StreamAbortedError());
-    input.signal?.addEventListener("abort", onClientGone, { once: true });
-    const stopWatching = input.watchDisconnect?.(onClientGone);
     context.setHeader("x-request-id", context.requestId);
-    this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
+    if (this.events.listenerCount("request") > 0) {
+      this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
+    }
 
     try {
       if (lookupError !== undefined) throw lookupError;
@@ -165,14 +170,15 @@ export class RequestHandler {
       finished = true;
       // Abandoned before its last event (the bridge may call done() before the encoder unwinds).
       recordStreamAbort(context, this.logger);
-      input.signal?.removeEventListener("abort", onClientGone);
-      stopWatching?.();
-      this.emitSafe("response", {
-        requestId: context.requestId,
-        statusCode: context.response.status,
-        duration: performance.now() - context.startTime,
-        timestamp: Date.now(),
-      });
+      context.stopWatchingDisconnect();
+      if (this.events.listenerCount("response") > 0) {
+        this.emitSafe("response", {
+          requestId: context.requestId,
+          statusCode: context.response.status,
+          duration: performance.now() - context.startTime,
+          timestamp: Date.now(),
+        });
+      }
       if (--this.inFlight === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
     };
     const response = context.response;
@@ -220,7 +226,7 @@ export class RequestHandler {
       response.streaming = isAsyncIterable(result.body);
       return;
     }
-    if (result instanceof Response) {
+    if (isWebResponse(result)) {
       response.status = result.status;
       result.headers.forEach((value, key) => {
         if (key !== "set-cookie") response.headers[key] = value;
@@ -272,21 +278,20 @@ export class RequestHandler {
 
   /** Bounds everything before the response starts; a stream's body is not bounded. */
   private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
-    const timeoutMs = this.config.timeout;
     // One promise settled by whichever comes first (cheaper per request than race + finally).
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const error = new TimeoutError(`Request timed out after ${timeoutMs} ms`);
+      const deadline = this.deadlines.add(context.startTime, () => {
+        const error = new TimeoutError(`Request timed out after ${this.config.timeout} ms`);
         context.abortController.abort(error);
         reject(error);
-      }, timeoutMs);
+      });
       work.then(
         () => {
-          clearTimeout(timer);
+          this.deadlines.remove(deadline);
           resolve();
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          this.deadlines.remove(deadline);
           reject(error);
         },
       );
@@ -306,6 +311,29 @@ export class RequestHandler {
 
 function matchParams(entry: TableEntry, path: string): Record<string, string> {
   return entry.pattern.match(path) ?? {};
+}
+
+/**
+ * `instanceof Response` without reading the global `Response` per request: Node defines it
+ * as a lazy getter, which costs more than the rest of a small answer's checks.
+ */
+let WebResponse: typeof Response | undefined;
+function isWebResponse(value: unknown): value is Response {
+  if (typeof value !== "object" || value === null) return false;
+  WebResponse ??= globalThis.Response;
+  return value instanceof WebResponse;
+}
+
+/** A web `AbortSignal` (the web bridge's) as the context's disconnect watcher. */
+function watchSignal(signal: AbortSignal): DisconnectWatcher {
+  return (listener) => {
+    if (signal.aborted) {
+      listener();
+      return () => {};
+    }
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
+  };
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {

@@ -19,12 +19,15 @@ const shapeOf = (path: string) => path.replace(/:[^/]+/g, ":").replace(/\/+$/, "
 export class RouteTable {
   private readonly entries: TableEntry[] = [];
   private readonly byKey = new Map<string, TableEntry>();
+  /** Adapters hand back the very route object they mounted: found by identity on the hot path. */
+  private readonly byRoute = new Map<RegisteredRoute, TableEntry>();
 
   add(route: RegisteredRoute): TableEntry {
     const key = `${route.method} ${shapeOf(route.fullPath)}`;
     if (this.byKey.has(key)) throw new RouteConflictError(route.method, route.fullPath);
     const entry = { route, pattern: compilePathPattern(route.fullPath) };
     this.byKey.set(key, entry);
+    this.byRoute.set(route, entry);
     this.entries.push(entry);
     return entry;
   }
@@ -42,7 +45,7 @@ export class RouteTable {
   }
 
   entryFor(route: RegisteredRoute): TableEntry | undefined {
-    return this.byKey.get(`${route.method} ${shapeOf(route.fullPath)}`);
+    return this.byRoute.get(route) ?? this.byKey.get(`${route.method} ${shapeOf(route.fullPath)}`);
   }
 
   /** The entry for method + path (HEAD falls back to GET); `allowed` lists the methods the path has. */

@@ -70,11 +70,12 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
       const contentType = response.headers["content-type"];
       if (typeof contentType !== "string" || !COMPRESSIBLE.test(contentType)) return;
       appendVary(response.headers, "Accept-Encoding");
-      const bytes = typeof response.body === "string" ? Buffer.from(response.body) : response.body;
-      if (bytes.byteLength < threshold) return;
+      const body = response.body;
+      // Counting bytes without copying: most JSON answers are below the threshold.
+      if ((typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) < threshold) return;
       const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
       if (!encoding) return;
-      response.body = await compressors[encoding](bytes);
+      response.body = await compressors[encoding](typeof body === "string" ? Buffer.from(body) : body);
       response.headers["content-encoding"] = encoding;
       delete response.headers["content-length"];
     },

@@ -28,7 +28,7 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
   return {
     name: "cors",
     order: 2,
-    handler: async (ctx, next) => {
+    handler: (ctx, next) => {
       const origin = ctx.header("origin");
       if (reflect) ctx.appendHeader("vary", "Origin");
       if (origin === undefined || (allowedOrigins !== undefined && !allowedOrigins.has(origin))) return next();
@@ -44,7 +44,7 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
         return;
       }
       if (exposedHeaders) ctx.setHeader("access-control-expose-headers", exposedHeaders);
-      await next();
+      return next();
     },
   };
 }

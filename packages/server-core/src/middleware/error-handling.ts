@@ -30,15 +30,18 @@ export interface ErrorHandlingOptions {
 export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}): MiddlewareDefinition {
   const includeStack = options.includeStack ?? false;
   const logErrors = options.logErrors ?? true;
+  // Shared by every request until one fails: the success path allocates nothing.
+  const notLogged: RequestErrorHandling = Object.freeze({ includeStack, logged: false });
   return {
     name: "error-handling",
     order: 1,
     handler: async (ctx, next) => {
-      const handling: RequestErrorHandling = { includeStack, logged: false };
-      ctx.state[ERROR_HANDLING_STATE_KEY] = handling;
+      ctx.state[ERROR_HANDLING_STATE_KEY] = notLogged;
       try {
         await next();
       } catch (thrown) {
+        const handling: RequestErrorHandling = { includeStack, logged: false };
+        ctx.state[ERROR_HANDLING_STATE_KEY] = handling;
         const error = wrapError(thrown, { requestId: ctx.requestId, path: ctx.path, method: ctx.method });
         if (options.onError) {
           try {

@@ -31,14 +31,15 @@ export function createRequestIdMiddleware(options: RequestIdOptions = {}): Middl
   return {
     name: "request-id",
     order: 0,
-    handler: async (ctx, next) => {
+    handler: (ctx, next) => {
+      // Not customized: the core's id and header stand as they are.
       if (customized) {
         const incoming = ctx.header(headerName);
         ctx.requestId = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) ? incoming : generate();
         if (headerName !== CORE_HEADER) delete ctx.response.headers[CORE_HEADER];
+        ctx.setHeader(headerName, ctx.requestId);
       }
-      ctx.setHeader(headerName, ctx.requestId);
-      await next();
+      return next();
     },
   };
 }

@@ -27,7 +27,7 @@ export function createSecurityHeadersMiddleware(options: SecurityHeadersOptions 
   const pick = (key: keyof typeof DEFAULTS) => (options[key] === undefined ? DEFAULTS[key] : options[key]);
   const headers: Array<[string, string]> = [];
   const add = (name: string, value: string | false) => {
-    if (value !== false) headers.push([name, value]);
+    if (value !== false) headers.push([name.toLowerCase(), value]);
   };
   add("x-frame-options", pick("frameOptions"));
   add("x-content-type-options", pick("contentTypeOptions"));
@@ -37,9 +37,10 @@ export function createSecurityHeadersMiddleware(options: SecurityHeadersOptions 
   return {
     name: "security-headers",
     order: 2,
-    handler: async (ctx, next) => {
-      for (const [name, value] of headers) ctx.setHeader(name, value);
-      await next();
+    handler: (ctx, next) => {
+      const target = ctx.response.headers;
+      for (const [name, value] of headers) target[name] = value;
+      return next();
     },
   };
 }

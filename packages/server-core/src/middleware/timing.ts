@@ -16,19 +16,19 @@ export interface TimingOptions {
  * // → X-Response-Time: 1.23ms, Server-Timing: total;dur=1.23
  */
 export function createTimingMiddleware(options: TimingOptions = {}): MiddlewareDefinition {
-  const headerName = options.headerName ?? "X-Response-Time";
+  const headerName = (options.headerName ?? "X-Response-Time").toLowerCase();
   const serverTiming = options.serverTiming ?? true;
   return {
     name: "timing",
     order: 0,
     handler: async (ctx, next) => {
-      const started = performance.now();
       try {
         await next();
       } finally {
-        const duration = (performance.now() - started).toFixed(2);
-        ctx.setHeader(headerName, `${duration}ms`);
-        if (serverTiming) ctx.setHeader("Server-Timing", `total;dur=${duration}`);
+        // Measured from the request's arrival in the core, so it covers every middleware.
+        const duration = (performance.now() - ctx.startTime).toFixed(2);
+        ctx.response.headers[headerName] = `${duration}ms`;
+        if (serverTiming) ctx.response.headers["server-timing"] = `total;dur=${duration}`;
       }
     },
   };

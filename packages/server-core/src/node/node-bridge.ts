@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { RegisteredRoute } from "../contracts/route.js";
 import type { BodySource } from "../core/body-parser.js";
 import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/request-handler.js";
@@ -33,8 +33,15 @@ export function toIncomingRequest(request: IncomingMessage, response?: ServerRes
   };
 }
 
-/** Calls `listener` when the client goes away before the response finished; returns the removal. */
+/**
+ * Calls `listener` when the client goes away before the response finished (at once when it
+ * already has); returns the removal.
+ */
 export function watchDisconnect(response: ServerResponse, listener: () => void): () => void {
+  if (response.closed) {
+    if (!response.writableFinished) listener();
+    return () => {};
+  }
   const onClose = () => {
     if (!response.writableFinished) listener();
   };
@@ -59,17 +66,20 @@ export function clientDisconnectSignal(response: ServerResponse): AbortSignal {
  */
 export async function writeNodeResponse(response: ServerResponse, outgoing: OutgoingResponse): Promise<void> {
   try {
-    if (!response.headersSent) {
-      response.statusCode = outgoing.status;
-      const headers = outgoing.headers;
-      for (const name in headers) response.setHeader(name, headers[name] as string | string[]);
-    }
     const body = outgoing.body;
+    const complete = typeof body === "string" || body instanceof Uint8Array;
+    if (!response.headersSent) {
+      const headers = outgoing.headers;
+      // Headers given to writeHead after the body's length is known: one pass over them, no
+      // setHeader per header, and a Content-Length instead of chunked encoding.
+      if (complete && headers["content-length"] === undefined) headers["content-length"] = String(Buffer.byteLength(body));
+      response.writeHead(outgoing.status, headers as OutgoingHttpHeaders);
+    }
     if (body === null) {
       response.end();
       return;
     }
-    if (typeof body === "string" || body instanceof Uint8Array) {
+    if (complete) {
       response.end(body);
       return;
     }

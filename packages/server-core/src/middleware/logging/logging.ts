@@ -1,6 +1,7 @@
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
-import type { MiddlewareDefinition } from "../../contracts/middleware.js";
+import type { ServerContext } from "../../contracts/context.js";
+import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { matchesPathPrefix } from "../path-prefix.js";
 import { REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";
@@ -46,39 +47,38 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
   const logger = options.logger ?? createServerLogger(options);
   const skipPaths = options.skipPaths ?? DEFAULT_LOG_SKIP_PATHS;
   const basePath = options.basePath ?? "";
+  const logRequest = async (ctx: ServerContext, next: Next): Promise<void> => {
+    // The child logger is built only when someone asks for it: most requests log one line.
+    let child: PinoLogger | undefined;
+    Object.defineProperty(ctx.state, REQUEST_LOGGER_STATE_KEY, {
+      get: () => (child ??= logger.child({ requestId: ctx.requestId })),
+      configurable: true,
+    });
+    let status = 500;
+    try {
+      await next();
+      status = ctx.response.status;
+    } catch (error) {
+      // The error is still in flight: the core answers it with this status.
+      if (ServerAdapterError.isInstance(error)) status = error.statusCode;
+      throw error;
+    } finally {
+      const line = {
+        requestId: ctx.requestId,
+        method: ctx.method,
+        url: redactedUrl(ctx.path, ctx.query),
+        status,
+        durationMs: Math.round((performance.now() - ctx.startTime) * 100) / 100,
+        ...(ctx.response.streaming ? { streaming: true } : {}),
+      };
+      if (status >= 500) logger.warn(line, "request completed");
+      else logger.info(line, "request completed");
+    }
+  };
   return {
     name: "logging",
     order: 3,
     logger,
-    handler: async (ctx, next) => {
-      if (matchesPathPrefix(ctx.path, skipPaths, basePath)) return next();
-      // The child logger is built only when someone asks for it: most requests log one line.
-      let child: PinoLogger | undefined;
-      Object.defineProperty(ctx.state, REQUEST_LOGGER_STATE_KEY, {
-        get: () => (child ??= logger.child({ requestId: ctx.requestId })),
-        configurable: true,
-      });
-      const started = performance.now();
-      let status = 500;
-      try {
-        await next();
-        status = ctx.response.status;
-      } catch (error) {
-        // The error is still in flight: the core answers it with this status.
-        if (ServerAdapterError.isInstance(error)) status = error.statusCode;
-        throw error;
-      } finally {
-        const line = {
-          requestId: ctx.requestId,
-          method: ctx.method,
-          url: redactedUrl(ctx.path, ctx.query),
-          status,
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-          ...(ctx.response.streaming ? { streaming: true } : {}),
-        };
-        if (status >= 500) logger.warn(line, "request completed");
-        else logger.info(line, "request completed");
-      }
-    },
+    handler: (ctx, next) => (matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : logRequest(ctx, next)),
   };
 }

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../../contracts/context.js";
-import type { MiddlewareDefinition } from "../../contracts/middleware.js";
+import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
 import { ServerRateLimitError } from "../../errors/server-errors.js";
 import { matchesPathPrefix } from "../path-prefix.js";
 import { clientKey } from "./client-key.js";
@@ -63,18 +63,18 @@ function windowMiddleware(name: string, options: RateLimitOptions, subWindows: n
   const basePath = options.basePath ?? "";
   const keyOf = options.keyGenerator ?? ((ctx: ServerContext) => clientKey(ctx, options.trustProxy));
   const check = { maxRequests: options.maxRequests, windowMs: options.windowMs, subWindows };
+  const limit = async (ctx: ServerContext, next: Next): Promise<void> => {
+    const key = await keyOf(ctx);
+    const result = await store.hitWindow(key, check);
+    const info: RateLimitInfo = { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs };
+    setRateLimitHeaders(ctx, info);
+    if (!result.allowed) await rejectRequest(ctx, info, options);
+    await next();
+  };
   return {
     name,
     order: options.order ?? 4,
-    handler: async (ctx, next) => {
-      if (ctx.method === "OPTIONS" || matchesPathPrefix(ctx.path, skipPaths, basePath)) return next();
-      const key = await keyOf(ctx);
-      const result = await store.hitWindow(key, check);
-      const info: RateLimitInfo = { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs };
-      setRateLimitHeaders(ctx, info);
-      if (!result.allowed) await rejectRequest(ctx, info, options);
-      await next();
-    },
+    handler: (ctx, next) => (ctx.method === "OPTIONS" || matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : limit(ctx, next)),
   };
 }
 
