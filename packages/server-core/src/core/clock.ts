@@ -1,3 +1,4 @@
+// Hot paths import `performance` from node:perf_hooks: the global one is a lazy getter in Node.
 let cachedMs = -1;
 let cachedIso = "";
 

@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+
 /** One pending deadline; `remove` takes it out once its work settled. */
 export interface Deadline {
   readonly at: number;

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { ResponseHeaders } from "../contracts/http.js";
 import type { SerializedServerError, ServerAdapterError } from "../errors/server-adapter-error.js";
 import { isoTimestamp } from "./clock.js";
@@ -20,6 +21,20 @@ export function successEnvelope<T>(data: T, requestId: string, startTime: number
     data,
     metadata: { requestId, timestamp: isoTimestamp(), duration: Math.round((performance.now() - startTime) * 100) / 100 },
   };
+}
+
+/** Request ids that need no JSON escaping (the core's own rule for incoming and generated ids). */
+const PLAIN_ID = /^[A-Za-z0-9._:-]*$/;
+
+/**
+ * `JSON.stringify(successEnvelope(data, requestId, startTime))`, written out around the
+ * serialized data: the metadata's fixed shape needs no generic serializer on every answer.
+ */
+export function successEnvelopeJson(data: unknown, requestId: string, startTime: number): string {
+  const json = JSON.stringify(data);
+  const id = PLAIN_ID.test(requestId) ? `"${requestId}"` : JSON.stringify(requestId);
+  const duration = Math.round((performance.now() - startTime) * 100) / 100;
+  return `{"data":${json === undefined ? "null" : json},"metadata":{"requestId":${id},"timestamp":"${isoTimestamp()}","duration":${duration}}}`;
 }
 
 export interface ErrorFormatOptions {

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
@@ -8,13 +9,12 @@ import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import {
   RouteNotFoundError,
   ServerValidationError,
-  StreamAbortedError,
   TimeoutError,
   serviceUnavailable,
 } from "../errors/server-errors.js";
 import { wrapError } from "../errors/wrap-error.js";
 import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
-import { type ErrorFormatOptions, errorResponse, successEnvelope } from "./envelope.js";
+import { type ErrorFormatOptions, errorResponse, successEnvelopeJson } from "./envelope.js";
 import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./error-handling-state.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
@@ -153,8 +153,8 @@ export class RequestHandler {
 
     try {
       if (lookupError !== undefined) throw lookupError;
-      context.query = parseQuery(search);
-      if (lookup.entry) context.params = matchParams(lookup.entry, path);
+      if (search !== "") context.query = parseQuery(search);
+      if (lookup.entry && lookup.entry.pattern.paramNames.length > 0) context.params = matchParams(lookup.entry, path);
       if (this.draining) {
         context.setHeader("connection", "close");
         throw serviceUnavailable();
@@ -248,7 +248,7 @@ export class RequestHandler {
     }
     response.status = route.successStatus ?? 200;
     response.headers["content-type"] = "application/json; charset=utf-8";
-    response.body = JSON.stringify(successEnvelope(result ?? null, context.requestId, context.startTime));
+    response.body = successEnvelopeJson(result, context.requestId, context.startTime);
   }
 
   /** Turns any failure into the error envelope, keeping headers middleware already set (security, CORS, request id). */

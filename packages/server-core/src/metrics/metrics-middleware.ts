@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { ResponseBody } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { isAsyncIterable } from "../core/raw-response.js";

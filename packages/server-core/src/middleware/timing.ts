@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 
 export interface TimingOptions {

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
