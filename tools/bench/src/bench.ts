@@ -5,11 +5,15 @@
  * drift on a shared machine hits both sides alike. Prints the median requests/s and the
  * ratio conduit / bare per framework (goal ≥ 0.7).
  *
- * Options: --frameworks hono,express,fastify,koa  --rounds 3  --duration 3  --connections 50
+ * The servers run the built packages, as users do (the bench builds them first through Nx,
+ * a cache hit when nothing changed); `--source` runs the TypeScript sources through tsx
+ * instead, which adds tsx's own per-call helpers and so understates throughput.
+ *
+ * Options: --frameworks hono,express,fastify,koa  --rounds 5  --duration 3  --connections 50
  *          --with-core (adds the adapter without its default stack, to locate a cost)
- *          --dist (children load the built packages; `pnpm build` first)
+ *          --source (children load the TypeScript sources)
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 
@@ -17,11 +21,12 @@ const GOAL = 0.7;
 const { values } = parseArgs({
   options: {
     frameworks: { type: "string", default: "hono,express,fastify,koa" },
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "5" },
     duration: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     "with-core": { type: "boolean", default: false },
-    // Children load the packages' built `dist` (run `pnpm build` first) instead of `src` through tsx.
+    source: { type: "boolean", default: false },
+    // Accepted for older command lines: built packages are the default.
     dist: { type: "boolean", default: false },
   },
   allowPositionals: true,
@@ -42,7 +47,7 @@ type Mode = "conduit" | "core" | "bare";
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
   const child = fork(new URL("./bench-server.ts", import.meta.url), [framework, mode], {
-    execArgv: values.dist ? ["--import", "tsx"] : ["--conditions=@conduit-ai/source", "--import", "tsx"],
+    execArgv: values.source ? ["--conditions=@conduit-ai/source", "--import", "tsx"] : ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -70,9 +75,16 @@ interface Row {
   ratio: number;
 }
 
+if (!values.source) {
+  const projects = ["@conduit-ai/server-core", ...frameworks.map((framework) => `@conduit-ai/adapter-${framework}`)];
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
 const modes: Mode[] = values["with-core"] ? ["conduit", "core", "bare"] : ["conduit", "bare"];
 const rows: Row[] = [];
-console.log(`GET /api/health — ${rounds} alternating rounds × ${duration} s, ${connections} connections, servers in child processes`);
+console.log(
+  `GET /api/health — ${rounds} alternating rounds × ${duration} s, ${connections} connections, servers in child processes (${values.source ? "TypeScript sources" : "built packages"})`,
+);
 for (const framework of frameworks) {
   const children = new Map<Mode, Child>();
   try {

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ResponseBody } from "../contracts/context.js";
+import type { ResponseBody, ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { isAsyncIterable } from "../core/raw-response.js";
 import { wrapError } from "../errors/wrap-error.js";
@@ -25,19 +25,17 @@ async function* observeStream(body: AsyncIterable<Uint8Array | string>, onEnd: (
  * adapter.registerMiddleware(createMetricsMiddleware(new ServerMetrics(adapter)));
  */
 export function createMetricsMiddleware(metrics: ServerMetrics): MiddlewareDefinition {
+  const observe = (ctx: ServerContext, status: number) =>
+    metrics.observeRequest(ctx.method, ctx.route?.fullPath ?? "unmatched", status, (performance.now() - ctx.startTime) / 1000);
   return {
     name: "metrics",
     order: METRICS_MIDDLEWARE_ORDER,
     handler: async (ctx, next) => {
-      const observe = (status: number) => {
-        const route = ctx.route?.fullPath ?? "unmatched";
-        metrics.observeRequest(ctx.method, route, status, (performance.now() - ctx.startTime) / 1000);
-      };
       try {
         await next();
       } catch (error) {
         // The core shapes the error after the pipeline; its status is the error's.
-        observe(wrapError(error).statusCode);
+        observe(ctx, wrapError(error).statusCode);
         throw error;
       }
       const response = ctx.response;
@@ -50,11 +48,11 @@ export function createMetricsMiddleware(metrics: ServerMetrics): MiddlewareDefin
           if (ended) return;
           ended = true;
           metrics.activeStreams.dec();
-          observe(status);
+          observe(ctx, status);
         });
         return;
       }
-      observe(response.status);
+      observe(ctx, response.status);
     },
   };
 }

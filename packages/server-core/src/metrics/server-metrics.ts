@@ -1,6 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
-
-type RequestLabels = Record<"method" | "route" | "status", string>;
+import { Counter, Gauge, Registry } from "prom-client";
+import { RequestHistogram } from "./request-histogram.js";
 
 /** What the connection gauge reads at scrape time. */
 export interface ConnectionSource {
@@ -20,36 +19,31 @@ export interface ConnectionSource {
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly requests: Counter<"method" | "route" | "status">;
-  readonly duration: Histogram<"method" | "route" | "status">;
+  readonly duration: RequestHistogram;
   readonly activeConnections: Gauge;
   readonly activeStreams: Gauge;
   readonly rateLimitRejections: Counter<"method" | "route">;
 
-  /**
-   * Request counts by `method route status`, read into the counter at scrape time: a Map
-   * increment per request instead of prom-client's label validation and hashing.
-   */
-  private readonly requestCounts = new Map<string, { labels: RequestLabels; count: number }>();
-
   constructor(source: ConnectionSource) {
     const registers = [this.registry];
-    const requestCounts = this.requestCounts;
-    this.requests = new Counter({
-      name: "conduit_http_requests_total",
-      help: "HTTP requests by method, route template and status",
-      labelNames: ["method", "route", "status"],
-      registers,
-      collect() {
-        this.reset();
-        for (const { labels, count } of requestCounts.values()) this.inc(labels, count);
-      },
-    });
-    this.duration = new Histogram({
+    const duration = new RequestHistogram({
       name: "conduit_http_request_duration_seconds",
       help: "HTTP request latency in seconds (streams: until the last byte)",
       labelNames: ["method", "route", "status"],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
+    });
+    this.duration = duration;
+    this.requests = new Counter({
+      name: "conduit_http_requests_total",
+      help: "HTTP requests by method, route template and status",
+      labelNames: ["method", "route", "status"],
+      registers,
+      // Read from the histogram's counts at scrape time: no second bookkeeping per request.
+      collect() {
+        this.reset();
+        for (const { labels, count } of duration.counts()) this.inc(labels, count);
+      },
     });
     this.activeConnections = new Gauge({
       name: "conduit_active_connections",
@@ -69,14 +63,7 @@ export class ServerMetrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.requestCounts.get(key);
-    if (series === undefined) {
-      series = { labels: { method, route, status: String(status) }, count: 0 };
-      this.requestCounts.set(key, series);
-    }
-    series.count++;
-    this.duration.observe(series.labels, seconds);
+    this.duration.record(method, route, status, seconds);
     if (status === 429) this.rateLimitRejections.inc({ method, route });
   }
 }

@@ -48,6 +48,18 @@ describe("compression middleware", () => {
     expect(stream.text).toContain("text-delta");
   });
 
+  it("judges the threshold by bytes, not characters", async () => {
+    // 300 characters of 3 bytes each: 900 bytes in all, plus the envelope.
+    const euros = "€".repeat(300);
+    const { request } = createTestApp({
+      middleware: [createCompressionMiddleware({ threshold: 800 })],
+      routes: [{ method: "GET" as const, path: "/euros", handler: () => euros }],
+    });
+    const response = await request({ url: "/api/euros", headers: { "accept-encoding": "gzip" } });
+    expect(response.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(response.bytes).toString()).data).toBe(euros);
+  });
+
   it("negotiates by q-value with the server's preference on ties", () => {
     expect(negotiateEncoding("gzip, deflate, br", ["br", "gzip", "deflate"])).toBe("br");
     expect(negotiateEncoding("gzip;q=1, br;q=0.5", ["br", "gzip"])).toBe("gzip");

@@ -68,11 +68,12 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
       if (response.status < 200 || response.status === 204 || response.status === 304) return;
       if (response.headers["content-encoding"] !== undefined) return;
       const contentType = response.headers["content-type"];
-      if (typeof contentType !== "string" || !COMPRESSIBLE.test(contentType)) return;
+      if (typeof contentType !== "string" || !isCompressible(contentType)) return;
       appendVary(response.headers, "Accept-Encoding");
       const body = response.body;
-      // Counting bytes without copying: most JSON answers are below the threshold.
-      if ((typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) < threshold) return;
+      // Most JSON answers are below the threshold: a string of under threshold/3 UTF-16 units
+      // is (at most 3 bytes each), else count its bytes without copying.
+      if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold) return;
       const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
       if (!encoding) return;
       response.body = await compressors[encoding](typeof body === "string" ? Buffer.from(body) : body);
@@ -82,8 +83,23 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
   };
 }
 
+/** The last answer's content type is nearly always the next one's: remembered, not re-matched. */
+let lastContentType = "";
+let lastCompressible = false;
+function isCompressible(contentType: string): boolean {
+  if (contentType !== lastContentType) {
+    lastContentType = contentType;
+    lastCompressible = COMPRESSIBLE.test(contentType);
+  }
+  return lastCompressible;
+}
+
 function appendVary(headers: Record<string, string | string[]>, value: string): void {
   const existing = headers.vary;
+  if (existing === undefined) {
+    headers.vary = value;
+    return;
+  }
   const current = Array.isArray(existing) ? existing.join(", ") : (existing ?? "");
   if (current.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase() || item.trim() === "*")) return;
   headers.vary = current ? `${current}, ${value}` : value;
