@@ -28,7 +28,9 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
   }
 
   protected createHttpServer(app: ConduitHonoApp): Server {
-    return createAdaptorServer({ fetch: app.fetch }) as Server;
+    // createAdaptorServer serves HTTP/1.1 here: the bindings are HttpBindings.
+    const fetch = (request: Request, env: HttpBindings) => (request.method === "HEAD" ? fetchHead(app, request, env) : app.fetch(request, env));
+    return createAdaptorServer({ fetch: fetch as (request: Request, env: unknown) => unknown }) as Server;
   }
 
   private async serve(c: Context<{ Bindings: HttpBindings }>, route?: RegisteredRoute): Promise<Response> {
@@ -42,6 +44,16 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
     // Elsewhere (`app.request()`, other runtimes): the web-standard bridge.
     return handleWebRequest(this.handler, c.req.raw, { clientAddress: "" }, route);
   }
+}
+
+/**
+ * Hono answers HEAD by running the GET route and wrapping its response in a new one, which
+ * loses `RESPONSE_ALREADY_SENT` for @hono/node-server: it would write headers a second time
+ * (and log ERR_HTTP_HEADERS_SENT). When the core already answered, say so again.
+ */
+async function fetchHead(app: ConduitHonoApp, request: Request, env: HttpBindings): Promise<Response> {
+  const response = await app.fetch(request, env);
+  return env.outgoing.headersSent ? RESPONSE_ALREADY_SENT : response;
 }
 
 /** The entry the core's `createServer` loads. */

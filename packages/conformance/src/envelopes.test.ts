@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { forEachAdapter, rawRequest, sleep } from "./harness.js";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 
@@ -186,10 +186,18 @@ forEachAdapter("envelopes and errors", ({ start }) => {
 
   it("serves HEAD like GET without a body, and OPTIONS with the allowed methods", async () => {
     const server = await start({ setup: registerSampleRoutes });
+    // The framework must not try to answer a second time (it would log ERR_HTTP_HEADERS_SENT).
+    const consoleError = vi.spyOn(console, "error");
     const head = await rawRequest(server.port, { method: "HEAD", path: "/api/items/7" });
+    await sleep(20);
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
     expect(head.status).toBe(200);
     expect(head.body).toBe("");
     expect(head.headers["content-type"]).toMatch(/^application\/json/);
+    const get = await rawRequest(server.port, { path: "/api/items/7" });
+    // The length GET would send (give or take the digits of metadata.duration).
+    expect(Math.abs(Number(head.headers["content-length"]) - Buffer.byteLength(get.body))).toBeLessThanOrEqual(6);
     const options = await rawRequest(server.port, { method: "OPTIONS", path: "/api/items/7" });
     expect(options.status).toBe(204);
     expect(String(options.headers.allow).split(", ").sort()).toEqual(["DELETE", "GET", "OPTIONS"]);

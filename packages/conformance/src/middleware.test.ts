@@ -54,9 +54,12 @@ forEachAdapter("default middleware stack", ({ start }) => {
         "x-frame-options": "DENY",
         "x-content-type-options": "nosniff",
         "referrer-policy": "strict-origin-when-cross-origin",
-        "strict-transport-security": "max-age=31536000",
       });
+      // Plain HTTP: no HSTS (RFC 6797 §7.2).
+      expect(response.headers["strict-transport-security"]).toBeUndefined();
     }
+    const viaTlsProxy = await rawRequest(server.port, { path: "/api/large", headers: { "x-forwarded-proto": "https" } });
+    expect(viaTlsProxy.headers["strict-transport-security"]).toBe("max-age=31536000");
   });
 
   it("gzip-compresses large JSON by Accept-Encoding, never a stream, and SSE stays unbuffered", async () => {
@@ -90,6 +93,13 @@ forEachAdapter("default middleware stack", ({ start }) => {
     expect(compressed.headers["content-encoding"]).toBe("gzip");
     expect(String(compressed.headers.vary)).toContain("Accept-Encoding");
     expect(JSON.parse(gunzipSync(compressed.body).toString()).data.text).toBe(LARGE_TEXT);
+    const identity = await rawRequest(server.port, { path: "/api/large" });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(String(identity.headers.vary)).toContain("Accept-Encoding");
+    // Under the threshold the body is the same for every client: no Vary.
+    const small = await rawRequest(server.port, { path: "/api/old", headers: { "accept-encoding": "gzip" } });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
 
     // The first event must arrive while the handler is still blocked: nothing buffers the stream.
     const firstEvent = await new Promise<{ encoding: unknown; text: string }>((resolve, reject) => {

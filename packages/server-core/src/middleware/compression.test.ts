@@ -37,8 +37,12 @@ describe("compression middleware", () => {
     const { request } = createTestApp({ middleware: [createCompressionMiddleware()], routes });
     const small = await request({ url: "/api/small", headers: { "accept-encoding": "gzip" } });
     expect(small.headers["content-encoding"]).toBeUndefined();
+    // Sent as is whatever the client accepts: it does not vary.
+    expect(small.headers.vary).toBeUndefined();
     const refused = await request({ url: "/api/large", headers: { "accept-encoding": "gzip;q=0, identity" } });
     expect(refused.headers["content-encoding"]).toBeUndefined();
+    // Another client would have got it compressed: caches must key it by Accept-Encoding.
+    expect(refused.headers.vary).toBe("Accept-Encoding");
     expect(refused.json<{ data: { text: string } }>().data.text).toBe(large);
     const binary = await request({ url: "/api/binary", headers: { "accept-encoding": "gzip" } });
     expect(binary.headers["content-encoding"]).toBeUndefined();

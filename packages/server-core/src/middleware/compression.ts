@@ -49,7 +49,8 @@ export function negotiateEncoding(header: string | undefined, offered: readonly 
 
 /**
  * Compression (order 5): gzip, deflate or br by `Accept-Encoding` for text-like bodies of
- * at least `threshold` bytes; sets `Content-Encoding` and `Vary`, drops `Content-Length`.
+ * at least `threshold` bytes; sets `Content-Encoding`, drops `Content-Length`, and marks
+ * every body of that size `Vary: Accept-Encoding` (compressed or not: it depends on the client).
  * Streams (SSE, NDJSON, raw streams) are never buffered nor compressed.
  *
  * @example
@@ -69,11 +70,12 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
       if (response.headers["content-encoding"] !== undefined) return;
       const contentType = response.headers["content-type"];
       if (typeof contentType !== "string" || !isCompressible(contentType)) return;
-      appendVary(response.headers, "Accept-Encoding");
       const body = response.body;
-      // Most JSON answers are below the threshold: a string of under threshold/3 UTF-16 units
-      // is (at most 3 bytes each), else count its bytes without copying.
+      // Below the threshold the body is sent as is whatever the client accepts, so it does not
+      // vary by Accept-Encoding. Most JSON answers are: a string of under threshold/3 UTF-16
+      // units is (at most 3 bytes each), else its bytes are counted without copying.
       if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold) return;
+      appendVary(response.headers, "Accept-Encoding");
       const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
       if (!encoding) return;
       response.body = await compressors[encoding](typeof body === "string" ? Buffer.from(body) : body);

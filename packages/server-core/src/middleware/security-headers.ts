@@ -1,3 +1,4 @@
+import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 
 /** Each header's value, or `false` to leave it out. */
@@ -18,7 +19,21 @@ const DEFAULTS = {
 } as const;
 
 /**
+ * True when the client reached us over HTTPS. Conduit listens on plain HTTP, so that is a
+ * TLS-terminating proxy saying so: `X-Forwarded-Proto: https` or `Forwarded: proto=https`
+ * (first hop). A client faking it over plain HTTP only gets an HSTS header browsers ignore there.
+ */
+export function servedOverHttps(ctx: Pick<ServerContext, "header">): boolean {
+  const forwardedProto = ctx.header("x-forwarded-proto");
+  if (forwardedProto !== undefined) return forwardedProto.split(",")[0]?.trim().toLowerCase() === "https";
+  const forwarded = ctx.header("forwarded");
+  return forwarded !== undefined && /(?:^|;)\s*proto="?https"?\s*(?:;|,|$)/i.test(forwarded.split(",")[0] ?? "");
+}
+
+/**
  * Security headers (order 2), set before the handler runs so error responses carry them too.
+ * `Strict-Transport-Security` goes only on answers that reached the client over HTTPS
+ * (`servedOverHttps`): RFC 6797 §7.2 forbids it over plain HTTP.
  *
  * @example
  * adapter.registerMiddleware(createSecurityHeadersMiddleware({ frameOptions: "SAMEORIGIN", strictTransportSecurity: false }));
@@ -32,14 +47,15 @@ export function createSecurityHeadersMiddleware(options: SecurityHeadersOptions 
   add("x-frame-options", pick("frameOptions"));
   add("x-content-type-options", pick("contentTypeOptions"));
   add("referrer-policy", pick("referrerPolicy"));
-  add("strict-transport-security", pick("strictTransportSecurity"));
   for (const [name, value] of Object.entries(options.additional ?? {})) add(name, value);
+  const strictTransportSecurity = pick("strictTransportSecurity");
   return {
     name: "security-headers",
     order: 2,
     handler: (ctx, next) => {
       const target = ctx.response.headers;
       for (const [name, value] of headers) target[name] = value;
+      if (strictTransportSecurity !== false && servedOverHttps(ctx)) target["strict-transport-security"] = strictTransportSecurity;
       return next();
     },
   };

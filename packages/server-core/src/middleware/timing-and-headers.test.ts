@@ -27,7 +27,7 @@ describe("timing middleware", () => {
 });
 
 describe("security headers middleware", () => {
-  it("sets the four defaults, also on error responses", async () => {
+  it("sets the three defaults, also on error responses, and HSTS only over HTTPS", async () => {
     const { request } = createTestApp({ middleware: [createSecurityHeadersMiddleware()], routes });
     const response = await request({ url: "/api/fail" });
     expect(response.status).toBe(400);
@@ -35,8 +35,23 @@ describe("security headers middleware", () => {
       "x-frame-options": "DENY",
       "x-content-type-options": "nosniff",
       "referrer-policy": "strict-origin-when-cross-origin",
-      "strict-transport-security": "max-age=31536000",
     });
+    // RFC 6797 §7.2: never over plain HTTP.
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
+    const cases: Array<[Record<string, string>, boolean]> = [
+      [{ "x-forwarded-proto": "https" }, true],
+      [{ "x-forwarded-proto": "HTTPS, http" }, true],
+      [{ "x-forwarded-proto": "http" }, false],
+      [{ "x-forwarded-proto": "http, https" }, false],
+      [{ forwarded: "for=192.0.2.1;proto=https;by=203.0.113.9" }, true],
+      [{ forwarded: 'proto="https"' }, true],
+      [{ forwarded: "for=192.0.2.1;proto=http, for=10.0.0.1;proto=https" }, false],
+      [{ forwarded: "for=192.0.2.1;proto=httpsx" }, false],
+    ];
+    for (const [headers, hsts] of cases) {
+      const answer = await request({ url: "/api/fail", headers });
+      expect(answer.headers["strict-transport-security"], JSON.stringify(headers)).toBe(hsts ? "max-age=31536000" : undefined);
+    }
   });
 
   it("overrides and disables single headers and adds more", async () => {
@@ -46,7 +61,7 @@ describe("security headers middleware", () => {
       additional: { "Content-Security-Policy": "default-src 'none'" },
     });
     const { request } = createTestApp({ middleware: [middleware], routes });
-    const response = await request({ url: "/api/ok" });
+    const response = await request({ url: "/api/ok", headers: { "x-forwarded-proto": "https" } });
     expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
     expect(response.headers["strict-transport-security"]).toBeUndefined();
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
