@@ -146,7 +146,7 @@ export class RequestHandler {
             })
           : Promise.resolve(undefined),
     });
-    context.setHeader("x-request-id", context.requestId);
+    context.response.headers["x-request-id"] = context.requestId;
     if (this.events.listenerCount("request") > 0) {
       this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
     }

@@ -23,14 +23,15 @@ export function toIncomingRequest(request: IncomingMessage, response?: ServerRes
   if (request.readableEnded && options.frameworkBody !== undefined) body = { kind: "parsed", value: options.frameworkBody };
   else if (request.readableEnded) body = { kind: "none" };
   else body = { kind: "stream", stream: request };
-  return {
+  const incoming: IncomingRequest = {
     method: request.method ?? "GET",
     url: options.originalUrl ?? request.url ?? "/",
     headers: request.headers,
     clientAddress: request.socket.remoteAddress ?? "",
     body,
-    ...(response ? { watchDisconnect: (listener: () => void) => watchDisconnect(response, listener) } : {}),
   };
+  if (response) incoming.watchDisconnect = (listener) => watchDisconnect(response, listener);
+  return incoming;
 }
 
 /**
