@@ -213,7 +213,9 @@ export class RequestHandler {
       if (parsed.query !== undefined) context.query = parsed.query as Record<string, string>;
       if ("body" in parsed) context.body = parsed.body;
     }
-    const result = await route.handler(context as never);
+    let result: unknown = route.handler(context as never);
+    // A plain value needs no extra turn of the microtask queue.
+    if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
     this.applyResult(context, result, route);
   }
 

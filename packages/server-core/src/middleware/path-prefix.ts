@@ -11,3 +11,14 @@ export function matchesPathPrefix(path: string, prefixes: readonly string[], bas
   };
   return prefixes.some((prefix) => under(path, prefix) || (relative !== undefined && under(relative, prefix)));
 }
+
+/**
+ * The same prefixes as middleware `excludePaths` filters (`/health` → `/health`, `/health/*`),
+ * so the core leaves the middleware out of those paths' chains altogether.
+ *
+ * @example
+ * prefixFilters(["/health", "/docs*"]); // ["/health", "/health/*", "/docs*"]
+ */
+export function prefixFilters(prefixes: readonly string[]): string[] {
+  return prefixes.flatMap((prefix) => (prefix.endsWith("*") ? [prefix] : [prefix, `${prefix.endsWith("/") ? prefix : `${prefix}/`}*`]));
+}

@@ -31,6 +31,9 @@ export function createRequestIdMiddleware(options: RequestIdOptions = {}): Middl
   return {
     name: "request-id",
     order: 0,
+    // Not customized: the core already assigns and echoes the id, so this stays registered
+    // (listed, ordered) but joins no request's chain.
+    ...(customized ? {} : { paths: [] }),
     handler: (ctx, next) => {
       // Not customized: the core's id and header stand as they are.
       if (customized) {

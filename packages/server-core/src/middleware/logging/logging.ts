@@ -4,7 +4,7 @@ import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
-import { matchesPathPrefix } from "../path-prefix.js";
+import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
 import { REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";
 import { REQUEST_LOGGER_STATE_KEY } from "./request-logger.js";
 
@@ -80,6 +80,8 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
     name: "logging",
     order: 3,
     logger,
+    // Out of the skipped paths' chains; the check below covers a `basePath` other than the server's.
+    excludePaths: prefixFilters(skipPaths),
     handler: (ctx, next) => (matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : logRequest(ctx, next)),
   };
 }

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
 import { ServerRateLimitError } from "../../errors/server-errors.js";
-import { matchesPathPrefix } from "../path-prefix.js";
+import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
 import { clientKey } from "./client-key.js";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store.js";
 import type { RateLimitStore } from "./rate-limit-store.js";
@@ -74,6 +74,8 @@ function windowMiddleware(name: string, options: RateLimitOptions, subWindows: n
   return {
     name,
     order: options.order ?? 4,
+    // Out of the skipped paths' chains; the check below covers a `basePath` other than the server's.
+    excludePaths: prefixFilters(skipPaths),
     handler: (ctx, next) => (ctx.method === "OPTIONS" || matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : limit(ctx, next)),
   };
 }
