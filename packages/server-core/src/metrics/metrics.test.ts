@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ServerRateLimitError } from "../errors/server-errors.js";
-import { createTestApp } from "../middleware/test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 import { getServerMetrics } from "./install-metrics.js";
 
 function appWithMetrics(config: { enableMetrics?: boolean } = {}) {

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { rawResponse } from "../core/raw-response.js";
 import { createCompressionMiddleware, negotiateEncoding } from "./compression.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 const large = "x".repeat(5000);
 const routes = [

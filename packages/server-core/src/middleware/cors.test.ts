@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCorsMiddleware } from "./cors.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 const routes = [{ method: "POST" as const, path: "/only-post", handler: () => "posted" }];
 

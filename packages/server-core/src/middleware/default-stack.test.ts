@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../config/resolve-config.js";
 import { createDefaultMiddleware } from "./default-stack.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 const routes = [{ method: "GET" as const, path: "/ok", handler: () => ({ text: "y".repeat(2000) }) }];
 

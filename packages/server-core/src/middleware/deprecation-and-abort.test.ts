@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ABORT_REASON_STATE_KEY, createAbortSignalMiddleware } from "./abort-signal.js";
 import { createDeprecationMiddleware } from "./deprecation.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 describe("deprecation middleware", () => {
   it("marks routes defined deprecated and routes listed in options (RFC 8594)", async () => {

@@ -4,7 +4,7 @@ import { AuthorizationError } from "../errors/server-errors.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { createErrorHandlingMiddleware } from "./error-handling.js";
 import { createServerLogger } from "./logging/logging.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 function collectingLogger() {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRequestIdMiddleware } from "./request-id.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 
 const routes = [{ method: "GET" as const, path: "/echo", handler: (ctx: { requestId: string }) => ({ id: ctx.requestId }) }];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ServerValidationError } from "../errors/server-errors.js";
 import { createSecurityHeadersMiddleware } from "./security-headers.js";
-import { createTestApp } from "./test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 import { createTimingMiddleware } from "./timing.js";
 
 const routes = [

@@ -3,9 +3,9 @@ import type { OperationObject, ParameterObject, SchemaObject } from "openapi3-ts
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createTestApp } from "../middleware/test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 import { createAllRoutes } from "../routes/all-routes.js";
-import { createTestRuntime } from "../routes/test-runtime.js";
+import { createTestRuntime } from "../testing/test-runtime.js";
 import { generateOpenAPIDocument } from "./generate-openapi.js";
 
 /** A server like the demo's: every group, metrics, docs, built-in health and a user route. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../middleware/test-kit.js";
+import { createTestApp } from "../testing/test-kit.js";
 import { createAllRoutes } from "./all-routes.js";
-import { createTestRuntime } from "./test-runtime.js";
+import { createTestRuntime } from "../testing/test-runtime.js";
 
 type Envelope<T = Record<string, unknown>> = { data: T; metadata: { requestId: string } };
 type ErrorBody = { error: { code: string; message: string; details?: { errors?: Array<{ field: string }> } } };

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
 import type { RouteDefinition } from "../../contracts/route.js";
-import { createTestApp } from "../test-kit.js";
+import { createTestApp } from "../../testing/test-kit.js";
 import { createCacheMiddleware } from "./cache-middleware.js";
 import { MemoryCacheStore } from "./memory-cache-store.js";
 import { RedisCacheStore } from "./redis-cache-store.js";

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createErrorHandlingMiddleware } from "../error-handling.js";
-import { createTestApp } from "../test-kit.js";
+import { createTestApp } from "../../testing/test-kit.js";
 import { createLoggingMiddleware, createServerLogger } from "./logging.js";
 import { requestLogger } from "./request-logger.js";
 

@@ -65,7 +65,7 @@ describe("two server processes sharing one Redis", () => {
   });
 
   function startServer(keyPrefix: string, maxRequests: number): Promise<number> {
-    const fixture = fileURLToPath(new URL("./redis-limit-server.fixture.ts", import.meta.url));
+    const fixture = fileURLToPath(new URL("../../testing/redis-limit-server.fixture.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, keyPrefix, String(maxRequests), "864000000"], {
       env: { ...process.env, REDIS_URL },
       stdio: ["ignore", "pipe", "inherit"],

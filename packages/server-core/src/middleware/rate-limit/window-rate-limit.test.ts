@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerContext } from "../../contracts/context.js";
-import { createTestApp } from "../test-kit.js";
+import { createTestApp } from "../../testing/test-kit.js";
 import { createTokenBucketRateLimitMiddleware } from "./token-bucket-rate-limit.js";
 import { type RateLimitInfo, createRateLimitMiddleware, createSlidingWindowRateLimitMiddleware } from "./window-rate-limit.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../test-kit.js";
+import { createTestApp } from "../../testing/test-kit.js";
 import { createValidationMiddleware } from "./validation-middleware.js";
 import { validateWithSchema } from "./validation-schema.js";
 import { validationSchemas } from "./validation-schemas.js";

@@ -5,10 +5,10 @@
  */
 import { createServer } from "node:http";
 import { Redis } from "ioredis";
-import { handleNodeRequest } from "../../node/node-bridge.js";
-import { createTestApp } from "../test-kit.js";
-import { RedisRateLimitStore } from "./redis-rate-limit-store.js";
-import { createRateLimitMiddleware } from "./window-rate-limit.js";
+import { handleNodeRequest } from "../node/node-bridge.js";
+import { createTestApp } from "./test-kit.js";
+import { RedisRateLimitStore } from "../middleware/rate-limit/redis-rate-limit-store.js";
+import { createRateLimitMiddleware } from "../middleware/rate-limit/window-rate-limit.js";
 
 const [prefix = "test:", maxRequests = "10", windowMs = "60000"] = process.argv.slice(2);
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
