@@ -15,7 +15,7 @@ import {
   type RuntimeHealth,
 } from "@conduit-ai/server-core";
 import { createMemory } from "./create-memory.js";
-import { embedText, embedTexts } from "./embeddings.js";
+import { type EmbedCallOptions, embedText, embedTexts } from "./embeddings.js";
 import { generateWithAiSdk, streamWithAiSdk } from "./generation/ai-sdk-engine.js";
 import { collectResult, type GenerationPart, type GenerationPlan } from "./generation/generation-part.js";
 import { streamLocally } from "./generation/local-engine.js";
@@ -32,6 +32,12 @@ import { builtinTools } from "./tools/builtin-tools.js";
 import { RuntimeToolRegistry } from "./tools/tool-registry.js";
 
 /** The reference `Runtime` (DESIGN §4); create it with `createRuntime`. */
+/** The AI SDK `timeout` from `RuntimeOptions.providerTimeout` (defaults: 10 min per call, 2 min between chunks). */
+function providerTimeout(option: RuntimeOptions["providerTimeout"]): PlanDependencies["timeout"] {
+  if (option === false) return undefined;
+  return { stepMs: option?.stepMs ?? 600_000, chunkMs: option?.chunkMs ?? 120_000 };
+}
+
 export class ConduitRuntime implements Runtime {
   readonly providers: ProviderRegistry;
   readonly tools: RuntimeToolRegistry;
@@ -40,6 +46,7 @@ export class ConduitRuntime implements Runtime {
   readonly #dependencies: PlanDependencies;
   readonly #logger: Logger;
   readonly #maxRetries: number;
+  readonly #embedCall: EmbedCallOptions;
 
   constructor(options: RuntimeOptions = {}) {
     const environment = options.env ?? process.env;
@@ -57,12 +64,15 @@ export class ConduitRuntime implements Runtime {
     this.memory = createMemory(options, environment, this.#logger);
     this.#maxRetries = options.maxRetries ?? 2;
     const warn = options.onDeprecation ?? emitProcessDeprecation;
+    const timeout = providerTimeout(options.providerTimeout);
+    this.#embedCall = { maxRetries: this.#maxRetries, timeoutMs: timeout?.stepMs };
     this.#dependencies = {
       providers: this.providers,
       tools: this.tools,
       memory: this.memory,
       resolveText: createInputResolver(warn),
       maxRetries: this.#maxRetries,
+      timeout,
       maxSteps: options.maxSteps ?? 5,
       historyLimit: options.historyLimit ?? 20,
     };
@@ -111,16 +121,16 @@ export class ConduitRuntime implements Runtime {
       }
       await this.#remember(sessionId, validated.text, content);
     } catch (error) {
-      yield toStreamEvent({ type: "error", error: mapProviderError(error, validated.provider.name) });
+      yield toStreamEvent({ type: "error", error: mapProviderError(error, validated.provider.name, validated.context.signal) });
     }
   }
 
   embed(request: EmbedRequest, context: RuntimeCallContext = {}): Promise<EmbedResult> {
-    return embedText(this.providers, request.text, request, context, this.#maxRetries);
+    return embedText(this.providers, request.text, request, context, this.#embedCall);
   }
 
   embedMany(request: EmbedManyRequest, context: RuntimeCallContext = {}): Promise<EmbedManyResult> {
-    return embedTexts(this.providers, request.texts, request, context, this.#maxRetries);
+    return embedTexts(this.providers, request.texts, request, context, this.#embedCall);
   }
 
   async listProviders(): Promise<ProviderInfo[]> {

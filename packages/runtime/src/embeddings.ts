@@ -5,6 +5,12 @@ import { mapProviderError } from "./providers/provider-error.js";
 import type { ProviderRegistry } from "./providers/provider-registry.js";
 import { invalidField } from "./runtime-errors.js";
 
+export interface EmbedCallOptions {
+  maxRetries: number;
+  /** Fails the call with 504 `PROVIDER_TIMEOUT` when the provider has not answered by then. */
+  timeoutMs: number | undefined;
+}
+
 /** Largest batch one `embedMany` call accepts. */
 export const MAX_EMBED_BATCH = 256;
 
@@ -14,7 +20,7 @@ export async function embedTexts(
   texts: unknown,
   selection: { provider?: string; model?: string },
   context: RuntimeCallContext,
-  maxRetries: number,
+  call: EmbedCallOptions,
 ): Promise<EmbedManyResult> {
   if (!Array.isArray(texts) || texts.length === 0) throw invalidField("texts", "texts must be a non-empty array of strings");
   if (texts.length > MAX_EMBED_BATCH) throw invalidField("texts", `At most ${MAX_EMBED_BATCH} texts per call`);
@@ -27,15 +33,19 @@ export async function embedTexts(
     embeddings = values.map((text) => embedLocally(text));
   } else {
     try {
+      // The AI SDK has no timeout for embeddings: the caller's signal and the provider timeout, combined.
+      const signals = [context.signal, call.timeoutMs === undefined ? undefined : AbortSignal.timeout(call.timeoutMs)].filter(
+        (signal): signal is AbortSignal => signal !== undefined,
+      );
       const result = await embedMany({
         model: provider.embeddingModel(model),
         values,
-        maxRetries,
-        ...(context.signal ? { abortSignal: context.signal } : {}),
+        maxRetries: call.maxRetries,
+        ...(signals.length > 0 ? { abortSignal: AbortSignal.any(signals) } : {}),
       });
       embeddings = result.embeddings;
     } catch (error) {
-      throw mapProviderError(error, provider.name);
+      throw mapProviderError(error, provider.name, context.signal);
     }
   }
   return { embeddings, provider: provider.name, model, count: embeddings.length, dimension: embeddings[0]?.length ?? 0 };
@@ -47,9 +57,9 @@ export async function embedText(
   text: unknown,
   selection: { provider?: string; model?: string },
   context: RuntimeCallContext,
-  maxRetries: number,
+  call: EmbedCallOptions,
 ): Promise<EmbedResult> {
   if (typeof text !== "string" || text.trim() === "") throw invalidField("text", "text must be a non-empty string");
-  const result = await embedTexts(providers, [text], selection, context, maxRetries);
+  const result = await embedTexts(providers, [text], selection, context, call);
   return { embedding: result.embeddings[0] ?? [], provider: result.provider, model: result.model, dimension: result.dimension };
 }

@@ -5,6 +5,12 @@ import type { ConversationStore } from "./memory/conversation-store.js";
 import type { AnthropicProviderOptions, Environment, OpenAIProviderOptions } from "./providers/provider-config.js";
 import type { ToolDefinition } from "./tools/runtime-tool.js";
 
+/** Limits on a provider that accepted a call and then stays silent. */
+export interface ProviderTimeout {
+  stepMs?: number;
+  chunkMs?: number;
+}
+
 /** Options of `createRuntime`; anything omitted comes from the environment or an embedded default. */
 export interface RuntimeOptions {
   /** Where `OPENAI_*`, `ANTHROPIC_*`, `REDIS_URL` are read; default `process.env`. */
@@ -16,6 +22,12 @@ export interface RuntimeOptions {
   defaultProvider?: string;
   /** AI SDK retries per provider call (default 2; tests use 0). */
   maxRetries?: number;
+  /**
+   * How long a provider may stay silent before the call fails with 504 `PROVIDER_TIMEOUT`:
+   * `stepMs` per model call (default 600 000), `chunkMs` between stream chunks (default
+   * 120 000). `false` waits forever (the caller's abort signal still ends a call).
+   */
+  providerTimeout?: ProviderTimeout | false;
   /** Default tool-loop steps when a request enables tools and gives no `maxSteps` (default 5). */
   maxSteps?: number;
   /** Redis URL or client for memory; default `REDIS_URL`. A client you pass is not closed by `close()`. */

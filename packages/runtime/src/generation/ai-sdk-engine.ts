@@ -38,6 +38,7 @@ function callSettings(plan: GenerationPlan) {
     model: languageModel(plan.model),
     messages: toMessages(plan),
     maxRetries: plan.maxRetries,
+    ...(plan.timeout === undefined ? {} : { timeout: plan.timeout }),
     ...(plan.system === undefined ? {} : { system: plan.system }),
     ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
     ...(plan.maxTokens === undefined ? {} : { maxOutputTokens: plan.maxTokens }),
@@ -56,7 +57,7 @@ export async function* generateWithAiSdk(plan: GenerationPlan): AsyncGenerator<G
   try {
     result = await generateText(callSettings(plan));
   } catch (error) {
-    yield { type: "error", error: mapProviderError(error, plan.provider.name) };
+    yield { type: "error", error: mapProviderError(error, plan.provider.name, plan.context.signal) };
     return;
   }
   for (const step of result.steps) {
@@ -98,10 +99,10 @@ export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<Gen
           yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: { error: errorText(part.error) } } };
           break;
         case "error":
-          yield { type: "error", error: mapProviderError(part.error, plan.provider.name) };
+          yield { type: "error", error: mapProviderError(part.error, plan.provider.name, plan.context.signal) };
           return;
         case "abort":
-          yield { type: "error", error: mapProviderError(Object.assign(new Error("aborted"), { name: "AbortError" }), plan.provider.name) };
+          yield { type: "error", error: mapProviderError(Object.assign(new Error("aborted"), { name: "AbortError" }), plan.provider.name, plan.context.signal) };
           return;
         case "finish":
           yield { type: "finish", reason: part.finishReason, usage: toUsage(part.totalUsage) };
@@ -109,6 +110,6 @@ export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<Gen
       }
     }
   } catch (error) {
-    yield { type: "error", error: mapProviderError(error, plan.provider.name) };
+    yield { type: "error", error: mapProviderError(error, plan.provider.name, plan.context.signal) };
   }
 }

@@ -22,6 +22,7 @@ export interface GenerationPlan {
   temperature?: number;
   maxTokens?: number;
   maxRetries: number;
+  timeout?: { stepMs: number; chunkMs: number };
   context: RuntimeCallContext;
   /** Runs a tool through the registry (validation, confirmation) and returns its result. */
   executeTool(name: string, args: Record<string, unknown>): Promise<unknown>;

@@ -12,6 +12,8 @@ export interface PlanDependencies {
   memory: ConversationStore;
   resolveText: (request: GenerateRequest) => string;
   maxRetries: number;
+  /** The AI SDK's `timeout` per call; undefined waits forever. */
+  timeout: { stepMs: number; chunkMs: number } | undefined;
   maxSteps: number;
   historyLimit: number;
 }
@@ -51,6 +53,7 @@ export function planGeneration(request: GenerateRequest, context: RuntimeCallCon
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
     maxRetries: dependencies.maxRetries,
+    ...(dependencies.timeout === undefined ? {} : { timeout: dependencies.timeout }),
     context,
     executeTool: async (name, args) => (await dependencies.tools.execute(name, args, context)).result,
   };

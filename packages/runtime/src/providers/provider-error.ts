@@ -22,11 +22,22 @@ function isAbort(error: unknown): boolean {
  * Maps whatever a provider call threw to one clear `ServerAdapterError`:
  * upstream 401/403 → 502 `PROVIDER_AUTH_FAILED` (our upstream credential is wrong, not the caller's),
  * 429 → 429 `PROVIDER_RATE_LIMITED` with `retryAfterMs`, other upstream statuses → 502 `PROVIDER_ERROR`,
- * network failures and cut connections → 502 `PROVIDER_UNAVAILABLE`, aborts → 499.
+ * network failures and cut connections → 502 `PROVIDER_UNAVAILABLE`, the caller's abort → 499,
+ * any other abort (the `providerTimeout` firing) → 504 `PROVIDER_TIMEOUT`.
  */
-export function mapProviderError(error: unknown, provider: string): ServerAdapterError {
+export function mapProviderError(error: unknown, provider: string, callerSignal?: AbortSignal): ServerAdapterError {
   if (ServerAdapterError.isInstance(error)) return error;
-  if (RetryError.isInstance(error)) return mapProviderError(error.lastError, provider);
+  if (RetryError.isInstance(error)) return mapProviderError(error.lastError, provider, callerSignal);
+  if (isAbort(error) && callerSignal?.aborted !== true) {
+    return new ServerAdapterError(`Provider "${provider}" sent nothing within the configured time`, {
+      code: RuntimeErrorCode.PROVIDER_TIMEOUT,
+      statusCode: 504,
+      category: "EXTERNAL",
+      retryable: true,
+      details: { provider },
+      cause: error,
+    });
+  }
   if (isAbort(error)) return new StreamAbortedError("The request was aborted");
   if (APICallError.isInstance(error) && error.statusCode !== undefined) {
     const status = error.statusCode;

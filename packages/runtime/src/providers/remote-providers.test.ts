@@ -118,3 +118,43 @@ describe("OpenAI-compatible server without an API key (Ollama, llama.cpp)", () =
     }
   });
 });
+
+describe.each(vendors)("$name provider that accepts a call and then stays silent", (vendor) => {
+  it("fails generate, stream, a stream gone quiet and embeddings with 504 PROVIDER_TIMEOUT", async () => {
+    const upstream = await vendor.start();
+    const runtime = createRuntime({ env: vendor.environment(upstream.url), maxRetries: 0, providerTimeout: { stepMs: 400, chunkMs: 300 } });
+    try {
+      upstream.scenario = "hang";
+      const started = performance.now();
+      expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({ code: "PROVIDER_TIMEOUT", statusCode: 504, category: "EXTERNAL" });
+      expect(performance.now() - started).toBeLessThan(3_000);
+      const silent = await collect(runtime.stream({ input: { text: "x" } }));
+      expect(silent).toEqual([expect.objectContaining({ type: "error", data: expect.objectContaining({ code: "PROVIDER_TIMEOUT" }) })]);
+      upstream.scenario = "stall";
+      const stalled = await collect(runtime.stream({ input: { text: "x" } }));
+      expect(stalled.at(-1)).toMatchObject({ type: "error", data: { code: "PROVIDER_TIMEOUT" } });
+      expect(stalled.filter((event) => event.type === "error")).toHaveLength(1);
+      if (vendor.name === "openai") {
+        upstream.scenario = "hang";
+        expect(await rejection(runtime.embedMany({ texts: ["a"], provider: "openai" }))).toMatchObject({ code: "PROVIDER_TIMEOUT", statusCode: 504 });
+      }
+    } finally {
+      await runtime.close();
+      await upstream.close();
+    }
+  });
+
+  it("still reports the caller's own abort as STREAM_ABORTED, not a timeout", async () => {
+    const upstream = await vendor.start();
+    const runtime = createRuntime({ env: vendor.environment(upstream.url), maxRetries: 0, providerTimeout: { stepMs: 5_000, chunkMs: 5_000 } });
+    try {
+      upstream.scenario = "hang";
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      expect(await rejection(runtime.generate({ input: { text: "x" } }, { signal: controller.signal }))).toMatchObject({ code: "STREAM_ABORTED" });
+    } finally {
+      await runtime.close();
+      await upstream.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { cutAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
+import { cutAfter, stallAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
 
 type AnthropicMessage = { role: string; content: string | Array<{ type: string; content?: unknown }> };
 
@@ -64,6 +64,10 @@ export function startFakeAnthropic(): Promise<FakeUpstream> {
         return error(500, "api_error");
       case "cut":
         return cutAfter(response, messageStart);
+      case "stall":
+        // A JSON call gets nothing at all; a stream gets its first frame, then silence.
+        if (request.body.stream === true) stallAfter(response, messageStart);
+        return;
       default:
         return answer(request, response, upstream);
     }

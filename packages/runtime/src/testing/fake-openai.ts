@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { cutAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
+import { cutAfter, stallAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
 
 const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
@@ -66,6 +66,10 @@ export function startFakeOpenAI(): Promise<FakeUpstream> {
         return error(500, "server_error");
       case "cut":
         return cutAfter(response, chunk({ role: "assistant", content: "partial " }));
+      case "stall":
+        // A JSON call gets nothing at all; a stream gets its first frame, then silence.
+        if (request.body.stream === true) stallAfter(response, chunk({ role: "assistant", content: "partial " }));
+        return;
       default:
         return answer(request, response, upstream);
     }

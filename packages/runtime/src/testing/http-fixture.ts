@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 /** Test-only: how a fake vendor server should answer the next requests. */
-export type UpstreamScenario = "text" | "tool" | "unauthorized" | "rate-limited" | "server-error" | "cut";
+export type UpstreamScenario = "text" | "tool" | "unauthorized" | "rate-limited" | "server-error" | "cut" | "hang" | "stall";
 
 export interface RecordedRequest {
   path: string;
@@ -29,6 +29,8 @@ export async function startFakeUpstream(handler: UpstreamHandler): Promise<FakeU
       const text = Buffer.concat(chunks).toString("utf8");
       const recorded: RecordedRequest = { path: request.url ?? "/", headers: request.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
       upstream.requests.push(recorded);
+      // Accepts the request and never answers (a provider that hangs).
+      if (upstream.scenario === "hang") return;
       handler(recorded, response, upstream);
     });
   });
@@ -55,4 +57,10 @@ export function startEventStream(response: ServerResponse): void {
 export function cutAfter(response: ServerResponse, firstFrame: string): void {
   startEventStream(response);
   response.write(firstFrame, () => setTimeout(() => response.socket?.destroy(), 20));
+}
+
+/** Starts a stream with one frame, then sends nothing more and never ends (a stalled provider). */
+export function stallAfter(response: ServerResponse, firstFrame: string): void {
+  startEventStream(response);
+  response.write(firstFrame);
 }
