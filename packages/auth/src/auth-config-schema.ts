@@ -1,4 +1,5 @@
 import { ConfigurationError } from "@conduit-ai/server-core";
+import { z } from "zod";
 import type { AuthResult } from "./auth-types.js";
 
 /** A user as written in a config file: the same record a validator returns. */
@@ -31,38 +32,88 @@ interface Issue {
   message: string;
 }
 
-const COMMON_KEYS = ["type", "enabled", "skipPaths", "headerName", "errorMessage", "skipDevPlayground", "realm"];
-const USER_KEYS = ["id", "email", "name", "roles", "permissions", "metadata"];
-const MAP_KEY = { "api-key": "keys", bearer: "tokens", basic: "users" } as const;
+const nonEmpty = z.string({ error: "expected a non-empty string" }).min(1, { error: "expected a non-empty string" });
+const optionalString = z.string({ error: "expected a string" }).optional();
+const stringList = z.array(z.string(), { error: "expected an array of strings" }).optional();
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const isStringArray = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+const userSchema = z.strictObject({
+  id: nonEmpty,
+  email: optionalString,
+  name: optionalString,
+  roles: stringList,
+  permissions: stringList,
+  metadata: z.record(z.string(), z.unknown(), { error: "expected an object" }).optional(),
+});
+const basicUserSchema = userSchema.extend({ id: nonEmpty.optional(), password: nonEmpty });
 
-function checkUser(value: unknown, path: string, basic: boolean, issues: Issue[]): void {
-  if (!isRecord(value)) {
-    issues.push({ path, message: "expected an object" });
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    if (!USER_KEYS.includes(key) && !(basic && key === "password")) issues.push({ path: `${path}.${key}`, message: "unknown key" });
-  }
-  if (basic ? value.id !== undefined && (typeof value.id !== "string" || value.id === "") : typeof value.id !== "string" || value.id === "") {
-    issues.push({ path: `${path}.id`, message: "expected a non-empty string" });
-  }
-  if (basic && (typeof value.password !== "string" || value.password === "")) {
-    issues.push({ path: `${path}.password`, message: "expected a non-empty string" });
-  }
-  for (const key of ["email", "name"]) {
-    if (value[key] !== undefined && typeof value[key] !== "string") issues.push({ path: `${path}.${key}`, message: "expected a string" });
-  }
-  for (const key of ["roles", "permissions"]) {
-    if (value[key] !== undefined && !isStringArray(value[key])) issues.push({ path: `${path}.${key}`, message: "expected an array of strings" });
-  }
-  if (value.metadata !== undefined && !isRecord(value.metadata)) issues.push({ path: `${path}.metadata`, message: "expected an object" });
+/** A map of at least one entry whose keys are non-empty (usernames also without ':'); bad keys do not stop the values' checks. */
+function entriesOf<T extends z.ZodType>(user: T, username = false) {
+  return z.record(z.string(), user, { error: "expected an object with at least one entry" }).superRefine(
+    (entries, context) => {
+      const names = Object.keys(entries);
+      if (names.length === 0) context.addIssue({ code: "custom", message: "expected an object with at least one entry" });
+      for (const name of names) {
+        if (name.trim() === "") context.addIssue({ code: "custom", path: [name], message: "empty key" });
+        else if (username && name.includes(":")) context.addIssue({ code: "custom", path: [name], message: "a username cannot contain ':'" });
+      }
+    },
+    // Also when an entry's value failed: every problem is named in one pass.
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  );
+}
+
+const common = {
+  enabled: z.boolean({ error: "expected a boolean" }).optional(),
+  skipPaths: stringList,
+  headerName: nonEmpty.optional(),
+  errorMessage: nonEmpty.optional(),
+  skipDevPlayground: z.boolean({ error: "expected a boolean" }).optional(),
+  realm: nonEmpty.optional(),
+};
+
+const staticAuthSchema = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ type: z.literal("api-key"), keys: entriesOf(userSchema), ...common }),
+    z.strictObject({ type: z.literal("bearer"), tokens: entriesOf(userSchema), ...common }),
+    z.strictObject({ type: z.literal("basic"), users: entriesOf(basicUserSchema, true), ...common }),
+  ],
+  { error: 'expected "api-key", "bearer" or "basic"' },
+);
+
+const SECRET_MAPS = new Set(["keys", "tokens"]);
+
+/**
+ * A zod issue path as `auth.keys[#2].roles`: API keys and tokens (map keys) are named by
+ * position, never by value; usernames are not secrets.
+ */
+function issuePath(input: Record<string, unknown>, base: string, path: readonly PropertyKey[]): string {
+  let text = base;
+  path.forEach((segment, index) => {
+    const map = path[index - 1];
+    if (index === 1 && typeof map === "string" && SECRET_MAPS.has(map)) {
+      const position = Object.keys((input[map] ?? {}) as object).indexOf(String(segment)) + 1;
+      text += `[#${position}]`;
+    } else text += `.${String(segment)}`;
+  });
+  return text;
+}
+
+function toIssues(error: z.ZodError, input: Record<string, unknown>, base: string): Issue[] {
+  return error.issues.flatMap((issue) => {
+    // One issue per unknown key, at the key itself.
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: issuePath(input, base, [...issue.path, key]), message: "unknown key" }));
+    }
+    // Several failures of one array (e.g. `roles: [1, 2]`) are one problem with the array.
+    const arrayIndex = issue.path.findIndex((segment) => typeof segment === "number");
+    const path = arrayIndex === -1 ? issue.path : issue.path.slice(0, arrayIndex);
+    return [{ path: issuePath(input, base, path), message: arrayIndex === -1 ? issue.message : "expected an array of strings" }];
+  });
 }
 
 /**
- * Checks the demo config's `auth` key and returns it typed, or throws a
+ * Checks the demo config's `auth` key with zod and returns it typed, or throws a
  * `ConfigurationError` naming every bad key (`details.issues`). Secret map keys are
  * named by position (`auth.keys[#2]`), never by value.
  *
@@ -70,39 +121,17 @@ function checkUser(value: unknown, path: string, basic: boolean, issues: Issue[]
  * parseStaticAuthConfig({ type: "api-key", keys: { "k-123": { id: "ci", roles: ["ci"] } } });
  */
 export function parseStaticAuthConfig(input: unknown, path = "auth"): StaticAuthConfig {
-  const issues: Issue[] = [];
-  if (!isRecord(input)) throw new ConfigurationError(`Invalid auth config: ${path} must be an object`, { details: { issues: [{ path, message: "expected an object" }] } });
-  const type = input.type;
-  if (type !== "api-key" && type !== "bearer" && type !== "basic") {
-    issues.push({ path: `${path}.type`, message: 'expected "api-key", "bearer" or "basic"' });
-  } else {
-    const mapKey = MAP_KEY[type];
-    for (const key of Object.keys(input)) {
-      if (!COMMON_KEYS.includes(key) && key !== mapKey) issues.push({ path: `${path}.${key}`, message: "unknown key" });
-    }
-    const entries = input[mapKey];
-    if (!isRecord(entries) || Object.keys(entries).length === 0) {
-      issues.push({ path: `${path}.${mapKey}`, message: "expected an object with at least one entry" });
-    } else {
-      Object.entries(entries).forEach(([name, user], index) => {
-        // Usernames are not secrets; API keys and tokens are.
-        const label = type === "basic" ? `${path}.${mapKey}.${name}` : `${path}.${mapKey}[#${index + 1}]`;
-        if (name.trim() === "") issues.push({ path: label, message: "empty key" });
-        if (type === "basic" && name.includes(":")) issues.push({ path: label, message: "a username cannot contain ':'" });
-        checkUser(user, label, type === "basic", issues);
-      });
-    }
-  }
-  if (input.skipPaths !== undefined && !isStringArray(input.skipPaths)) issues.push({ path: `${path}.skipPaths`, message: "expected an array of strings" });
-  for (const key of ["headerName", "errorMessage", "realm"]) {
-    if (input[key] !== undefined && (typeof input[key] !== "string" || input[key] === "")) issues.push({ path: `${path}.${key}`, message: "expected a non-empty string" });
-  }
-  for (const key of ["enabled", "skipDevPlayground"]) {
-    if (input[key] !== undefined && typeof input[key] !== "boolean") issues.push({ path: `${path}.${key}`, message: "expected a boolean" });
-  }
-  if (issues.length > 0) {
-    const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-    throw new ConfigurationError(`Invalid auth config: ${summary}`, { details: { issues } });
-  }
-  return input as unknown as StaticAuthConfig;
+  const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
+  if (!isRecord) throw new ConfigurationError(`Invalid auth config: ${path} must be an object`, { details: { issues: [{ path, message: "expected an object" }] } });
+  const parsed = staticAuthSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const seen = new Set<string>();
+  const issues = toIssues(parsed.error, input as Record<string, unknown>, path).filter((issue) => {
+    const key = `${issue.path} ${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  throw new ConfigurationError(`Invalid auth config: ${summary}`, { details: { issues } });
 }

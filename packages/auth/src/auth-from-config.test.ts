@@ -52,7 +52,7 @@ describe("parseStaticAuthConfig", () => {
 
   it("names every bad key, secrets by position only", () => {
     const config = { type: "api-key", keys: { "secret-1": { id: "a" }, "secret-2": { id: 3, roles: "admin" } }, skipPath: ["/x"] };
-    expect(issuesOf(config)).toEqual(["auth.skipPath", "auth.keys[#2].id", "auth.keys[#2].roles"]);
+    expect(issuesOf(config)).toEqual(["auth.keys[#2].id", "auth.keys[#2].roles", "auth.skipPath"]);
     expect(() => parseStaticAuthConfig(config)).toThrow(/auth\.keys\[#2\]\.roles: expected an array of strings/);
     expect(() => parseStaticAuthConfig(config)).not.toThrow(/secret-2/);
   });
@@ -61,10 +61,18 @@ describe("parseStaticAuthConfig", () => {
     expect(issuesOf({ type: "jwt" })).toEqual(["auth.type"]);
     expect(issuesOf({ type: "bearer", tokens: {} })).toEqual(["auth.tokens"]);
     expect(issuesOf({ type: "basic", users: { "a:b": { password: "" } }, skipDevPlayground: "no" })).toEqual([
-      "auth.users.a:b",
       "auth.users.a:b.password",
+      "auth.users.a:b",
       "auth.skipDevPlayground",
     ]);
+    expect(issuesOf({ type: "api-key", keys: { " ": { id: "x", roles: [1, 2] } }, enabled: "yes", realm: "" })).toEqual([
+      "auth.keys[#1].roles",
+      "auth.keys[#1]",
+      "auth.enabled",
+      "auth.realm",
+    ]);
+    expect(issuesOf({ type: "bearer", tokens: { t: { id: "x", extra: 1 } }, keys: {} })).toEqual(["auth.tokens[#1].extra", "auth.keys"]);
+    expect(issuesOf([])).toEqual(["auth"]);
     expect(issuesOf(null)).toEqual(["auth"]);
   });
 });
