@@ -3,21 +3,29 @@
  *  - concurrent SSE streams held (keep-alive on) and RSS per stream;
  *  - events/s of one SSE stream vs. a bare `res.write` loop sending the same frames;
  *  - RSS per WebSocket connection for 1 000 connections.
- * Run: pnpm exec tsx --conditions=@conduit-ai/source tools/bench-streams/bench-streams.ts [streams]
+ * The server runs the built packages, as users do (built through Nx first; `--source` runs
+ * the TypeScript sources instead).
+ * Run: pnpm --filter @conduit-ai/bench bench:streams [streams] [sockets] [--source]
  */
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { type ClientRequest, request } from "node:http";
 import { createRequire } from "node:module";
 
 const require = createRequire(new URL("../../packages/websocket/package.json", import.meta.url));
 const WebSocket = require("ws") as typeof import("ws").default;
 
-const STREAMS = Number(process.argv[2] ?? 5000);
-const SOCKETS = Number(process.argv[3] ?? 1000);
+const source = process.argv.includes("--source");
+const [streamsArgument, socketsArgument] = process.argv.slice(2).filter((argument) => argument !== "--" && argument !== "--source");
+const STREAMS = Number(streamsArgument ?? 5000);
+const SOCKETS = Number(socketsArgument ?? 1000);
 const EVENTS = 100_000;
 
+if (!source) {
+  const projects = ["@conduit-ai/server-core", "@conduit-ai/adapter-hono", "@conduit-ai/streaming", "@conduit-ai/websocket"];
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+}
 const child = fork(new URL("./server.ts", import.meta.url), [], {
-  execArgv: ["--import", "tsx", "--conditions=@conduit-ai/source", "--expose-gc"],
+  execArgv: ["--import", "tsx", ...(source ? ["--conditions=@conduit-ai/source"] : []), "--expose-gc"],
 });
 type Reply = { ready?: boolean; port?: number; barePort?: number; rss?: number };
 const replies: Array<(reply: Reply) => void> = [];

@@ -46,4 +46,25 @@ describe("encodeEventStream hooks", () => {
     expect((await stream.next()).done).toBe(true);
     expect(seen).toEqual(["abort"]);
   });
+  it("sends keep-alives only while the source is silent, spaced by the interval", async () => {
+    async function* source() {
+      // Busy: an event every 5 ms (never silent for the 150 ms interval).
+      for (let index = 0; index < 30; index++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield { type: "data", data: index };
+      }
+      // Silent for 700 ms.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      yield { type: "finish", data: { reason: "stop" } };
+    }
+    const chunks: string[] = [];
+    for await (const chunk of encodeEventStream(source(), { format: "sse", keepAliveMs: 150, signal: new AbortController().signal })) chunks.push(chunk);
+    const firstSilentIndex = 30;
+    expect(chunks.slice(0, firstSilentIndex).some((chunk) => chunk.startsWith(":"))).toBe(false);
+    const keepAlives = chunks.filter((chunk) => chunk === ": keep-alive\n\n").length;
+    // 700 ms of silence, a keep-alive after 150–225 ms of it each time (checked every 75 ms).
+    expect(keepAlives).toBeGreaterThanOrEqual(2);
+    expect(keepAlives).toBeLessThanOrEqual(5);
+    expect(chunks.at(-1)).toContain("event: finish");
+  });
 });

@@ -33,10 +33,15 @@ export function toStreamEvent(item: unknown): DataStreamEvent {
   return { type: "data", timestamp: Date.now(), data: item };
 }
 
+/** A field value without line breaks (checked first: nearly every value has none). */
+function singleLine(value: string): string {
+  return value.includes("\n") || value.includes("\r") ? value.replace(/[\r\n]/g, "") : value;
+}
+
 /** One SSE frame. `event` and `id` are stripped of line breaks so no field can inject another event. */
 export function encodeSseFrame(event: DataStreamEvent): string {
-  const id = event.id === undefined ? "" : `id: ${String(event.id).replace(/[\r\n]/g, "")}\n`;
-  return `event: ${event.type.replace(/[\r\n]/g, "")}\n${id}data: ${JSON.stringify(event)}\n\n`;
+  const id = event.id === undefined ? "" : `id: ${singleLine(String(event.id))}\n`;
+  return `event: ${singleLine(event.type)}\n${id}data: ${JSON.stringify(event)}\n\n`;
 }
 
 export function encodeNdjsonLine(event: DataStreamEvent): string {
@@ -75,18 +80,15 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
   const encode = transform ? (event: DataStreamEvent) => encodeFrame(transform(event)) : encodeFrame;
   const keepAlive = options.format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
   const iterator = source[Symbol.asyncIterator]();
+  const idle = new IdleTicker(options.keepAliveMs);
   let lastType: string | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let ended = false;
   try {
     while (!options.signal.aborted) {
       const next = iterator.next();
       let result: IteratorResult<unknown> | "tick";
       do {
-        result = await raceKeepAlive(next, options.keepAliveMs, (handle) => {
-          timer = handle;
-        });
-        if (timer) clearTimeout(timer);
+        result = await idle.race(next);
         if (result === "tick") yield keepAlive;
       } while (result === "tick" && !options.signal.aborted);
       if (result === "tick" || result.done) break;
@@ -106,7 +108,7 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
     yield encode({ type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } });
     ended = true;
   } finally {
-    if (timer) clearTimeout(timer);
+    idle.stop();
     if (ended) options.onComplete?.();
     else options.onAbort?.();
     // Not awaited: a source blocked on a dead upstream must not hold the response open.
@@ -114,7 +116,48 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
   }
 }
 
-function raceKeepAlive<T>(next: Promise<T>, intervalMs: number, onTimer: (timer: NodeJS.Timeout) => void): Promise<T | "tick"> {
-  if (intervalMs <= 0) return next;
-  return Promise.race([next, new Promise<"tick">((resolve) => onTimer(setTimeout(() => resolve("tick"), intervalMs)))]);
+/**
+ * Tells a stream's encoder when its source has been silent for `intervalMs`, so it can send a
+ * keep-alive. One timer per stream, checking every half interval, instead of a timer and a
+ * race per event: a busy stream pays one small promise per event.
+ */
+class IdleTicker {
+  private lastEvent = Date.now();
+  private wake: ((value: "tick") => void) | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(intervalMs: number) {
+    if (intervalMs <= 0) return;
+    this.timer = setInterval(() => {
+      if (this.wake && Date.now() - this.lastEvent >= intervalMs) {
+        this.lastEvent = Date.now();
+        this.wake("tick");
+      }
+    }, Math.max(1, Math.floor(intervalMs / 2)));
+    this.timer.unref();
+  }
+
+  /** `next`'s result, or "tick" once the source has been silent for the interval. */
+  race<T>(next: Promise<T>): Promise<T | "tick"> {
+    if (this.timer === undefined) return next;
+    return new Promise<T | "tick">((resolve, reject) => {
+      this.wake = resolve;
+      next.then(
+        (value) => {
+          this.wake = undefined;
+          this.lastEvent = Date.now();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.wake = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  stop(): void {
+    this.wake = undefined;
+    if (this.timer) clearInterval(this.timer);
+  }
 }

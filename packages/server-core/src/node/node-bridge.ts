@@ -61,9 +61,9 @@ export function clientDisconnectSignal(response: ServerResponse): AbortSignal {
 
 /**
  * Writes the core's response to a Node `ServerResponse`: several `Set-Cookie` headers,
- * streams written chunk by chunk waiting for `drain` (backpressure), `flush()` after
- * each chunk when a compression layer provides it, and the stream stopped when the
- * client disconnects.
+ * streams written chunk by chunk waiting for `drain` (backpressure) and coalesced per
+ * event-loop turn, `flush()` after each chunk when a compression layer provides it, and
+ * the stream stopped when the client disconnects.
  */
 export async function writeNodeResponse(response: ServerResponse, outgoing: OutgoingResponse): Promise<void> {
   try {
@@ -85,12 +85,29 @@ export async function writeNodeResponse(response: ServerResponse, outgoing: Outg
       return;
     }
     response.flushHeaders();
+    // Chunks produced in one turn of the event loop (a burst of tokens) leave in one write:
+    // corked on the first, uncorked on the next turn, or at once when the socket pushes back.
+    let corked = false;
+    const uncork = () => {
+      if (!corked) return;
+      corked = false;
+      response.uncork();
+    };
     for await (const chunk of body) {
       if (response.destroyed) break;
+      if (!corked) {
+        corked = true;
+        response.cork();
+        setImmediate(uncork);
+      }
       const canContinue = response.write(chunk);
       (response as ServerResponse & { flush?: () => void }).flush?.();
-      if (!canContinue) await waitForDrain(response);
+      if (!canContinue) {
+        uncork();
+        await waitForDrain(response);
+      }
     }
+    uncork();
     if (!response.destroyed) response.end();
   } catch {
     // The client went away mid-stream or the source failed after headers: nothing more to send.
