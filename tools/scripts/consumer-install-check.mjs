@@ -21,6 +21,9 @@ const PACKAGES = [
 ];
 const ABSENT = ["hono", "@hono/node-server", "fastify", "koa", "@koa/router"];
 
+/** The pnpm the quick start resolved (`CONDUIT_PNPM`, a JSON argv), else the one on PATH. */
+const pnpm = process.env.CONDUIT_PNPM ? JSON.parse(process.env.CONDUIT_PNPM) : ["pnpm"];
+const runPnpm = (args, cwd) => run(pnpm[0], [...pnpm.slice(1), ...args], cwd);
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 const step = (message) => console.log(`consumer-install: ${message}`);
 
@@ -50,12 +53,12 @@ function check(condition, message) {
 const workspace = mkdtempSync(join(tmpdir(), "conduit-consumer-"));
 try {
   step("building server-core and adapter-express");
-  run("pnpm", [...PACKAGES.flatMap((item) => ["--filter", item.name]), "run", "build"], root);
+  runPnpm([...PACKAGES.flatMap((item) => ["--filter", item.name]), "run", "build"], root);
 
   step("packing with pnpm pack");
   const tarballs = PACKAGES.map((item) => {
     const before = new Set(readdirSync(workspace));
-    run("pnpm", ["pack", "--pack-destination", workspace], join(root, item.directory));
+    runPnpm(["pack", "--pack-destination", workspace], join(root, item.directory));
     const created = readdirSync(workspace).find((file) => file.endsWith(".tgz") && !before.has(file));
     check(created, `pnpm pack produced no tarball for ${item.name}`);
     return join(workspace, created);

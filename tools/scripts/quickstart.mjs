@@ -46,17 +46,22 @@ switch (target) {
   case "demo":
     runForwarding(process.execPath, [...nodeSource, "apps/demo/src/main.ts", ...passThrough]);
     break;
+  case "conduit":
+    runForwarding(process.execPath, [...nodeSource, "packages/cli/src/bin.ts", ...passThrough]);
+    break;
   case "test":
     run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
     // A consumer's view: packed tarballs installed with npm into an empty project.
-    run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs"]);
+    // The check packs with the same pnpm this script resolved (it may be the npx-fetched one).
+    run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs"], {
+      env: { ...process.env, CONDUIT_PNPM: JSON.stringify(pnpm) },
+    });
     break;
   case "bench":
-    // Flags (--frameworks, --rounds, --dist …) go to the adapter bench; the stream bench follows.
-    run(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench:adapters", ...passThrough]);
-    runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench:streams"]);
+    // Every `bench:<scenario>` of tools/bench/package.json in turn (`--only a,b` picks some).
+    runForwarding(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/bench", "bench", ...passThrough]);
     break;
   default:
-    console.error("usage: quickstart.mjs demo|test|bench [args]");
+    console.error("usage: quickstart.mjs demo|conduit|test|bench [args]");
     process.exit(2);
 }

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
 
-/** The curl commands of the README's "Try it" block, continuation lines joined. */
+/** The curl commands of the README's "Try it" and "AI workflows" blocks, continuation lines joined. */
 function curlExamples(): Array<{ command: string; expectedStatus: number }> {
-  const block = readme.slice(readme.indexOf("## Try it")).split("```sh")[1]?.split("```")[0] ?? "";
-  const commands = block.replace(/\\\n\s*/g, " ").split("\n").filter((line) => line.startsWith("curl "));
+  const blocks = ["## Try it", "## AI workflows"].map((heading) => readme.slice(readme.indexOf(heading)).split("```sh")[1]?.split("```")[0] ?? "");
+  const commands = blocks.join("\n").replace(/\\\n\s*/g, " ").split("\n").filter((line) => line.startsWith("curl "));
   return commands.map((line) => {
-    const expected = /# (\d{3}) /.exec(line)?.[1];
+    const expected = /# (\d{3})\b/.exec(line)?.[1];
     return { command: line.replace(/\s+#.*$/, ""), expectedStatus: expected ? Number(expected) : 200 };
   });
 }

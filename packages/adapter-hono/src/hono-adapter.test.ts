@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rawResponse } from "@conduit-ai/server-core";
 import { createAdapter } from "./hono-adapter.js";
 
 describe("Hono adapter off Node (web-standard bridge)", () => {
@@ -22,4 +23,26 @@ describe("Hono adapter off Node (web-standard bridge)", () => {
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe("ROUTE_NOT_FOUND");
   });
+
+  it("keeps hostile results and bodies in the envelope off Node too (never plain text)", async () => {
+    const adapter = createAdapter(undefined, { logging: { enabled: false } });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    adapter.registerRoute({ method: "GET", path: "/circular", handler: () => circular });
+    adapter.registerRoute({ method: "GET", path: "/bad-header", handler: () => rawResponse("x", { headers: { "x-bad": "a\nb" } }) });
+    adapter.registerRoute({ method: "POST", path: "/echo", handler: (ctx) => ctx.body });
+    await adapter.initialize();
+    const app = adapter.getFrameworkInstance();
+    for (const [path, init, status] of [
+      ["/api/circular", {}, 500],
+      ["/api/bad-header", {}, 500],
+      ["/api/echo", { method: "POST", headers: { "content-type": "application/json" }, body: `${"[".repeat(10_000)}${"]".repeat(10_000)}` }, 400],
+    ] as const) {
+      const response = await app.request(path, init);
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get("content-type"), path).toBe("application/json; charset=utf-8");
+      expect((await response.json()).error.requestId, path).toMatch(/^req-/);
+    }
+  });
 });
+

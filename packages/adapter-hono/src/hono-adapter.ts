@@ -1,5 +1,5 @@
-import type { Server } from "node:http";
-import { type HttpBindings, createAdaptorServer } from "@hono/node-server";
+import { type IncomingMessage, type Server, createServer } from "node:http";
+import { type HttpBindings, getRequestListener } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
@@ -28,9 +28,14 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
   }
 
   protected createHttpServer(app: ConduitHonoApp): Server {
-    // createAdaptorServer serves HTTP/1.1 here: the bindings are HttpBindings.
+    // The listener serves HTTP/1.1 here: the bindings are HttpBindings.
     const fetch = (request: Request, env: HttpBindings) => (request.method === "HEAD" ? fetchHead(app, request, env) : app.fetch(request, env));
-    return createAdaptorServer({ fetch: fetch as (request: Request, env: unknown) => unknown }) as Server;
+    const listener = getRequestListener(fetch as (request: Request, env: unknown) => Response | Promise<Response>);
+    return createServer((incoming, outgoing) => {
+      // Targets @hono/node-server cannot turn into a web Request (it would answer a bare 400): the core answers them, as on the other adapters.
+      if (!convertible(incoming)) void handleNodeRequest(this.handler, incoming, outgoing);
+      else void listener(incoming, outgoing);
+    });
   }
 
   private async serve(c: Context<{ Bindings: HttpBindings }>, route?: RegisteredRoute): Promise<Response> {
@@ -44,6 +49,12 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
     // Elsewhere (`app.request()`, other runtimes): the web-standard bridge.
     return handleWebRequest(this.handler, c.req.raw, { clientAddress: "" }, route);
   }
+}
+
+/** `OPTIONS *`, absolute-form or backslashed targets and requests without `Host` have no web `Request` URL. */
+function convertible(request: IncomingMessage): boolean {
+  const url = request.url ?? "";
+  return request.headers.host !== undefined && url.startsWith("/") && !url.split("?")[0]?.includes("\\");
 }
 
 /**

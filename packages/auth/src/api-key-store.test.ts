@@ -29,6 +29,11 @@ describe("ApiKeyStore", () => {
     const first = store.validate("super-secret-key");
     first?.roles.push("admin");
     expect(store.validate("super-secret-key")?.roles).toEqual(["r"]);
+    const withMetadata = new ApiKeyStore().addKey("k2", { id: "m", metadata: { plan: { tier: "pro" } } });
+    const copy = withMetadata.validate("k2");
+    (copy?.metadata?.plan as { tier: string }).tier = "free";
+    copy?.permissions.push("*");
+    expect(withMetadata.validate("k2")).toMatchObject({ metadata: { plan: { tier: "pro" } }, permissions: [] });
   });
 
   it("rejects empty keys and users without an id", () => {

@@ -18,7 +18,11 @@ interface CommonAuthConfig {
   headerName?: string;
   errorMessage?: string;
   skipDevPlayground?: boolean;
+  /** Enables the dev playground bypass without NODE_ENV=development (loopback only; never in production). */
+  devPlayground?: boolean;
   realm?: string;
+  /** Context helpers without `ctx` (AsyncLocalStorage); default false. */
+  ambientContext?: boolean;
 }
 
 /** The demo config's `auth` key. Map keys of `keys`/`tokens` are secrets and never appear in errors. */
@@ -68,7 +72,9 @@ const common = {
   headerName: nonEmpty.optional(),
   errorMessage: nonEmpty.optional(),
   skipDevPlayground: z.boolean({ error: "expected a boolean" }).optional(),
+  devPlayground: z.boolean({ error: "expected a boolean" }).optional(),
   realm: nonEmpty.optional(),
+  ambientContext: z.boolean({ error: "expected a boolean" }).optional(),
 };
 
 const staticAuthSchema = z.discriminatedUnion(

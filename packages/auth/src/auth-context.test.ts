@@ -44,6 +44,14 @@ describe("context helpers", () => {
     expect(() => requirePermission(ctx, "tools:execute")).toThrow(AuthorizationError);
   });
 
+  it("keep the credential out of serialized contexts and of their state", () => {
+    const ctx = { user: undefined, state: {} } as unknown as ServerContext;
+    setAuthContext(ctx, { user, type: "api-key", token: "sk-never-print-me", claims: { plan: "pro" } });
+    expect(getAuthContext(ctx)).toMatchObject({ user, type: "api-key", token: "sk-never-print-me", claims: { plan: "pro" } });
+    expect(JSON.stringify(ctx)).not.toContain("sk-never-print-me");
+    expect(JSON.stringify({ ...ctx.state })).not.toContain("sk-never-print-me");
+  });
+
   it("count a user set by other code", () => {
     expect(getAuthContext(contextWith(user))).toMatchObject({ user, type: "custom" });
   });

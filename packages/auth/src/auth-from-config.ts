@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareDefinition } from "@conduit-ai/server-core";
 import { createApiKeyAuthMiddleware } from "./api-key-middleware.js";
 import { ApiKeyStore } from "./api-key-store.js";
@@ -6,11 +7,16 @@ import { type StaticAuthConfig, type StaticBasicUserConfig, parseStaticAuthConfi
 import { createBasicAuthMiddleware } from "./basic-auth-middleware.js";
 import { createBearerAuthMiddleware } from "./bearer-middleware.js";
 import { digestSecret } from "./constant-time.js";
+import { credentialFromHeader, defaultHeaderName } from "./extract-token.js";
 import type { AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";
 
-/** Health and readiness stay reachable for probes whatever the config says. */
-export const ALWAYS_PUBLIC_PATHS = ["/health*", "/ready", "/api/health*"];
+/**
+ * Health and readiness stay reachable for probes whatever the config says (matched with and
+ * without `basePath`, so `/api/health`, `/api/health/live` and `/api/health/ready` too).
+ * `/health/detailed` is not among them: it needs the same credentials as every other route.
+ */
+export const ALWAYS_PUBLIC_PATHS = ["/health", "/health/live", "/health/ready", "/ready"];
 
 /** Usernames → password digests; every lookup does one comparison even for unknown names. */
 function basicUserValidator(users: Record<string, StaticBasicUserConfig>) {
@@ -31,7 +37,8 @@ function basicUserValidator(users: Record<string, StaticBasicUserConfig>) {
  * Builds the auth middleware from a static config (the demo's `auth` key): API keys,
  * bearer tokens or Basic users, each compared in constant time. The config is checked
  * first; a bad one throws `ConfigurationError` naming the bad keys (never a secret).
- * `/health*`, `/ready` and `/api/health*` are always public.
+ * `/health`, `/health/live`, `/health/ready` and `/ready` (with and without `basePath`) are always
+ * public; `/health/detailed` is not.
  *
  * @example
  * for (const middleware of createAuthFromConfig({
@@ -47,7 +54,9 @@ export function createAuthFromConfig(config: unknown): MiddlewareDefinition[] {
     headerName: parsed.headerName,
     errorMessage: parsed.errorMessage,
     skipDevPlayground: parsed.skipDevPlayground,
+    devPlayground: parsed.devPlayground,
     realm: parsed.realm,
+    ambientContext: parsed.ambientContext,
   };
   // exactOptionalPropertyTypes: leave out what the config leaves out, so defaults apply.
   const defined = {
@@ -74,24 +83,47 @@ export function createAuthFromConfig(config: unknown): MiddlewareDefinition[] {
 export interface StaticCredentialValidator {
   /** The WebSocket auth strategy speaking the same credential. */
   strategy: "apiKey" | "bearer" | "basic";
+  /** The header carrying the credential, as the HTTP middleware reads it (`headerName` or the scheme's default). */
+  headerName: string;
+  /**
+   * The credential in a request's headers, by exactly the HTTP middleware's rule (same header,
+   * same scheme parsing): what a WebSocket upgrade passes to `validate`.
+   */
+  extractCredential(headers: IncomingHttpHeaders): string | undefined;
   /** Checks an API key, a bearer token, or a decoded `username:password`. */
   validate(credential: string): AuthenticatedUser | null;
 }
 
 /**
- * The same credentials as `createAuthFromConfig`, as one validator; undefined when auth is disabled.
+ * The same credentials as `createAuthFromConfig` — same header, same parsing, same secrets —
+ * as one validator for the WebSocket upgrade; undefined when auth is disabled.
  *
  * @example
  * const check = createStaticCredentialValidator(config.auth);
- * attachWebSocket(server, { runtime, auth: check ? { strategy: check.strategy, validate: check.validate } : { strategy: "none" } });
+ * attachWebSocket(server, {
+ *   runtime,
+ *   auth: check
+ *     ? { strategy: "custom", extractToken: (request) => check.extractCredential(request.headers), validate: (credential) => check.validate(credential) ?? undefined }
+ *     : { strategy: "none" },
+ * });
  */
 export function createStaticCredentialValidator(config: unknown): StaticCredentialValidator | undefined {
   const parsed: StaticAuthConfig = parseStaticAuthConfig(config);
   if (parsed.enabled === false) return undefined;
+  const headerName = (parsed.headerName ?? defaultHeaderName(parsed.type)).toLowerCase();
+  const extract = (headers: IncomingHttpHeaders): string | undefined => {
+    const raw = headers[headerName];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined || value.trim() === "") return undefined;
+    const extraction = credentialFromHeader(parsed.type, headerName, value);
+    return extraction.kind === "token" ? extraction.token : undefined;
+  };
   if (parsed.type === "basic") {
     const check = basicUserValidator(parsed.users);
     return {
       strategy: "basic",
+      headerName,
+      extractCredential: extract,
       validate: (credential) => {
         const separator = credential.indexOf(":");
         return separator === -1 ? null : check(credential.slice(0, separator), credential.slice(separator + 1));
@@ -101,5 +133,10 @@ export function createStaticCredentialValidator(config: unknown): StaticCredenti
   const store = new ApiKeyStore();
   const entries = parsed.type === "api-key" ? parsed.keys : parsed.tokens;
   for (const [secret, user] of Object.entries(entries)) store.addKey(secret, user);
-  return { strategy: parsed.type === "api-key" ? "apiKey" : "bearer", validate: (credential) => store.validate(credential) ?? null };
+  return {
+    strategy: parsed.type === "api-key" ? "apiKey" : "bearer",
+    headerName,
+    extractCredential: extract,
+    validate: (credential) => store.validate(credential) ?? null,
+  };
 }

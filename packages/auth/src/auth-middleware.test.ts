@@ -104,16 +104,31 @@ describe("createAuthMiddleware", () => {
     expect(calls).toBe(0);
   });
 
-  it("lets the dev playground header through only outside production, reading NODE_ENV per request", async () => {
-    const run = pipeline();
+  it("honors the dev playground header only under NODE_ENV=development (read at startup), from loopback, without a proxy", async () => {
     const request = { url: "/api/private", headers: { "x-dev-playground": "true" } };
+    for (const environment of [undefined, "test", "staging", "production"]) {
+      if (environment === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = environment;
+      expect((await pipeline()(request)).status, String(environment)).toBe(401);
+    }
     process.env.NODE_ENV = "development";
+    const run = pipeline();
     expect((await run(request)).status).toBe(200);
+    expect((await run({ ...request, clientAddress: "::ffff:127.0.0.1" })).status).toBe(200);
+    expect((await run({ ...request, clientAddress: "10.0.0.5" })).status).toBe(401);
+    expect((await run({ url: "/api/private", headers: { "x-dev-playground": "true", "x-forwarded-for": "127.0.0.1" } })).status).toBe(401);
+    expect((await run({ url: "/api/private", headers: { "x-dev-playground": "1" } })).status).toBe(401);
+    expect((await pipeline({ skipDevPlayground: false })(request)).status).toBe(401);
+    // Enabled at startup only; a process switched to production since never honors it.
+    process.env.NODE_ENV = "test";
+    expect((await run(request)).status).toBe(200);
+    expect((await pipeline()(request)).status).toBe(401);
     process.env.NODE_ENV = "production";
     expect((await run(request)).status).toBe(401);
-    process.env.NODE_ENV = "development";
-    expect((await pipeline({ skipDevPlayground: false })(request)).status).toBe(401);
-    expect((await run({ url: "/api/private", headers: { "x-dev-playground": "1" } })).status).toBe(401);
+    // The explicit switch, still never in production.
+    expect((await pipeline({ devPlayground: true })(request)).status).toBe(401);
+    process.env.NODE_ENV = "test";
+    expect((await pipeline({ devPlayground: true })(request)).status).toBe(200);
   });
 
   it("lets a CORS preflight reach the core's OPTIONS answer without credentials", async () => {

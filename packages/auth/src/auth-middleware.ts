@@ -1,15 +1,22 @@
 import {
   AuthenticationError,
+  type Deadline,
+  DeadlineQueue,
   InvalidAuthenticationError,
   type MiddlewareDefinition,
+  ServerAdapterError,
   type ServerContext,
+  requestLogger,
 } from "@conduit-ai/server-core";
-import { setAuthContext } from "./auth-context.js";
-import type { AuthMiddlewareOptions, AuthType, AuthenticatedUser } from "./auth-types.js";
+import { runWithAuthContext, setAuthContext } from "./auth-context.js";
+import type { AuthContext, AuthMiddlewareOptions, AuthRefusal, AuthType, AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";
-import { isDevPlaygroundRequest } from "./dev-playground.js";
-import { extractCredential } from "./extract-token.js";
-import { withTimeout } from "./with-timeout.js";
+import { devPlaygroundEnabled, isDevPlaygroundRequest, warnDevPlayground } from "./dev-playground.js";
+import { extractCredential, extractFromRequest } from "./extract-token.js";
+import { ValidatorTimeoutError } from "./validator-timeout-error.js";
+
+const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 
 /** Runs after the default stack (0–5) and before role/permission checks (15). */
 export const AUTH_MIDDLEWARE_ORDER = 10;
@@ -39,7 +46,9 @@ function challenge(type: AuthType, realm: string, headerName: string, invalid: b
  * `permissions` always set. Missing → 401 `AUTH_REQUIRED` with `errorMessage`;
  * refused, malformed, throwing or slow validator → 401 `AUTH_INVALID` (fail closed,
  * never 500, never pass-through). Both carry a `WWW-Authenticate` challenge. Public
- * `skipPaths` and, outside production, `x-dev-playground: true` requests pass without a user.
+ * `skipPaths` pass without a user, and so does `x-dev-playground: true` from loopback — but
+ * only in a process started with `NODE_ENV=development` (or `devPlayground: true`), with a
+ * startup warning.
  *
  * @example
  * server.registerMiddleware(
@@ -61,53 +70,105 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
     timeoutMs = DEFAULT_TIMEOUT_MS,
     maxTokenLength = DEFAULT_MAX_TOKEN_LENGTH,
     realm = "conduit",
+    ambientContext = false,
   } = options;
   if (typeof validate !== "function") throw new TypeError("createAuthMiddleware: `validate` must be a function");
+  // Decided once, at startup: an environment variable flipped later never opens the bypass.
+  const devPlayground = skipDevPlayground && devPlaygroundEnabled(options.devPlayground);
+  if (devPlayground) warnDevPlayground();
   const headerName = (options.headerName ?? (type === "api-key" ? "x-api-key" : "authorization")).toLowerCase();
 
-  const refuse = (ctx: ServerContext, invalid: boolean): never => {
+  const refuse = (ctx: ServerContext, reason: AuthRefusal["reason"], specific?: ServerAdapterError): never => {
+    const invalid = reason !== "missing";
+    // The audit line: who was refused, by the same client address as rate limits and access logs.
+    requestLogger(ctx)?.info({ clientAddress: ctx.clientAddress, scheme: type, reason: invalid ? "invalid" : "missing" }, "authentication refused");
     ctx.setHeader("www-authenticate", challenge(type, realm, headerName, invalid));
-    throw invalid ? new InvalidAuthenticationError(invalidMessage) : new AuthenticationError(errorMessage);
+    const error = specific ?? (invalid ? new InvalidAuthenticationError(invalidMessage) : new AuthenticationError(errorMessage));
+    options.onRefused?.({ reason, error }, ctx);
+    throw error;
   };
 
-  /** Undefined means refused; errors and timeouts are refusals too. */
-  const resolveUser = async (token: string, ctx: ServerContext): Promise<AuthenticatedUser | undefined> => {
-    try {
-      return toAuthenticatedUser(await withTimeout(Promise.resolve().then(() => validate(token, ctx)), timeoutMs));
-    } catch (error) {
-      options.onValidatorError?.(error, ctx);
-      return undefined;
-    }
+  // One timer for all pending validations (they share `timeoutMs`, so deadlines come in start
+  // order), instead of a Node timer per request: this runs on every authenticated request.
+  const deadlines = new DeadlineQueue(timeoutMs);
+  const within = <T>(work: PromiseLike<T>) =>
+    new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const deadline: Deadline = deadlines.add(performance.now(), () => {
+        settled = true;
+        reject(new ValidatorTimeoutError(timeoutMs));
+      });
+      work.then(
+        (value) => {
+          deadlines.remove(deadline);
+          if (!settled) resolve(value);
+        },
+        (error: unknown) => {
+          deadlines.remove(deadline);
+          if (!settled) reject(error);
+        },
+      );
+    });
+
+  /**
+   * A user, or the refusal: undefined (generic 401) or a validator's own 401 error (an
+   * expired token says so). Any other error or a timeout is a generic refusal too. A validator
+   * that answers synchronously (a cache hit) cannot outlive its budget and skips the timer.
+   */
+  const refusalOf = (error: unknown, ctx: ServerContext): ServerAdapterError | undefined => {
+    options.onValidatorError?.(error, ctx);
+    return ServerAdapterError.isInstance(error) && error.statusCode === 401 ? error : undefined;
   };
+  const resolveUser = (token: string, ctx: ServerContext): AuthenticatedUser | ServerAdapterError | undefined | Promise<AuthenticatedUser | ServerAdapterError | undefined> => {
+    let result: ReturnType<typeof validate>;
+    try {
+      result = validate(token, ctx);
+    } catch (error) {
+      return refusalOf(error, ctx);
+    }
+    if (!isThenable(result)) return toAuthenticatedUser(result);
+    return within(result).then(toAuthenticatedUser, (error: unknown) => refusalOf(error, ctx));
+  };
+
+  // Built once: the handler runs per request.
+  const extractionOptions = { type, headerName, cookieName: options.cookieName, queryParam: options.queryParam, extractToken: options.extractToken };
 
   const definition: MiddlewareDefinition = {
     name: options.name ?? "auth",
     order: options.order ?? AUTH_MIDDLEWARE_ORDER,
     handler: async (ctx, next) => {
-      if (skipDevPlayground && isDevPlaygroundRequest(ctx)) return next();
+      if (devPlayground && isDevPlaygroundRequest(ctx)) return next();
       // Preflights carry no credentials; the core answers them (allowed methods only) unless a route claims OPTIONS.
       if (ctx.method === "OPTIONS" && ctx.route === undefined) return next();
 
       let extraction: Awaited<ReturnType<typeof extractCredential>>;
-      try {
-        extraction = await extractCredential(ctx, { ...options, headerName });
-      } catch (error) {
-        // A throwing custom extractor is a refusal, not a server error.
-        options.onValidatorError?.(error, ctx);
-        extraction = { kind: "malformed" };
+      // Without a custom extractor the search is synchronous: no promise, no extra microtask turn.
+      if (extractionOptions.extractToken === undefined) extraction = extractFromRequest(ctx, extractionOptions);
+      else {
+        try {
+          extraction = await extractCredential(ctx, extractionOptions);
+        } catch (error) {
+          // A throwing custom extractor is a refusal, not a server error.
+          options.onValidatorError?.(error, ctx);
+          extraction = { kind: "malformed" };
+        }
       }
-      if (extraction.kind === "none") return optional ? next() : refuse(ctx, false);
+      if (extraction.kind === "none") return optional ? next() : refuse(ctx, "missing");
       if (extraction.kind === "malformed" || extraction.token.length > maxTokenLength) {
-        return optional ? next() : refuse(ctx, true);
+        return optional ? next() : refuse(ctx, "malformed");
       }
 
-      const user = await resolveUser(extraction.token, ctx);
-      if (!user) return optional ? next() : refuse(ctx, true);
+      const resolved = resolveUser(extraction.token, ctx);
+      const user = isThenable(resolved) ? await resolved : resolved;
+      if (user === undefined || ServerAdapterError.isInstance(user)) return optional ? next() : refuse(ctx, "invalid", user);
 
-      setAuthContext(ctx, { user, type, token: extraction.token, claims: user.metadata ?? {} });
-      await options.onAuthenticated?.(user, ctx);
+      const record: AuthContext = { user, type, token: extraction.token, claims: user.metadata ?? {} };
+      setAuthContext(ctx, record);
+      const hook = options.onAuthenticated?.(user, ctx);
+      if (isThenable(hook)) await hook;
       // Errors from later middleware or the handler are theirs: they propagate untouched.
-      return next();
+      // With `ambientContext` the rest of the request runs with the record as its ambient auth context.
+      return ambientContext ? runWithAuthContext(record, next) : next();
     },
   };
   if (options.skipPaths && options.skipPaths.length > 0) definition.excludePaths = [...options.skipPaths];

@@ -39,8 +39,18 @@ export interface AuthMiddlewareOptions {
   errorMessage?: string;
   /** Message of the 401 sent when a credential is present but refused. */
   invalidMessage?: string;
-  /** Lets `x-dev-playground: true` through without credentials, only when `NODE_ENV !== "production"`. Default true. */
+  /**
+   * Lets `x-dev-playground: true` from a loopback client (no proxy in between) through without
+   * credentials — only where the dev playground is enabled (`devPlayground`). Default true;
+   * false turns the bypass off whatever the environment.
+   */
   skipDevPlayground?: boolean;
+  /**
+   * Enables the dev playground bypass explicitly. Default: only when the process runs with
+   * `NODE_ENV=development`. Never under `NODE_ENV=production`. Read when the middleware is
+   * built, which then logs a warning (`CONDUIT_DEV_PLAYGROUND`).
+   */
+  devPlayground?: boolean;
   /** Proceed without `ctx.user` instead of refusing when the credential is missing or invalid. Default false. */
   optional?: boolean;
   /** A validator still pending after this long refuses the request. Default 5000. */
@@ -53,13 +63,31 @@ export interface AuthMiddlewareOptions {
   order?: number;
   /** Middleware name. Default `auth`. */
   name?: string;
+  /**
+   * Also make the auth record ambient (AsyncLocalStorage) for the rest of the request, so the
+   * context helpers work without a `ctx` argument (`getCurrentUser()`). Default false: on
+   * Node 20, AsyncLocalStorage turns on promise hooks for the whole process, which costs
+   * about half the throughput of a small JSON route (see the README).
+   */
+  ambientContext?: boolean;
   /** Called after a successful authentication, before the handler. */
   onAuthenticated?: (user: AuthenticatedUser, ctx: ServerContext) => void | Promise<void>;
+  /** Called on every refusal (missing, malformed or invalid credential), before the 401 is sent. */
+  onRefused?: (refusal: AuthRefusal, ctx: ServerContext) => void;
   /**
    * Told why a validator failed (threw or timed out); the request is refused either way.
    * Receives the error only, never the credential.
    */
   onValidatorError?: (error: unknown, ctx: ServerContext) => void;
+}
+
+/** The session a request was authenticated with (provider auth with sessions). */
+export interface AuthSessionInfo {
+  id: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  /** Epoch milliseconds. */
+  createdAt?: number;
 }
 
 /** The authentication record of one request, kept out of `ctx.state` so secrets never get serialized with it. */
@@ -68,6 +96,18 @@ export interface AuthContext {
   type: AuthType;
   /** The credential as presented. Never log it. */
   token: string;
-  /** `metadata` returned by the validator. */
+  /** `metadata` returned by the validator, or the verified token's claims (provider auth). */
   claims: Record<string, unknown>;
+  /** The provider type that checked the credential (`jwt`, `keycloak`, …), for provider auth. */
+  provider?: string;
+  /** The session reused or created for this request, when sessions are on. */
+  session?: AuthSessionInfo;
+}
+
+/** Why a request was refused, as told to `onRefused`; the credential itself is never included. */
+export interface AuthRefusal {
+  /** `missing`: no credential; `malformed`: unusable or too long; `invalid`: the validator said no, threw or timed out. */
+  reason: "missing" | "malformed" | "invalid";
+  /** The error sent to the client (401). */
+  error: Error;
 }

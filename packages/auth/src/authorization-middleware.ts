@@ -32,32 +32,52 @@ export interface AuthorizationOptions extends AuthorizationPolicyOptions {
   requireAllPermissions?: boolean;
 }
 
-/** The decision of the enforcement flow for one user. */
-export async function isAuthorized(user: AuthenticatedUser, ctx: ServerContext, options: AuthorizationOptions): Promise<boolean> {
+/** Which step of the enforcement flow refused. */
+export type AuthorizationRefusal = "authorize" | "roles" | "permissions";
+
+/**
+ * The enforcement flow for one user, saying which step refused: super-admin bypass, roles
+ * expanded through the hierarchy, effective permissions, custom `authorize`, roles (any, or
+ * all with `requireAllRoles`), permissions (all, or any with `requireAllPermissions: false`).
+ *
+ * @example
+ * const decision = await authorizationDecision(user, ctx, { requiredRoles: ["editor"] });
+ * if (!decision.allowed) console.log(decision.refusedBy); // "roles"
+ */
+export async function authorizationDecision(
+  user: AuthenticatedUser,
+  ctx: ServerContext | undefined,
+  options: AuthorizationOptions,
+): Promise<{ allowed: true } | { allowed: false; refusedBy: AuthorizationRefusal }> {
   const superAdmins = options.superAdminRoles ?? [];
-  if (user.roles.some((role) => superAdmins.includes(role))) return true;
+  if (user.roles.some((role) => superAdmins.includes(role))) return { allowed: true };
   const roles = expandRoles(user.roles, options.roleHierarchy);
   const permissions = effectivePermissions(user.permissions, roles, options.rolePermissions);
   if (options.authorize) {
     try {
-      if ((await options.authorize(user, ctx)) !== true) return false;
+      if ((await options.authorize(user, ctx as ServerContext)) !== true) return { allowed: false, refusedBy: "authorize" };
     } catch {
-      return false;
+      return { allowed: false, refusedBy: "authorize" };
     }
   }
   const requiredRoles = options.requiredRoles ?? [];
   if (requiredRoles.length > 0) {
     const holds = (role: string) => roles.includes(role);
     const rolesMet = options.requireAllRoles === true ? requiredRoles.every(holds) : requiredRoles.some(holds);
-    if (!rolesMet) return false;
+    if (!rolesMet) return { allowed: false, refusedBy: "roles" };
   }
   const requiredPermissions = options.requiredPermissions ?? [];
   if (requiredPermissions.length > 0) {
     const holds = (permission: string) => hasPermissionIn(permissions, permission);
     const permissionsMet = options.requireAllPermissions === false ? requiredPermissions.some(holds) : requiredPermissions.every(holds);
-    if (!permissionsMet) return false;
+    if (!permissionsMet) return { allowed: false, refusedBy: "permissions" };
   }
-  return true;
+  return { allowed: true };
+}
+
+/** The decision of the enforcement flow for one user. */
+export async function isAuthorized(user: AuthenticatedUser, ctx: ServerContext, options: AuthorizationOptions): Promise<boolean> {
+  return (await authorizationDecision(user, ctx, options)).allowed;
 }
 
 /**

@@ -7,7 +7,15 @@ export function defaultHeaderName(type: AuthType): string {
   return type === "api-key" ? "x-api-key" : "authorization";
 }
 
-function fromHeader(type: AuthType, headerName: string, value: string): Extraction {
+/**
+ * The credential in one header's value, by the scheme's rule (Basic decoded to
+ * `username:password`; Bearer on `Authorization` needs its scheme, a bare token is fine on a
+ * dedicated header). The one rule for HTTP requests and WebSocket upgrades alike.
+ *
+ * @example
+ * credentialFromHeader("api-key", "x-custom-key", "k-1"); // { kind: "token", token: "k-1" }
+ */
+export function credentialFromHeader(type: AuthType, headerName: string, value: string): Extraction {
   if (type === "basic") {
     const parsed = parseAuthorization(value, "Basic");
     if (parsed.kind !== "token") return parsed;
@@ -29,6 +37,29 @@ function token(value: string | undefined): Extraction {
 }
 
 /**
+ * The header, cookie and query steps of `extractCredential`, synchronously: the whole
+ * search when no custom extractor is configured, so most requests need no promise here.
+ */
+export function extractFromRequest(
+  ctx: ServerContext,
+  options: Pick<AuthMiddlewareOptions, "type" | "headerName" | "cookieName" | "queryParam">,
+): Extraction {
+  const headerName = (options.headerName ?? defaultHeaderName(options.type)).toLowerCase();
+  const headerValue = ctx.header(headerName);
+  if (headerValue !== undefined && headerValue.trim() !== "") return credentialFromHeader(options.type, headerName, headerValue);
+  if (options.cookieName) {
+    const found = token(readCookie(ctx.header("cookie"), options.cookieName));
+    if (found.kind === "token") return found;
+  }
+  if (options.queryParam) {
+    const value = ctx.query[options.queryParam];
+    const found = token(Array.isArray(value) ? value[0] : value);
+    if (found.kind === "token") return found;
+  }
+  return NONE;
+}
+
+/**
  * Finds the credential in the spec's order: header, cookie, query, custom extractor.
  * A header that is present but unusable (`Authorization: Bearer`, bad base64) is
  * `malformed` and is not silently replaced by a later source.
@@ -40,21 +71,8 @@ export async function extractCredential(
   ctx: ServerContext,
   options: Pick<AuthMiddlewareOptions, "type" | "headerName" | "cookieName" | "queryParam" | "extractToken">,
 ): Promise<Extraction> {
-  const headerName = (options.headerName ?? defaultHeaderName(options.type)).toLowerCase();
-  const headerValue = ctx.header(headerName);
-  if (headerValue !== undefined && headerValue.trim() !== "") return fromHeader(options.type, headerName, headerValue);
-  if (options.cookieName) {
-    const found = token(readCookie(ctx.header("cookie"), options.cookieName));
-    if (found.kind === "token") return found;
-  }
-  if (options.queryParam) {
-    const value = ctx.query[options.queryParam];
-    const found = token(Array.isArray(value) ? value[0] : value);
-    if (found.kind === "token") return found;
-  }
-  if (options.extractToken) {
-    const extracted = await options.extractToken(ctx);
-    if (typeof extracted === "string") return token(extracted);
-  }
-  return NONE;
+  const found = extractFromRequest(ctx, options);
+  if (found.kind !== "none" || !options.extractToken) return found;
+  const extracted = await options.extractToken(ctx);
+  return typeof extracted === "string" ? token(extracted) : NONE;
 }

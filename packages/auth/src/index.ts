@@ -13,6 +13,7 @@ export {
 } from "./auth-config-schema.js";
 export {
   getAuthContext,
+  getCurrentSession,
   getCurrentUser,
   hasPermission,
   hasRole,
@@ -20,13 +21,18 @@ export {
   requireAuth,
   requirePermission,
   requireRole,
+  runWithAuthContext,
   setAuthContext,
+  updateAuthContext,
 } from "./auth-context.js";
+export { type AuthRoutesOptions, type AuthSessionSource, type AuthSessionSummary, createAuthRoutes } from "./auth-routes.js";
 export { ALWAYS_PUBLIC_PATHS, type StaticCredentialValidator, createAuthFromConfig, createStaticCredentialValidator } from "./auth-from-config.js";
 export { AUTH_MIDDLEWARE_ORDER, DEFAULT_AUTH_ERROR_MESSAGE, DEFAULT_INVALID_MESSAGE, createAuthMiddleware } from "./auth-middleware.js";
 export type {
   AuthContext,
   AuthMiddlewareOptions,
+  AuthRefusal,
+  AuthSessionInfo,
   AuthResult,
   AuthType,
   AuthValidationResult,
@@ -38,6 +44,8 @@ export {
   AUTHORIZATION_MIDDLEWARE_ORDER,
   type AuthorizationOptions,
   type AuthorizationPolicyOptions,
+  type AuthorizationRefusal,
+  authorizationDecision,
   createAuthorizationMiddleware,
   isAuthorized,
 } from "./authorization-middleware.js";
@@ -45,8 +53,9 @@ export { type BasicAuthOptions, createBasicAuthMiddleware } from "./basic-auth-m
 export { type BearerAuthOptions, createBearerAuthMiddleware } from "./bearer-middleware.js";
 export { secretsEqual } from "./constant-time.js";
 export { decodeBasicCredential, parseAuthorization, readCookie } from "./credentials.js";
-export { DEV_PLAYGROUND_HEADER, isDevPlaygroundRequest } from "./dev-playground.js";
+export { credentialFromHeader, defaultHeaderName, extractCredential } from "./extract-token.js";
+export { DEV_PLAYGROUND_HEADER, devPlaygroundEnabled, isDevPlaygroundRequest } from "./dev-playground.js";
 export { type PermissionMiddlewareOptions, createPermissionMiddleware } from "./permission-middleware.js";
-export { type RoleHierarchy, type RolePermissions, effectivePermissions, expandRoles, hasPermissionIn, permissionCovers } from "./permissions.js";
+export { type RoleHierarchy, type RolePermissions, effectivePermissions, expandRoles, findRoleCycle, hasPermissionIn, permissionCovers } from "./permissions.js";
 export { type RoleMiddlewareOptions, createRoleMiddleware } from "./role-middleware.js";
 export type { SchemeMiddlewareOptions } from "./scheme-middleware.js";

@@ -55,3 +55,36 @@ export function effectivePermissions(direct: readonly string[], roles: readonly 
   }
   return [...permissions];
 }
+
+/**
+ * A cycle of the hierarchy as the list of roles walked (`["a", "b", "a"]`), or undefined.
+ * Depth-first with colors: each role is finished once, so this is linear in the hierarchy's size.
+ *
+ * @example
+ * findRoleCycle({ admin: ["editor"], editor: ["admin"] }); // ["admin", "editor", "admin"]
+ */
+export function findRoleCycle(hierarchy: RoleHierarchy): string[] | undefined {
+  const finished = new Set<string>();
+  const onPath = new Map<string, number>();
+  const path: string[] = [];
+  const visit = (role: string): string[] | undefined => {
+    const start = onPath.get(role);
+    if (start !== undefined) return [...path.slice(start), role];
+    if (finished.has(role)) return undefined;
+    onPath.set(role, path.length);
+    path.push(role);
+    for (const inherited of Object.hasOwn(hierarchy, role) ? (hierarchy[role] ?? []) : []) {
+      const cycle = visit(inherited);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    onPath.delete(role);
+    finished.add(role);
+    return undefined;
+  };
+  for (const role of Object.keys(hierarchy)) {
+    const cycle = visit(role);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}

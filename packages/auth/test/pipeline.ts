@@ -19,6 +19,8 @@ export interface PipelineRequest {
   /** Path and query, e.g. `/api/private?token=x`. */
   url: string;
   headers?: Record<string, string>;
+  /** The socket peer (default `127.0.0.1`). */
+  clientAddress?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export function createPipeline(middleware: MiddlewareDefinition[], routes: strin
       method: request.method ?? "GET",
       url: request.url,
       headers,
-      clientAddress: "127.0.0.1",
+      clientAddress: request.clientAddress ?? "127.0.0.1",
       body: { kind: "none" },
     });
     response.done();

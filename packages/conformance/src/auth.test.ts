@@ -10,6 +10,7 @@ import {
   secretsEqual,
 } from "@conduit-ai/auth";
 import type { BaseServerAdapter, MiddlewareDefinition, RouteDefinition } from "@conduit-ai/server-core";
+import { networkInterfaces } from "node:os";
 import { afterEach, expect, it } from "vitest";
 import { forEachAdapter, rawRequest } from "./harness.js";
 
@@ -92,17 +93,6 @@ forEachAdapter("authentication", ({ start }) => {
       expect(response.status, path).not.toBe(200);
       expect(response.status, path).toBeLessThan(500);
     }
-  });
-
-  it("lets x-dev-playground through only while NODE_ENV is not production", async () => {
-    const server = await start(setupWith([bearerAuth()]));
-    const headers = { "x-dev-playground": "true" };
-    process.env.NODE_ENV = "development";
-    const development = await fetch(server.url("/api/private"), { headers });
-    expect(development.status).toBe(200);
-    expect((await development.json()).data.user).toBeNull();
-    process.env.NODE_ENV = "production";
-    expect((await fetch(server.url("/api/private"), { headers })).status).toBe(401);
   });
 
   it("fails closed with 401 when the validator throws", async () => {
@@ -221,5 +211,71 @@ forEachAdapter("authorization", ({ start }) => {
   it("no user reaching a role check is 401, not 403", async () => {
     const server = await start(setupWith([auth], guarded));
     expect(await statusOf(server.url("/api/public/guarded"))).toBe("401 AUTH_REQUIRED");
+  });
+});
+
+/** A non-loopback address of this machine, to be a client "from another host" (none on an isolated box). */
+const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry !== undefined && !entry.internal && entry.family === "IPv4")?.address;
+
+/** One middleware per auth scheme, built when called (the dev playground decision is made at build time). */
+const SCHEMES: Record<string, () => MiddlewareDefinition[]> = {
+  "api-key": () => [createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey("key-1", { id: "k" }) })],
+  bearer: () => [createBearerAuthMiddleware({ validate: (token) => USERS[token] ?? null })],
+  basic: () => [createBasicAuthMiddleware({ validate: (username, password) => (username === "ops" && secretsEqual(password, "pw") ? { id: "ops" } : null) })],
+  custom: () => [createAuthMiddleware({ type: "custom", extractToken: (ctx) => ctx.header("x-session") ?? null, validate: (token) => (token === "session-1" ? { id: "s" } : null) })],
+  "static config": () => createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } } }),
+};
+
+forEachAdapter("dev playground header", ({ start }) => {
+  const originalEnv = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = originalEnv;
+  });
+  const playground = { "x-dev-playground": "true" };
+
+  it("is ignored for every scheme when NODE_ENV is unset (how npm run demo runs) or anything but development", async () => {
+    for (const environment of [undefined, "test", "staging"]) {
+      if (environment === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = environment;
+      for (const [scheme, build] of Object.entries(SCHEMES)) {
+        const server = await start(setupWith(build()));
+        const response = await fetch(server.url("/api/private"), { headers: playground });
+        expect(response.status, `${scheme} NODE_ENV=${environment}`).toBe(401);
+        expect((await response.json()).error.code).toBe("AUTH_REQUIRED");
+      }
+    }
+  });
+
+  it("passes loopback requests for every scheme under NODE_ENV=development, never through a proxy", async () => {
+    process.env.NODE_ENV = "development";
+    for (const [scheme, build] of Object.entries(SCHEMES)) {
+      const server = await start(setupWith(build()));
+      const local = await fetch(server.url("/api/private"), { headers: playground });
+      expect(local.status, scheme).toBe(200);
+      expect((await local.json()).data.user, scheme).toBeNull();
+      const proxied = await fetch(server.url("/api/private"), { headers: { ...playground, "x-forwarded-for": "127.0.0.1" } });
+      expect(proxied.status, scheme).toBe(401);
+    }
+  });
+
+  it("is refused for a client on another host even under NODE_ENV=development", async ({ skip }) => {
+    if (!externalAddress) skip("this machine has no non-loopback IPv4 address to connect from");
+    process.env.NODE_ENV = "development";
+    const server = await start({ ...setupWith(SCHEMES.bearer?.() ?? []), config: { host: "0.0.0.0", rateLimit: { enabled: false } } });
+    const remote = await fetch(`http://${externalAddress}:${server.port}/api/private`, { headers: playground });
+    expect(remote.status).toBe(401);
+    const local = await fetch(`http://127.0.0.1:${server.port}/api/private`, { headers: playground });
+    expect(local.status).toBe(200);
+  });
+
+  it("is enabled by the explicit switch (static config devPlayground: true), still loopback only and never in production", async () => {
+    delete process.env.NODE_ENV;
+    const enabled = await start(setupWith(createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } }, devPlayground: true })));
+    expect((await fetch(enabled.url("/api/private"), { headers: playground })).status).toBe(200);
+    process.env.NODE_ENV = "production";
+    const production = await start(setupWith(createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } }, devPlayground: true })));
+    expect((await fetch(production.url("/api/private"), { headers: playground })).status).toBe(401);
   });
 });

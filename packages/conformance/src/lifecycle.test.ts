@@ -92,16 +92,26 @@ forEachAdapter("lifecycle", ({ start, framework }) => {
 });
 
 forEachAdapter("graceful shutdown", ({ start }) => {
-  const slowRoute = (ms: number) => ({
-    method: "GET" as const,
-    path: "/slow",
-    handler: () => sleep(ms).then(() => ({ finished: true })),
-  });
+  /** A route that reports when a request reached it, so tests never guess when it is in flight. */
+  const slowRoute = (ms: number) => {
+    let reached!: () => void;
+    const handlerReached = new Promise<void>((resolve) => (reached = resolve));
+    const route = {
+      method: "GET" as const,
+      path: "/slow",
+      handler: () => {
+        reached();
+        return sleep(ms).then(() => ({ finished: true }));
+      },
+    };
+    return { route, handlerReached };
+  };
 
   it("lets an in-flight request finish, refuses new connections, then stops", async () => {
-    const server = await start({ setup: (adapter) => adapter.registerRoute(slowRoute(300)) });
+    const slow = slowRoute(300);
+    const server = await start({ setup: (adapter) => adapter.registerRoute(slow.route) });
     const inFlight = fetch(server.url("/api/slow"));
-    await sleep(50);
+    await slow.handlerReached;
     const stopping = server.adapter.stop();
     expect(server.adapter.getLifecycleState()).toBe("draining");
     await expect(fetch(server.url("/health"))).rejects.toThrow();
@@ -112,31 +122,31 @@ forEachAdapter("graceful shutdown", ({ start }) => {
   });
 
   it("answers new requests on a kept-alive socket with 503 while draining", async () => {
-    const server = await start({ setup: (adapter) => adapter.registerRoute(slowRoute(400)) });
+    const slow = slowRoute(1_500);
+    const server = await start({ setup: (adapter) => adapter.registerRoute(slow.route) });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     await rawRequest(server.port, { path: "/health", agent });
     const inFlight = fetch(server.url("/api/slow"));
-    await sleep(50);
+    await slow.handlerReached;
     const stopping = server.adapter.stop();
-    const refused = await rawRequest(server.port, { path: "/health", agent }).catch((error: Error) => error);
-    if (!(refused instanceof Error)) {
-      // The idle socket may instead be closed by the drain; when a request gets through, it must be a 503 envelope.
-      expect(refused.status).toBe(503);
-      expect(refused.headers.connection).toBe("close");
-      expect(JSON.parse(refused.body).error.code).toBe("SERVICE_UNAVAILABLE");
-    }
+    // The idle socket stays open during the drain, so the request gets the 503 envelope (never a reset).
+    const refused = await rawRequest(server.port, { path: "/health", agent });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.connection).toBe("close");
+    expect(JSON.parse(refused.body).error.code).toBe("SERVICE_UNAVAILABLE");
     expect((await inFlight).status).toBe(200);
     await stopping;
     agent.destroy();
   });
 
   it("force-closes after drainTimeoutMs when forceClose", async () => {
+    const slow = slowRoute(5_000);
     const server = await start({
-      setup: (adapter) => adapter.registerRoute(slowRoute(5_000)),
+      setup: (adapter) => adapter.registerRoute(slow.route),
       config: { shutdown: { drainTimeoutMs: 100, gracefulShutdownTimeoutMs: 2_000, forceClose: true } },
     });
     const inFlight = fetch(server.url("/api/slow")).catch((error: Error) => error);
-    await sleep(50);
+    await slow.handlerReached;
     const began = Date.now();
     await server.adapter.stop();
     expect(Date.now() - began).toBeLessThan(1_000);
@@ -145,12 +155,13 @@ forEachAdapter("graceful shutdown", ({ start }) => {
   });
 
   it("bounds the whole stop by gracefulShutdownTimeoutMs without forceClose", async () => {
+    const slow = slowRoute(5_000);
     const server = await start({
-      setup: (adapter) => adapter.registerRoute(slowRoute(5_000)),
+      setup: (adapter) => adapter.registerRoute(slow.route),
       config: { shutdown: { drainTimeoutMs: 100, gracefulShutdownTimeoutMs: 400, forceClose: false } },
     });
     void fetch(server.url("/api/slow")).catch(() => undefined);
-    await sleep(50);
+    await slow.handlerReached;
     const began = Date.now();
     await server.adapter.stop();
     const took = Date.now() - began;

@@ -130,7 +130,9 @@ forEachAdapter("default middleware stack", ({ start }) => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("*");
     expect(preflight.headers["access-control-allow-methods"]).toContain("POST");
-    expect(String(preflight.headers["access-control-allow-headers"])).toContain("Content-Type");
+    // No allowedHeaders configured: the requested headers are reflected, with Vary for caches.
+    expect(preflight.headers["access-control-allow-headers"]).toBe("content-type");
+    expect(String(preflight.headers.vary)).toContain("Access-Control-Request-Headers");
     const simple = await rawRequest(server.port, { method: "POST", path: "/api/only-post", headers: { origin: "https://app.example" } });
     expect(simple.headers["access-control-allow-origin"]).toBe("*");
     expect(String(simple.headers["access-control-expose-headers"])).toContain("X-Request-Id");

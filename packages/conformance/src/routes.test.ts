@@ -2,6 +2,8 @@ import { type BaseServerAdapter, type MiddlewareDefinition, defineRoute, registe
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { expect, it } from "vitest";
 import { z } from "zod";
+import { createAuthFromConfig } from "@conduit-ai/auth";
+import { createRuntime } from "@conduit-ai/runtime";
 import { createContractRuntime } from "./fixtures/contract-runtime.js";
 import { forEachAdapter, type RunningServer } from "./harness.js";
 
@@ -98,7 +100,7 @@ forEachAdapter("route groups", ({ start }) => {
       ["GET", "/api/tools/nope", undefined, 404, "TOOL_NOT_FOUND"],
       ["POST", "/api/tools/nope/execute", {}, 404, "TOOL_NOT_FOUND"],
       ["POST", "/api/tools/execute", { name: "nope" }, 404, "TOOL_NOT_FOUND"],
-      ["POST", "/api/tools/wipe/execute", {}, 403, "USER_CONFIRMATION_REQUIRED"],
+      ["POST", "/api/tools/wipe/execute", {}, 428, "USER_CONFIRMATION_REQUIRED"],
       ["GET", "/api/mcp/servers/zeta", undefined, 404, "MCP_SERVER_NOT_FOUND"],
       ["GET", "/api/mcp/servers/beta/tools", undefined, 503, "MCP_SERVER_UNAVAILABLE"],
       ["GET", "/api/memory/sessions/ghost", undefined, 404, "SESSION_NOT_FOUND"],
@@ -109,6 +111,52 @@ forEachAdapter("route groups", ({ start }) => {
       const response = await call(server, method, path, body);
       expect([response.status, response.json.error.code], `${method} ${path}`).toEqual([status, code]);
       expect(response.json.error.requestId).toBe(response.headers.get("x-request-id"));
+    }
+  });
+
+  it("keeps /health/detailed's process details behind auth; the probes stay public", async () => {
+    const keys = { "health-key-1": { id: "ops", roles: ["admin"], permissions: ["*"] } };
+    const guarded = await start({
+      runtime: createContractRuntime(),
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => {
+        for (const middleware of createAuthFromConfig({ type: "api-key", keys })) adapter.registerMiddleware(middleware);
+        registerAllRoutes(adapter);
+      },
+    });
+    for (const path of ["/api/health", "/api/health/live", "/api/health/ready", "/health", "/ready"]) expect((await fetch(guarded.url(path))).status, path).toBe(200);
+    const anonymous = await fetch(guarded.url("/api/health/detailed"));
+    expect(anonymous.status).toBe(401);
+    expect(JSON.stringify(await anonymous.json())).not.toContain(String(process.pid));
+    const authenticated = await (await fetch(guarded.url("/api/health/detailed"), { headers: { "x-api-key": "health-key-1" } })).json();
+    expect(authenticated.data.process).toMatchObject({ pid: process.pid, node: process.version });
+
+    // Without any auth the detailed view answers, without process details (config.health.processDetails: "authenticated").
+    const open = await start(setup().options);
+    const stripped = await (await fetch(open.url("/api/health/detailed"))).json();
+    expect(stripped.data).toMatchObject({ status: "ok", state: "running" });
+    expect(stripped.data.process).toBeUndefined();
+    const always = await start({ ...setup().options, config: { rateLimit: { enabled: false }, health: { processDetails: "always" } } });
+    expect((await (await fetch(always.url("/api/health/detailed"))).json()).data.process.pid).toBe(process.pid);
+    const never = await start({ ...setup().options, config: { rateLimit: { enabled: false }, health: { processDetails: "never" } } });
+    expect((await (await fetch(never.url("/api/health/detailed"), { headers: { "x-test-user": "ops" } })).json()).data.process).toBeUndefined();
+  });
+
+  it("answers a tool that needs confirmation with 428 from the reference runtime and the fixture alike", async () => {
+    const reference = createRuntime({
+      builtinTools: false,
+      tools: [{ name: "wipe", description: "Deletes everything", schema: z.object({}), requiresConfirmation: true, execute: () => ({ wiped: true }) }],
+    });
+    try {
+      for (const runtime of [reference, createContractRuntime()]) {
+        const server = await start(setup(runtime as ReturnType<typeof createContractRuntime>).options);
+        const refused = await call(server, "POST", "/api/tools/wipe/execute", {});
+        expect([refused.status, refused.json.error.code]).toEqual([428, "USER_CONFIRMATION_REQUIRED"]);
+        const confirmed = await call(server, "POST", "/api/tools/wipe/execute", { confirmed: true });
+        expect(confirmed.status).toBe(200);
+      }
+    } finally {
+      await reference.close();
     }
   });
 

@@ -71,7 +71,7 @@ forEachAdapter("streaming", ({ start }) => {
     }
   });
 
-  it("a failure mid-stream sends an error event last, then closes", async () => {
+  it("a failure mid-stream sends a STREAM_ERROR event last, then closes", async () => {
     const server = await start({
       setup: (adapter) =>
         adapter.registerRoute({
@@ -92,7 +92,7 @@ forEachAdapter("streaming", ({ start }) => {
     const events = parseSse(text);
     expect(events.map((event) => event.event)).toEqual(["text-start", "text-delta", "error"]);
     const error = JSON.parse(events[2]?.data ?? "");
-    expect(error.data.code).toBe("HANDLER_ERROR");
+    expect(error.data.code).toBe("STREAM_ERROR");
     expect(text).not.toContain("secret detail");
   });
 

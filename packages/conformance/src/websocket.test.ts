@@ -1,3 +1,4 @@
+import { createAuthFromConfig, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { DataStreamEvent, GenerateRequest, Runtime, RuntimeCallContext } from "@conduit-ai/server-core";
 import { type AttachWebSocketOptions, type ConduitWebSocketServer, attachWebSocket } from "@conduit-ai/websocket";
 import { expect, it } from "vitest";
@@ -214,6 +215,28 @@ forEachAdapter("websocket", ({ start }) => {
 
     const slow = await startWithSocket({ auth: { strategy: "apiKey", timeoutMs: 50, validate: () => sleep(500).then(() => ({ id: "late" })) } });
     expect(await refusalStatus(slow.server, { headers: { "x-api-key": "k" } })).toBe(401);
+  });
+
+  it("reads the upgrade's credential from the HTTP auth's custom headerName, by the same rule", async () => {
+    const auth = { type: "api-key", headerName: "x-custom-key", keys: { "custom-key-1": { id: "custom" } } } as const;
+    const check = createStaticCredentialValidator(auth);
+    if (!check) throw new Error("auth is enabled");
+    const { server } = await startWithSocket({
+      auth: { strategy: "custom", extractToken: (request) => check.extractCredential(request.headers), validate: (credential) => { const user = check.validate(credential); return user ? { ...user } : null; } },
+    });
+    for (const middleware of createAuthFromConfig(auth)) server.adapter.registerMiddleware(middleware);
+    expect((await fetch(server.url("/api/nowhere"), { headers: { "x-custom-key": "custom-key-1" } })).status).toBe(404);
+    expect((await fetch(server.url("/api/nowhere"), { headers: { "x-api-key": "custom-key-1" } })).status).toBe(401);
+    const accepted = await connect(server, { headers: { "x-custom-key": "custom-key-1" } });
+    expect((await accepted.next((message) => message.type === "connected")).payload.userId).toBe("custom");
+    accepted.socket.close();
+    expect(await refusalStatus(server, { headers: { "x-api-key": "custom-key-1" } })).toBe(401);
+
+    // The websocket package's own strategies honor headerName the same way.
+    const own = await startWithSocket({ auth: { strategy: "bearer", headerName: "x-access-token", validate: (token) => (token === "tok-1" ? { id: "t" } : null) } });
+    const bare = await connect(own.server, { headers: { "x-access-token": "tok-1" } });
+    bare.socket.close();
+    expect(await refusalStatus(own.server, { headers: { authorization: "Bearer tok-1" } })).toBe(401);
   });
 
   it("pings and terminates a connection that does not answer within pongTimeout", async () => {

@@ -13,10 +13,13 @@ import {
   type Runtime,
   type RuntimeCallContext,
   type RuntimeHealth,
+  type TokenUsage,
 } from "@conduit-ai/server-core";
+import { CallTokenAuth } from "./auth/call-token-auth.js";
 import { createMemory } from "./create-memory.js";
 import { type EmbedCallOptions, embedText, embedTexts } from "./embeddings.js";
 import { generateWithAiSdk, streamWithAiSdk } from "./generation/ai-sdk-engine.js";
+import { streamChatCompletions } from "./generation/chat-completions-engine.js";
 import { collectResult, type GenerationPart, type GenerationPlan } from "./generation/generation-part.js";
 import { streamLocally } from "./generation/local-engine.js";
 import { type PlanDependencies, planGeneration, withHistory } from "./generation/request-plan.js";
@@ -29,7 +32,11 @@ import { type ConfiguredProvider, ProviderRegistry } from "./providers/provider-
 import { createInputResolver, emitProcessDeprecation } from "./resolve-input.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 import { builtinTools } from "./tools/builtin-tools.js";
+import type { UsageRecord } from "./usage-record.js";
 import { RuntimeToolRegistry } from "./tools/tool-registry.js";
+import { createUsageLedger } from "./usage/create-usage-ledger.js";
+import { recordUsage } from "./usage/record-usage.js";
+import type { UsageLedger } from "./usage/usage-ledger.js";
 
 /** The reference `Runtime` (DESIGN §4); create it with `createRuntime`. */
 /** The AI SDK `timeout` from `RuntimeOptions.providerTimeout` (defaults: 10 min per call, 2 min between chunks). */
@@ -43,10 +50,14 @@ export class ConduitRuntime implements Runtime {
   readonly tools: RuntimeToolRegistry;
   readonly mcp: McpManager;
   readonly memory: ConversationStore;
+  /** Every generate/stream/embed call with tokens, latency and cost (undefined with `usage: false`). */
+  readonly usage: UsageLedger | undefined;
   readonly #dependencies: PlanDependencies;
   readonly #logger: Logger;
   readonly #maxRetries: number;
   readonly #embedCall: EmbedCallOptions;
+  readonly #onUsage: ((record: UsageRecord) => void) | undefined;
+  readonly #tokenAuth: CallTokenAuth;
 
   constructor(options: RuntimeOptions = {}) {
     const environment = options.env ?? process.env;
@@ -62,7 +73,10 @@ export class ConduitRuntime implements Runtime {
     this.mcp = new McpManager(options.mcpServers, options.mcp);
     this.tools.addSource(() => this.mcp.registryTools());
     this.memory = createMemory(options, environment, this.#logger);
+    this.usage = createUsageLedger(options, environment, this.#logger);
     this.#maxRetries = options.maxRetries ?? 2;
+    this.#onUsage = options.onUsage;
+    this.#tokenAuth = new CallTokenAuth(options.auth);
     const warn = options.onDeprecation ?? emitProcessDeprecation;
     const timeout = providerTimeout(options.providerTimeout);
     this.#embedCall = { maxRetries: this.#maxRetries, timeoutMs: timeout?.stepMs };
@@ -85,52 +99,140 @@ export class ConduitRuntime implements Runtime {
 
   #run(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
     if (plan.provider.languageModel === undefined) return streamLocally(plan);
-    return streaming ? streamWithAiSdk(plan) : generateWithAiSdk(plan);
+    if (!streaming) return generateWithAiSdk(plan);
+    const endpoint = plan.provider.chatCompletions;
+    return endpoint === undefined ? streamWithAiSdk(plan) : streamChatCompletions(plan, endpoint);
+  }
+
+  /**
+   * Memory degrades, it never fails a generation: with the store down (Redis unreachable) the
+   * call runs without history and the turn is not recorded; a warning says so.
+   */
+  async #withHistory(plan: GenerationPlan, sessionId: string | undefined): Promise<GenerationPlan> {
+    try {
+      return await withHistory(plan, sessionId, this.#dependencies);
+    } catch (error) {
+      this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: generating without history");
+      return plan;
+    }
   }
 
   async #remember(sessionId: string | undefined, text: string, content: string): Promise<void> {
     if (sessionId === undefined) return;
     const timestamp = new Date().toISOString();
-    await this.memory.append(sessionId, [
-      { role: "user", content: text, timestamp },
-      { role: "assistant", content, timestamp: new Date().toISOString() },
-    ]);
+    try {
+      await this.memory.append(sessionId, [
+        { role: "user", content: text, timestamp },
+        { role: "assistant", content, timestamp: new Date().toISOString() },
+      ]);
+    } catch (error) {
+      this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: turn not recorded");
+    }
   }
 
   async generate(request: GenerateRequest, context: RuntimeCallContext = {}): Promise<GenerateResult> {
-    const plan = await withHistory(planGeneration(request, context, this.#dependencies), request.sessionId, this.#dependencies);
-    const result = await collectResult(this.#run(plan, false), plan.provider.name, plan.model);
+    planGeneration(request, context, this.#dependencies);
+    // The request is checked first (400), then the token (401); the plan is made with the token's identity.
+    const validated = planGeneration(request, await this.#tokenAuth.apply(context), this.#dependencies);
+    const call = { provider: validated.provider.name, model: validated.model, operation: "generate" as const, startedAt: performance.now() };
+    let plan: GenerationPlan;
+    let result: GenerateResult;
+    try {
+      plan = await this.#withHistory(validated, request.sessionId);
+      result = await collectResult(this.#run(plan, false), plan.provider.name, plan.model);
+    } catch (error) {
+      await recordUsage(this.usage, { ...call, failed: true });
+      throw error;
+    }
+    await recordUsage(this.usage, { ...call, usage: result.usage });
+    this.#recordUsage(plan, request.sessionId, { outcome: "finish", usage: result.usage, usageReported: true, outputCharacters: result.content.length });
     await this.#remember(request.sessionId, plan.text, result.content);
     return result;
   }
 
-  /** Validation errors throw synchronously (so the HTTP layer answers 400); later failures are one `error` event. */
+  /**
+   * Validation errors throw synchronously (so the HTTP layer answers 400); a refused `authToken`
+   * rejects the first read with `InvalidTokenError` (before any event); later failures are one `error` event.
+   */
   stream(request: GenerateRequest, context: RuntimeCallContext = {}): AsyncIterable<DataStreamEvent> {
     const plan = planGeneration(request, context, this.#dependencies);
-    return this.#streamEvents(plan, request.sessionId);
+    return this.#streamEvents(plan, request, request.sessionId);
   }
 
-  async *#streamEvents(validated: GenerationPlan, sessionId: string | undefined): AsyncGenerator<DataStreamEvent> {
+  async *#streamEvents(checked: GenerationPlan, request: GenerateRequest, sessionId: string | undefined): AsyncGenerator<DataStreamEvent> {
     let content = "";
+    const context = await this.#tokenAuth.apply(checked.context);
+    const validated = context === checked.context ? checked : planGeneration(request, context, this.#dependencies);
+    let outputCharacters = 0;
+    const call = { provider: validated.provider.name, model: validated.model, operation: "stream" as const, startedAt: performance.now() };
+    let usage: TokenUsage | undefined;
+    let failed = false;
     try {
-      const plan = await withHistory(validated, sessionId, this.#dependencies);
+      const plan = await this.#withHistory(validated, sessionId);
       for await (const part of this.#run(plan, true)) {
-        if (part.type === "text-delta") content += part.delta;
+        if (part.type === "text-delta") {
+          outputCharacters += part.delta.length;
+          // The answer itself is kept only for the session's memory: a stream without a session holds no copy.
+          if (sessionId !== undefined) content += part.delta;
+        }
+        if (part.type === "finish") usage = part.usage;
+        if (part.type === "error") failed = true;
         yield toStreamEvent(part);
         if (part.type === "error") return;
       }
       await this.#remember(sessionId, validated.text, content);
     } catch (error) {
+      failed = true;
       yield toStreamEvent({ type: "error", error: mapProviderError(error, validated.provider.name, validated.context.signal) });
+    } finally {
+      // Also when the consumer went away mid-stream (its return() lands here): the provider spent tokens.
+      // Aborted: the caller's signal, or a consumer that stopped pulling before the finish.
+      const outcome = validated.context.signal?.aborted ? "aborted" : failed ? "error" : usage === undefined ? "aborted" : "finish";
+      this.#recordUsage(validated, sessionId, {
+        outcome,
+        usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        usageReported: usage !== undefined,
+        outputCharacters,
+      });
+      // The ledger counts an abandoned stream as a call with the tokens the provider reported (none when unknown).
+      await recordUsage(this.usage, { ...call, ...(usage === undefined ? {} : { usage }), failed: outcome === "error" });
     }
   }
 
-  embed(request: EmbedRequest, context: RuntimeCallContext = {}): Promise<EmbedResult> {
-    return embedText(this.providers, request.text, request, context, this.#embedCall);
+  /** Reports a generation's consumption to `onUsage`; an aborted or failed one is logged too (info). */
+  #recordUsage(plan: GenerationPlan, sessionId: string | undefined, result: Pick<UsageRecord, "outcome" | "usage" | "usageReported" | "outputCharacters">): void {
+    const record: UsageRecord = {
+      provider: plan.provider.name,
+      model: plan.model,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(plan.context.requestId === undefined ? {} : { requestId: plan.context.requestId }),
+      ...result,
+    };
+    if (record.outcome !== "finish") this.#logger.info({ usage: record }, `generation ${record.outcome}: usage recorded`);
+    try {
+      this.#onUsage?.(record);
+    } catch (error) {
+      this.#logger.warn({ err: error }, "onUsage hook threw");
+    }
   }
 
-  embedMany(request: EmbedManyRequest, context: RuntimeCallContext = {}): Promise<EmbedManyResult> {
-    return embedTexts(this.providers, request.texts, request, context, this.#embedCall);
+  /** Embeds through `run` and records the call in the usage ledger. */
+  async #embedRecorded<T>(run: (call: EmbedCallOptions) => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    let used: { provider: string; model: string; inputTokens: number } | undefined;
+    const result = await run({ ...this.#embedCall, onUsage: (provider, model, inputTokens) => (used = { provider, model, inputTokens }) });
+    if (used) await recordUsage(this.usage, { provider: used.provider, model: used.model, operation: "embed", startedAt, usage: { inputTokens: used.inputTokens, outputTokens: 0, totalTokens: used.inputTokens } });
+    return result;
+  }
+
+  async embed(request: EmbedRequest, context: RuntimeCallContext = {}): Promise<EmbedResult> {
+    const checked = await this.#tokenAuth.apply(context);
+    return this.#embedRecorded((call) => embedText(this.providers, request.text, request, checked, call));
+  }
+
+  async embedMany(request: EmbedManyRequest, context: RuntimeCallContext = {}): Promise<EmbedManyResult> {
+    const checked = await this.#tokenAuth.apply(context);
+    return this.#embedRecorded((call) => embedTexts(this.providers, request.texts, request, checked, call));
   }
 
   async listProviders(): Promise<ProviderInfo[]> {
@@ -159,7 +261,8 @@ export class ConduitRuntime implements Runtime {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.mcp.close(), this.memory.close?.()]);
+    this.providers.close();
+    await Promise.all([this.mcp.close(), this.memory.close?.(), this.usage?.close?.(), this.#tokenAuth.close()]);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { EmbedManyResult, EmbedResult, RuntimeCallContext } from "@conduit-ai/server-core";
 import { embedMany } from "ai";
+import { countTokens } from "./generation/generation-part.js";
 import { embedLocally } from "./providers/local-embeddings.js";
 import { mapProviderError } from "./providers/provider-error.js";
 import type { ProviderRegistry } from "./providers/provider-registry.js";
@@ -9,6 +10,8 @@ export interface EmbedCallOptions {
   maxRetries: number;
   /** Fails the call with 504 `PROVIDER_TIMEOUT` when the provider has not answered by then. */
   timeoutMs: number | undefined;
+  /** Told the provider, model and input tokens of every finished call (the usage ledger). */
+  onUsage?: (provider: string, model: string, inputTokens: number) => void;
 }
 
 /** Largest batch one `embedMany` call accepts. */
@@ -31,6 +34,7 @@ export async function embedTexts(
   let embeddings: number[][];
   if (provider.embeddingModel === undefined) {
     embeddings = values.map((text) => embedLocally(text));
+    call.onUsage?.(provider.name, model, values.reduce((sum, text) => sum + countTokens(text), 0));
   } else {
     try {
       // The AI SDK has no timeout for embeddings: the caller's signal and the provider timeout, combined.
@@ -44,6 +48,7 @@ export async function embedTexts(
         ...(signals.length > 0 ? { abortSignal: AbortSignal.any(signals) } : {}),
       });
       embeddings = result.embeddings;
+      call.onUsage?.(provider.name, model, result.usage?.tokens ?? 0);
     } catch (error) {
       throw mapProviderError(error, provider.name, context.signal);
     }

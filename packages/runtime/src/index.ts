@@ -1,9 +1,11 @@
+export { CallTokenAuth, type RuntimeAuthOption, type RuntimeTokenProvider, TOKEN_VALIDATION_TIMEOUT_MS } from "./auth/call-token-auth.js";
 export { ConduitRuntime, createRuntime } from "./create-runtime.js";
 export { MAX_EMBED_BATCH } from "./embeddings.js";
 export type { McpConnectionOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./mcp/mcp-config.js";
 export { McpManager, mcpToolName } from "./mcp/mcp-manager.js";
 export type { ConversationStore } from "./memory/conversation-store.js";
-export { InMemoryConversationStore } from "./memory/in-memory-store.js";
+export { InMemoryConversationStore, type InMemoryConversationStoreOptions } from "./memory/in-memory-store.js";
+export { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory/memory-limits.js";
 export { RedisConversationStore, type RedisConversationStoreOptions } from "./memory/redis-store.js";
 export { cosineSimilarity, embedLocally, LOCAL_EMBEDDING_DIMENSION, LOCAL_EMBEDDING_MODEL } from "./providers/local-embeddings.js";
 export type { AnthropicProviderOptions, OpenAIProviderOptions } from "./providers/provider-config.js";
@@ -15,3 +17,9 @@ export { builtinTools, calculatorTool, currentTimeTool, textStatsTool } from "./
 export { evaluateArithmetic } from "./tools/arithmetic.js";
 export type { ToolDefinition } from "./tools/runtime-tool.js";
 export { RuntimeToolRegistry } from "./tools/tool-registry.js";
+export type { UsageRecord } from "./usage-record.js";
+export { MemoryUsageLedger, type UsageLedgerOptions } from "./usage/memory-usage-ledger.js";
+export { RedisUsageLedger, type RedisUsageLedgerOptions } from "./usage/redis-usage-ledger.js";
+export { DEFAULT_MODEL_PRICES, PriceTable } from "./usage/price-table.js";
+export type { UsageLedger } from "./usage/usage-ledger.js";
+export type { RuntimeUsageOptions } from "./usage/usage-options.js";

@@ -1,4 +1,4 @@
-import { ServerAdapterError, ServerValidationError } from "@conduit-ai/server-core";
+import { ServerAdapterError, ServerValidationError, userConfirmationRequired } from "@conduit-ai/server-core";
 
 /** Error codes the runtime adds to the server-core table (documented in the README). */
 export const RuntimeErrorCode = {
@@ -43,17 +43,9 @@ export function toolNotFound(name: string): ServerAdapterError {
   });
 }
 
-/**
- * 428 Precondition Required: the request is well-formed but must be repeated with
- * `confirmed: true` — a precondition the client can meet, unlike a 409 conflict.
- */
+/** 428 `USER_CONFIRMATION_REQUIRED`: server-core's one definition, so every runtime answers alike. */
 export function confirmationRequired(name: string): ServerAdapterError {
-  return new ServerAdapterError(`Tool "${name}" requires user confirmation; repeat the call with confirmed: true`, {
-    code: RuntimeErrorCode.USER_CONFIRMATION_REQUIRED,
-    statusCode: 428,
-    category: "AUTHORIZATION",
-    details: { name },
-  });
+  return userConfirmationRequired(name);
 }
 
 export function toolExecutionFailed(name: string, message: string, external = false): ServerAdapterError {

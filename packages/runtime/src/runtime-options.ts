@@ -1,9 +1,13 @@
 import type { Logger } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
+import type { RuntimeAuthOption } from "./auth/call-token-auth.js";
 import type { McpConnectionOptions, McpServerConfig } from "./mcp/mcp-config.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
+import type { MemoryLimits } from "./memory/memory-limits.js";
 import type { AnthropicProviderOptions, Environment, OpenAIProviderOptions } from "./providers/provider-config.js";
 import type { ToolDefinition } from "./tools/runtime-tool.js";
+import type { UsageRecord } from "./usage-record.js";
+import type { RuntimeUsageOptions } from "./usage/usage-options.js";
 
 /** Limits on a provider that accepted a call and then stays silent. */
 export interface ProviderTimeout {
@@ -34,6 +38,12 @@ export interface RuntimeOptions {
   redis?: string | Redis;
   /** Key prefix of the Redis memory store; default `conduit:memory:`. */
   redisKeyPrefix?: string;
+  /**
+   * Bounds of conversation memory: in process `maxSessions` (1 000, least recently written
+   * evicted), `maxBytes` (64 MiB), `maxMessagesPerSession` (200) and `ttlMs` (24 h idle); in Redis
+   * `maxMessagesPerSession` and `ttlMs` (7 days idle, refreshed on every write).
+   */
+  memoryLimits?: MemoryLimits;
   /** A custom memory store (wins over `redis`). */
   memory?: ConversationStore;
   /** Earlier messages sent as history per call (default 20). */
@@ -44,6 +54,24 @@ export interface RuntimeOptions {
   builtinTools?: boolean;
   tools?: ToolDefinition[];
   logger?: Logger;
+  /**
+   * The usage ledger of every generate/stream/embed call (tokens, latency, cost): in memory, or
+   * in Redis when `REDIS_URL` (or `usage.redis`) is set; `false` keeps none.
+   */
+  usage?: RuntimeUsageOptions | false;
+  /**
+   * Receives every generation's consumption when it ends (`generate`, `stream`), including
+   * streams the client abandoned or the provider cut (`outcome`, `usageReported: false` when the
+   * provider never sent its count). Aborted and failed ones are also logged at info.
+   */
+  onUsage?: (record: UsageRecord) => void;
+  /**
+   * Per-call token validation: calls carrying `authToken` are checked by this provider —
+   * a config (`{type: "jwt", jwksUrl, ...}`, created on first use through the optional
+   * `@conduit-ai/auth-providers`) or a provider you built. 5 s limit; a refusal raises
+   * `InvalidTokenError` (401); the token's user overrides the call context.
+   */
+  auth?: RuntimeAuthOption;
   /** Receives the one-time `prompt` deprecation notice; default `process.emitWarning`. */
   onDeprecation?: (message: string) => void;
 }

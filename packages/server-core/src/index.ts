@@ -9,14 +9,26 @@ export { DEFAULT_SERVER_CONFIG } from "./config/defaults.js";
 export { serverAdapterConfigSchema } from "./config/config-schema.js";
 export { type ConfigIssue, normalizeBasePath, resolveConfig, validateFramework } from "./config/resolve-config.js";
 export { type BeforeCloseHook, BaseServerAdapter } from "./core/base-adapter.js";
-export { type BodySource, readRequestBody } from "./core/body-parser.js";
+export { type BodySource, DEFAULT_MAX_BODY_DEPTH, parseForm, readRequestBody } from "./core/body-parser.js";
+export { type TrustFunction, compileTrustProxy, isLoopbackAddress, resolveClientAddress } from "./core/client-address.js";
+export { jsonDepthExceeds } from "./core/json-depth.js";
+export { validateRoute } from "./core/route-validation.js";
 export { ADAPTER_PACKAGES, type AdapterModule, createServer } from "./core/create-server.js";
-export { type ErrorFormatOptions, type ErrorResponse, type SuccessEnvelope, errorResponse, successEnvelope } from "./core/envelope.js";
+export {
+  type ErrorFormatOptions,
+  type ErrorResponse,
+  type SuccessEnvelope,
+  errorBodyJson,
+  errorResponse,
+  lastResortErrorJson,
+  successEnvelope,
+} from "./core/envelope.js";
 export { type Logger, createConsoleLogger, silentLogger } from "./core/logger.js";
+export { type Deadline, DeadlineQueue } from "./core/deadline-queue.js";
 export { MiddlewareStack } from "./core/middleware-stack.js";
 export { compilePathPattern, joinPaths, pathMatchesFilter } from "./core/path-pattern.js";
 export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from "./core/raw-response.js";
-export { type IncomingRequest, type OutgoingResponse, RequestHandler } from "./core/request-handler.js";
+export { type IncomingRequest, type LingerOptions, type OutgoingResponse, RequestHandler } from "./core/request-handler.js";
 export {
   type EncodeStreamOptions,
   type StreamFormat,
@@ -54,7 +66,7 @@ export { ServerMetrics } from "./metrics/server-metrics.js";
 export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics/metrics-middleware.js";
 export { createMetricsRoute } from "./metrics/metrics-route.js";
 export { getServerMetrics, installMetrics } from "./metrics/install-metrics.js";
-export { createHealthRoutes } from "./routes/health-routes.js";
+export { type HealthRoutesOptions, createHealthRoutes } from "./routes/health-routes.js";
 export { type HealthSource, checkReadiness } from "./routes/health-status.js";
 export { VERSION } from "./version.js";
 // Middleware (issue 4): every factory, store and helper of src/middleware.

@@ -10,6 +10,7 @@ import {
 } from "@conduit-ai/server-core";
 import type { ClientMessage } from "./message-protocol.js";
 import type { WebSocketConnection } from "./websocket-connection.js";
+import { toAuthenticatedUser } from "./websocket-user.js";
 import type { ConduitWebSocketServer } from "./websocket-server.js";
 
 interface SafeParser<T> {
@@ -30,15 +31,6 @@ function callContext(message: ClientMessage, connection: WebSocketConnection, si
   return { ...(message.id ? { requestId: message.id } : {}), ...(connection.user ? { user: toAuthenticatedUser(connection.user) } : {}), signal };
 }
 
-function toAuthenticatedUser(user: { id: string; [field: string]: unknown }) {
-  const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []);
-  return {
-    id: user.id,
-    ...(typeof user.email === "string" ? { email: user.email } : {}),
-    roles: list(user.roles),
-    permissions: list(user.permissions),
-  };
-}
 
 /** Streams the runtime's events as `stream-event` messages; the last is always `finish` or `error`. */
 async function streamToSocket(runtime: Runtime, message: ClientMessage, connection: WebSocketConnection): Promise<void> {

@@ -10,7 +10,9 @@ export interface AttachWebSocketOptions extends WebSocketServerOptions {
 /**
  * Serves the WebSocket surface on an adapter's Node server — now if it is running, and
  * again after every restart (`started` event) — and closes its sockets with 1001 during
- * the adapter's graceful stop, after in-flight generations or the drain timeout.
+ * the adapter's graceful stop, after in-flight generations or the drain timeout. Upgrades and
+ * the messages that start work spend the adapter's HTTP rate-limit budget (`rateLimit: false`
+ * opts out).
  *
  * @example
  * const adapter = createAdapter(runtime, { port: 3000 });
@@ -18,7 +20,14 @@ export interface AttachWebSocketOptions extends WebSocketServerOptions {
  * await adapter.start();
  */
 export function attachWebSocket(adapter: BaseServerAdapter<unknown>, options: AttachWebSocketOptions = {}): ConduitWebSocketServer {
-  const surface = new ConduitWebSocketServer({ logger: adapter.handler.logger, ...options });
+  // One budget per client across HTTP and WebSocket: the adapter's default limiter unless told otherwise.
+  const rateLimit = options.rateLimit ?? adapter.rateLimiter;
+  const surface = new ConduitWebSocketServer({
+    logger: adapter.handler.logger,
+    trustProxy: adapter.getConfig().trustProxy,
+    ...options,
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   if (options.runtime) registerAgentHandlers(surface, options.runtime);
   const attachCurrent = () => {
     const server = adapter.getHttpServer();

@@ -25,3 +25,4 @@ export {
   type WebSocketMessageKind,
   type WebSocketServerOptions,
 } from "./websocket-server.js";
+export { DEFAULT_RATE_LIMITED_TYPES } from "./rate-limit-gate.js";

@@ -14,7 +14,7 @@ export type ServerMessage =
   | { type: "connected"; id: string; payload: { connectionId: string; userId?: string } }
   | { type: "result" | "tool-result"; id: string | null; payload: unknown }
   | { type: "stream-event"; id: string | null; payload: DataStreamEvent }
-  | { type: "error"; id: string | null; payload: { code: string; message: string; details?: unknown } };
+  | { type: "error"; id: string | null; payload: { code: string; message: string; details?: unknown; /** Seconds (429, 503). */ retryAfter?: number } };
 
 export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; id: string | null; code: string; message: string };
 

@@ -18,13 +18,17 @@ function fromQuery(request: IncomingMessage, name: string | undefined): string |
 function extractCredential(request: IncomingMessage, auth: WebSocketAuthConfig): string | undefined {
   switch (auth.strategy) {
     case "bearer": {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header(request, "authorization") ?? "");
-      return match?.[1] ?? fromQuery(request, auth.queryParam);
+      // As the HTTP middleware reads it: `Bearer <token>` on Authorization, a bare token allowed on a dedicated header.
+      const name = (auth.headerName ?? "authorization").toLowerCase();
+      const value = header(request, name) ?? "";
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+      const bare = name !== "authorization" && /^\S+$/.test(value.trim()) ? value.trim() : undefined;
+      return match?.[1] ?? bare ?? fromQuery(request, auth.queryParam);
     }
     case "apiKey":
-      return header(request, auth.headerName ?? "x-api-key") ?? fromQuery(request, auth.queryParam);
+      return header(request, auth.headerName ?? "x-api-key")?.trim() || fromQuery(request, auth.queryParam);
     case "basic": {
-      const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header(request, "authorization") ?? "");
+      const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header(request, auth.headerName ?? "authorization") ?? "");
       if (!match?.[1]) return undefined;
       const decoded = Buffer.from(match[1], "base64").toString("utf8");
       return decoded.includes(":") ? decoded : undefined;

@@ -21,7 +21,10 @@ export type WebSocketTokenValidator = (
 export interface WebSocketAuthConfig {
   strategy: WebSocketAuthStrategy;
   validate?: WebSocketTokenValidator;
-  /** Header of the `apiKey` strategy (default `x-api-key`). */
+  /**
+   * Header carrying the credential, as the HTTP auth's `headerName` (default `x-api-key` for
+   * `apiKey`, `authorization` for `bearer` and `basic`). Give both surfaces the same value.
+   */
   headerName?: string;
   /** Also accept the credential from this query parameter (browsers cannot set upgrade headers). Off by default: URLs get logged. */
   queryParam?: string;

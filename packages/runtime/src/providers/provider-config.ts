@@ -1,6 +1,8 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { ChatCompletionsEndpoint } from "./chat-completions-endpoint.js";
+import { cachedModels } from "./model-cache.js";
 import type { ConfiguredProvider } from "./provider-registry.js";
 
 export interface OpenAIProviderOptions {
@@ -44,10 +46,24 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
   const embeddingModels = options?.embeddingModels ?? commaList(environment.OPENAI_EMBEDDING_MODELS) ?? DEFAULT_OPENAI_EMBEDDING_MODELS;
   if (baseURL) {
     const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true });
-    return { name: "openai", models, embeddingModels, languageModel: (id) => compatible.chatModel(id), embeddingModel: (id) => compatible.embeddingModel(id) };
+    return {
+      name: "openai",
+      models,
+      embeddingModels,
+      languageModel: cachedModels((id) => compatible.chatModel(id)),
+      embeddingModel: cachedModels((id) => compatible.embeddingModel(id)),
+      // Streams are read by Conduit's own client: a fraction of the AI SDK pipeline's memory per stream.
+      chatCompletions: new ChatCompletionsEndpoint({ baseURL, ...(apiKey ? { apiKey } : {}) }),
+    };
   }
   const openai = createOpenAI({ apiKey });
-  return { name: "openai", models, embeddingModels, languageModel: (id) => openai.languageModel(id), embeddingModel: (id) => openai.embeddingModel(id) };
+  return {
+    name: "openai",
+    models,
+    embeddingModels,
+    languageModel: cachedModels((id) => openai.languageModel(id)),
+    embeddingModel: cachedModels((id) => openai.embeddingModel(id)),
+  };
 }
 
 /** The Anthropic provider from options, else `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`/`ANTHROPIC_MODELS`. */
@@ -57,5 +73,5 @@ export function anthropicProvider(options: AnthropicProviderOptions | undefined,
   if (!apiKey) return undefined;
   const models = options?.models ?? commaList(environment.ANTHROPIC_MODELS) ?? DEFAULT_ANTHROPIC_MODELS;
   const anthropic = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
-  return { name: "anthropic", models, embeddingModels: [], languageModel: (id) => anthropic.languageModel(id) };
+  return { name: "anthropic", models, embeddingModels: [], languageModel: cachedModels((id) => anthropic.languageModel(id)) };
 }

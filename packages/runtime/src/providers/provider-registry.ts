@@ -1,5 +1,6 @@
 import type { ProviderInfo } from "@conduit-ai/server-core";
 import type { EmbeddingModel, LanguageModel } from "ai";
+import type { ChatCompletionsEndpoint } from "./chat-completions-endpoint.js";
 import { modelNotAvailable, providerNotConfigured } from "../runtime-errors.js";
 import { LOCAL_EMBEDDING_MODEL } from "./local-embeddings.js";
 
@@ -15,6 +16,8 @@ export interface ConfiguredProvider {
   embeddingModels: string[];
   languageModel?: (modelId: string) => LanguageModel;
   embeddingModel?: (modelId: string) => EmbeddingModel;
+  /** An OpenAI-compatible server whose streams Conduit reads itself (lighter than the AI SDK's pipeline). */
+  chatCompletions?: ChatCompletionsEndpoint;
 }
 
 export interface ResolvedModel {
@@ -67,6 +70,11 @@ export class ProviderRegistry {
     const preferred = this.#providers.get(this.defaultProvider);
     if (purpose === "embedding" && preferred !== undefined && preferred.embeddingModels.length === 0) return LOCAL_PROVIDER;
     return this.defaultProvider;
+  }
+
+  /** Releases the providers' idle connections. */
+  close(): void {
+    for (const provider of this.#providers.values()) provider.chatCompletions?.close();
   }
 
   list(): ProviderInfo[] {

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { SERVER_FRAMEWORKS } from "../contracts/http.js";
+import type { RateLimitStore } from "../middleware/rate-limit/rate-limit-store.js";
 
 const nonNegativeInt = z.number().int().nonnegative();
 const positiveInt = z.number().int().positive();
+const originMatcher = z.union([z.string().min(1), z.instanceof(RegExp)]);
 const byteSize = z.union([positiveInt, z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes such as 1048576 or \"10mb\"")]);
 
 /**
@@ -17,7 +19,7 @@ export const serverAdapterConfigSchema = z
     cors: z
       .object({
         enabled: z.boolean(),
-        origins: z.union([z.literal("*"), z.array(z.string().min(1))]),
+        origins: z.union([originMatcher, z.array(originMatcher), z.custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", "expected a function")]),
         methods: z.array(z.string().min(1)),
         allowedHeaders: z.array(z.string().min(1)),
         exposedHeaders: z.array(z.string().min(1)),
@@ -25,7 +27,17 @@ export const serverAdapterConfigSchema = z
         maxAge: nonNegativeInt,
       })
       .partial()
-      .strict(),
+      .strict()
+      .superRefine((cors, context) => {
+        // Any site could make credentialed requests: the browser-enforced rule, enforced at startup.
+        if (cors.credentials === true && (cors.origins === undefined || cors.origins === "*")) {
+          context.addIssue({
+            code: "custom",
+            path: ["credentials"],
+            message: 'credentials: true needs explicit origins (a list, a RegExp or a function), not the default "*"',
+          });
+        }
+      }),
     rateLimit: z
       .object({
         enabled: z.boolean(),
@@ -34,10 +46,18 @@ export const serverAdapterConfigSchema = z
         message: z.string(),
         skipPaths: z.array(z.string()),
         trustProxy: z.boolean(),
+        failOpen: z.boolean(),
+        store: z.custom<RateLimitStore>(
+          (value) => typeof (value as { hitWindow?: unknown })?.hitWindow === "function" && typeof (value as { takeToken?: unknown })?.takeToken === "function",
+          "expected a RateLimitStore (hitWindow and takeToken)",
+        ),
       })
       .partial()
       .strict(),
-    bodyParser: z.object({ enabled: z.boolean(), limit: byteSize }).partial().strict(),
+    bodyParser: z
+      .object({ enabled: z.boolean(), limit: byteSize, maxDepth: positiveInt.max(10_000), lingerMs: nonNegativeInt, lingerLimit: z.union([nonNegativeInt, byteSize]) })
+      .partial()
+      .strict(),
     logging: z
       .object({
         enabled: z.boolean(),
@@ -66,6 +86,14 @@ export const serverAdapterConfigSchema = z
       .partial()
       .strict(),
     streaming: z.object({ keepAliveMs: nonNegativeInt }).partial().strict(),
+    trustProxy: z.union([
+      z.boolean(),
+      nonNegativeInt,
+      z.string().min(1),
+      z.array(z.string().min(1)),
+      z.custom<(address: string, hop: number) => boolean>((value) => typeof value === "function", "expected a function"),
+    ]),
+    health: z.object({ processDetails: z.enum(["authenticated", "always", "never"]) }).partial().strict(),
   })
   .partial()
   .strict();

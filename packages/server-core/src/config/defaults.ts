@@ -9,7 +9,8 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
     enabled: true,
     origins: "*",
     methods: ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id"],
+    // Undefined: a preflight's Access-Control-Request-Headers are reflected (as cors, @fastify/cors and hono/cors do).
+    allowedHeaders: undefined,
     exposedHeaders: ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"],
     credentials: false,
     maxAge: 86_400,
@@ -21,8 +22,9 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
     message: "Too many requests, please try again later",
     skipPaths: ["/health", "/ready"],
     trustProxy: false,
+    failOpen: false,
   },
-  bodyParser: { enabled: true, limit: 10 * 1024 * 1024 },
+  bodyParser: { enabled: true, limit: 10 * 1024 * 1024, maxDepth: 64, lingerMs: 5_000, lingerLimit: 64 * 1024 * 1024 },
   logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"] },
   timeout: 30_000,
   enableMetrics: true,
@@ -38,4 +40,6 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
   },
   shutdown: { gracefulShutdownTimeoutMs: 30_000, drainTimeoutMs: 15_000, forceClose: true },
   streaming: { keepAliveMs: 15_000 },
+  trustProxy: false,
+  health: { processDetails: "authenticated" },
 }) as RequiredServerAdapterConfig;

@@ -59,4 +59,21 @@ describe("resolveConfig", () => {
     expect(validateFramework("koa")).toBe("koa");
     expect(() => validateFramework("nest")).toThrow(ConfigurationError);
   });
+
+  it("refuses cors.credentials with the default origins, naming the key", () => {
+    expect(() => resolveConfig({ cors: { credentials: true } })).toThrow(/cors\.credentials: credentials: true needs explicit origins/);
+    expect(() => resolveConfig({ cors: { credentials: true, origins: "*" } })).toThrow(/cors\.credentials/);
+    expect(resolveConfig({ cors: { credentials: true, origins: [/\.example$/] } }).cors.credentials).toBe(true);
+  });
+
+  it("resolves bodyParser depth and lingering, trustProxy (legacy rateLimit.trustProxy: one hop) and health", () => {
+    const config = resolveConfig({ bodyParser: { maxDepth: 10, lingerLimit: "1mb" }, rateLimit: { trustProxy: true } });
+    expect(config.bodyParser).toMatchObject({ maxDepth: 10, lingerMs: 5_000, lingerLimit: 1024 * 1024 });
+    expect(config.trustProxy).toBe(1);
+    expect(resolveConfig({ trustProxy: ["loopback"] }).trustProxy).toEqual(["loopback"]);
+    expect(resolveConfig().health.processDetails).toBe("authenticated");
+    expect(() => resolveConfig({ trustProxy: "999.1.1.1" })).toThrow(/trustProxy/);
+    expect(() => resolveConfig({ bodyParser: { maxDepth: 0 } })).toThrow(/bodyParser\.maxDepth/);
+  });
 });
+

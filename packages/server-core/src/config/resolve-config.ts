@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contracts/config.js";
 import type { ServerFramework } from "../contracts/http.js";
 import { ConfigurationError } from "../errors/server-errors.js";
+import { compileTrustProxy } from "../core/client-address.js";
 import { DEFAULT_SERVER_CONFIG } from "./defaults.js";
 import { serverAdapterConfigSchema, serverFrameworkSchema } from "./config-schema.js";
 
@@ -44,25 +45,43 @@ export function validateFramework(framework: unknown): ServerFramework {
 export function resolveConfig(config: ServerAdapterConfig = {}): RequiredServerAdapterConfig {
   const parsed = serverAdapterConfigSchema.safeParse(config);
   if (!parsed.success) raise(toIssues(parsed.error, ""));
-  const user = parsed.data;
+  const user = parsed.data as ServerAdapterConfig;
   const defaults = structuredClone(DEFAULT_SERVER_CONFIG);
-  const limit = user.bodyParser?.limit ?? defaults.bodyParser.limit;
+  // The legacy `rateLimit.trustProxy: true` meant "a proxy I control is in front": one hop.
+  const trustProxy = user.trustProxy ?? (user.rateLimit?.trustProxy === true ? 1 : defaults.trustProxy);
+  try {
+    compileTrustProxy(trustProxy);
+  } catch (error) {
+    raise([{ path: "trustProxy", message: (error as Error).message }]);
+  }
   return {
     ...defaults,
-    ...withoutObjects(user),
+    ...withoutObjects(user as Record<string, unknown>),
     basePath: normalizeBasePath(user.basePath ?? defaults.basePath),
-    cors: { ...defaults.cors, ...user.cors },
+    cors: { ...defaults.cors, ...user.cors } as RequiredServerAdapterConfig["cors"],
     rateLimit: { ...defaults.rateLimit, ...user.rateLimit },
-    bodyParser: { ...defaults.bodyParser, ...user.bodyParser, limit: typeof limit === "number" ? limit : (bytes.parse(limit) ?? 0) },
+    bodyParser: {
+      ...defaults.bodyParser,
+      ...user.bodyParser,
+      limit: byteCount(user.bodyParser?.limit ?? defaults.bodyParser.limit),
+      lingerLimit: byteCount(user.bodyParser?.lingerLimit ?? defaults.bodyParser.lingerLimit),
+    },
     logging: { ...defaults.logging, ...user.logging },
     redaction: { ...defaults.redaction, ...user.redaction },
     shutdown: { ...defaults.shutdown, ...user.shutdown },
     streaming: { ...defaults.streaming, ...user.streaming },
+    health: { ...defaults.health, ...user.health },
+    trustProxy,
   };
 }
 
+function byteCount(value: number | string): number {
+  return typeof value === "number" ? value : (bytes.parse(value) ?? 0);
+}
+
+/** Top-level scalars; objects are merged one by one above, functions (`trustProxy`) set explicitly. */
 function withoutObjects(config: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(config).filter(([, value]) => typeof value !== "object"));
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => typeof value !== "object" && typeof value !== "function"));
 }
 
 /** `"/api/"` → `"/api"`, `"/"` → `""`. */

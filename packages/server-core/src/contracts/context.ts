@@ -49,8 +49,13 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
   readonly abortController: AbortController;
   /** Per-request scratch space for middleware. */
   readonly state: Record<string, unknown>;
-  /** The peer's address (the socket's, never a header). */
+  /**
+   * The client's address: the socket peer, or with `config.trustProxy` the rightmost
+   * `X-Forwarded-For` address that is not a trusted proxy. What rate limits, logs and auth use.
+   */
   readonly clientAddress: string;
+  /** The socket peer's address (never a header). */
+  readonly peerAddress: string;
   /** The matched route; undefined for unknown paths. */
   readonly route: RegisteredRoute | undefined;
   /** `performance.now()` when the request arrived. */

@@ -8,3 +8,4 @@ export * from "./middleware.js";
 export * from "./route.js";
 export * from "./runtime.js";
 export * from "./stream-event.js";
+export * from "./usage.js";

@@ -1,5 +1,6 @@
 import type { AuthenticatedUser } from "./context.js";
 import type { DataStreamEvent } from "./stream-event.js";
+import type { UsageLedgerReader } from "./usage.js";
 
 /** Who is calling and why; passed from the HTTP layer to the runtime with every call. */
 export interface RuntimeCallContext {
@@ -7,6 +8,10 @@ export interface RuntimeCallContext {
   user?: AuthenticatedUser;
   /** Raw auth token when the runtime validates tokens itself. */
   authToken?: string;
+  /** Set by the runtime from a validated `authToken` (they override whatever the caller passed). */
+  userId?: string;
+  userEmail?: string;
+  userRoles?: string[];
   signal?: AbortSignal;
 }
 
@@ -121,7 +126,7 @@ export interface ToolRegistry {
   search(query: ToolSearchQuery): Promise<ToolInfo[]> | ToolInfo[];
   /** Undefined when no such tool. */
   get(name: string): Promise<ToolInfo | undefined> | ToolInfo | undefined;
-  /** Throws `TOOL_NOT_FOUND` (404), a validation error (400) or `USER_CONFIRMATION_REQUIRED`. */
+  /** Throws `TOOL_NOT_FOUND` (404), a validation error (400) or `USER_CONFIRMATION_REQUIRED` (428, `userConfirmationRequired`). */
   execute(name: string, args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<ToolExecutionResult>;
 }
 
@@ -200,6 +205,8 @@ export interface Runtime {
   mcp: McpServers;
   memory: MemoryStore;
   health(): Promise<RuntimeHealth>;
+  /** The usage ledger of generate/stream/embed calls, when the runtime keeps one (the `/api/ai` analysis reads it). */
+  usage?: UsageLedgerReader;
   /** Releases connections (MCP clients, Redis). */
   close?(): Promise<void>;
 }

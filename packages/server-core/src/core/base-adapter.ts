@@ -7,14 +7,17 @@ import type { ServerFramework } from "../contracts/http.js";
 import type { ServerLifecycleState, ServerStatus } from "../contracts/lifecycle.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RegisteredRoute, RouteDefinition, RouteGroup } from "../contracts/route.js";
-import type { Runtime } from "../contracts/runtime.js";
+import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
+import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
-import { AlreadyRunningError, NotRunningError, ServerStartError } from "../errors/server-errors.js";
+import { AlreadyRunningError, ConfigurationError, NotRunningError, ServerStartError, ServerStopError, invalidRoute } from "../errors/server-errors.js";
 import { InvalidLifecycleStateError } from "../errors/server-errors.js";
 import { canTransition } from "./lifecycle-state.js";
 import { createConsoleLogger } from "./logger.js";
 import { joinPaths } from "./path-pattern.js";
 import { RequestHandler } from "./request-handler.js";
+import { middlewareProblem } from "./route-validation.js";
+import { guardNodeServer } from "../node/server-guards.js";
 import { builtInHealthRoutes } from "../routes/built-in-health.js";
 import { installMetrics } from "../metrics/install-metrics.js";
 import { createDefaultMiddleware } from "../middleware/default-stack.js";
@@ -27,7 +30,50 @@ export interface AdapterOptions {
 
 export type BeforeCloseHook = (context: { drainTimeoutMs: number }) => Promise<void> | void;
 
-const delay = (ms: number) => new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * `work`, or "timeout" after `ms`. The timer is ref'd and cleared: a stop in progress keeps the
+ * process alive until it completes (an unref'd one let a process with a request stuck in flight
+ * exit half-stopped, skipping `runtime.close()`), and a finished stop leaves no timer behind.
+ */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Connections the kernel may queue before the server accepts them (capped by the kernel's
+ * `net.core.somaxconn`, 4096 on current Linux). Node's default, 511, overflows when a burst of
+ * clients arrives while the event loop is busy — 5 000 streams opened within a second dropped
+ * SYNs, and the clients' retransmissions (1 s, 3 s, 7 s…) delayed or reset their streams.
+ */
+const LISTEN_BACKLOG = 4096;
+
+/** How long streams interrupted by the shutdown get to deliver their final event before sockets are destroyed. */
+const FINAL_EVENT_GRACE_MS = 1_000;
+
+/**
+ * Stops accepting connections but keeps idle keep-alive sockets open: `server.close()` would
+ * end them at once (Node ≥ 19), so a request a client sends on one during the drain would get
+ * no answer instead of the 503 + `Connection: close` that tells it to go elsewhere.
+ */
+function stopListening(server: Server): Promise<void> {
+  const closeIdleConnections = server.closeIdleConnections;
+  server.closeIdleConnections = () => undefined;
+  try {
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  } finally {
+    server.closeIdleConnections = closeIdleConnections;
+  }
+}
 
 /**
  * Everything an adapter shares: configuration, route and middleware registration,
@@ -48,6 +94,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   /** Routes the current app mounted natively; later ones are matched by the core. */
   private readonly mounted = new Set<RegisteredRoute>();
   private readonly beforeCloseHooks = new Set<BeforeCloseHook>();
+  private readonly healthChecks = new Map<string, () => Promise<DependencyHealth | undefined>>();
 
   constructor(
     readonly runtime: Runtime | undefined,
@@ -59,6 +106,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.handler = new RequestHandler(this.config, this);
     this.handler.logger = createConsoleLogger(this.config.logging.enabled ? "warn" : "silent");
     if (options.defaultMiddleware !== false) for (const middleware of createDefaultMiddleware(this.config, this.handler)) this.registerMiddleware(middleware);
+    const limiter = this.handler.rateLimiter;
+    if (limiter) this.registerHealthCheck("rateLimitStore", () => limiter.health());
     if (!this.config.disableBuiltInHealth) for (const route of builtInHealthRoutes(this)) this.registerRoute(route);
     // Metrics: a per-server registry, a first-in-line middleware and `${basePath}/metrics`.
     if (this.config.enableMetrics) installMetrics(this);
@@ -107,13 +156,15 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.transition("starting");
     try {
       const server = await this.createHttpServer(this.app as TApp);
+      // Parser errors, CONNECT, 100-continue and Host-less requests: answered alike on every adapter.
+      guardNodeServer(server, this.handler);
       server.on("connection", (socket: Socket) => {
         this.sockets.add(socket);
         socket.once("close", () => this.sockets.delete(socket));
       });
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
-        server.listen(this.config.port, this.config.host, () => {
+        server.listen({ port: this.config.port, host: this.config.host, backlog: LISTEN_BACKLOG }, () => {
           server.off("error", reject);
           resolve();
         });
@@ -136,46 +187,68 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   }
 
   /**
-   * Graceful stop: refuse new connections, answer new requests on open sockets with 503,
-   * let in-flight requests finish within `drainTimeoutMs`, then force-close (if
-   * `forceClose`); the whole stop never exceeds `gracefulShutdownTimeoutMs`.
+   * Graceful stop: refuse new connections, answer new requests on open keep-alive sockets with
+   * 503 + `Connection: close` while in-flight requests and streams finish within
+   * `drainTimeoutMs`; then streams still running get a final `error` event
+   * (`SERVER_SHUTTING_DOWN`) and the rest is force-closed (if `forceClose`). The whole stop
+   * never exceeds `gracefulShutdownTimeoutMs`, and keeps the process alive until it is done.
    */
   async stop(): Promise<void> {
     if (this.state !== "running") throw new NotRunningError(`Server is ${this.state}`);
     const server = this.server as Server;
     const { drainTimeoutMs, gracefulShutdownTimeoutMs, forceClose } = this.config.shutdown;
     const deadline = Date.now() + gracefulShutdownTimeoutMs;
+    const remaining = () => Math.max(0, deadline - Date.now());
     this.transition("draining");
     this.handler.draining = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    const closed = stopListening(server);
+    // What failed to close; the stop still closes everything else, then reports it (STOP_FAILED).
+    const failures: unknown[] = [];
+    const fail = (error: unknown) => {
+      failures.push(error);
+      this.handler.emitSafe("error", { error, timestamp: Date.now() });
+    };
     // Surfaces holding their own sockets (WebSocket) close them while HTTP drains.
     const hooks = Promise.all(
       [...this.beforeCloseHooks].map((hook) =>
         Promise.resolve()
           .then(() => hook({ drainTimeoutMs: Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs) }))
-          .catch((error) => this.handler.emitSafe("error", { error, timestamp: Date.now() })),
+          .catch(fail),
       ),
     );
 
-    const drained = await Promise.race([this.handler.whenIdle(), delay(Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs))]);
+    const drained = await within(this.handler.whenIdle(), Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs));
     this.transition("stopping");
+    // Without forceClose, wait for the work up to the deadline, keeping a moment for the final events of open streams.
+    const finalEventGrace = Math.min(FINAL_EVENT_GRACE_MS, gracefulShutdownTimeoutMs / 4);
     if (drained === "timeout" && !forceClose) {
-      await Promise.race([this.handler.whenIdle(), delay(Math.max(0, deadline - Date.now()))]);
+      await within(this.handler.whenIdle(), remaining() - (this.handler.openStreamCount > 0 ? finalEventGrace : 0));
+    }
+    if (this.handler.openStreamCount > 0) {
+      // Streams still running get their last word (an `error` event) before their sockets go.
+      this.handler.interruptStreams();
+      await within(this.handler.whenIdle(), Math.min(finalEventGrace, remaining()));
     }
     // Before any socket is ended: the hooks close theirs properly (WebSocket close frames).
-    if (this.beforeCloseHooks.size > 0) await Promise.race([hooks, delay(Math.max(0, deadline - Date.now()))]);
+    if (this.beforeCloseHooks.size > 0) await within(hooks, remaining());
     if (this.handler.inFlightCount === 0) {
       // Every response is written: end the (now idle) sockets gently so buffered bytes still reach clients.
       for (const socket of this.sockets) socket.end();
-      await Promise.race([closed, delay(Math.max(0, Math.min(1_000, deadline - Date.now())))]);
+      await within(closed, Math.min(1_000, remaining()));
     }
     this.destroySockets();
-    await Promise.race([closed, delay(Math.max(0, deadline - Date.now()))]);
-    await this.disposeApp(this.app as TApp).catch((error) => this.handler.emitSafe("error", { error, timestamp: Date.now() }));
+    await within(closed, remaining());
+    await this.disposeApp(this.app as TApp).catch(fail);
     const uptime = Date.now() - this.startedAt;
     this.server = undefined;
     this.boundAddress = undefined;
+    if (failures.length > 0) {
+      // Closed, but not cleanly: `start()` may try again from `error`.
+      this.transition("error");
+      throw new ServerStopError(`Stopping the ${this.framework} server failed: ${failures.map(messageOf).join("; ")}`, {
+        cause: failures.length === 1 ? failures[0] : new AggregateError(failures),
+      });
+    }
     this.transition("stopped");
     this.handler.emitSafe("stopped", { uptime, timestamp: Date.now() });
   }
@@ -199,12 +272,47 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     return () => this.beforeCloseHooks.delete(hook);
   }
 
+  /**
+   * Adds a dependency to readiness (`/ready`, `/api/health/ready`, `/api/health/detailed`)
+   * beside the runtime's; `undefined` from the check leaves it out. A `required` dependency
+   * that is down makes the server not ready (503).
+   *
+   * @example
+   * adapter.registerHealthCheck("sessions", async () => ({ status: (await store.ping()) ? "ok" : "down", required: true }));
+   */
+  registerHealthCheck(name: string, check: () => Promise<DependencyHealth | undefined>): void {
+    this.healthChecks.set(name, check);
+  }
+
+  /** @internal what readiness merges with the runtime's health. */
+  async checkDependencies(): Promise<Record<string, DependencyHealth>> {
+    const entries = await Promise.all(
+      [...this.healthChecks].map(async ([name, check]) => {
+        try {
+          return [name, await check()] as const;
+        } catch (error) {
+          return [name, { status: "down", required: true, message: (error as Error).message } satisfies DependencyHealth] as const;
+        }
+      }),
+    );
+    return Object.fromEntries(entries.filter((entry): entry is readonly [string, DependencyHealth] => entry[1] !== undefined));
+  }
+
+  /** The default stack's rate limiter (undefined when `rateLimit.enabled` is false or the stack is off). */
+  get rateLimiter(): RateLimiter | undefined {
+    return this.handler.rateLimiter;
+  }
+
   registerRoute(route: RouteDefinition): void {
+    if (typeof route !== "object" || route === null || typeof route.path !== "string") throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
     const fullPath = route.absolute ? joinPaths(route.path) : joinPaths(this.config.basePath, route.path);
     this.handler.routes.add({ ...route, fullPath } as RegisteredRoute);
   }
 
   registerRouteGroup(group: RouteGroup): void {
+    if (typeof group !== "object" || group === null || typeof group.prefix !== "string" || !Array.isArray(group.routes)) {
+      throw invalidRoute("a route group needs a prefix and a list of routes", { prefix: String((group as RouteGroup | null)?.prefix) });
+    }
     for (const route of group.routes) {
       const middleware = [...(group.middleware ?? []), ...(route.middleware ?? [])];
       this.registerRoute({
@@ -217,6 +325,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   }
 
   registerMiddleware(middleware: MiddlewareDefinition): void {
+    const problem = middlewareProblem(middleware);
+    if (problem) throw new ConfigurationError(`Invalid middleware "${String((middleware as { name?: unknown } | null)?.name)}": ${problem}`);
     this.handler.middleware.add(middleware);
   }
 

@@ -42,20 +42,55 @@ export interface ErrorFormatOptions {
   includeStack?: boolean;
 }
 
-/** The one place an error becomes a response body and headers. */
+/** The one place an error becomes a response body and headers. Never mutates `error` (it may be frozen). */
 export function errorResponse(
   error: ServerAdapterError,
   requestId: string,
   options: ErrorFormatOptions = {},
 ): { status: number; headers: ResponseHeaders; body: ErrorResponse } {
-  error.requestId = requestId;
   const serialized = error.toJSON().error;
   const body: ErrorResponse = {
     error: { ...serialized, requestId },
     metadata: { timestamp: isoTimestamp(), requestId },
   };
-  if (options.includeStack && error.stack) body.error.stack = error.stack;
+  if (options.includeStack && typeof error.stack === "string") body.error.stack = error.stack;
   const headers: ResponseHeaders = { "content-type": "application/json; charset=utf-8" };
   if (serialized.retryAfter !== undefined) headers["retry-after"] = String(serialized.retryAfter);
-  return { status: error.statusCode, headers, body };
+  return { status: validStatus(error.statusCode), headers, body };
+}
+
+/** An error status the wire can carry; anything else (a hostile or buggy subclass) is a 500. */
+function validStatus(status: unknown): number {
+  return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
+}
+
+/**
+ * The error body as JSON, whatever `details` holds: circular, BigInt, a throwing `toJSON`
+ * or getter, or nesting deep enough to overflow the stack. It is retried without
+ * `details` and `stack`, and finally replaced by `lastResortErrorJson`.
+ */
+export function errorBodyJson(body: ErrorResponse): string {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    try {
+      const { details: _details, stack: _stack, ...rest } = body.error;
+      return JSON.stringify({ ...body, error: { ...rest, message: String(rest.message) } });
+    } catch {
+      return lastResortErrorJson(body.metadata.requestId);
+    }
+  }
+}
+
+/** Request ids that need no JSON escaping (the core's own rule for incoming and generated ids). */
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The 500 envelope built from constants only: what is sent when shaping the real error failed
+ * too. It cannot throw.
+ */
+export function lastResortErrorJson(requestId: string): string {
+  const id = typeof requestId === "string" && SAFE_ID.test(requestId) ? requestId : "unknown";
+  const timestamp = isoTimestamp();
+  return `{"error":{"code":"HANDLER_ERROR","message":"Internal server error","category":"EXECUTION","requestId":"${id}"},"metadata":{"timestamp":"${timestamp}","requestId":"${id}"}}`;
 }

@@ -1,4 +1,6 @@
 import type { ServerContext } from "../contracts/context.js";
+import { ErrorCode } from "../errors/codes.js";
+import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamAbortedError } from "../errors/server-errors.js";
 import type { Logger } from "./logger.js";
 import { encodeEventStream, negotiateStreamFormat, streamHeaders } from "./stream-encoding.js";
@@ -12,6 +14,8 @@ export interface EventStreamOptions {
   redactor: StreamEventTransform | undefined;
   logger: Logger;
   onError: (error: unknown) => void;
+  /** Aborted when the server's shutdown ends the streams still running (see `RequestHandler.interruptStreams`). */
+  shutdownSignal?: AbortSignal;
 }
 
 /**
@@ -32,11 +36,37 @@ export function applyEventStream(context: ServerContext, source: AsyncIterable<u
     onError: options.onError,
     transformEvent: streamEventTransformFor(context, options.redactor),
     onAbort: () => recordStreamAbort(context, options.logger),
+    shutdownSignal: options.shutdownSignal,
+    onInterrupt: () => {
+      context.state[STREAM_STATE] = "complete";
+      if (!context.abortSignal.aborted) context.abortController.abort(serverShuttingDown());
+    },
     onComplete: () => {
       context.state[STREAM_STATE] = "complete";
     },
   });
   context.state[STREAM_STATE] = "open";
+}
+
+/** True while `context`'s response is an event stream that has not delivered its last event. */
+export function isOpenEventStream(context: ServerContext): boolean {
+  return context.state[STREAM_STATE] === "open";
+}
+
+/**
+ * The pipeline replaced a stream it had not started sending (a middleware failed after the
+ * handler returned it): release its source and forget it, so `done()` records no abort.
+ */
+export function discardEventStream(context: ServerContext): void {
+  const body = context.response.body;
+  if (!context.response.streaming || body === null || typeof body !== "object" || !(Symbol.asyncIterator in body)) return;
+  if (context.state[STREAM_STATE] === "open") context.state[STREAM_STATE] = "discarded";
+  try {
+    const iterator = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    iterator.return?.()?.catch(() => undefined);
+  } catch {
+    // Nothing to release.
+  }
 }
 
 /**
@@ -52,4 +82,14 @@ export function recordStreamAbort(context: ServerContext, logger: Logger): void 
   if (!context.abortSignal.aborted) context.abortController.abort(reason);
   context.response.status = reason.statusCode;
   logger.info({ requestId: context.requestId, code: reason.code, statusCode: reason.statusCode, path: context.path }, "stream aborted by client");
+}
+
+/** The abort reason a handler sees when the shutdown ended its stream. */
+function serverShuttingDown(): ServerAdapterError {
+  return new ServerAdapterError("The server is shutting down", {
+    code: ErrorCode.SERVER_SHUTTING_DOWN,
+    statusCode: 503,
+    category: "EXECUTION",
+    retryable: true,
+  });
 }

@@ -28,7 +28,7 @@ export function compilePathPattern(path: string): PathPattern {
     match(requestPath) {
       const found = regexp.exec(requestPath);
       if (!found) return undefined;
-      const params: Record<string, string> = {};
+      const params = Object.create(null) as Record<string, string>;
       paramNames.forEach((name, index) => {
         params[name] = decodeURIComponent(found[index + 1] ?? "");
       });

@@ -4,6 +4,7 @@ import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import type { AuthenticatedUser } from "../contracts/context.js";
 import { StreamAbortedError } from "../errors/server-errors.js";
+import { type TrustFunction, resolveClientAddress } from "./client-address.js";
 
 /**
  * Subscribes `listener` to the client going away (calling it at once when it already
@@ -17,7 +18,10 @@ export interface RequestContextInit {
   path: string;
   query: QueryValues;
   headers: IncomingHeaders;
-  clientAddress: string;
+  /** The socket peer. */
+  peerAddress: string;
+  /** `config.trustProxy`, compiled: which forwarded entries make the client address. */
+  trustProxy: TrustFunction;
   route: RegisteredRoute | undefined;
   params: Record<string, string>;
   /** Created on first use when omitted: most requests never touch it, and an AbortController is costly per request. */
@@ -41,7 +45,9 @@ export class RequestContext implements ServerContext {
   private watchDisconnect: DisconnectWatcher | undefined;
   private unwatchDisconnect: (() => void) | undefined;
   readonly state: Record<string, unknown> = {};
-  readonly clientAddress: string;
+  readonly peerAddress: string;
+  private readonly trustProxy: TrustFunction;
+  private resolvedClientAddress: string | undefined;
   readonly route: RegisteredRoute | undefined;
   readonly startTime = performance.now();
   response: ContextResponse = { status: 200, headers: {}, body: null, streaming: false };
@@ -54,7 +60,8 @@ export class RequestContext implements ServerContext {
     this.path = init.path;
     this.query = init.query;
     this.headers = init.headers;
-    this.clientAddress = init.clientAddress;
+    this.peerAddress = init.peerAddress;
+    this.trustProxy = init.trustProxy;
     this.route = init.route;
     this.params = init.params;
     this.controller = init.abortController;
@@ -75,6 +82,12 @@ export class RequestContext implements ServerContext {
     return this.controller;
   }
 
+  /** Resolved on first use (most requests never ask), with `config.trustProxy`. */
+  get clientAddress(): string {
+    this.resolvedClientAddress ??= resolveClientAddress(this.peerAddress, this.headers, this.trustProxy);
+    return this.resolvedClientAddress;
+  }
+
   /** The request is over: a client leaving now is no longer an abort. */
   stopWatchingDisconnect(): void {
     this.watchDisconnect = undefined;
@@ -87,22 +100,48 @@ export class RequestContext implements ServerContext {
   }
 
   header(name: string): string | undefined {
-    const value = this.headers[name.toLowerCase()];
+    const key = name.toLowerCase();
+    // Own headers only: `header("constructor")` must not find Object.prototype's.
+    if (!Object.hasOwn(this.headers, key)) return undefined;
+    const value = this.headers[key];
     return Array.isArray(value) ? value[0] : value;
   }
 
   setHeader(name: string, value: string | string[]): void {
-    this.response.headers[name.toLowerCase()] = value;
+    setOwn(this.response.headers, name.toLowerCase(), value);
   }
 
   appendHeader(name: string, value: string): void {
     const key = name.toLowerCase();
-    const existing = this.response.headers[key];
-    this.response.headers[key] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+    const existing = Object.hasOwn(this.response.headers, key) ? this.response.headers[key] : undefined;
+    setOwn(this.response.headers, key, existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value]);
   }
 
   readBody(): Promise<unknown> {
     this.bodyPromise ??= this.bodyReader();
     return this.bodyPromise;
   }
+}
+
+/** Sets an own property even for `__proto__`, which plain assignment would treat as the prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A web `AbortSignal` (the web bridge's) as the context's disconnect watcher. */
+export function watchSignal(signal: AbortSignal): DisconnectWatcher {
+  return (listener) => {
+    if (signal.aborted) {
+      listener();
+      return () => {};
+    }
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
+  };
+}
+
+/** A request header's first value. */
+export function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

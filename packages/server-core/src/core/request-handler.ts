@@ -1,38 +1,39 @@
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
-import type { EventEmitter } from "node:events";
+import { type EventEmitter, setMaxListeners } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
 import type { IncomingHeaders, ResponseBody } from "../contracts/context.js";
-import type { HttpMethod, ResponseHeaders } from "../contracts/http.js";
+import { HTTP_METHODS, type HttpMethod, type ResponseHeaders } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
-import {
-  RouteNotFoundError,
-  ServerValidationError,
-  TimeoutError,
-  serviceUnavailable,
-} from "../errors/server-errors.js";
-import { wrapError } from "../errors/wrap-error.js";
+import { HandlerError, RouteNotFoundError, ServerValidationError, StreamingError, TimeoutError, serviceUnavailable } from "../errors/server-errors.js";
+import { applyRawResult } from "./apply-result.js";
 import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
-import { type ErrorFormatOptions, errorResponse, successEnvelopeJson } from "./envelope.js";
-import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./error-handling-state.js";
+import { type TrustFunction, compileTrustProxy } from "./client-address.js";
+import { type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
+import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
-import { isAsyncIterable, isRawResponse } from "./raw-response.js";
-import { type DisconnectWatcher, RequestContext } from "./request-context.js";
+import { isAsyncIterable } from "./raw-response.js";
+import { type DisconnectWatcher, RequestContext, firstHeader, watchSignal } from "./request-context.js";
 import { DeadlineQueue } from "./deadline-queue.js";
-import { RouteTable, type TableEntry } from "./route-table.js";
-import { applyEventStream, recordStreamAbort } from "./event-stream-response.js";
+import { type RequestTarget, parseRequestTarget } from "./request-target.js";
+import { RouteTable, type TableEntry, malformedEscapeAsRequestError, paramsOf } from "./route-table.js";
+import { applyEventStream, isOpenEventStream, recordStreamAbort } from "./event-stream-response.js";
 import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
 import { validateRequest } from "./validate-request.js";
+import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 
 /** A request as an adapter hands it to the core. */
 export interface IncomingRequest {
   method: string;
-  /** Path and query string as sent. */
+  /** The request target as sent: path and query, or `*`, or an absolute URL. */
   url: string;
   headers: IncomingHeaders;
+  /** The socket peer's address; the core derives the client address from it (`config.trustProxy`). */
   clientAddress: string;
+  /** `1.1`, `1.0`… when known: an HTTP/1.1 request without `Host` is a 400. */
+  httpVersion?: string;
   body: BodySource;
   /** Aborts when the client disconnects. */
   signal?: AbortSignal;
@@ -53,42 +54,62 @@ export interface OutgoingResponse {
   headers: ResponseHeaders;
   body: ResponseBody;
   streaming: boolean;
+  /**
+   * Set when the answer closes the connection (`Connection: close`, e.g. a 413): the bridge
+   * keeps reading and discarding what the client still sends, for at most `ms` and `bytes`,
+   * before closing, so the client sees the answer instead of a reset (lingering close).
+   */
+  linger?: LingerOptions;
   done(): void;
 }
 
-/** Dot segments, plain or percent-encoded, that URL parsers (and so some routers) resolve. */
-const DOT_SEGMENT = /\/(\.|%2e)/i;
-
-/**
- * Resolves `.`/`..` segments the way WHATWG URL parsing does, so routing, middleware path
- * filters and auth `skipPaths` all judge the same path on every adapter: `/api/public/../private`
- * is `/api/private`, never a borrowed public prefix.
- */
-function canonicalPath(path: string): string {
-  return DOT_SEGMENT.test(path) ? new URL(path, "http://localhost").pathname : path;
+export interface LingerOptions {
+  ms: number;
+  bytes: number;
 }
 
 /** An incoming `x-request-id` is honored only when it cannot smuggle anything into logs or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** What `OPTIONS *` answers: the methods this server understands at all. */
+const SERVER_METHODS = ["HEAD", ...HTTP_METHODS].join(", ");
+
+interface Prepared {
+  context: RequestContext;
+  target: RequestTarget | undefined;
+  entry: TableEntry | undefined;
+  allowed: HttpMethod[];
+  lookupError: unknown;
+  httpVersion: string | undefined;
+}
 
 /**
  * The framework-neutral request pipeline shared by every adapter: route lookup and
  * params, middleware by order, body parsing and limits, validation, the handler,
  * result shaping (envelope, raw, stream), errors, timeouts, draining and events.
+ * `dispatch` never rejects: whatever a request brings or a handler does, the answer is an
+ * envelope and the request is released.
  */
 export class RequestHandler {
   readonly routes = new RouteTable();
   readonly middleware = new MiddlewareStack();
   errorFormat: ErrorFormatOptions = { includeStack: false };
   logger: Logger = silentLogger;
+  /** The default stack's limiter (`config.rateLimit`), shared with other surfaces such as the WebSocket. */
+  rateLimiter: RateLimiter | undefined;
   private inFlight = 0;
+  private openStreams = 0;
   private drainWaiters: Array<() => void> = [];
   draining = false;
   /** `config.redaction` applied to every streamed event, on every adapter. */
   private readonly streamRedactor: StreamEventTransform | undefined;
   /** `config.timeout` of every request in flight. */
   private readonly deadlines: DeadlineQueue;
+  /** `config.trustProxy`, compiled once. */
+  readonly trustProxy: TrustFunction;
+  private readonly linger: LingerOptions;
+  /** Aborted by `interruptStreams()`: every event stream open then sends its final event and ends. */
+  private streamShutdown = new AbortController();
 
   constructor(
     readonly config: RequiredServerAdapterConfig,
@@ -96,10 +117,31 @@ export class RequestHandler {
   ) {
     this.streamRedactor = createStreamRedactor(config.redaction);
     this.deadlines = new DeadlineQueue(config.timeout);
+    this.trustProxy = compileTrustProxy(config.trustProxy);
+    this.linger = { ms: config.bodyParser.lingerMs, bytes: config.bodyParser.lingerLimit };
+    // One listener per open stream on this signal: thousands of streams are expected, not a leak.
+    setMaxListeners(0, this.streamShutdown.signal);
   }
 
   get inFlightCount(): number {
     return this.inFlight;
+  }
+
+  /** Event streams (SSE/NDJSON) being written right now. */
+  get openStreamCount(): number {
+    return this.openStreams;
+  }
+
+  /**
+   * Ends every event stream still running with a final `error` event (`SERVER_SHUTTING_DOWN`)
+   * and aborts its handler; the graceful stop calls it when the drain timeout has passed.
+   * Streams started later are not affected.
+   */
+  interruptStreams(): void {
+    const current = this.streamShutdown;
+    this.streamShutdown = new AbortController();
+    setMaxListeners(0, this.streamShutdown.signal);
+    current.abort();
   }
 
   /** Resolves once no request is in flight. */
@@ -114,15 +156,28 @@ export class RequestHandler {
    */
   async dispatch(input: IncomingRequest, route?: RegisteredRoute): Promise<OutgoingResponse> {
     this.inFlight++;
-    const queryIndex = input.url.indexOf("?");
-    const path = canonicalPath(queryIndex === -1 ? input.url : input.url.slice(0, queryIndex));
-    const search = queryIndex === -1 ? "" : input.url.slice(queryIndex + 1);
+    let context: RequestContext | undefined;
+    try {
+      const prepared = this.prepare(input, route);
+      context = prepared.context;
+      await this.process(prepared);
+      return this.respond(context);
+    } catch (failure) {
+      // Only a failure no guard foresaw gets here; it still leaves as an envelope and releases the request.
+      logSafely(this.logger, "error", { err: failure, requestId: context?.requestId }, "request handling failed");
+      return this.lastResort(context?.requestId ?? `req-${randomUUID()}`);
+    }
+  }
+
+  private prepare(input: IncomingRequest, route: RegisteredRoute | undefined): Prepared {
+    const target = parseRequestTarget(input.url);
+    const path = target?.path ?? "/";
     const method = input.method.toUpperCase() as HttpMethod | "HEAD";
     let lookup: { entry?: TableEntry; allowed: HttpMethod[] } = { allowed: [] };
-    // Matching decodes params: a malformed `%` escape must become the 400 envelope below, not a rejection.
+    // Matching decodes params: a malformed `%` escape must become the 400 envelope, not a rejection.
     let lookupError: unknown;
     try {
-      lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
+      if (target) lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
     } catch (error) {
       lookupError = error;
     }
@@ -133,7 +188,8 @@ export class RequestHandler {
       path,
       query: {},
       headers: input.headers,
-      clientAddress: input.clientAddress,
+      peerAddress: input.clientAddress,
+      trustProxy: this.trustProxy,
       route: lookup.entry?.route,
       params: {},
       watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
@@ -141,8 +197,9 @@ export class RequestHandler {
         BODY_METHODS.has(method)
           ? readRequestBody(input.body, {
               limit: this.config.bodyParser.limit,
-              contentType: firstValue(input.headers["content-type"]),
-              contentLength: firstValue(input.headers["content-length"]),
+              maxDepth: this.config.bodyParser.maxDepth,
+              contentType: firstHeader(input.headers["content-type"]),
+              contentLength: firstHeader(input.headers["content-length"]),
             })
           : Promise.resolve(undefined),
     });
@@ -150,43 +207,69 @@ export class RequestHandler {
     if (this.events.listenerCount("request") > 0) {
       this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
     }
+    return { context, target, entry: lookup.entry, allowed: lookup.allowed, lookupError, httpVersion: input.httpVersion };
+  }
 
+  /** Runs the request; every failure becomes the error envelope on `context.response`. */
+  private async process({ context, target, entry, allowed, lookupError, httpVersion }: Prepared): Promise<void> {
     try {
-      if (lookupError !== undefined) throw lookupError;
-      if (search !== "") context.query = parseQuery(search);
-      if (lookup.entry && lookup.entry.pattern.paramNames.length > 0) context.params = matchParams(lookup.entry, path);
+      if (lookupError !== undefined) throw malformedEscapeAsRequestError(lookupError);
+      if (!target) throw new ServerValidationError("Malformed request target", [{ field: "url", message: "expected /path, an absolute URL or *" }]);
+      if (target.path === "*" && context.method !== "OPTIONS") throw new ServerValidationError("Only OPTIONS may target *", [{ field: "url", message: "asterisk-form is for OPTIONS" }]);
+      if (httpVersion === "1.1" && context.headers.host === undefined) throw new ServerValidationError("Host header required", [{ field: "host", message: "HTTP/1.1 requests need a Host header" }]);
+      if (target.search !== "") context.query = parseQuery(target.search);
+      if (entry && entry.pattern.paramNames.length > 0) context.params = paramsOf(entry, context.path);
       if (this.draining) {
         context.setHeader("connection", "close");
         throw serviceUnavailable();
       }
-      await this.withTimeout(context, this.runPipeline(context, lookup.entry, lookup.allowed));
+      await this.withTimeout(context, this.runPipeline(context, entry, allowed));
     } catch (error) {
       this.applyError(context, error);
     }
+  }
 
+  private respond(context: RequestContext): OutgoingResponse {
+    const isEventStream = context.response.streaming && isOpenEventStream(context);
+    if (isEventStream) this.openStreams++;
     let finished = false;
     const done = () => {
       if (finished) return;
       finished = true;
-      // Abandoned before its last event (the bridge may call done() before the encoder unwinds).
-      recordStreamAbort(context, this.logger);
-      context.stopWatchingDisconnect();
-      if (this.events.listenerCount("response") > 0) {
-        this.emitSafe("response", {
-          requestId: context.requestId,
-          statusCode: context.response.status,
-          duration: performance.now() - context.startTime,
-          timestamp: Date.now(),
-        });
+      try {
+        if (isEventStream) this.openStreams--;
+        // Abandoned before its last event (the bridge may call done() before the encoder unwinds).
+        recordStreamAbort(context, this.logger);
+        context.stopWatchingDisconnect();
+        if (this.events.listenerCount("response") > 0) {
+          this.emitSafe("response", {
+            requestId: context.requestId,
+            statusCode: context.response.status,
+            duration: performance.now() - context.startTime,
+            timestamp: Date.now(),
+          });
+        }
+      } finally {
+        this.release();
       }
-      if (--this.inFlight === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
     };
     const response = context.response;
-    if (method === "HEAD" && !response.streaming) {
+    if (context.method === "HEAD" && !response.streaming) {
       if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body as string | Uint8Array));
       response.body = null;
     }
-    return { status: response.status, headers: response.headers, body: response.body, streaming: response.streaming, done };
+    const outgoing: OutgoingResponse = { status: response.status, headers: response.headers, body: response.body, streaming: response.streaming, done };
+    if (response.headers.connection === "close" && this.config.bodyParser.lingerMs > 0) outgoing.linger = this.linger;
+    return outgoing;
+  }
+
+  private release(): void {
+    if (--this.inFlight === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+
+  /** The answer when building the real one failed: constants only, so it cannot fail too. */
+  private lastResort(requestId: string): OutgoingResponse {
+    return lastResortResponse(requestId, () => this.release());
   }
 
   private runPipeline(context: RequestContext, entry: TableEntry | undefined, allowed: HttpMethod[]): Promise<void> {
@@ -194,88 +277,74 @@ export class RequestHandler {
     return MiddlewareStack.run(chain, context, () => this.runHandler(context, entry, allowed));
   }
 
+  /**
+   * The route's own work: body, validation, handler, result. What fails here that is not a
+   * server error is the handler's: it leaves as `HandlerError`, so that any other raw error
+   * the pipeline sees was thrown by a middleware (`MIDDLEWARE_ERROR`).
+   */
   private async runHandler(context: RequestContext, entry: TableEntry | undefined, allowed: HttpMethod[]): Promise<void> {
-    if (!entry) {
-      if (allowed.length > 0) context.setHeader("allow", [...new Set([...allowed, "OPTIONS"])].join(", "));
-      if (context.method === "OPTIONS" && allowed.length > 0) {
-        context.response.status = 204;
-        context.response.body = null;
-        return;
+    try {
+      if (!entry) return this.answerUnrouted(context, allowed);
+      const route = entry.route;
+      // A middleware (e.g. validation) may already have set a normalized body.
+      if (context.body === undefined) context.body = await context.readBody();
+      if (route.schema) {
+        const parsed = validateRequest(route.schema, context);
+        if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
+        if (parsed.query !== undefined) context.query = parsed.query as Record<string, string>;
+        if ("body" in parsed) context.body = parsed.body;
       }
-      throw new RouteNotFoundError(context.method, context.path, allowed.length > 0 ? { details: { allowed } } : {});
+      let result: unknown = route.handler(context as never);
+      // A plain value needs no extra turn of the microtask queue.
+      if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
+      this.applyResult(context, result, route);
+    } catch (error) {
+      throw ServerAdapterError.isInstance(error) ? error : new HandlerError("Internal server error", { cause: error });
     }
-    const route = entry.route;
-    // A middleware (e.g. validation) may already have set a normalized body.
-    if (context.body === undefined) context.body = await context.readBody();
-    if (route.schema) {
-      const parsed = validateRequest(route.schema, context);
-      if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
-      if (parsed.query !== undefined) context.query = parsed.query as Record<string, string>;
-      if ("body" in parsed) context.body = parsed.body;
+  }
+
+  private answerUnrouted(context: RequestContext, allowed: HttpMethod[]): void {
+    if (context.path === "*") {
+      context.setHeader("allow", SERVER_METHODS);
+      context.response.status = 204;
+      context.response.body = null;
+      return;
     }
-    let result: unknown = route.handler(context as never);
-    // A plain value needs no extra turn of the microtask queue.
-    if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
-    this.applyResult(context, result, route);
+    if (allowed.length > 0) context.setHeader("allow", [...new Set([...allowed, "OPTIONS"])].join(", "));
+    if (context.method === "OPTIONS" && allowed.length > 0) {
+      context.response.status = 204;
+      context.response.body = null;
+      return;
+    }
+    throw new RouteNotFoundError(context.method, context.path, allowed.length > 0 ? { details: { allowed } } : {});
   }
 
   private applyResult(context: RequestContext, result: unknown, route: RegisteredRoute): void {
     const response = context.response;
-    if (isRawResponse(result)) {
-      response.status = result.status;
-      Object.assign(response.headers, lowerCaseKeys(result.headers));
-      response.body = result.body;
-      response.streaming = isAsyncIterable(result.body);
-      return;
-    }
-    if (isWebResponse(result)) {
-      response.status = result.status;
-      result.headers.forEach((value, key) => {
-        if (key !== "set-cookie") response.headers[key] = value;
-      });
-      const cookies = result.headers.getSetCookie();
-      if (cookies.length > 0) response.headers["set-cookie"] = cookies;
-      response.body = result.body;
-      response.streaming = result.body !== null;
-      return;
-    }
+    if (applyRawResult(response, result)) return;
     if (isAsyncIterable(result)) {
       applyEventStream(context, result, {
         keepAliveMs: this.config.streaming.keepAliveMs,
         redactor: this.streamRedactor,
         logger: this.logger,
-        onError: (error) => this.reportError(context, wrapError(error, { requestId: context.requestId }), error),
+        onError: (error) => reportServerError(this, context, ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error }), error),
+        shutdownSignal: this.streamShutdown.signal,
       });
       return;
     }
+    // Serialized first: a result that cannot be (circular, BigInt, a throwing getter) leaves the response untouched.
+    const body = successEnvelopeJson(result, context.requestId, context.startTime);
     response.status = route.successStatus ?? 200;
     response.headers["content-type"] = "application/json; charset=utf-8";
-    response.body = successEnvelopeJson(result, context.requestId, context.startTime);
+    response.body = body;
   }
 
-  /** Turns any failure into the error envelope, keeping headers middleware already set (security, CORS, request id). */
+  /**
+   * Turns any failure into the error envelope, keeping headers middleware already set
+   * (security, CORS, request id). It cannot throw.
+   */
   applyError(context: RequestContext, thrown: unknown): void {
-    if (thrown instanceof URIError) {
-      this.applyError(context, new ServerValidationError("Malformed percent-encoding in path", [{ field: "path", message: thrown.message }]));
-      return;
-    }
-    const error = wrapError(thrown, { requestId: context.requestId, path: context.path, method: context.method });
-    // The error-handling middleware leaves its options here and has already logged the error.
-    const handling = context.state[ERROR_HANDLING_STATE_KEY] as RequestErrorHandling | undefined;
-    if (error.statusCode >= 500) this.reportError(context, error, thrown, handling?.logged === true);
-    const format = handling ? { ...this.errorFormat, includeStack: handling.includeStack } : this.errorFormat;
-    const { status, headers, body } = errorResponse(error, context.requestId, format);
-    const response = context.response;
-    response.status = status;
-    Object.assign(response.headers, headers);
-    if (status === 413) response.headers.connection = "close";
-    response.body = JSON.stringify(body);
-    response.streaming = false;
-  }
-
-  private reportError(context: RequestContext, error: ServerAdapterError, cause: unknown, alreadyLogged = false): void {
-    if (!alreadyLogged) this.logger.error({ requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
-    this.emitSafe("error", { requestId: context.requestId, error: cause instanceof Error ? cause : error, timestamp: Date.now() });
+    applyErrorResponse(this, context, thrown);
   }
 
   /** Bounds everything before the response starts; a stream's body is not bounded. */
@@ -306,46 +375,9 @@ export class RequestHandler {
     try {
       this.events.emit(event, payload);
     } catch (error) {
-      this.logger.error({ err: error, event }, "event listener threw");
+      logSafely(this.logger, "error", { err: error, event }, "event listener threw");
     }
   }
-}
-
-function matchParams(entry: TableEntry, path: string): Record<string, string> {
-  return entry.pattern.match(path) ?? {};
-}
-
-/**
- * `instanceof Response` without reading the global `Response` per request: Node defines it
- * as a lazy getter, which costs more than the rest of a small answer's checks.
- */
-let WebResponse: typeof Response | undefined;
-function isWebResponse(value: unknown): value is Response {
-  if (typeof value !== "object" || value === null) return false;
-  WebResponse ??= globalThis.Response;
-  return value instanceof WebResponse;
-}
-
-/** A web `AbortSignal` (the web bridge's) as the context's disconnect watcher. */
-function watchSignal(signal: AbortSignal): DisconnectWatcher {
-  return (listener) => {
-    if (signal.aborted) {
-      listener();
-      return () => {};
-    }
-    signal.addEventListener("abort", listener, { once: true });
-    return () => signal.removeEventListener("abort", listener);
-  };
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function lowerCaseKeys(headers: ResponseHeaders): ResponseHeaders {
-  const result: ResponseHeaders = {};
-  for (const [key, value] of Object.entries(headers)) result[key.toLowerCase()] = value;
-  return result;
 }
 
 export { ServerAdapterError };

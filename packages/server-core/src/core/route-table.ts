@@ -1,7 +1,8 @@
 import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
-import { RouteConflictError } from "../errors/server-errors.js";
+import { RouteConflictError, ServerValidationError } from "../errors/server-errors.js";
 import { type PathPattern, compilePathPattern } from "./path-pattern.js";
+import { validateRoute } from "./route-validation.js";
 
 export interface TableEntry {
   route: RegisteredRoute;
@@ -22,7 +23,9 @@ export class RouteTable {
   /** Adapters hand back the very route object they mounted: found by identity on the hot path. */
   private readonly byRoute = new Map<RegisteredRoute, TableEntry>();
 
+  /** Adds a route; a malformed one is refused (`INVALID_ROUTE`, `SCHEMA_ERROR`), a duplicate conflicts. */
   add(route: RegisteredRoute): TableEntry {
+    validateRoute(route);
     const key = `${route.method} ${shapeOf(route.fullPath)}`;
     if (this.byKey.has(key)) throw new RouteConflictError(route.method, route.fullPath);
     const entry = { route, pattern: compilePathPattern(route.fullPath) };
@@ -59,5 +62,19 @@ export class RouteTable {
       if (!found && entry.route.method === wanted) found = entry;
     }
     return found ? { entry: found, allowed } : { allowed };
+  }
+}
+
+/** Route matching decodes `%` escapes: a malformed one is the client's 400, not a server error. */
+export function malformedEscapeAsRequestError(error: unknown): unknown {
+  return error instanceof URIError ? new ServerValidationError("Malformed percent-encoding in path", [{ field: "path", message: error.message }]) : error;
+}
+
+/** The decoded parameters of `path` under `entry`'s pattern. */
+export function paramsOf(entry: TableEntry, path: string): Record<string, string> {
+  try {
+    return entry.pattern.match(path) ?? {};
+  } catch (error) {
+    throw malformedEscapeAsRequestError(error);
   }
 }

@@ -1,7 +1,9 @@
 import type { IncomingHeaders } from "../contracts/context.js";
 import { DATA_STREAM_EVENT_TYPES, type DataStreamEvent } from "../contracts/stream-event.js";
 import type { ResponseHeaders } from "../contracts/http.js";
-import { wrapError } from "../errors/wrap-error.js";
+import { ServerAdapterError } from "../errors/server-adapter-error.js";
+import { StreamingError } from "../errors/server-errors.js";
+import { onSharedAbort } from "./abort-fan-out.js";
 
 export type StreamFormat = "sse" | "ndjson";
 
@@ -66,7 +68,22 @@ export interface EncodeStreamOptions {
   onAbort?: () => void;
   /** Called once when the last event (`finish` or `error`) was delivered. */
   onComplete?: () => void;
+  /**
+   * Aborted when the server shuts down with this stream still running: the stream sends this
+   * final `error` event (`SERVER_SHUTTING_DOWN`) at once and ends, and `onInterrupt` runs so
+   * the caller can stop the handler's upstream work.
+   */
+  shutdownSignal?: AbortSignal;
+  onInterrupt?: () => void;
 }
+
+/** The `data` of the last event of a stream the shutdown ended. */
+export const SHUTDOWN_EVENT_DATA = Object.freeze({
+  code: "SERVER_SHUTTING_DOWN",
+  message: "The server is shutting down; the stream ended before it finished. Retry the request.",
+  reason: "server-shutdown",
+  retryable: true,
+});
 
 /**
  * Encodes a handler's async iterable as SSE or NDJSON text chunks, pulled one at a
@@ -80,32 +97,47 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
   const encode = transform ? (event: DataStreamEvent) => encodeFrame(transform(event)) : encodeFrame;
   const keepAlive = options.format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
   const iterator = source[Symbol.asyncIterator]();
-  const idle = new IdleTicker(options.keepAliveMs);
+  const idle = new IdleTicker(options.keepAliveMs, options.shutdownSignal);
   let lastType: string | undefined;
   let ended = false;
+  let interrupted = false;
   try {
     while (!options.signal.aborted) {
+      if (idle.interrupted) break;
       const next = iterator.next();
-      let result: IteratorResult<unknown> | "tick";
+      let result: IteratorResult<unknown> | "tick" | "interrupt";
       do {
         result = await idle.race(next);
         if (result === "tick") yield keepAlive;
       } while (result === "tick" && !options.signal.aborted);
-      if (result === "tick" || result.done) break;
+      if (result === "tick" || result === "interrupt" || result.done) break;
       const event = toStreamEvent(result.value);
       lastType = event.type;
       yield encode(event);
       if (event.type === "finish" || event.type === "error") break;
     }
+    if (!options.signal.aborted && idle.interrupted && lastType !== "finish" && lastType !== "error") {
+      interrupted = true;
+      lastType = "error";
+      // Stops the handler's upstream work (which aborts `options.signal` too: `interrupted` remembers why).
+      options.onInterrupt?.();
+      yield encode({ type: "error", timestamp: Date.now(), data: { ...SHUTDOWN_EVENT_DATA } });
+    }
     if (!options.signal.aborted && lastType !== "finish" && lastType !== "error") {
       yield encode({ type: "finish", timestamp: Date.now(), data: { reason: "stop" } });
     }
-    ended = !options.signal.aborted;
+    ended = interrupted || !options.signal.aborted;
   } catch (error) {
     if (options.signal.aborted) return;
-    options.onError?.(error);
-    const wrapped = wrapError(error);
-    yield encode({ type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } });
+    // A deliberate server error keeps its code; anything else failed the stream itself.
+    const wrapped = ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error });
+    try {
+      options.onError?.(error);
+    } catch {
+      // Reporting must not cost the client its final event.
+    }
+    // Encoded without the per-request transform: the final event must leave even if that transform is what failed.
+    yield encodeFrame({ type: "error", timestamp: Date.now(), data: { code: String(wrapped.code), message: String(wrapped.message) } });
     ended = true;
   } finally {
     idle.stop();
@@ -123,10 +155,17 @@ export async function* encodeEventStream(source: AsyncIterable<unknown>, options
  */
 class IdleTicker {
   private lastEvent = Date.now();
-  private wake: ((value: "tick") => void) | undefined;
+  private wake: ((value: "tick" | "interrupt") => void) | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly shutdownSignal: AbortSignal | undefined;
+  private readonly unsubscribe: (() => void) | undefined;
 
-  constructor(intervalMs: number) {
+  constructor(intervalMs: number, shutdownSignal?: AbortSignal) {
+    if (shutdownSignal && !shutdownSignal.aborted) {
+      this.shutdownSignal = shutdownSignal;
+      // Every open stream subscribes to the one server-wide signal: through a Set, not N listeners.
+      this.unsubscribe = onSharedAbort(shutdownSignal, () => this.wake?.("interrupt"));
+    }
     if (intervalMs <= 0) return;
     this.timer = setInterval(() => {
       if (this.wake && Date.now() - this.lastEvent >= intervalMs) {
@@ -137,10 +176,16 @@ class IdleTicker {
     this.timer.unref();
   }
 
-  /** `next`'s result, or "tick" once the source has been silent for the interval. */
-  race<T>(next: Promise<T>): Promise<T | "tick"> {
-    if (this.timer === undefined) return next;
-    return new Promise<T | "tick">((resolve, reject) => {
+  /** True once the server's shutdown interrupted this stream. */
+  get interrupted(): boolean {
+    return this.shutdownSignal?.aborted === true;
+  }
+
+  /** `next`'s result, "tick" once the source has been silent for the interval, or "interrupt" at shutdown. */
+  race<T>(next: Promise<T>): Promise<T | "tick" | "interrupt"> {
+    if (this.timer === undefined && this.shutdownSignal === undefined) return next;
+    if (this.interrupted) return Promise.resolve("interrupt");
+    return new Promise<T | "tick" | "interrupt">((resolve, reject) => {
       this.wake = resolve;
       next.then(
         (value) => {
@@ -159,5 +204,6 @@ class IdleTicker {
   stop(): void {
     this.wake = undefined;
     if (this.timer) clearInterval(this.timer);
+    this.unsubscribe?.();
   }
 }

@@ -1,3 +1,4 @@
+import { setOwn } from "./request-context.js";
 import type { RedactionConfig } from "../contracts/config.js";
 import type { ServerContext } from "../contracts/context.js";
 import type { DataStreamEvent } from "../contracts/stream-event.js";
@@ -47,11 +48,13 @@ export function createStreamRedactor(options: RedactionConfig): StreamEventTrans
   const redactToolArgs = options.redactToolArgs ?? true;
   const redactToolResults = options.redactToolResults ?? true;
   const redactValue = (value: unknown, depth: number): unknown => {
-    // Depth bound: a pathological payload must not overflow the stack of the server.
-    if (depth > 64 || typeof value !== "object" || value === null) return value;
+    if (typeof value !== "object" || value === null) return value;
+    // Depth bound: a pathological payload must not overflow the stack; what lies deeper is
+    // hidden whole rather than sent unredacted.
+    if (depth > 64) return placeholder;
     if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
     const output: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) output[key] = fields.has(key.toLowerCase()) ? placeholder : redactValue(item, depth + 1);
+    for (const [key, item] of Object.entries(value)) setOwn(output, key, fields.has(key.toLowerCase()) ? placeholder : redactValue(item, depth + 1));
     return output;
   };
   return (event) => {
@@ -63,9 +66,9 @@ export function createStreamRedactor(options: RedactionConfig): StreamEventTrans
     for (const [key, item] of Object.entries(record)) {
       if (key === toolField && !preserved.has(key.toLowerCase())) {
         const wholesale = toolField === "arguments" ? redactToolArgs : redactToolResults;
-        output[key] = wholesale ? placeholder : redactValue(item, 1);
+        setOwn(output, key, wholesale ? placeholder : redactValue(item, 1));
       } else {
-        output[key] = fields.has(key.toLowerCase()) ? placeholder : redactValue(item, 1);
+        setOwn(output, key, fields.has(key.toLowerCase()) ? placeholder : redactValue(item, 1));
       }
     }
     return { ...event, data: output };

@@ -45,10 +45,17 @@ export const ErrorCode = {
   STOP_FAILED: "STOP_FAILED",
   ALREADY_RUNNING: "ALREADY_RUNNING",
   NOT_RUNNING: "NOT_RUNNING",
-  /** Not in the spec's list but needed on the wire: 413, 415, 503 while draining, 405. */
+  /** Not in the spec's list but needed on the wire: 413, 415, 431, 503 while draining, 405. */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  HEADERS_TOO_LARGE: "HEADERS_TOO_LARGE",
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
+  /** Runtime feature (spec "Other codes"): a tool flagged `requiresConfirmation` called without `confirmed: true`. */
+  USER_CONFIRMATION_REQUIRED: "USER_CONFIRMATION_REQUIRED",
+  /** 503: a shared store (Redis) cannot be reached; retryable, with `Retry-After`. */
+  STORE_UNAVAILABLE: "STORE_UNAVAILABLE",
+  /** The final `error` event of a stream the shutdown ended before it finished. */
+  SERVER_SHUTTING_DOWN: "SERVER_SHUTTING_DOWN",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -21,10 +21,15 @@ export {
   TimeoutError,
   WebSocketConnectionError,
   WebSocketError,
+  invalidRoute,
   methodNotAllowed,
+  middlewareError,
   payloadTooLarge,
+  schemaError,
   serviceUnavailable,
   unsupportedMediaType,
+  userConfirmationRequired,
   type ValidationIssue,
 } from "./server-errors.js";
 export * from "./wrap-error.js";
+export { STORE_UNAVAILABLE_RETRY_AFTER_MS, StoreUnavailableError, isStoreUnavailable, storeCall } from "./store-unavailable.js";

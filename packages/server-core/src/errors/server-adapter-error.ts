@@ -64,7 +64,13 @@ export class ServerAdapterError extends Error {
 
   /** True for server errors from any copy of this package (instanceof fails across copies). */
   static isInstance(value: unknown): value is ServerAdapterError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[serverErrorMarker] === true;
+    if (typeof value !== "object" || value === null) return false;
+    try {
+      return (value as Record<symbol, unknown>)[serverErrorMarker] === true;
+    } catch {
+      // A thrown Proxy whose traps throw is not a server error (and must not crash the check).
+      return false;
+    }
   }
 
   /** The spec's serialization `{error: {code, message, category, requestId, details, retryAfter}}`. */

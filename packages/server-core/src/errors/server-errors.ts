@@ -66,12 +66,29 @@ export interface ValidationIssue {
   value?: unknown;
 }
 
-/** The request is invalid; `errors` lists every failing field (also sent as `details.errors`). */
+/** Longest rejected string echoed back in an issue's `value`. */
+const MAX_ECHOED_STRING = 100;
+
+/**
+ * An issue as the client may see it again: a rejected value is echoed only when it is a
+ * short primitive. Objects and arrays are never copied into the error body (they can be huge
+ * or nested deep enough to overflow a serializer); long strings are cut.
+ */
+function echoable(issue: ValidationIssue): ValidationIssue {
+  if (!("value" in issue)) return issue;
+  const { value, ...rest } = issue;
+  if (value === null || typeof value === "number" || typeof value === "boolean") return { ...rest, value };
+  if (typeof value === "string") return { ...rest, value: value.length > MAX_ECHOED_STRING ? `${value.slice(0, MAX_ECHOED_STRING)}…` : value };
+  return rest;
+}
+
+/** The request is invalid; `errors` lists every failing field (also sent as `details.errors`, at most 50). */
 export class ServerValidationError extends ServerAdapterError {
   readonly errors: ValidationIssue[];
   constructor(message: string, errors: ValidationIssue[] = [], options: Options = {}) {
-    super(message, { ...preset(400, VALIDATION, ErrorCode.VALIDATION_ERROR, LOW, false, options), details: { errors } });
-    this.errors = errors;
+    const echoed = errors.slice(0, 50).map(echoable);
+    super(message, { ...preset(400, VALIDATION, ErrorCode.VALIDATION_ERROR, LOW, false, options), details: { errors: echoed } });
+    this.errors = echoed;
   }
 }
 
@@ -206,5 +223,63 @@ export function methodNotAllowed(method: string, path: string, allowed: string[]
     category: VALIDATION,
     severity: LOW,
     details: { method, path, allowed },
+  });
+}
+
+/**
+ * A middleware threw something that is not a server error (a bug in it, not a decision to
+ * refuse): 500 `MIDDLEWARE_ERROR` with a generic message; the cause stays server-side.
+ */
+export function middlewareError(cause: unknown): ServerAdapterError {
+  return new ServerAdapterError("Internal server error", {
+    code: ErrorCode.MIDDLEWARE_ERROR,
+    statusCode: 500,
+    category: EXECUTION,
+    severity: HIGH,
+    cause,
+  });
+}
+
+/** A route refused at registration: bad method, path, handler or middleware (`details` names which). */
+export function invalidRoute(message: string, details: Record<string, unknown>): ServerAdapterError {
+  return new ServerAdapterError(`Invalid route: ${message}`, {
+    code: ErrorCode.INVALID_ROUTE,
+    statusCode: 500,
+    category: CONFIG,
+    severity: HIGH,
+    details,
+  });
+}
+
+/**
+ * A route schema that is not a schema or cannot run: refused at registration, or a 500
+ * when validation itself throws (the schema's fault, never the client's).
+ */
+export function schemaError(message: string, details: Record<string, unknown>, cause?: unknown): ServerAdapterError {
+  return new ServerAdapterError(message, {
+    code: ErrorCode.SCHEMA_ERROR,
+    statusCode: 500,
+    category: CONFIG,
+    severity: HIGH,
+    details,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * 428 Precondition Required: a tool flagged `requiresConfirmation` was called without
+ * `confirmed: true` — a precondition the client can meet by repeating the call. The one
+ * definition every runtime (and test double) raises, so the status is the same everywhere.
+ *
+ * @example
+ * if (tool.requiresConfirmation && !options.confirmed) throw userConfirmationRequired(tool.name);
+ */
+export function userConfirmationRequired(toolName: string): ServerAdapterError {
+  return new ServerAdapterError(`Tool "${toolName}" requires user confirmation; repeat the call with confirmed: true`, {
+    code: ErrorCode.USER_CONFIRMATION_REQUIRED,
+    statusCode: 428,
+    category: AUTHORIZATION,
+    severity: LOW,
+    details: { name: toolName },
   });
 }

@@ -1,50 +1,100 @@
-import type { CORSConfig } from "../contracts/config.js";
+import type { CORSConfig, CORSOriginFunction, CORSOriginMatcher } from "../contracts/config.js";
+import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { ConfigurationError } from "../errors/server-errors.js";
 
 const DEFAULT_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
-const DEFAULT_ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id"];
+
+/** The `Access-Control-Allow-Origin` value for a request's origin, or undefined when it is not allowed. */
+type OriginDecision = (origin: string, ctx: ServerContext) => string | undefined | Promise<string | undefined>;
+
+function matches(matcher: CORSOriginMatcher, origin: string): boolean {
+  if (typeof matcher === "string") return matcher === origin;
+  // A global or sticky RegExp keeps state between calls: start from the beginning every time.
+  matcher.lastIndex = 0;
+  return matcher.test(origin);
+}
+
+function fromFunction(decide: CORSOriginFunction): OriginDecision {
+  const interpret = (result: boolean | string | null | undefined, origin: string) =>
+    result === true ? origin : typeof result === "string" && result !== "" ? result : undefined;
+  return (origin, ctx) => {
+    const result = decide(origin, ctx);
+    return result instanceof Promise ? result.then((value) => interpret(value, origin)) : interpret(result, origin);
+  };
+}
+
+function decisionFor(origins: NonNullable<CORSConfig["origins"]>): OriginDecision {
+  if (origins === "*") return () => "*";
+  if (typeof origins === "function") return fromFunction(origins);
+  const list = Array.isArray(origins) ? origins : [origins];
+  const exact = new Set(list.filter((matcher): matcher is string => typeof matcher === "string"));
+  const patterns = list.filter((matcher): matcher is RegExp => matcher instanceof RegExp);
+  return (origin) => (exact.has(origin) || patterns.some((pattern) => matches(pattern, origin)) ? origin : undefined);
+}
 
 /**
- * CORS from `config.cors` (order 2, before routing and auth). A preflight (`OPTIONS` with
- * `Origin` and `Access-Control-Request-Method`) from an allowed origin is answered 204
- * with the allowed methods and headers whatever routes exist; other requests from an
- * allowed origin get `Access-Control-Allow-Origin` (and credentials/exposed headers).
- * A disallowed origin simply gets no CORS headers — the browser enforces, the server does
- * not fail.
+ * CORS from `config.cors` (order 2, before routing and auth), answering as `cors`,
+ * `@fastify/cors` and `hono/cors` do:
+ * - `origins`: `"*"` (default), one origin, a RegExp, a list of both, or a function
+ *   `(origin, ctx) => boolean | string` (may be async). Anything but a static `"*"` echoes
+ *   the request's origin and sends `Vary: Origin`.
+ * - `credentials: true` with `"*"` is refused when the middleware is built (any site could
+ *   make credentialed requests otherwise).
+ * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an allowed
+ *   origin is answered 204 whatever routes exist, with the allowed methods, and either the
+ *   configured `allowedHeaders` or the requested ones reflected (with
+ *   `Vary: Access-Control-Request-Headers`).
+ * - A disallowed origin gets no CORS headers: the browser enforces, the server does not fail.
  *
  * @example
- * adapter.registerMiddleware(createCorsMiddleware({ origins: ["https://app.example"], credentials: true, maxAge: 600 }));
+ * adapter.registerMiddleware(createCorsMiddleware({ origins: ["https://app.example", /\.preview\.example$/], credentials: true, maxAge: 600 }));
  */
 export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefinition {
   const origins = options.origins ?? "*";
   const credentials = options.credentials ?? false;
+  if (credentials && origins === "*") {
+    const message = 'credentials: true needs explicit origins (a list, a RegExp or a function), not the default "*"';
+    throw new ConfigurationError(`Invalid server configuration: cors.credentials: ${message}`, { details: { issues: [{ path: "cors.credentials", message }] } });
+  }
+  const decide = decisionFor(origins);
+  const varyByOrigin = origins !== "*";
   const methods = (options.methods ?? DEFAULT_METHODS).join(", ");
-  const allowedHeaders = (options.allowedHeaders ?? DEFAULT_ALLOWED_HEADERS).join(", ");
+  const allowedHeaders = options.allowedHeaders?.join(", ");
   const exposedHeaders = (options.exposedHeaders ?? []).join(", ");
   const maxAge = options.maxAge;
-  const allowedOrigins = origins === "*" ? undefined : new Set(origins);
-  // `*` cannot be combined with credentials, and a list must echo the one origin: both vary by Origin.
-  const reflect = allowedOrigins !== undefined || credentials;
+
+  const answer = (ctx: ServerContext, allowOrigin: string | undefined, next: () => Promise<void>): Promise<void> | void => {
+    if (allowOrigin === undefined) return next();
+    ctx.setHeader("access-control-allow-origin", allowOrigin);
+    if (credentials) ctx.setHeader("access-control-allow-credentials", "true");
+    if (ctx.method === "OPTIONS" && ctx.header("access-control-request-method") !== undefined) {
+      ctx.setHeader("access-control-allow-methods", methods);
+      if (allowedHeaders !== undefined) ctx.setHeader("access-control-allow-headers", allowedHeaders);
+      else {
+        ctx.appendHeader("vary", "Access-Control-Request-Headers");
+        const requested = ctx.header("access-control-request-headers");
+        if (requested) ctx.setHeader("access-control-allow-headers", requested);
+      }
+      if (maxAge !== undefined) ctx.setHeader("access-control-max-age", String(maxAge));
+      ctx.response.status = 204;
+      ctx.response.body = null;
+      return;
+    }
+    if (exposedHeaders) ctx.setHeader("access-control-expose-headers", exposedHeaders);
+    return next();
+  };
+
   return {
     name: "cors",
     order: 2,
     handler: (ctx, next) => {
+      // Whether or not this request has an Origin, caches must keep answers per origin apart.
+      if (varyByOrigin) ctx.appendHeader("vary", "Origin");
       const origin = ctx.header("origin");
-      if (reflect) ctx.appendHeader("vary", "Origin");
-      if (origin === undefined || (allowedOrigins !== undefined && !allowedOrigins.has(origin))) return next();
-      ctx.setHeader("access-control-allow-origin", reflect ? origin : "*");
-      if (credentials) ctx.setHeader("access-control-allow-credentials", "true");
-      const requestedMethod = ctx.header("access-control-request-method");
-      if (ctx.method === "OPTIONS" && requestedMethod !== undefined) {
-        ctx.setHeader("access-control-allow-methods", methods);
-        ctx.setHeader("access-control-allow-headers", allowedHeaders);
-        if (maxAge !== undefined) ctx.setHeader("access-control-max-age", String(maxAge));
-        ctx.response.status = 204;
-        ctx.response.body = null;
-        return;
-      }
-      if (exposedHeaders) ctx.setHeader("access-control-expose-headers", exposedHeaders);
-      return next();
+      if (origin === undefined) return next();
+      const decision = decide(origin, ctx);
+      return decision instanceof Promise ? decision.then((allowOrigin) => answer(ctx, allowOrigin, next)) : answer(ctx, decision, next);
     },
   };
 }

@@ -5,7 +5,8 @@ import { createCompressionMiddleware } from "./compression.js";
 import { createCorsMiddleware } from "./cors.js";
 import { createErrorHandlingMiddleware } from "./error-handling.js";
 import { createLoggingMiddleware } from "./logging/logging.js";
-import { createRateLimitMiddleware } from "./rate-limit/window-rate-limit.js";
+import { type RateLimiter, createRateLimiter } from "./rate-limit/rate-limiter.js";
+import { rateLimitMiddleware } from "./rate-limit/window-rate-limit.js";
 import { createRequestIdMiddleware } from "./request-id.js";
 import { createSecurityHeadersMiddleware } from "./security-headers.js";
 import { createTimingMiddleware } from "./timing.js";
@@ -14,13 +15,13 @@ import { createTimingMiddleware } from "./timing.js";
  * The default stack every adapter installs (unless built with `{ defaultMiddleware: false }`):
  * request id, timing, error handling, security headers, logging (`config.logging`),
  * compression, CORS (`config.cors`) and rate limiting (`config.rateLimit`, per client
- * address, health paths skipped). With logging on, `target.logger` becomes the pino
+ * address, health paths skipped; its limiter is left on `target.rateLimiter` for other surfaces). With logging on, `target.logger` becomes the pino
  * logger, so the core's own lines are structured JSON too.
  *
  * @example
  * for (const middleware of createDefaultMiddleware(resolveConfig({ rateLimit: { enabled: false } }))) adapter.registerMiddleware(middleware);
  */
-export function createDefaultMiddleware(config: RequiredServerAdapterConfig, target?: { logger: Logger }): MiddlewareDefinition[] {
+export function createDefaultMiddleware(config: RequiredServerAdapterConfig, target?: { logger: Logger; rateLimiter?: RateLimiter }): MiddlewareDefinition[] {
   const stack: MiddlewareDefinition[] = [
     createRequestIdMiddleware(),
     createTimingMiddleware(),
@@ -35,8 +36,14 @@ export function createDefaultMiddleware(config: RequiredServerAdapterConfig, tar
   stack.push(createCompressionMiddleware());
   if (config.cors.enabled) stack.push(createCorsMiddleware(config.cors));
   if (config.rateLimit.enabled) {
-    const { maxRequests, windowMs, message, skipPaths, trustProxy } = config.rateLimit;
-    stack.push(createRateLimitMiddleware({ maxRequests, windowMs, message, skipPaths, trustProxy, basePath: config.basePath }));
+    // No trustProxy here: the client address comes from the server's `trustProxy` (ctx.clientAddress), as everywhere else.
+    const { maxRequests, windowMs, message, skipPaths, failOpen, store } = config.rateLimit;
+    // Read the logger when it warns: the logging middleware above may replace it.
+    const logger = { warn: (object: object, text?: string) => target?.logger.warn(object, text), info: (object: object, text?: string) => target?.logger.info(object, text) };
+    const limiter = createRateLimiter({ maxRequests, windowMs, message, skipPaths, failOpen, store, basePath: config.basePath, logger });
+    // The adapter shares this limiter with other surfaces (WebSocket): one budget per client.
+    if (target) target.rateLimiter = limiter;
+    stack.push(rateLimitMiddleware("rate-limit", limiter, { skipPaths }));
   }
   return stack;
 }

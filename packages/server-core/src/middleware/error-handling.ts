@@ -3,7 +3,7 @@ import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "../core/error-handling-state.js";
 import type { Logger } from "../core/logger.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
-import { wrapError } from "../errors/wrap-error.js";
+import { wrapPipelineError } from "../errors/wrap-error.js";
 import { requestLogger } from "./logging/request-logger.js";
 
 export interface ErrorHandlingOptions {
@@ -42,7 +42,7 @@ export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}
       } catch (thrown) {
         const handling: RequestErrorHandling = { includeStack, logged: false };
         ctx.state[ERROR_HANDLING_STATE_KEY] = handling;
-        const error = wrapError(thrown, { requestId: ctx.requestId, path: ctx.path, method: ctx.method });
+        const error = wrapPipelineError(thrown, { requestId: ctx.requestId, path: ctx.path, method: ctx.method });
         if (options.onError) {
           try {
             await options.onError(error, ctx);
@@ -55,9 +55,13 @@ export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}
         if (!logErrors) handling.logged = true;
         else if (logger) {
           const fields = { requestId: ctx.requestId, method: ctx.method, path: ctx.path, status: error.statusCode, code: error.code };
-          if (error.statusCode >= 500) logger.error({ ...fields, err: thrown }, "request failed");
-          else logger.info(fields, error.message);
-          handling.logged = true;
+          try {
+            if (error.statusCode >= 500) logger.error({ ...fields, err: thrown }, "request failed");
+            else logger.info(fields, error.message);
+            handling.logged = true;
+          } catch {
+            // A cause the logger cannot serialize: the core logs what it can.
+          }
         }
         throw error;
       }

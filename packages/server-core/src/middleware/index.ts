@@ -16,7 +16,7 @@ export {
   createServerLogger,
 } from "./logging/logging.js";
 export { REDACTED, redactedUrl } from "./logging/redact.js";
-export { REQUEST_LOGGER_STATE_KEY, requestLogger } from "./logging/request-logger.js";
+export { REQUEST_LOGGER_STATE_KEY, RequestLogger, requestLogger } from "./logging/request-logger.js";
 export { matchesPathPrefix } from "./path-prefix.js";
 export { clientKey } from "./rate-limit/client-key.js";
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from "./rate-limit/memory-rate-limit-store.js";
@@ -24,13 +24,22 @@ export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResu
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit/redis-rate-limit-store.js";
 export { type TokenBucketRateLimitOptions, createTokenBucketRateLimitMiddleware, limitFor } from "./rate-limit/token-bucket-rate-limit.js";
 export {
-  type RateLimitInfo,
   type RateLimitOptions,
   type SlidingWindowRateLimitOptions,
   createRateLimitMiddleware,
   createSlidingWindowRateLimitMiddleware,
+  rateLimitMiddleware,
 } from "./rate-limit/window-rate-limit.js";
-export type { RedisEvalClient } from "./redis-client.js";
+export {
+  type RateLimitInfo,
+  type RateLimitOutcome,
+  type RateLimiter,
+  type RateLimiterOptions,
+  createRateLimiter,
+  rejectRequest,
+  setRateLimitHeaders,
+} from "./rate-limit/rate-limiter.js";
+export { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, type RedisEvalClient, runScript, whenConnected } from "./redis-client.js";
 export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } from "./request-id.js";
 export { type SecurityHeadersOptions, createSecurityHeadersMiddleware } from "./security-headers.js";
 export { type TimingOptions, createTimingMiddleware } from "./timing.js";

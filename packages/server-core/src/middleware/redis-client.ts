@@ -1,7 +1,117 @@
+import { createHash } from "node:crypto";
+import { StoreUnavailableError } from "../errors/store-unavailable.js";
+
 /**
  * The part of a Redis client the stores need, typed structurally so `server-core` never
  * imports `ioredis` at runtime: an `ioredis` `Redis` or `Cluster` instance fits as is.
  */
-export interface RedisEvalClient {
+export interface RedisEvalClient extends RedisConnectionState {
   eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  /** Used when present (ioredis has it): the script's body then crosses the wire once, not per call. */
+  evalsha?(sha1: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  /**
+   * ioredis' connection state. When it says the connection was lost (`reconnecting`, `close`,
+   * `end`), the stores fail at once with `STORE_UNAVAILABLE` instead of handing the command to
+   * a client that would queue it; the first connection (`connecting`) is waited for.
+   */
+  readonly status?: string;
+}
+
+/**
+ * ioredis options for a client that fails fast while Redis is down, so a request answers 503
+ * `STORE_UNAVAILABLE` in milliseconds instead of waiting out the request timeout:
+ *
+ * - `enableOfflineQueue: false` — while disconnected a command is refused at once; the default
+ *   offline queue would hold every request's command (unbounded under load) until Redis returns.
+ * - `maxRetriesPerRequest: 0` — commands already sent when the connection drops fail at once
+ *   instead of being resent after up to 20 reconnect attempts (a rate-limit hit counted twice).
+ * - `commandTimeout: 1000` — a Redis that accepts connections but does not answer (paused,
+ *   overloaded, a half-open network) fails the command after 1 s; a healthy check takes < 1 ms.
+ * - `connectTimeout: 2000` — a connection attempt to an unreachable host gives up after 2 s.
+ *
+ * Reconnection is untouched: ioredis' default `retryStrategy` retries forever (50 ms steps up to
+ * 2 s), so the client recovers on its own when Redis is back. Wait for the first `ready` before
+ * serving (commands are refused until then), e.g. `await once(client, "ready")`.
+ *
+ * @example
+ * const client = new Redis(process.env.REDIS_URL!, { ...FAIL_FAST_REDIS_OPTIONS, keyPrefix: "" });
+ */
+export const FAIL_FAST_REDIS_OPTIONS = Object.freeze({
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 1_000,
+  connectTimeout: 2_000,
+});
+
+/** States after the connection was lost: nothing to wait for, fail at once. */
+const DISCONNECTED = new Set(["reconnecting", "close", "end"]);
+/** States of the first connection attempt: wait for it to end (it ends in `ready` or `close`). */
+const CONNECTING = new Set(["connecting", "connect"]);
+
+/** What `whenConnected` needs of a client: its state and, to wait for the first connection, its events. */
+export interface RedisConnectionState {
+  readonly status?: string;
+  once?(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+const firstConnections = new WeakMap<object, Promise<void>>();
+
+/**
+ * Resolves when a command can be sent: at once when connected (or the client does not report
+ * its state); after the first connection attempt while the client is still connecting (a
+ * fail-fast client refuses commands until then); throws `STORE_UNAVAILABLE` at once when the
+ * connection was lost, or when the first attempt fails.
+ *
+ * @example
+ * await whenConnected(client, "memory");
+ */
+export function whenConnected(client: RedisConnectionState, store: string): Promise<void> | undefined {
+  const status = client.status;
+  if (status === undefined || status === "ready") return undefined;
+  if (DISCONNECTED.has(status)) throw new StoreUnavailableError(store);
+  if (!CONNECTING.has(status) || !client.once || !client.removeListener) return undefined;
+  let pending = firstConnections.get(client);
+  if (pending === undefined) {
+    pending = new Promise<void>((resolve, reject) => {
+      const settle = (ok: boolean) => () => {
+        client.removeListener?.("ready", onReady);
+        client.removeListener?.("close", onClose);
+        firstConnections.delete(client);
+        if (ok) resolve();
+        else reject(new StoreUnavailableError(store));
+      };
+      const onReady = settle(true);
+      const onClose = settle(false);
+      client.once?.("ready", onReady);
+      client.once?.("close", onClose);
+    });
+    firstConnections.set(client, pending);
+  }
+  return pending;
+}
+
+const digests = new Map<string, string>();
+
+/**
+ * Runs a Lua script in one round trip: `EVALSHA` by its SHA-1 (Redis keeps compiled scripts),
+ * and `EVAL` with the body only when Redis answers `NOSCRIPT` (first call, or after a restart
+ * or `SCRIPT FLUSH`), which also loads it for the next calls.
+ *
+ * @example
+ * const [allowed] = (await runScript(redis, WINDOW_SCRIPT, 1, key, max)) as [number];
+ */
+export async function runScript(client: RedisEvalClient, script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown> {
+  if (client.evalsha === undefined) return client.eval(script, numberOfKeys, ...args);
+  let sha = digests.get(script);
+  if (sha === undefined) {
+    sha = createHash("sha1").update(script).digest("hex");
+    digests.set(script, sha);
+  }
+  try {
+    return await client.evalsha(sha, numberOfKeys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+    return client.eval(script, numberOfKeys, ...args);
+  }
 }

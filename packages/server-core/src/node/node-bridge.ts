@@ -1,7 +1,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { RegisteredRoute } from "../contracts/route.js";
 import type { BodySource } from "../core/body-parser.js";
+import { lastResortErrorJson } from "../core/envelope.js";
 import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/request-handler.js";
+import { lingerBeforeClose } from "./lingering-close.js";
 
 export interface NodeRequestOptions {
   /**
@@ -27,7 +29,8 @@ export function toIncomingRequest(request: IncomingMessage, response?: ServerRes
     method: request.method ?? "GET",
     url: options.originalUrl ?? request.url ?? "/",
     headers: request.headers,
-    clientAddress: request.socket.remoteAddress ?? "",
+    clientAddress: request.socket?.remoteAddress ?? "",
+    httpVersion: request.httpVersion,
     body,
   };
   if (response) incoming.watchDisconnect = (listener) => watchDisconnect(response, listener);
@@ -77,9 +80,11 @@ export async function writeNodeResponse(response: ServerResponse, outgoing: Outg
       response.writeHead(outgoing.status, headers as OutgoingHttpHeaders);
     }
     if (body === null) {
+      if (outgoing.linger) lingerBeforeClose(response, outgoing.linger);
       response.end();
       return;
     }
+    if (outgoing.linger) lingerBeforeClose(response, outgoing.linger);
     if (complete) {
       response.end(body);
       return;
@@ -110,11 +115,10 @@ export async function writeNodeResponse(response: ServerResponse, outgoing: Outg
     uncork();
     if (!response.destroyed) response.end();
   } catch {
-    // The client went away mid-stream or the source failed after headers: nothing more to send.
-    if (!response.headersSent) {
-      response.statusCode = 500;
-      response.end();
-    } else response.destroy();
+    // Headers the wire refuses (a handler's header with a line break, say): the constant 500
+    // envelope. After the headers, the client went away or the source failed: nothing more to send.
+    if (!response.headersSent && !response.destroyed) writeLastResort(response, outgoing.headers["x-request-id"]);
+    else response.destroy();
   } finally {
     outgoing.done();
   }
@@ -145,7 +149,25 @@ export async function handleNodeRequest(
   route?: RegisteredRoute,
   options: NodeRequestOptions = {},
 ): Promise<void> {
-  // A close listener rather than an AbortController per request: the core makes its controller only when used.
-  const outgoing = await handler.dispatch(toIncomingRequest(request, response, options), route);
-  await writeNodeResponse(response, outgoing);
+  try {
+    // A close listener rather than an AbortController per request: the core makes its controller only when used.
+    const outgoing = await handler.dispatch(toIncomingRequest(request, response, options), route);
+    await writeNodeResponse(response, outgoing);
+  } catch {
+    // Neither can fail by design; should one, the framework must still see no rejection.
+    if (!response.headersSent && !response.destroyed) writeLastResort(response, undefined);
+  }
+}
+
+/** The constant 500 envelope, written with no header that could be refused. */
+function writeLastResort(response: ServerResponse, requestId: string | string[] | undefined): void {
+  try {
+    const id = typeof requestId === "string" ? requestId : "unknown";
+    const body = lastResortErrorJson(id);
+    for (const name of response.getHeaderNames()) response.removeHeader(name);
+    response.writeHead(500, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)), "x-request-id": /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : "unknown" });
+    response.end(body);
+  } catch {
+    response.destroy();
+  }
 }

@@ -4,7 +4,7 @@ import type { Runtime } from "../contracts/runtime.js";
 import type { OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
 import { createAgentRoutes } from "./agent-routes.js";
 import { createDocsRoutes } from "./docs-routes.js";
-import { createHealthRoutes } from "./health-routes.js";
+import { type HealthRoutesOptions, createHealthRoutes } from "./health-routes.js";
 import type { HealthSource } from "./health-status.js";
 import { createMcpRoutes } from "./mcp-routes.js";
 import { createMemoryRoutes } from "./memory-routes.js";
@@ -24,6 +24,8 @@ export interface AllRoutesOptions {
   openaiProxy?: boolean;
   /** Where readiness comes from; defaults to the runtime alone, reported as running. */
   health?: HealthSource;
+  /** Who sees process details in `/health/detailed` (`registerAllRoutes`: `config.health.processDetails`). */
+  processDetails?: HealthRoutesOptions["processDetails"];
   /** Title, servers, security schemes... of the generated document. */
   openapi?: OpenAPIGeneratorConfig;
 }
@@ -44,7 +46,7 @@ export function createAllRoutes(runtime: Runtime | undefined, basePath = "/api",
     getLifecycleState: () => "running",
     getActiveConnectionCount: () => 0,
   };
-  const groups = [createAgentRoutes(runtime), createToolRoutes(runtime), createMcpRoutes(runtime), createMemoryRoutes(runtime), createHealthRoutes(health)];
+  const groups = [createAgentRoutes(runtime), createToolRoutes(runtime), createMcpRoutes(runtime), createMemoryRoutes(runtime), createHealthRoutes(health, options.processDetails ? { processDetails: options.processDetails } : {})];
   if (options.enableSwagger) {
     const getRoutes = options.getRoutes ?? (() => groups.flatMap((group) => group.routes.map((route) => ({ ...route, path: `${group.prefix}${route.path}` }))));
     groups.push(createDocsRoutes({ getRoutes, basePath, ...(options.openapi ? { openapi: options.openapi } : {}) }));
@@ -74,6 +76,7 @@ export function registerAllRoutes(
     enableSwagger: options.enableSwagger ?? config.enableSwagger,
     getRoutes: options.getRoutes ?? (() => adapter.listRoutes()),
     health: options.health ?? adapter,
+    processDetails: options.processDetails ?? config.health.processDetails,
   });
   for (const group of groups) adapter.registerRouteGroup(group);
   return groups;

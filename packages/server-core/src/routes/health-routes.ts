@@ -5,12 +5,22 @@ import { type HealthSource, checkReadiness, processUptimeSeconds } from "./healt
 
 /**
  * The health group: `/health`, `/health/live`, `/health/ready` (503 while draining or
- * when a required dependency is down) and `/health/detailed`.
+ * when a required dependency is down) and `/health/detailed` (process details only for an
+ * authenticated request unless `processDetails` says otherwise).
  *
  * @example
  * adapter.registerRouteGroup(createHealthRoutes(adapter));
  */
-export function createHealthRoutes(source: HealthSource): RouteGroup {
+export interface HealthRoutesOptions {
+  /**
+   * Process details (pid, Node version, memory) in `/health/detailed`: only for a request with
+   * an authenticated user (default), always, or never. Readiness and dependencies are always shown.
+   */
+  processDetails?: "authenticated" | "always" | "never";
+}
+
+export function createHealthRoutes(source: HealthSource, options: HealthRoutesOptions = {}): RouteGroup {
+  const processDetails = options.processDetails ?? "authenticated";
   return {
     prefix: "/health",
     tags: ["health"],
@@ -43,18 +53,23 @@ export function createHealthRoutes(source: HealthSource): RouteGroup {
         method: "GET",
         path: "/detailed",
         summary: "Health with service status",
-        handler: async () => {
+        description:
+          "Process details (pid, Node version, memory) are included only for an authenticated request by default (`config.health.processDetails`).",
+        handler: async (ctx) => {
           const readiness = await checkReadiness(source);
-          const memory = process.memoryUsage();
-          return {
+          const details = {
             status: readiness.ready ? "ok" : "degraded",
             version: VERSION,
             uptime: processUptimeSeconds(),
             state: readiness.state,
             activeConnections: source.getActiveConnectionCount(),
             dependencies: readiness.dependencies,
-            process: { pid: process.pid, node: process.version, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
           };
+          // What helps an attacker fingerprint the host stays behind auth (or off) unless asked for.
+          const showProcess = processDetails === "always" || (processDetails === "authenticated" && ctx.user !== undefined);
+          if (!showProcess) return details;
+          const memory = process.memoryUsage();
+          return { ...details, process: { pid: process.pid, node: process.version, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed } };
         },
       },
     ],

@@ -6,6 +6,8 @@ export interface HealthSource {
   readonly runtime: Runtime | undefined;
   getLifecycleState(): ServerLifecycleState;
   getActiveConnectionCount(): number;
+  /** The server's own dependencies (e.g. the rate-limit store), beside the runtime's. */
+  checkDependencies?(): Promise<Record<string, DependencyHealth>>;
 }
 
 const processStartedAt = Date.now();
@@ -36,6 +38,7 @@ export async function checkReadiness(source: HealthSource): Promise<Readiness> {
       dependencies = { runtime: { status: "down", required: true, message: (error as Error).message } };
     }
   }
+  if (source.checkDependencies) dependencies = { ...dependencies, ...(await source.checkDependencies()) };
   const dependenciesUp = Object.values(dependencies).every((dependency) => !dependency.required || dependency.status !== "down");
   return { ready: state === "running" && runtimeUp && dependenciesUp, state, dependencies };
 }

@@ -1,4 +1,5 @@
 import type { RegisteredRoute } from "../contracts/route.js";
+import { lastResortErrorJson } from "../core/envelope.js";
 import type { OutgoingResponse, RequestHandler } from "../core/request-handler.js";
 
 const encoder = new TextEncoder();
@@ -7,9 +8,17 @@ const encoder = new TextEncoder();
 export function toWebResponse(outgoing: OutgoingResponse, finishedHook?: (done: () => void) => void): Response {
   finishedHook?.(outgoing.done);
   const headers = new Headers();
-  for (const [name, value] of Object.entries(outgoing.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
+  try {
+    for (const [name, value] of Object.entries(outgoing.headers)) {
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      else headers.set(name, value);
+    }
+  } catch {
+    // A header the web platform refuses: the constant 500 envelope instead of a rejection.
+    if (!finishedHook) outgoing.done();
+    const requestId = outgoing.headers["x-request-id"];
+    const body = lastResortErrorJson(typeof requestId === "string" ? requestId : "unknown");
+    return new Response(body, { status: 500, headers: { "content-type": "application/json; charset=utf-8" } });
   }
   const body = outgoing.body;
   if (body === null || typeof body === "string" || body instanceof Uint8Array) {
@@ -63,7 +72,7 @@ export async function handleWebRequest(
 ): Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  const headers: Record<string, string> = {};
+  const headers = Object.create(null) as Record<string, string>;
   request.headers.forEach((value, key) => {
     headers[key] = value;
   });

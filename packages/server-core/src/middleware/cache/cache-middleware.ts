@@ -23,6 +23,11 @@ export interface CacheOptions {
   includeQuery?: boolean;
   /** Lifetime per path prefix, e.g. `{ "/tools": 300_000 }`. */
   ttlByPath?: Record<string, number>;
+  /**
+   * Called when the store fails (Redis down). The request is then served without the cache
+   * (`X-Cache: BYPASS`): a cache degrades, it never fails a request.
+   */
+  onStoreError?: (error: unknown, ctx: ServerContext) => void;
   /** Authenticated requests (`ctx.user`): cached per user (default) or never. */
   authenticated?: "per-user" | "never";
   order?: number;
@@ -59,7 +64,8 @@ function withRequestId(body: string, requestId: string): string {
  * (2xx), non-streamed answers of `methods` are stored for `ttlMs` (or `ttlByPath`);
  * `X-Cache: HIT|MISS`, `X-Cache-Age` (seconds) and `Cache-Control` tell clients. Errors
  * and streams are never stored; authenticated responses are keyed by user (`private`),
- * and a request with credentials but no `ctx.user` is not cached at all.
+ * and a request with credentials but no `ctx.user` is not cached at all. A failing store
+ * (Redis down) is bypassed (`X-Cache: BYPASS`), never an error.
  *
  * @example
  * adapter.registerMiddleware(createCacheMiddleware({ ttlMs: 60_000, paths: ["/tools"], ttlByPath: { "/tools/search": 10_000 } }));
@@ -84,7 +90,14 @@ export function createCacheMiddleware(options: CacheOptions): MiddlewareDefiniti
       const key = user ? `${base}|user:${user.id}` : base;
       const visibility = user ? "private" : "public";
       const now = Date.now();
-      const cached = await store.get(key);
+      let cached: CacheEntry | undefined;
+      try {
+        cached = await store.get(key);
+      } catch (error) {
+        options.onStoreError?.(error, ctx);
+        ctx.setHeader("x-cache", "BYPASS");
+        return next();
+      }
       if (cached && cached.createdAt + cached.ttlMs > now) {
         for (const [name, value] of Object.entries(cached.headers ?? {})) ctx.setHeader(name, value);
         ctx.response.status = cached.status;
@@ -104,12 +117,18 @@ export function createCacheMiddleware(options: CacheOptions): MiddlewareDefiniti
       if (typeof body !== "string") return;
       if (response.headers["set-cookie"] !== undefined || /no-store|private/.test(String(response.headers["cache-control"] ?? ""))) return;
       const ttlMs = ttlFor(ctx.path);
-      const headers: Record<string, string> = {};
+      const headers = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(response.headers)) {
         if (!PER_REQUEST_HEADERS.test(name) && typeof value === "string") headers[name] = value;
       }
       const entry: CacheEntry = { data: body, status: response.status, createdAt: now, ttlMs, headers };
-      await store.set(key, entry);
+      try {
+        await store.set(key, entry);
+      } catch (error) {
+        options.onStoreError?.(error, ctx);
+        ctx.setHeader("x-cache", "BYPASS");
+        return;
+      }
       ctx.setHeader("x-cache", "MISS");
       ctx.setHeader("x-cache-age", "0");
       if (response.headers["cache-control"] === undefined) ctx.setHeader("cache-control", `${visibility}, max-age=${Math.floor(ttlMs / 1000)}`);

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createErrorHandlingMiddleware } from "../error-handling.js";
 import { createTestApp } from "../../testing/test-kit.js";
@@ -72,6 +74,48 @@ describe("logging middleware", () => {
     const warnOnly = createTestApp({ middleware: [createLoggingMiddleware({ destination: quiet.destination, level: "warn" })] });
     await warnOnly.request({ url: "/api/other" });
     expect(quiet.text()).toBe("");
+  });
+
+  it("follows the logger's level when it changes at run time, and a logger passed in keeps its own settings", async () => {
+    const output = capture();
+    const logging = createLoggingMiddleware({ destination: output.destination, level: "info" });
+    const { request } = createTestApp({ middleware: [logging] });
+    logging.logger.level = "warn";
+    await request({ url: "/api/quiet" });
+    expect(output.text()).toBe("");
+    logging.logger.level = "info";
+    await request({ url: "/api/loud" });
+    expect(output.lines()).toEqual([expect.objectContaining({ msg: "request completed", url: "/api/loud", level: 30 })]);
+
+    const own = capture();
+    const logger = createServerLogger({ destination: own.destination }).child({ service: "billing" });
+    await createTestApp({ middleware: [createLoggingMiddleware({ logger })] }).request({ url: "/api/billed" });
+    expect(own.lines()).toEqual([expect.objectContaining({ service: "billing", msg: "request completed", url: "/api/billed" })]);
+  });
+
+  it("by default writes to stdout off the request path: buffered, yet flushed while idle and on exit", async () => {
+    const fixture = fileURLToPath(new URL("../../testing/stdout-logger.fixture.ts", import.meta.url));
+    const run = (mode: "stay" | "exit") => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, mode], { stdio: ["ignore", "pipe", "inherit"] });
+      let output = "";
+      const line = new Promise<Record<string, unknown>>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes("\n")) resolve(JSON.parse(output.split("\n")[0] as string) as Record<string, unknown>);
+        });
+        child.once("exit", () => (output.includes("\n") ? undefined : reject(new Error(`exited without a line: ${output}`))));
+      });
+      return { child, line };
+    };
+    // Far below the 4 KB buffer and the process stays up: only the periodic flush can deliver it.
+    const idle = run("stay");
+    try {
+      expect(await idle.line).toMatchObject({ msg: "request completed", url: "/api/logged", status: 404 });
+    } finally {
+      idle.child.kill();
+    }
+    const exiting = run("exit");
+    expect(await exiting.line).toMatchObject({ msg: "request completed", url: "/api/logged" });
   });
 
   it("the server logger censors secret fields wherever they are logged", () => {

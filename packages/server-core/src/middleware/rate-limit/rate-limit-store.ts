@@ -38,4 +38,6 @@ export interface BucketCheck {
 export interface RateLimitStore {
   hitWindow(key: string, check: WindowCheck): Promise<WindowResult>;
   takeToken(key: string, check: BucketCheck): Promise<BucketResult>;
+  /** One round trip for readiness (stores that can fail); throws when the store is unreachable. */
+  ping?(): Promise<void>;
 }

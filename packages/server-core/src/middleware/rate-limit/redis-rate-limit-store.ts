@@ -1,4 +1,5 @@
-import type { RedisEvalClient } from "../redis-client.js";
+import { storeCall } from "../../errors/store-unavailable.js";
+import { type RedisEvalClient, runScript, whenConnected } from "../redis-client.js";
 import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit-store.js";
 
 /*
@@ -70,11 +71,16 @@ export interface RedisRateLimitStoreOptions {
 }
 
 /**
- * Redis-backed counters shared by every server process: one atomic Lua script per check.
+ * Redis-backed counters shared by every server process: one atomic Lua script per check, in
+ * one round trip (`EVALSHA`; the script's body is sent again only after a `NOSCRIPT`).
+ * While Redis is unreachable every check throws `StoreUnavailableError` (503
+ * `STORE_UNAVAILABLE`), at once when the client reports it is disconnected; the limiter's
+ * `failOpen` decides what the request gets. Build the client with `FAIL_FAST_REDIS_OPTIONS`
+ * so a hung Redis fails within `commandTimeout` too.
  *
  * @example
  * import { Redis } from "ioredis";
- * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL!), { prefix: "api:rl:" });
+ * const store = new RedisRateLimitStore(new Redis(process.env.REDIS_URL!, FAIL_FAST_REDIS_OPTIONS), { prefix: "api:rl:" });
  * adapter.registerMiddleware(createRateLimitMiddleware({ maxRequests: 100, windowMs: 60_000, store }));
  */
 export class RedisRateLimitStore implements RateLimitStore {
@@ -87,25 +93,35 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.prefix = options.prefix ?? "conduit:ratelimit:";
   }
 
+  /** Every command goes through here: a client that is not connected, or any failure, is `STORE_UNAVAILABLE`. */
+  private run(script: string, ...args: Array<string | number>): Promise<unknown> {
+    const connecting = whenConnected(this.client, "rate-limit");
+    if (connecting) return connecting.then(() => this.run(script, ...args));
+    // One round trip: EVALSHA, the script's body sent again only after a NOSCRIPT.
+    return storeCall("rate-limit", () => runScript(this.client, script, 1, ...args));
+  }
+
   async hitWindow(key: string, check: WindowCheck): Promise<WindowResult> {
-    const reply = (await this.client.eval(
-      WINDOW_SCRIPT,
-      1,
-      `${this.prefix}w:${key}`,
-      check.maxRequests,
-      check.windowMs,
-      check.subWindows,
-    )) as [number, number, number];
+    const reply = (await this.run(WINDOW_SCRIPT, `${this.prefix}w:${key}`, check.maxRequests, check.windowMs, check.subWindows)) as [
+      number,
+      number,
+      number,
+    ];
     return { allowed: reply[0] === 1, count: Number(reply[1]), resetMs: Math.max(0, Number(reply[2])) };
   }
 
   async takeToken(key: string, check: BucketCheck): Promise<BucketResult> {
-    const reply = (await this.client.eval(BUCKET_SCRIPT, 1, `${this.prefix}b:${key}`, check.capacity, check.windowMs)) as [
+    const reply = (await this.run(BUCKET_SCRIPT, `${this.prefix}b:${key}`, check.capacity, check.windowMs)) as [
       number,
       string,
       number,
       number,
     ];
     return { allowed: reply[0] === 1, tokens: Number(reply[1]), retryAfterMs: Number(reply[2]), resetMs: Number(reply[3]) };
+  }
+
+  /** One round trip (readiness); throws `STORE_UNAVAILABLE` when Redis does not answer. */
+  async ping(): Promise<void> {
+    await this.run("return 1", `${this.prefix}ping`);
   }
 }

@@ -36,7 +36,7 @@ describe("window rate limit middleware", () => {
     expect((await request({ url: "/api/items", clientAddress: "10.0.0.2" })).status).toBe(200);
   });
 
-  it("skips skipPaths, uses X-Forwarded-For only with trustProxy, and a custom keyGenerator", async () => {
+  it("skips skipPaths, uses X-Forwarded-For only with trustProxy (rightmost untrusted), and a custom keyGenerator", async () => {
     const untrusted = createTestApp({ middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, skipPaths: ["/health"], basePath: "/api" })], routes });
     expect((await untrusted.request({ url: "/api/items", headers: { "x-forwarded-for": "1.1.1.1" } })).status).toBe(200);
     expect((await untrusted.request({ url: "/api/items", headers: { "x-forwarded-for": "2.2.2.2" } })).status).toBe(429);
@@ -46,10 +46,11 @@ describe("window rate limit middleware", () => {
       expect(health.headers["x-ratelimit-limit"]).toBeUndefined();
     }
 
-    const trusted = createTestApp({ middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, trustProxy: true })], routes });
+    // One trusted hop: the proxy's own entry (the rightmost) is the client; what the client wrote to its left is ignored.
+    const trusted = createTestApp({ middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, trustProxy: 1 })], routes });
     expect((await trusted.request({ url: "/api/items", headers: { "x-forwarded-for": "1.1.1.1, 10.0.0.1" } })).status).toBe(200);
     expect((await trusted.request({ url: "/api/items", headers: { "x-forwarded-for": "2.2.2.2" } })).status).toBe(200);
-    expect((await trusted.request({ url: "/api/items", headers: { "x-forwarded-for": "1.1.1.1" } })).status).toBe(429);
+    expect((await trusted.request({ url: "/api/items", headers: { "x-forwarded-for": "9.9.9.9, 10.0.0.1" } })).status).toBe(429);
 
     const byTenant = createTestApp({
       middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, keyGenerator: (ctx: ServerContext) => ctx.header("x-tenant") ?? "none" })],

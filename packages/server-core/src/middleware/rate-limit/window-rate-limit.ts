@@ -1,36 +1,10 @@
-import type { ServerContext } from "../../contracts/context.js";
-import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
-import { ServerRateLimitError } from "../../errors/server-errors.js";
-import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
-import { clientKey } from "./client-key.js";
-import { MemoryRateLimitStore } from "./memory-rate-limit-store.js";
-import type { RateLimitStore } from "./rate-limit-store.js";
+import type { MiddlewareDefinition } from "../../contracts/middleware.js";
+import { prefixFilters } from "../path-prefix.js";
+import { type RateLimiter, type RateLimiterOptions, createRateLimiter, setRateLimitHeaders } from "./rate-limiter.js";
 
-/** What `onRateLimitExceeded` and the headers are built from. */
-export interface RateLimitInfo {
-  key: string;
-  limit: number;
-  remaining: number;
-  /** Milliseconds until capacity frees up. */
-  resetMs: number;
-}
+export { type RateLimitInfo, rejectRequest, setRateLimitHeaders } from "./rate-limiter.js";
 
-export interface RateLimitOptions {
-  maxRequests: number;
-  windowMs: number;
-  /** Message of the 429 envelope. */
-  message?: string;
-  /** Path prefixes never limited (with and without `basePath`). */
-  skipPaths?: string[];
-  basePath?: string;
-  /** Who is counted (default the client address). */
-  keyGenerator?: (ctx: ServerContext) => string | Promise<string>;
-  /** Count by the first `X-Forwarded-For` entry (only behind a proxy you control). */
-  trustProxy?: boolean;
-  /** Called before the 429 is sent (metrics, alerts). */
-  onRateLimitExceeded?: (ctx: ServerContext, info: RateLimitInfo) => void | Promise<void>;
-  /** Default a fresh in-memory store; `RedisRateLimitStore` shares one limit across processes. */
-  store?: RateLimitStore;
+export interface RateLimitOptions extends Omit<RateLimiterOptions, "subWindows"> {
   order?: number;
 }
 
@@ -39,57 +13,36 @@ export interface SlidingWindowRateLimitOptions extends RateLimitOptions {
   subWindows?: number;
 }
 
-/** `X-RateLimit-*` on every limited response; the 429 also gets `Retry-After` (through the error). */
-export function setRateLimitHeaders(ctx: ServerContext, info: RateLimitInfo): void {
-  ctx.setHeader("x-ratelimit-limit", String(info.limit));
-  ctx.setHeader("x-ratelimit-remaining", String(Math.max(0, Math.floor(info.remaining))));
-  // Unix time in seconds at which capacity frees up.
-  ctx.setHeader("x-ratelimit-reset", String(Math.ceil((Date.now() + info.resetMs) / 1000)));
-}
-
-/** Throws the `RATE_LIMIT_EXCEEDED` error after the hook ran. */
-export async function rejectRequest(ctx: ServerContext, info: RateLimitInfo, options: Pick<RateLimitOptions, "message" | "onRateLimitExceeded">): Promise<never> {
-  await options.onRateLimitExceeded?.(ctx, info);
-  throw new ServerRateLimitError(options.message ?? "Too many requests, please try again later", {
-    retryAfterMs: Math.max(1000, info.resetMs),
-    details: { limit: info.limit },
-  });
-}
-
-function windowMiddleware(name: string, options: RateLimitOptions, subWindows: number): MiddlewareDefinition {
-  if (!(options.maxRequests > 0) || !(options.windowMs > 0)) throw new RangeError("maxRequests and windowMs must be positive");
-  const store = options.store ?? new MemoryRateLimitStore();
-  const skipPaths = options.skipPaths ?? [];
-  const basePath = options.basePath ?? "";
-  const keyOf = options.keyGenerator ?? ((ctx: ServerContext) => clientKey(ctx, options.trustProxy));
-  const check = { maxRequests: options.maxRequests, windowMs: options.windowMs, subWindows };
-  const limit = async (ctx: ServerContext, next: Next): Promise<void> => {
-    const key = await keyOf(ctx);
-    const result = await store.hitWindow(key, check);
-    const info: RateLimitInfo = { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs };
-    setRateLimitHeaders(ctx, info);
-    if (!result.allowed) await rejectRequest(ctx, info, options);
-    await next();
-  };
+/** The middleware of a limiter: headers on every counted response, 429 over the limit, 503 when closed and the store is down. */
+export function rateLimitMiddleware(name: string, limiter: RateLimiter, options: { skipPaths?: string[]; order?: number } = {}): MiddlewareDefinition {
   return {
     name,
     order: options.order ?? 4,
-    // Out of the skipped paths' chains; the check below covers a `basePath` other than the server's.
-    excludePaths: prefixFilters(skipPaths),
-    handler: (ctx, next) => (ctx.method === "OPTIONS" || matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : limit(ctx, next)),
+    // Out of the skipped paths' chains; `skips` covers a `basePath` other than the server's.
+    excludePaths: prefixFilters(options.skipPaths ?? []),
+    handler: async (ctx, next) => {
+      if (limiter.skips(ctx)) return next();
+      const outcome = await limiter.consume(ctx);
+      if (outcome.info) {
+        setRateLimitHeaders(ctx, outcome.info);
+        if (!outcome.allowed) await limiter.reject(ctx, outcome.info);
+      }
+      await next();
+    },
   };
 }
 
 /**
  * Fixed-window rate limit: at most `maxRequests` per `windowMs` per key, windows aligned
  * to the clock. Headers `X-RateLimit-Limit/Remaining/Reset`; over the limit → 429
- * `RATE_LIMIT_EXCEEDED` with `Retry-After`.
+ * `RATE_LIMIT_EXCEEDED` with `Retry-After`. A failing store (Redis down) → 503
+ * `STORE_UNAVAILABLE`, or the request passes uncounted with `failOpen: true`.
  *
  * @example
  * adapter.registerMiddleware(createRateLimitMiddleware({ maxRequests: 100, windowMs: 15 * 60_000, skipPaths: ["/health"] }));
  */
 export function createRateLimitMiddleware(options: RateLimitOptions): MiddlewareDefinition {
-  return windowMiddleware("rate-limit", options, 1);
+  return rateLimitMiddleware("rate-limit", createRateLimiter({ ...options, subWindows: 1 }), options);
 }
 
 /**
@@ -101,5 +54,5 @@ export function createRateLimitMiddleware(options: RateLimitOptions): Middleware
  */
 export function createSlidingWindowRateLimitMiddleware(options: SlidingWindowRateLimitOptions): MiddlewareDefinition {
   const subWindows = Math.max(1, Math.floor(options.subWindows ?? 10));
-  return windowMiddleware("sliding-window-rate-limit", options, subWindows);
+  return rateLimitMiddleware("sliding-window-rate-limit", createRateLimiter({ ...options, subWindows }), options);
 }

@@ -110,12 +110,14 @@ export function validateWithSchema(
 ): { value: Record<string, unknown>; issues: ValidationIssue[] } {
   if (input === undefined || input === null) input = {};
   if (typeOf(input) !== "object") return { value: {}, issues: [{ field: check.source, message: "must be an object", value: input }] };
-  const value: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  // Prototype-free copy: a client's `constructor` or `__proto__` key is a plain key, and a
+  // required `toString` is not satisfied by Object.prototype's.
+  const value = Object.assign(Object.create(null) as Record<string, unknown>, input as Record<string, unknown>);
   const issues: ValidationIssue[] = [];
   const properties = schema.properties ?? {};
   const field = (name: string) => `${check.source}.${name}`;
   for (const name of schema.required ?? []) {
-    if (value[name] === undefined && properties[name]?.default === undefined) issues.push({ field: field(name), message: "is required" });
+    if (value[name] === undefined && (Object.hasOwn(properties, name) ? properties[name]?.default : undefined) === undefined) issues.push({ field: field(name), message: "is required" });
   }
   for (const [name, property] of Object.entries(properties)) {
     if (value[name] === undefined) {
@@ -127,7 +129,7 @@ export function validateWithSchema(
   }
   if (schema.additionalProperties === false) {
     for (const name of Object.keys(value)) {
-      if (!(name in properties)) issues.push({ field: field(name), message: "is not allowed", value: value[name] });
+      if (!Object.hasOwn(properties, name)) issues.push({ field: field(name), message: "is not allowed", value: value[name] });
     }
   }
   return { value, issues };

@@ -1,29 +1,30 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
+import { UsageError } from "./usage-error.js";
 
-/** The demo's config file: `server` is a `ServerAdapterConfig`; later issues add `auth`, `mcpServers`. */
-export interface DemoConfigFile {
+/**
+ * The config file shared by `conduit serve` and the demo: `server` is a `ServerAdapterConfig`;
+ * every other key is one section the assembly applies (see `server-assembly.ts`).
+ */
+export interface ConduitConfigFile {
   server?: ServerAdapterConfig;
   [key: string]: unknown;
 }
 
-export interface DemoOptions {
+export interface ServeOptions {
   framework: ServerFramework;
   server: ServerAdapterConfig;
-  file: DemoConfigFile;
+  file: ConduitConfigFile;
 }
 
-/** A user mistake in flags or the config file: printed as one line, exit code 2. */
-export class UsageError extends Error {}
+const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "$schema"]);
 
-const KNOWN_FILE_KEYS = new Set(["server", "auth", "mcpServers", "$schema"]);
-
-export const USAGE = `Usage: pnpm demo -- [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
+export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
 Environment: PORT, HOST, CONDUIT_FRAMEWORK.`;
 
 /** Flags win over the environment, which wins over the config file, which wins over defaults. */
-export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOptions {
+export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): ServeOptions {
   let values: { port?: string; host?: string; framework?: string; config?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -39,9 +40,9 @@ export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOp
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
   }
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new UsageError(usage);
 
   const file = values.config ? readConfigFile(values.config) : {};
   // The file is checked on its own first, so a bad value is reported even when a flag overrides it.
@@ -73,7 +74,7 @@ export function parseDemoOptions(argv: string[], env: NodeJS.ProcessEnv): DemoOp
   return { framework, server, file };
 }
 
-function readConfigFile(path: string): DemoConfigFile {
+export function readConfigFile(path: string): ConduitConfigFile {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -89,7 +90,7 @@ function readConfigFile(path: string): DemoConfigFile {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`Config file ${path} must hold a JSON object`);
   const unknown = Object.keys(parsed).filter((key) => !KNOWN_FILE_KEYS.has(key));
   if (unknown.length > 0) throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${[...KNOWN_FILE_KEYS].join(", ")})`);
-  return parsed as DemoConfigFile;
+  return parsed as ConduitConfigFile;
 }
 
 function describeConfigError(error: unknown, path: string | undefined): string {

@@ -1,0 +1,63 @@
+import type { Runtime, ServerContext } from "@conduit-ai/server-core";
+import type { z } from "zod";
+import type { ResultMeta } from "../schemas/common.js";
+import { selectProvider } from "./select-provider.js";
+import { StructuredOutputFailure, generateStructured } from "./structured-output.js";
+
+/** Settings of the AI path shared by every workflow (see `AiWorkflowOptions`). */
+export interface ProviderPathSettings {
+  timeoutMs: number;
+  maxOutputTokens: number;
+  /** Prompts longer than this are not sent; the result is the simulated one with the reason. */
+  maxPromptCharacters: number;
+}
+
+/** How a workflow asks a model to improve on its deterministic result. */
+export interface ModelStep<Result, Output> {
+  instructions: string;
+  prompt: string;
+  schema: z.ZodType<Output>;
+  merge(simulated: Result, output: Output): Result;
+}
+
+/**
+ * Runs one workflow: the deterministic analysis first (always — it is both the facts the model
+ * gets and the fallback), then the AI path when a provider other than `local` is chosen.
+ */
+export async function runWorkflow<Result extends object, Output>(
+  task: string,
+  runtime: Runtime | undefined,
+  body: { provider?: string; model?: string },
+  ctx: Pick<ServerContext, "abortSignal">,
+  settings: ProviderPathSettings,
+  simulate: () => Result | Promise<Result>,
+  modelStep: ((simulated: Result) => ModelStep<Result, Output> | undefined) | undefined,
+): Promise<Result & ResultMeta> {
+  const choice = await selectProvider(runtime, body);
+  const simulated = await simulate();
+  const asSimulated = (fallbackReason?: string): Result & ResultMeta => ({
+    ...simulated,
+    simulated: true,
+    provider: null,
+    model: null,
+    ...(fallbackReason === undefined ? {} : { fallbackReason }),
+  });
+  if (choice === undefined || runtime === undefined || modelStep === undefined) return asSimulated();
+  const step = modelStep(simulated);
+  if (step === undefined) return asSimulated();
+  if (step.prompt.length > settings.maxPromptCharacters) {
+    return asSimulated(`input too large for the provider path (${step.prompt.length} > ${settings.maxPromptCharacters} characters)`);
+  }
+  try {
+    const { value, model } = await generateStructured(
+      runtime,
+      choice,
+      { task, instructions: step.instructions, prompt: step.prompt, schema: step.schema },
+      { timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxOutputTokens, signal: ctx.abortSignal },
+    );
+    return { ...step.merge(simulated, value), simulated: false, provider: choice.provider, model };
+  } catch (error) {
+    if (error instanceof StructuredOutputFailure) return asSimulated(error.reason);
+    return asSimulated(`provider path failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,244 @@
+import { createHash } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { parseAuthorization } from "@conduit-ai/auth";
+import type { ServerContext } from "@conduit-ai/server-core";
+import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
+import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
+import { SessionManager, type SessionManagerOptions } from "./sessions/session-manager.js";
+import type {
+  AuthProvider,
+  AuthSession,
+  AuthenticatedRequest,
+  AuthenticatedUser,
+  AuthorizationRequirement,
+  CreateSessionOptions,
+  ProviderHealth,
+  TokenSource,
+  TokenValidationResult,
+  UnauthorizedEvent,
+} from "./types.js";
+
+/** Options every provider type takes beside its own settings. */
+export interface ProviderOptions {
+  /** Sessions for `authenticateRequest`: a manager, its options, or `false` (stateless). Default: in memory. */
+  sessions?: SessionManager | SessionManagerOptions | false;
+  /** The role enforcement policy of `authorizeUser`/`authorizeRoles`/`authorizePermissions`. */
+  rbac?: RbacPolicy | RbacOptions;
+}
+
+/** What a provider type's `verifyToken` returns for a good token. */
+export interface VerifiedToken {
+  user: AuthenticatedUser;
+  claims: Record<string, unknown>;
+  /** Epoch ms. */
+  expiresAt?: number;
+}
+
+function headerOf(source: TokenSource, name: string): string | undefined {
+  if ("header" in source && typeof source.header === "function") return source.header(name) ?? undefined;
+  const headers = "headers" in source && typeof source.headers === "object" && source.headers !== null ? source.headers : source;
+  if (typeof Headers !== "undefined" && headers instanceof Headers) return headers.get(name) ?? undefined;
+  // Node lower-cases header names; a plain map may not, so look case-insensitively.
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Everything the provider contract requires, built on one `verifyToken` per provider type
+ * (whose user gets its effective roles and permissions from the RBAC policy):
+ * token extraction (`Authorization: Bearer`, case-insensitive header lookup), role and
+ * permission checks through an `RbacPolicy`, sessions through a `SessionManager`, the
+ * request flow (`authenticateRequest`), health checks and the `auth:unauthorized` event,
+ * emitted on every refusal.
+ *
+ * @example
+ * class ApiTokenProvider extends BaseAuthProvider {
+ *   constructor() { super("api-token"); }
+ *   protected async verifyToken(token: string) {
+ *     const user = await lookup(token);
+ *     if (!user) throw new InvalidTokenError(this.type);
+ *     return { user, claims: {} };
+ *   }
+ * }
+ */
+export abstract class BaseAuthProvider extends EventEmitter implements AuthProvider {
+  readonly sessions: SessionManager | undefined;
+  readonly rbac: RbacPolicy;
+  /** Effective users per mapped user object (a cached token maps to the same object). */
+  readonly #effective = new WeakMap<AuthenticatedUser, AuthenticatedUser>();
+
+  constructor(
+    readonly type: string,
+    options: ProviderOptions = {},
+  ) {
+    super();
+    this.rbac = options.rbac instanceof RbacPolicy ? options.rbac : new RbacPolicy(options.rbac, type);
+    this.sessions =
+      options.sessions === false ? undefined : options.sessions instanceof SessionManager ? options.sessions : new SessionManager({ ...options.sessions, provider: type });
+  }
+
+  /** Checks the token; throws an `AuthProviderError` (401 for a refused token). */
+  protected abstract verifyToken(token: string): Promise<VerifiedToken>;
+
+  /** Reaches the identity provider (key set, discovery); the default has nothing to reach. */
+  protected async probe(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  async authenticateToken(token: string): Promise<TokenValidationResult> {
+    try {
+      return this.validResult(await this.verifyToken(token));
+    } catch (error) {
+      return { valid: false, error: AuthProviderError.isInstance(error) ? error : new ProviderAPIError(this.type, "Token validation failed", { cause: error }) };
+    }
+  }
+
+  /** The result for a verified token, with the user's effective roles and permissions (computed once per mapped user). */
+  protected validResult(verified: VerifiedToken): TokenValidationResult {
+    let user = this.#effective.get(verified.user);
+    if (!user) {
+      user = this.rbac.applyTo(verified.user);
+      this.#effective.set(verified.user, user);
+    }
+    return { valid: true, ...verified, user };
+  }
+
+  /**
+   * The result for a token already verified and still cached, synchronously; undefined when
+   * the provider must check it (`authenticateToken`). The HTTP middleware tries this first.
+   */
+  authenticateCached(_token: string): TokenValidationResult | undefined {
+    return undefined;
+  }
+
+  extractToken(source: TokenSource): string | null {
+    const header = headerOf(source, "authorization");
+    if (header === undefined) return null;
+    const parsed = parseAuthorization(header, "Bearer");
+    return parsed.kind === "token" ? parsed.token : null;
+  }
+
+  /** Emits `auth:unauthorized` (never with the credential). */
+  reportUnauthorized(error: { code: string; message: string }, reason: string, ctx?: ServerContext, userId?: string): void {
+    const event: UnauthorizedEvent = { provider: this.type, reason, code: error.code, message: error.message, timestamp: Date.now() };
+    if (ctx) Object.assign(event, { path: ctx.path, method: ctx.method, requestId: ctx.requestId });
+    if (userId !== undefined) event.userId = userId;
+    this.emit("auth:unauthorized", event);
+  }
+
+  async authorizeUser(user: AuthenticatedUser, requirement: AuthorizationRequirement, ctx?: ServerContext): Promise<boolean> {
+    const decision = await this.rbac.decide(user, requirement, ctx);
+    if (!decision.allowed) this.reportUnauthorized({ code: "FORBIDDEN", message: "Insufficient permissions" }, decision.refusedBy, ctx, user.id);
+    return decision.allowed;
+  }
+
+  authorizeRoles(user: AuthenticatedUser, roles: string[]): boolean {
+    return this.rbac.hasAnyRole(user, roles);
+  }
+
+  authorizePermissions(user: AuthenticatedUser, permissions: string[]): boolean {
+    return this.rbac.hasAllPermissions(user, permissions);
+  }
+
+  #sessionManager(): SessionManager {
+    if (!this.sessions) throw new SessionNotFoundError(this.type, "Sessions are turned off for this provider");
+    return this.sessions;
+  }
+
+  createSession(user: AuthenticatedUser, options?: CreateSessionOptions): Promise<AuthSession> {
+    return this.#sessionManager().create(user, options);
+  }
+
+  async getSession(sessionId: string): Promise<AuthSession | undefined> {
+    return this.sessions?.get(sessionId);
+  }
+
+  refreshSession(sessionId: string): Promise<AuthSession> {
+    return this.#sessionManager().refresh(sessionId);
+  }
+
+  async destroySession(sessionId: string): Promise<boolean> {
+    return (await this.sessions?.destroy(sessionId)) ?? false;
+  }
+
+  async getUserSessions(userId: string): Promise<AuthSession[]> {
+    return (await this.sessions?.getUserSessions(userId)) ?? [];
+  }
+
+  async destroyAllUserSessions(userId: string): Promise<number> {
+    return (await this.sessions?.destroyAllUserSessions(userId)) ?? 0;
+  }
+
+  /**
+   * The request flow: extract the token, validate it, then reuse the session bound to it
+   * (its `sid` claim, else its digest) or create one. Every refusal emits `auth:unauthorized`
+   * and throws the auth error (401).
+   *
+   * @example
+   * const { user, session } = await provider.authenticateRequest(ctx);
+   */
+  async authenticateRequest(source: TokenSource, ctx?: ServerContext): Promise<AuthenticatedRequest> {
+    const token = this.extractToken(source);
+    if (!token) {
+      const error = new MissingTokenError(this.type);
+      this.reportUnauthorized(error, "missing", ctx);
+      throw error;
+    }
+    return this.completeRequest(token, ctx);
+  }
+
+  /** `authenticateRequest` after extraction (the HTTP middleware extracts with its own sources). */
+  async completeRequest(token: string, ctx?: ServerContext): Promise<AuthenticatedRequest> {
+    const result = await this.authenticateToken(token);
+    if (!result.valid) {
+      this.reportUnauthorized(result.error, String((result.error.details as { reason?: string } | undefined)?.reason ?? "invalid"), ctx);
+      throw result.error;
+    }
+    const authenticated: AuthenticatedRequest = { user: result.user, token, claims: result.claims };
+    if (this.sessions) {
+      try {
+        authenticated.session = await this.sessions.resolve(result.user, sessionBinding(token, result.claims));
+      } catch (error) {
+        if (AuthProviderError.isInstance(error)) this.reportUnauthorized(error, "session", ctx, result.user.id);
+        throw error;
+      }
+    }
+    return authenticated;
+  }
+
+  async healthCheck(): Promise<ProviderHealth> {
+    const started = performance.now();
+    const checkedAt = Date.now();
+    try {
+      const message = await this.probe();
+      if (this.sessions?.store.ping) await this.sessions.store.ping();
+      return { status: "ok", provider: this.type, latencyMs: Math.round(performance.now() - started), checkedAt, ...(message ? { message } : {}) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { status: "down", provider: this.type, latencyMs: Math.round(performance.now() - started), checkedAt, message };
+    }
+  }
+
+  async initialize(): Promise<void> {}
+
+  async cleanup(): Promise<void> {
+    await this.sessions?.close();
+  }
+}
+
+// Per verified claim set (the same object for a cached token): one digest per token, not per request.
+const bindings = new WeakMap<object, string>();
+
+/** The credential's session binding: the identity provider's own session id when the token names one (`sid`), else the token's digest. */
+export function sessionBinding(token: string, claims: Record<string, unknown>): string {
+  const sid = claims.sid;
+  if (typeof sid === "string" && sid !== "") return `sid:${sid}`;
+  let binding = bindings.get(claims);
+  if (binding === undefined) {
+    binding = `token:${createHash("sha256").update(token).digest("base64url")}`;
+    bindings.set(claims, binding);
+  }
+  return binding;
+}

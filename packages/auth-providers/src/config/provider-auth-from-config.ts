@@ -1,0 +1,214 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { type AuthenticatedUser, credentialFromHeader } from "@conduit-ai/auth";
+import type { MiddlewareDefinition } from "@conduit-ai/server-core";
+import type { BaseAuthProvider } from "../base-provider.js";
+import { createProviderAuthMiddleware } from "../middleware/provider-auth-middleware.js";
+import { createAuthorizationRulesMiddleware } from "../rbac/authorization-rules.js";
+import { RbacPolicy } from "../rbac/rbac-policy.js";
+import { authProviderRegistry } from "../registry/auth-provider-registry.js";
+import { MemorySessionStore } from "../sessions/memory-session-store.js";
+import { RedisSessionStore, type SessionRedisClient } from "../sessions/redis-session-store.js";
+import { SessionManager } from "../sessions/session-manager.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import { type AuthorizationConfig, parseAuthorizationConfig } from "./authorization-config.js";
+import { listOf, readSettings, settingsProblem } from "./settings-reader.js";
+
+/** The middleware keys of a provider `auth` config (everything else is the provider's settings). */
+export interface ProviderAuthMiddlewareSettings {
+  enabled?: boolean;
+  skipPaths?: string[];
+  headerName?: string;
+  cookieName?: string;
+  queryParam?: string;
+  errorMessage?: string;
+  invalidMessage?: string;
+  skipDevPlayground?: boolean;
+  /** Honor `x-dev-playground` outside `NODE_ENV=development` (see `@conduit-ai/auth`). */
+  devPlayground?: boolean;
+  /** Realm of the `WWW-Authenticate` challenge (`realm` itself is a provider setting: Keycloak's realm). */
+  challengeRealm?: string;
+  optional?: boolean;
+  timeoutMs?: number;
+  /** Context helpers without `ctx` (AsyncLocalStorage). Default false (its cost on Node 20 is in the README). */
+  ambientContext?: boolean;
+}
+
+/** The config file's `auth` key for a provider type: the middleware keys plus the provider's own settings. */
+export interface ProviderAuthConfig extends ProviderAuthMiddlewareSettings {
+  type: string;
+  /** Sessions: `false` turns them off. Store default: Redis when `REDIS_URL` is set, else memory. */
+  sessions?: false | { store?: "memory" | "redis"; ttlMs?: number; maxSessionsPerUser?: number; refreshThresholdMs?: number; keyPrefix?: string };
+  [setting: string]: unknown;
+}
+
+/** Everything the server assembly needs from a provider config. */
+export interface ProviderAuthSetup {
+  provider: BaseAuthProvider;
+  /** The auth middleware, then the authorization rules middleware when there are rules. */
+  middleware: MiddlewareDefinition[];
+  sessions: SessionManager | undefined;
+  /** The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or null. */
+  validateToken(token: string): Promise<AuthenticatedUser | null>;
+  /** The token in a request's headers by exactly the HTTP middleware's rule (same header, `Bearer` parsing). */
+  extractCredential(headers: IncomingHttpHeaders): string | undefined;
+  close(): Promise<void>;
+}
+
+const MIDDLEWARE_KEYS = {
+  enabled: { kind: "boolean" },
+  skipPaths: { kind: "strings" },
+  headerName: { kind: "string" },
+  cookieName: { kind: "string" },
+  queryParam: { kind: "string" },
+  errorMessage: { kind: "string" },
+  invalidMessage: { kind: "string" },
+  skipDevPlayground: { kind: "boolean" },
+  devPlayground: { kind: "boolean" },
+  challengeRealm: { kind: "string" },
+  optional: { kind: "boolean" },
+  timeoutMs: { kind: "number", min: 1 },
+  ambientContext: { kind: "boolean" },
+} as const;
+
+/** True when `type` names a provider type or alias (as opposed to the static `api-key`, `bearer`, `basic`). */
+export function isProviderAuthType(type: unknown): boolean {
+  return typeof type === "string" && authProviderRegistry.has(type);
+}
+
+interface SessionConnection {
+  redisUrl?: string | undefined;
+  redis?: SessionRedisClient | undefined;
+  keyPrefix?: string | undefined;
+}
+
+async function sessionsFrom(config: ProviderAuthConfig["sessions"], type: string, connection: SessionConnection): Promise<SessionManager | undefined> {
+  const { redisUrl, redis } = connection;
+  const reachable = redis !== undefined || redisUrl !== undefined;
+  if (config === false) return undefined;
+  const settings = readSettings<Exclude<ProviderAuthConfig["sessions"], false | undefined>>(type, config ?? {}, {
+    store: { kind: "string" },
+    ttlMs: { kind: "number", min: 1000 },
+    maxSessionsPerUser: { kind: "number", min: 0 },
+    refreshThresholdMs: { kind: "number", min: 0 },
+    keyPrefix: { kind: "string" },
+  }, "auth.sessions");
+  const kind = settings.store ?? (reachable ? "redis" : "memory");
+  if (kind !== "memory" && kind !== "redis") throw settingsProblem(type, "auth.sessions.store", 'expected "memory" or "redis"');
+  if (kind === "redis" && !reachable) throw settingsProblem(type, "auth.sessions.store", '"redis" needs the REDIS_URL environment variable');
+  const keyPrefix = settings.keyPrefix ?? connection.keyPrefix;
+  const prefix = keyPrefix ? { keyPrefix } : {};
+  const store: SessionStore =
+    kind === "memory" ? new MemorySessionStore() : redis ? new RedisSessionStore(redis, prefix) : await RedisSessionStore.connect(redisUrl as string, prefix);
+  return new SessionManager({
+    store,
+    provider: type,
+    ...(settings.ttlMs === undefined ? {} : { ttlMs: settings.ttlMs }),
+    ...(settings.maxSessionsPerUser === undefined ? {} : { maxSessionsPerUser: settings.maxSessionsPerUser }),
+    ...(settings.refreshThresholdMs === undefined ? {} : { refreshThresholdMs: settings.refreshThresholdMs }),
+  });
+}
+
+/**
+ * Builds provider auth from the config file's `auth` key (`{"type": "<provider type or
+ * alias>", ...settings}`) and the top-level `authorization` key: the provider (initialized),
+ * its sessions (memory, or Redis through `redisUrl`), the auth middleware and the rules
+ * middleware (403 `FORBIDDEN` on refusal). Health paths stay public.
+ *
+ * @example
+ * const setup = await createProviderAuthFromConfig(
+ *   { type: "keycloak", url: "https://sso.example.com", realm: "conduit", sessions: { store: "redis" } },
+ *   { authorization: { rules: [{ path: "/api/tools/*", methods: ["POST"], roles: ["operator"] }] }, redisUrl: process.env.REDIS_URL },
+ * );
+ * for (const middleware of setup.middleware) server.registerMiddleware(middleware);
+ */
+export async function createProviderAuthFromConfig(
+  auth: unknown,
+  options: {
+    authorization?: unknown;
+    /** Redis for sessions: a client you own (not closed), or a URL connected on demand. */
+    redis?: SessionRedisClient;
+    redisUrl?: string;
+    /** Default key prefix of Redis sessions (`auth.sessions.keyPrefix` wins). Default `conduit:auth:`. */
+    keyPrefix?: string;
+    alwaysPublicPaths?: string[];
+  } = {},
+): Promise<ProviderAuthSetup> {
+  const config = (typeof auth === "object" && auth !== null && !Array.isArray(auth) ? auth : {}) as ProviderAuthConfig;
+  const definition = authProviderRegistry.get(String(config.type));
+  const type = definition.type;
+  const providerSettings: Record<string, unknown> = { type };
+  const middlewareSettings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === "type" || key === "sessions") continue;
+    if (Object.hasOwn(MIDDLEWARE_KEYS, key)) middlewareSettings[key] = value;
+    else providerSettings[key] = value;
+  }
+  const middlewareOptions = readSettings<ProviderAuthMiddlewareSettings>(type, middlewareSettings, MIDDLEWARE_KEYS);
+  const authorization: AuthorizationConfig | undefined = options.authorization === undefined ? undefined : parseAuthorizationConfig(options.authorization);
+  const rbac = new RbacPolicy(
+    {
+      ...(authorization?.superAdminRoles ? { superAdminRoles: authorization.superAdminRoles } : {}),
+      ...(authorization?.hierarchy ? { hierarchy: authorization.hierarchy } : {}),
+      ...(authorization?.rolePermissions ? { rolePermissions: authorization.rolePermissions } : {}),
+    },
+    "rbac",
+  );
+  const sessions = await sessionsFrom(config.sessions, type, options);
+  let provider: BaseAuthProvider;
+  try {
+    provider = authProviderRegistry.create(providerSettings as { type: string }, { sessions: sessions ?? false, rbac });
+    await provider.initialize?.();
+  } catch (error) {
+    await sessions?.close();
+    throw error;
+  }
+  const headerName = (middlewareOptions.headerName ?? "authorization").toLowerCase();
+  const middleware: MiddlewareDefinition[] = [];
+  if (middlewareOptions.enabled !== false) {
+    const { enabled: _enabled, skipPaths = [], challengeRealm, ...rest } = middlewareOptions;
+    middleware.push(
+      createProviderAuthMiddleware(provider, {
+        ...rest,
+        ...(challengeRealm === undefined ? {} : { realm: challengeRealm }),
+        skipPaths: [...(options.alwaysPublicPaths ?? []), ...listOf(skipPaths as string | string[])],
+      }),
+    );
+  }
+  if (authorization?.rules && authorization.rules.length > 0) {
+    middleware.push(createAuthorizationRulesMiddleware({ rules: authorization.rules, policy: rbac, provider }));
+  }
+  return {
+    provider,
+    middleware,
+    sessions,
+    extractCredential: (headers) => {
+      const raw = headers[headerName];
+      const value = Array.isArray(raw) ? raw[0] : raw;
+      if (value === undefined || value.trim() === "") return undefined;
+      const extraction = credentialFromHeader("bearer", headerName, value);
+      return extraction.kind === "token" ? extraction.token : undefined;
+    },
+    validateToken: async (token) => {
+      const result = await provider.authenticateToken(token);
+      return result.valid ? result.user : null;
+    },
+    close: () => provider.cleanup?.() ?? Promise.resolve(),
+  };
+}
+
+/**
+ * The `authorization` key on its own (for static auth): the rules middleware, or none.
+ *
+ * @example
+ * const middleware = createAuthorizationFromConfig({ hierarchy: { admin: ["operator"] }, rules: [...] });
+ */
+export function createAuthorizationFromConfig(authorization: unknown): MiddlewareDefinition[] {
+  const config = parseAuthorizationConfig(authorization);
+  if (!config.rules || config.rules.length === 0) {
+    // Still checked, so a cycle in an unused hierarchy is reported.
+    new RbacPolicy(config, "rbac");
+    return [];
+  }
+  const { rules, ...policy } = config;
+  return [createAuthorizationRulesMiddleware({ rules, policy })];
+}

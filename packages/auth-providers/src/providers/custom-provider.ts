@@ -1,0 +1,69 @@
+import type { TokenValidator } from "@conduit-ai/auth";
+import { toAuthenticatedUser } from "@conduit-ai/auth";
+import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
+import { readSettings, settingsProblem } from "../config/settings-reader.js";
+import { AuthProviderError, InvalidTokenError } from "../errors/auth-errors.js";
+
+/** Settings of the `custom` type. */
+export interface CustomProviderSettings {
+  type?: "custom";
+  /** Your check: the user (`AuthResult`) for a good token, `null`/`false` otherwise; may throw an auth error. */
+  validate?: (token: string) => ReturnType<TokenValidator> | Promise<ReturnType<TokenValidator>>;
+  /**
+   * Config files: a module path (resolved from the working directory) whose `validate`
+   * export (or default export) is the check. Loaded by `initialize()`.
+   */
+  module?: string;
+}
+
+/**
+ * Your own token check behind the provider contract: sessions, RBAC, events and the request
+ * flow come from the base provider.
+ *
+ * @example
+ * const provider = createCustomProvider({ validate: async (token) => (await db.apiTokens.find(token))?.user ?? null });
+ */
+export class CustomProvider extends BaseAuthProvider {
+  #validate: CustomProviderSettings["validate"];
+  readonly #module: string | undefined;
+
+  constructor(settings: CustomProviderSettings, options: ProviderOptions = {}) {
+    super("custom", options);
+    this.#validate = settings.validate;
+    this.#module = settings.module;
+  }
+
+  override async initialize(): Promise<void> {
+    if (this.#validate || !this.#module) return;
+    const { pathToFileURL } = await import("node:url");
+    const { resolve } = await import("node:path");
+    const loaded = (await import(pathToFileURL(resolve(this.#module)).href)) as { validate?: unknown; default?: unknown };
+    const validate = loaded.validate ?? loaded.default;
+    if (typeof validate !== "function") throw settingsProblem("custom", "auth.module", "the module exports no validate function");
+    this.#validate = validate as CustomProviderSettings["validate"];
+  }
+
+  protected async verifyToken(token: string): Promise<VerifiedToken> {
+    if (!this.#validate) await this.initialize();
+    let result: unknown;
+    try {
+      result = await this.#validate?.(token);
+    } catch (error) {
+      if (AuthProviderError.isInstance(error)) throw error;
+      throw new InvalidTokenError(this.type, "Invalid token", { cause: error });
+    }
+    const user = toAuthenticatedUser(result as Parameters<typeof toAuthenticatedUser>[0]);
+    if (!user) throw new InvalidTokenError(this.type, "Invalid token", { details: { reason: "invalid" } });
+    return { user, claims: user.metadata ?? {} };
+  }
+}
+
+/**
+ * @example
+ * createCustomProvider({ module: "./auth/validate-token.mjs" }); // config files
+ */
+export function createCustomProvider(settings: CustomProviderSettings, options: ProviderOptions = {}): CustomProvider {
+  const checked = readSettings<CustomProviderSettings>("custom", settings, { validate: { kind: "function" }, module: { kind: "string" } });
+  if (!checked.validate === !checked.module) throw settingsProblem("custom", "auth", "give exactly one of validate, module");
+  return new CustomProvider(checked, options);
+}

@@ -1,0 +1,43 @@
+import type { ProviderOptions } from "../base-provider.js";
+import { settingsProblem } from "../config/settings-reader.js";
+import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
+import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
+
+/** Settings of the `supabase` type. */
+export interface SupabaseProviderSettings extends VendorCommonSettings {
+  type?: "supabase";
+  /** Project URL (`https://<ref>.supabase.co`): issuer `<url>/auth/v1`, JWKS `<url>/auth/v1/.well-known/jwks.json`. */
+  url?: string;
+  /** The project's legacy JWT secret (HS256), for projects without asymmetric signing keys. */
+  jwtSecret?: string;
+}
+
+/**
+ * Supabase Auth access tokens: asymmetric keys through the project's JWKS, or the legacy
+ * HS256 JWT secret. Audience `authenticated` by default. Roles from `app_metadata.roles`,
+ * `user_role` (the custom access token hook's usual claim) and the Postgres `role`;
+ * permissions from `app_metadata.permissions` and `permissions`.
+ *
+ * @example
+ * createSupabaseProvider({ url: "https://abcd.supabase.co" });
+ */
+export function createSupabaseProvider(settings: SupabaseProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
+  return createVendorProvider(
+    "supabase",
+    settings,
+    { url: { kind: "url" }, jwtSecret: { kind: "string" } },
+    (checked) => {
+      if (!checked.url && !checked.jwtSecret && !checked.jwksUrl) throw settingsProblem("supabase", "auth.url", "required (or jwtSecret, or jwksUrl)");
+      const auth = checked.url ? `${originOf(checked.url)}/auth/v1` : undefined;
+      const verifier: JwtVerifierOptions = checked.jwtSecret ? { secret: checked.jwtSecret } : auth ? { jwksUrl: `${auth}/.well-known/jwks.json` } : {};
+      if (auth) verifier.issuer = auth;
+      verifier.audience = "authenticated";
+      return {
+        verifier,
+        profile: { defaultRoleClaims: ["app_metadata.roles", "user_role", "role"], defaultPermissionClaims: ["app_metadata.permissions", "permissions"] },
+      };
+    },
+    options,
+  );
+}

@@ -1,0 +1,248 @@
+import type { IncomingMessage } from "node:http";
+import { ServerAdapterError, type TokenUsage } from "@conduit-ai/server-core";
+import { APICallError } from "ai";
+import { createParser } from "eventsource-parser";
+import type { ChatCompletionsEndpoint } from "../providers/chat-completions-endpoint.js";
+import { mapProviderError, retryAfterMs } from "../providers/provider-error.js";
+import { RuntimeErrorCode } from "../runtime-errors.js";
+import type { RuntimeTool } from "../tools/runtime-tool.js";
+import { CallGuard } from "./call-guard.js";
+import type { GenerationPart, GenerationPlan } from "./generation-part.js";
+
+/** A Chat Completions message as sent upstream. */
+type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ToolCallMessage[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+interface ToolCallMessage {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+interface StreamChunk {
+  choices?: Array<{
+    delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> } | null;
+    finish_reason?: string | null;
+  }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  error?: { message?: string } | string;
+}
+
+interface StepResult {
+  text: string;
+  toolCalls: ToolCallMessage[];
+  finishReason: string;
+  usage: TokenUsage;
+}
+
+/** The AI SDK's unified finish reasons, so both engines report the same values. */
+const FINISH_REASONS: Record<string, string> = { stop: "stop", length: "length", content_filter: "content-filter", tool_calls: "tool-calls", function_call: "tool-calls" };
+
+/** The AI SDK's retry schedule: 2 s, 4 s, … unless the server says when (up to a minute). */
+const INITIAL_RETRY_DELAY_MS = 2_000;
+const MAX_HONORED_RETRY_AFTER_MS = 60_000;
+
+/** Tool definitions as Chat Completions wants them; one per tool object, built once. */
+const toolDefinitions = new WeakMap<RuntimeTool, Record<string, unknown>>();
+function toolDefinition(tool: RuntimeTool): Record<string, unknown> {
+  let definition = toolDefinitions.get(tool);
+  if (definition === undefined) {
+    definition = { type: "function", function: { name: tool.info.name, description: tool.info.description, parameters: tool.info.inputSchema } };
+    toolDefinitions.set(tool, definition);
+  }
+  return definition;
+}
+
+function initialMessages(plan: GenerationPlan): ChatMessage[] {
+  const messages: ChatMessage[] = plan.system === undefined ? [] : [{ role: "system", content: plan.system }];
+  for (const message of plan.history) {
+    if (message.role === "user" || message.role === "assistant") messages.push({ role: message.role, content: message.content });
+  }
+  messages.push({ role: "user", content: plan.text });
+  return messages;
+}
+
+function requestBody(plan: GenerationPlan, messages: ChatMessage[]): Record<string, unknown> {
+  return {
+    model: plan.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
+    ...(plan.maxTokens === undefined ? {} : { max_tokens: plan.maxTokens }),
+    ...(plan.tools.length === 0 ? {} : { tools: plan.tools.map(toolDefinition) }),
+  };
+}
+
+function isRetryable(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  // No answer at all (refused, reset before the status line): the AI SDK retries those too.
+  return error instanceof Error && error.name !== "AbortError" && error.name !== "TimeoutError";
+}
+
+function retryDelay(error: unknown, attempt: number): number {
+  const exponential = INITIAL_RETRY_DELAY_MS * 2 ** attempt;
+  const told = APICallError.isInstance(error) ? retryAfterMs(error.responseHeaders) : undefined;
+  return told !== undefined && (told < MAX_HONORED_RETRY_AFTER_MS || told < exponential) ? told : exponential;
+}
+
+/** Sends the call, retrying refused or retryable answers (`maxRetries`) before any byte of the stream. */
+async function openStream(endpoint: ChatCompletionsEndpoint, body: Record<string, unknown>, plan: GenerationPlan, guard: CallGuard): Promise<IncomingMessage> {
+  for (let attempt = 0; ; attempt++) {
+    guard.check();
+    const { request, response } = endpoint.post(body);
+    guard.attach(request);
+    try {
+      return await response;
+    } catch (error) {
+      if (attempt >= plan.maxRetries || !isRetryable(error)) throw error;
+      await guard.sleep(retryDelay(error, attempt));
+    }
+  }
+}
+
+function malformed(provider: string, detail: string): ServerAdapterError {
+  return new ServerAdapterError(`Provider "${provider}" sent a malformed stream: ${detail}`, {
+    code: RuntimeErrorCode.PROVIDER_ERROR,
+    statusCode: 502,
+    category: "EXTERNAL",
+    details: { provider },
+  });
+}
+
+/** One model call: streams its text as parts and returns what the tool loop needs. */
+async function* streamStep(endpoint: ChatCompletionsEndpoint, plan: GenerationPlan, messages: ChatMessage[], textId: string): AsyncGenerator<GenerationPart, StepResult> {
+  const guard = new CallGuard(plan.context.signal, plan.timeout);
+  try {
+    const response = await openStream(endpoint, requestBody(plan, messages), plan, guard);
+    guard.attachResponse(response);
+    const result: StepResult = { text: "", toolCalls: [], finishReason: "other", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+    const pending: string[] = [];
+    const keepText = plan.tools.length > 0;
+    let textStarted = false;
+    const parser = createParser({ onEvent: (event) => pending.push(event.data) });
+    response.setEncoding("utf8");
+    for await (const text of response) {
+      guard.chunk();
+      parser.feed(text as string);
+      for (const data of pending) {
+        if (data === "[DONE]") continue;
+        let chunk: StreamChunk;
+        try {
+          chunk = JSON.parse(data) as StreamChunk;
+        } catch {
+          throw malformed(plan.provider.name, "a chunk is not JSON");
+        }
+        if (chunk.error !== undefined) {
+          const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "unknown error");
+          throw new ServerAdapterError(`Provider "${plan.provider.name}" failed mid-stream: ${message}`, {
+            code: RuntimeErrorCode.PROVIDER_ERROR,
+            statusCode: 502,
+            category: "EXTERNAL",
+            details: { provider: plan.provider.name },
+          });
+        }
+        if (chunk.usage) {
+          const input = chunk.usage.prompt_tokens ?? 0;
+          const output = chunk.usage.completion_tokens ?? 0;
+          result.usage = { inputTokens: input, outputTokens: output, totalTokens: chunk.usage.total_tokens ?? input + output };
+        }
+        const choice = chunk.choices?.[0];
+        if (choice === undefined) continue;
+        const content = choice.delta?.content;
+        if (typeof content === "string" && content !== "") {
+          if (!textStarted) {
+            textStarted = true;
+            yield { type: "text-start", id: textId };
+          }
+          // Kept only when a tool step may need it (the assistant message): a long answer is not held twice.
+          if (keepText) result.text += content;
+          yield { type: "text-delta", id: textId, delta: content };
+        }
+        const toolDeltas = choice.delta?.tool_calls;
+        if (toolDeltas) for (const delta of toolDeltas) {
+          const index = delta.index ?? result.toolCalls.length;
+          let call = result.toolCalls[index];
+          if (call === undefined) {
+            call = { id: delta.id ?? `call_${textId}_${index}`, type: "function", function: { name: "", arguments: "" } };
+            result.toolCalls[index] = call;
+          }
+          if (delta.id) call.id = delta.id;
+          if (delta.function?.name) call.function.name += delta.function.name;
+          if (delta.function?.arguments) call.function.arguments += delta.function.arguments;
+        }
+        if (choice.finish_reason) result.finishReason = FINISH_REASONS[choice.finish_reason] ?? "other";
+      }
+      pending.length = 0;
+    }
+    if (textStarted) yield { type: "text-end", id: textId };
+    result.toolCalls = result.toolCalls.filter((call) => call !== undefined && call.function.name !== "");
+    return result;
+  } finally {
+    guard.dispose();
+  }
+}
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text === "" ? "{}" : text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one tool call; a failure is the tool's result (`{error}`), which the model gets to read. */
+async function runTool(plan: GenerationPlan, call: ToolCallMessage): Promise<unknown> {
+  const input = parseArguments(call.function.arguments);
+  if (input === undefined) return { error: `Invalid JSON arguments for tool ${call.function.name}` };
+  try {
+    return await plan.executeTool(call.function.name, input);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const addUsage = (total: TokenUsage, step: TokenUsage): TokenUsage => ({
+  inputTokens: total.inputTokens + step.inputTokens,
+  outputTokens: total.outputTokens + step.outputTokens,
+  totalTokens: total.totalTokens + step.totalTokens,
+});
+
+/**
+ * Streams a generation from an OpenAI-compatible Chat Completions server with Conduit's own
+ * lean client (see `ChatCompletionsEndpoint`): the same parts, tool loop (`maxSteps`),
+ * retries, timeouts and error mapping as the AI SDK engine, at a fraction of its memory per
+ * concurrent stream. Failures become one `error` part and the stream ends.
+ */
+export async function* streamChatCompletions(plan: GenerationPlan, endpoint: ChatCompletionsEndpoint): AsyncGenerator<GenerationPart> {
+  const messages = initialMessages(plan);
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  try {
+    for (let step = 0; ; step++) {
+      const result = yield* streamStep(endpoint, plan, messages, `text_${step}`);
+      usage = addUsage(usage, result.usage);
+      if (result.toolCalls.length === 0 || plan.tools.length === 0) {
+        yield { type: "finish", reason: result.finishReason, usage };
+        return;
+      }
+      for (const call of result.toolCalls) {
+        yield { type: "tool-call", call: { id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) ?? {} } };
+      }
+      const outputs = await Promise.all(result.toolCalls.map((call) => runTool(plan, call)));
+      messages.push({ role: "assistant", content: result.text === "" ? null : result.text, tool_calls: result.toolCalls });
+      for (const [index, call] of result.toolCalls.entries()) {
+        yield { type: "tool-result", result: { id: call.id, name: call.function.name, result: outputs[index] } };
+        messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(outputs[index] ?? null) });
+      }
+      if (step + 1 >= plan.maxSteps) {
+        yield { type: "finish", reason: result.finishReason, usage };
+        return;
+      }
+    }
+  } catch (error) {
+    yield { type: "error", error: mapProviderError(error, plan.provider.name, plan.context.signal) };
+  }
+}

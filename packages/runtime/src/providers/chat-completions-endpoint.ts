@@ -1,0 +1,111 @@
+import { Agent as HttpAgent, type IncomingMessage, type ClientRequest, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { APICallError } from "ai";
+
+/** Largest error body read from a failed call (the message is in the first bytes). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/**
+ * An OpenAI-compatible Chat Completions server that Conduit streams from directly, over
+ * `node:http(s)` with one keep-alive agent per provider. Streams avoid `fetch` and web
+ * streams on purpose: measured per concurrent stream, undici's `fetch` holds ≈ 33 KB of heap,
+ * the AI SDK provider's `doStream` pipeline ≈ 88 KB and `streamText` ≈ 214 KB, against
+ * ≈ 7 KB for a `node:http` request (tools/bench `bench:provider-streams`).
+ */
+export class ChatCompletionsEndpoint {
+  readonly url: URL;
+  readonly #headers: Record<string, string>;
+  readonly #agent: HttpAgent;
+  readonly #send: typeof httpRequest;
+
+  constructor(options: { baseURL: string; apiKey?: string; headers?: Record<string, string> }) {
+    this.url = new URL(`${options.baseURL.replace(/\/+$/, "")}/chat/completions`);
+    const https = this.url.protocol === "https:";
+    this.#send = https ? httpsRequest : httpRequest;
+    this.#agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...options.headers,
+    };
+  }
+
+  /**
+   * Sends one streaming call. Resolves with the `200` response (its body not read yet) and
+   * the request, so the caller can destroy both; rejects with the AI SDK's `APICallError`
+   * for any other status (so `mapProviderError` and the retry rule treat it as they treat the
+   * SDK's own), or with the network error.
+   */
+  post(body: Record<string, unknown>): { request: ClientRequest; response: Promise<IncomingMessage> } {
+    const json = JSON.stringify(body);
+    const request = this.#send(this.url, { method: "POST", agent: this.#agent, headers: { ...this.#headers, "content-length": Buffer.byteLength(json) } });
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      request.once("error", reject);
+      request.once("response", (incoming) => {
+        const status = incoming.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          resolve(incoming);
+          return;
+        }
+        readErrorBody(incoming).then(
+          (text) => reject(callError(this.url.href, body, status, incoming, text)),
+          (error: unknown) => reject(error),
+        );
+      });
+    });
+    request.end(json);
+    return { request, response };
+  }
+
+  /** Closes idle keep-alive sockets (the runtime is closing). */
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+async function readErrorBody(incoming: IncomingMessage): Promise<string> {
+  let text = "";
+  incoming.setEncoding("utf8");
+  for await (const part of incoming) {
+    text += part as string;
+    if (text.length >= MAX_ERROR_BODY) {
+      incoming.destroy();
+      break;
+    }
+  }
+  return text;
+}
+
+function headerRecord(incoming: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+/** The server's own message when it sent the usual `{"error":{"message"}}`, else the status. */
+function errorMessage(status: number, text: string, statusText: string | undefined): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (typeof message === "string" && message !== "") return message;
+  } catch {
+    // Not JSON: fall through to the status line.
+  }
+  return statusText ? `${status} ${statusText}` : `HTTP ${status}`;
+}
+
+function callError(url: string, body: Record<string, unknown>, status: number, incoming: IncomingMessage, text: string): APICallError {
+  return new APICallError({
+    message: errorMessage(status, text, incoming.statusMessage),
+    url,
+    requestBodyValues: body,
+    statusCode: status,
+    responseHeaders: headerRecord(incoming),
+    responseBody: text,
+    // The AI SDK's rule: timeouts, conflicts, rate limits and server errors may succeed later.
+    isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
+  });
+}

@@ -1,0 +1,23 @@
+import { FAIL_FAST_REDIS_OPTIONS, type Logger } from "@conduit-ai/server-core";
+import { Redis } from "ioredis";
+import type { RuntimeOptions } from "../runtime-options.js";
+import { MemoryUsageLedger } from "./memory-usage-ledger.js";
+import { RedisUsageLedger } from "./redis-usage-ledger.js";
+import type { UsageLedger } from "./usage-ledger.js";
+
+/**
+ * The ledger from options: none with `usage: false`, Redis when `usage.redis`, `redis` or
+ * `REDIS_URL` is set (so processes add up), else memory.
+ */
+export function createUsageLedger(options: RuntimeOptions, environment: Record<string, string | undefined>, logger: Logger): UsageLedger | undefined {
+  if (options.usage === false) return undefined;
+  const settings = options.usage ?? {};
+  if (settings.ledger) return settings.ledger;
+  const redis = settings.redis ?? options.redis ?? environment.REDIS_URL;
+  if (redis === undefined || redis === "") return new MemoryUsageLedger(settings);
+  const ownsClient = typeof redis === "string";
+  const client = typeof redis === "string" ? new Redis(redis, { ...FAIL_FAST_REDIS_OPTIONS }) : redis;
+  if (ownsClient) client.on("error", (error: Error) => logger.warn({ err: error }, "redis usage ledger error"));
+  const keyPrefix = settings.keyPrefix ?? (environment.REDIS_KEY_PREFIX ? `${environment.REDIS_KEY_PREFIX}usage:` : "conduit:usage:");
+  return new RedisUsageLedger(client, { ...settings, keyPrefix, ownsClient, logger });
+}

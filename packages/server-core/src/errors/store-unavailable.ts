@@ -1,0 +1,52 @@
+import { ErrorCategory, ErrorCode, ErrorSeverity } from "./codes.js";
+import { ServerAdapterError } from "./server-adapter-error.js";
+
+/** What `Retry-After` says while a store is down: about one reconnect attempt of a Redis client. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_MS = 2_000;
+
+/**
+ * A shared store (Redis for rate limits, memory, caches, sessions) cannot be reached: 503
+ * `STORE_UNAVAILABLE`, retryable, with `Retry-After`. The message names the store, never the
+ * cause (a Redis error may carry host names); the cause stays server-side for logs.
+ *
+ * @example
+ * throw new StoreUnavailableError("rate-limit", { cause: error });
+ */
+export class StoreUnavailableError extends ServerAdapterError {
+  /** Which store failed (`rate-limit`, `memory`, `cache`, …). */
+  readonly store: string;
+
+  constructor(store: string, options: { cause?: unknown; retryAfterMs?: number; message?: string } = {}) {
+    super(options.message ?? `The ${store} store is unavailable; retry shortly`, {
+      code: ErrorCode.STORE_UNAVAILABLE,
+      statusCode: 503,
+      category: ErrorCategory.EXTERNAL,
+      severity: ErrorSeverity.HIGH,
+      retryable: true,
+      retryAfterMs: options.retryAfterMs ?? STORE_UNAVAILABLE_RETRY_AFTER_MS,
+      details: { store },
+      cause: options.cause,
+    });
+    this.store = store;
+  }
+}
+
+/** True for a `STORE_UNAVAILABLE` error from any copy of server-core. */
+export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
+  return ServerAdapterError.isInstance(error) && error.code === ErrorCode.STORE_UNAVAILABLE;
+}
+
+/**
+ * Runs one store operation; any failure (connection refused, command timeout, a client
+ * refusing commands while disconnected) becomes `StoreUnavailableError` for `store`.
+ *
+ * @example
+ * const reply = await storeCall("rate-limit", () => client.eval(script, 1, key));
+ */
+export async function storeCall<T>(store: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw isStoreUnavailable(error) ? error : new StoreUnavailableError(store, { cause: error });
+  }
+}
