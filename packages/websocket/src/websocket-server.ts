@@ -1,9 +1,24 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { type Logger, silentLogger, wrapError } from "@conduit-ai/server-core";
+import {
+  AuthenticationError,
+  ErrorCode,
+  type Logger,
+  type RateLimiter,
+  RouteNotFoundError,
+  type TrustProxyConfig,
+  ServerAdapterError,
+  WebSocketConnectionError,
+  WebSocketError,
+  serviceUnavailable,
+  silentLogger,
+  wrapError,
+} from "@conduit-ai/server-core";
+import { rawErrorResponse } from "@conduit-ai/server-core/node";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { type ClientMessage, parseClientMessage } from "./message-protocol.js";
+import { DEFAULT_RATE_LIMITED_TYPES, RateLimitGate } from "./rate-limit-gate.js";
 import { authenticateUpgrade } from "./upgrade-auth.js";
 import { type ResolvedWebSocketConfig, type WebSocketConfig, type WebSocketUser, resolveWebSocketConfig } from "./websocket-config.js";
 import { WebSocketConnection } from "./websocket-connection.js";
@@ -26,11 +41,41 @@ export interface WebSocketServerOptions extends WebSocketConfig {
   handlers?: Record<string, WebSocketMessageHandler>;
   connectionHandler?: WebSocketConnectionHandler;
   logger?: Logger;
+  /**
+   * The HTTP rate limiter whose budget the surface spends: each upgrade and each message of
+   * `rateLimitedTypes` counts as one request (same store, same key as HTTP). `attachWebSocket`
+   * passes the adapter's default limiter unless this is `false`.
+   */
+  rateLimit?: RateLimiter | false;
+  /** Message types that start work and so count (default `generate`, `stream`, `tool_call`). */
+  rateLimitedTypes?: string[];
+  /** The server's `trustProxy`, so the budget's client address is the one HTTP uses (`attachWebSocket` passes the adapter's). */
+  trustProxy?: TrustProxyConfig;
 }
 
-function refuse(socket: Duplex, status: number, text: string, extra = ""): void {
-  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
-  socket.destroy();
+const REFUSAL_FLUSH_GRACE_MS = 1_000;
+
+/** Refuses an upgrade with the JSON error envelope, like every other answer of the server. */
+function refuse(socket: Duplex, error: ServerAdapterError, headers?: Record<string, string>): void {
+  if (!socket.writable) return void socket.destroy();
+  // Destroying right after end() can drop the unflushed answer (the client then sees a reset, not
+  // the envelope): close once it is flushed, or after a grace period for a client that never reads.
+  const grace = setTimeout(() => socket.destroy(), REFUSAL_FLUSH_GRACE_MS);
+  grace.unref();
+  socket.end(rawErrorResponse(error, headers), () => {
+    clearTimeout(grace);
+    socket.destroy();
+  });
+}
+
+/** A handshake the client got wrong (`ws` names what): 400 `WEBSOCKET_CONNECTION_FAILED` (405 for a method other than GET). */
+function handshakeError(message: string): ServerAdapterError {
+  return new ServerAdapterError(`WebSocket handshake failed: ${message}`, {
+    code: ErrorCode.WEBSOCKET_CONNECTION_FAILED,
+    statusCode: /method/i.test(message) ? 405 : 400,
+    category: "WEBSOCKET",
+    severity: "LOW",
+  });
 }
 
 /**
@@ -54,13 +99,17 @@ export class ConduitWebSocketServer {
   private closing = false;
   private readonly logger: Logger;
   private readonly connectionHandler: WebSocketConnectionHandler;
+  private readonly rateLimit: RateLimitGate | undefined;
 
   constructor(options: WebSocketServerOptions = {}) {
     this.config = resolveWebSocketConfig(options);
+    if (options.rateLimit) this.rateLimit = new RateLimitGate(options.rateLimit, new Set(options.rateLimitedTypes ?? DEFAULT_RATE_LIMITED_TYPES), options.trustProxy);
     this.logger = options.logger ?? silentLogger;
     this.connectionHandler = options.connectionHandler ?? {};
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.config.maxMessageSize, clientTracking: false });
-    this.wss.on("error", (error) => this.logger.warn({ err: error }, "websocket server error"));
+    this.wss.on("error", (error) => this.logger.warn({ err: new WebSocketError("WebSocket server error", { cause: error }) }, "websocket server error"));
+    // Handshake mistakes (bad key, version, Upgrade header) are answered in the envelope, not ws' plain text.
+    this.wss.on("wsClientError", (error: Error, socket: Duplex) => refuse(socket, handshakeError(error.message)));
     for (const [type, handler] of Object.entries(options.handlers ?? {})) this.on(type, handler);
     this.on("cancel", (message, connection) => {
       if (message.id) connection.cancel(message.id);
@@ -93,23 +142,27 @@ export class ConduitWebSocketServer {
     socket.on("error", () => socket.destroy());
     const path = (request.url ?? "/").split("?")[0];
     if (path !== this.config.path) {
-      if (server.listenerCount("upgrade") === 1) refuse(socket, 404, "Not Found");
+      if (server.listenerCount("upgrade") === 1) refuse(socket, new RouteNotFoundError("GET", path ?? "/"));
       return;
     }
-    if (this.closing) return refuse(socket, 503, "Service Unavailable");
+    if (this.closing) return refuse(socket, serviceUnavailable());
     if (this.connections.size + this.pendingUpgrades >= this.config.maxConnections) {
       this.logger.warn({ maxConnections: this.config.maxConnections }, "websocket connection refused: limit reached");
-      return refuse(socket, 503, "Service Unavailable");
+      return refuse(socket, serviceUnavailable("WebSocket connection limit reached"));
     }
     this.pendingUpgrades++;
     try {
+      // Counted before authentication, as on HTTP: the limit also bounds credential guessing.
+      const gate = await this.rateLimit?.upgrade(request);
+      if (gate && !gate.allowed) return refuse(socket, gate.error, gate.headers);
       const auth = await authenticateUpgrade(request, this.config.auth);
-      if (!auth.ok) return refuse(socket, 401, "Unauthorized", "WWW-Authenticate: Bearer\r\n");
-      if (socket.destroyed || this.closing) return refuse(socket, 503, "Service Unavailable");
+      if (!auth.ok) return refuse(socket, new AuthenticationError(auth.reason), { "WWW-Authenticate": "Bearer" });
+      if (socket.destroyed || this.closing) return refuse(socket, serviceUnavailable());
       this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, auth.user));
     } catch (error) {
-      this.logger.warn({ err: error }, "websocket upgrade failed");
-      refuse(socket, 500, "Internal Server Error");
+      const failure = new WebSocketConnectionError("WebSocket connection failed", { cause: error });
+      this.logger.warn({ err: error, code: failure.code }, "websocket upgrade failed");
+      refuse(socket, failure);
     } finally {
       this.pendingUpgrades--;
     }
@@ -122,7 +175,12 @@ export class ConduitWebSocketServer {
     socket.on("message", (data: RawData, isBinary: boolean) => this.track(this.receive(connection, data, isBinary)));
     socket.on("ping", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "ping", data }));
     socket.on("pong", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "pong", data }));
-    socket.on("error", (error: Error) => void this.hook(connection, "onError", error));
+    // Protocol violations, oversized messages, socket failures: `ws` closes the socket; the hook hears WEBSOCKET_ERROR.
+    socket.on("error", (error: Error) => {
+      const failure = new WebSocketError(`WebSocket error: ${error.message}`, { cause: error });
+      this.logger.info({ connectionId: connection.id, code: failure.code, reason: error.message }, "websocket error");
+      void this.hook(connection, "onError", failure);
+    });
     socket.once("close", (code: number, reason: Buffer) => {
       this.connections.delete(connection);
       connection.closed(`Socket closed (${code})`);
@@ -174,6 +232,18 @@ export class ConduitWebSocketServer {
       await connection.send({ type: "error", id: message.id ?? null, payload: { code: "UNKNOWN_MESSAGE_TYPE", message: `Unknown message type: ${message.type}` } });
       return;
     }
+    if (this.rateLimit?.counts(message.type)) {
+      const gate = await this.rateLimit.message(connection.request, connection.user);
+      if (!gate.allowed) {
+        const { code, message: text, details, retryAfterMs } = gate.error;
+        await connection.send({
+          type: "error",
+          id: message.id ?? null,
+          payload: { code, message: text, ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }), ...(details === undefined ? {} : { details }) },
+        });
+        return;
+      }
+    }
     try {
       await handler(message, connection);
     } catch (error) {
@@ -215,8 +285,7 @@ export class ConduitWebSocketServer {
   async close(options: { drainTimeoutMs?: number; code?: number } = {}): Promise<void> {
     this.closing = true;
     const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
-    const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-    await Promise.race([Promise.allSettled([...this.inFlight]), delay(drainTimeoutMs)]);
+    await within(Promise.allSettled([...this.inFlight]), drainTimeoutMs);
     const open = [...this.connections];
     const closed = Promise.all(open.map((connection) => new Promise<void>((resolve) => {
       if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
@@ -226,7 +295,17 @@ export class ConduitWebSocketServer {
       connection.closed("Server shutting down");
       connection.socket.close(options.code ?? 1001, "Server shutting down");
     }
-    await Promise.race([closed, delay(1000)]);
+    await within(closed, 1000);
     for (const connection of this.connections) connection.socket.terminate();
+  }
+}
+
+/** `work` or nothing after `ms`; the timer is ref'd (a close in progress keeps the process alive) and cleared. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
