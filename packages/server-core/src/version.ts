@@ -1,2 +1,7 @@
-/** This package's version (a test keeps it equal to package.json). */
-export const VERSION = "0.1.0";
+import manifest from "../package.json" with { type: "json" };
+
+/**
+ * This package's version (health endpoints, the OpenAPI `info.version` default). Read from
+ * package.json; the build replaces `dist/version.js` with the literal (tools/scripts/stamp-version.mjs).
+ */
+export const VERSION: string = manifest.version;
