@@ -33,7 +33,7 @@ async function getJson(path: string): Promise<{ status: number; body: unknown }>
   return { status: response.status, body: await response.json() };
 }
 
-const health = await getJson("/api/health");
+const health = await getJson("/health");
 const hello = await getJson("/api/hello/ada");
 await server.stop();
 console.log(JSON.stringify({ framework: server.framework, version: VERSION, adapterFactory: typeof adapterFactory, health, hello }));
@@ -71,11 +71,11 @@ export async function checkConsumer({ framework, directory, tarballs, typescript
   const installedCore = JSON.parse(readFileSync(join(directory, "node_modules/@conduit-ai/server-core/package.json"), "utf8"));
   const problems = [];
   if (result.framework !== framework) problems.push(`framework is ${result.framework}`);
-  if (result.health.status !== 200 || result.health.body?.data?.status !== "ok") problems.push(`/api/health answered ${JSON.stringify(result.health)}`);
+  if (result.health.status !== 200 || result.health.body?.status !== "ok") problems.push(`/health answered ${JSON.stringify(result.health)}`);
   // The version the server reports is the one in the published manifest (stamped at build time).
-  if (result.health.body?.data?.version !== installedCore.version || result.version !== installedCore.version)
-    problems.push(`reports version ${result.health.body?.data?.version} / VERSION ${result.version}, package.json says ${installedCore.version}`);
+  if (result.health.body?.version !== installedCore.version || result.version !== installedCore.version)
+    problems.push(`reports version ${result.health.body?.version} / VERSION ${result.version}, package.json says ${installedCore.version}`);
   if (result.hello.status !== 200 || result.hello.body?.data?.hello !== "ada") problems.push(`/api/hello/ada answered ${JSON.stringify(result.hello)}`);
   if (problems.length > 0) throw new Error(`${framework} consumer: ${problems.join("; ")}`);
-  return `${framework}: nodenext + bundler type-check, GET /api/health 200 (version ${installedCore.version}), GET /api/hello/ada 200`;
+  return `${framework}: nodenext + bundler type-check, GET /health 200 (version ${installedCore.version}), GET /api/hello/ada 200`;
 }
