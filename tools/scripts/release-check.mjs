@@ -4,7 +4,7 @@
 //   2. `changeset version`, then check the plan: a first publish (`0.1.0-0` placeholder) becomes
 //      exactly 0.1.0, and no package reaches a new major unless a changeset asks for one;
 //   3. `pnpm pack` every published package (its `prepack` builds it through nx);
-//   4. check each tarball (release-tarball-checks.mjs), `publint --strict` and
+//   4. check each tarball (release-rules.mjs), `publint --strict` and
 //      `@arethetypeswrong/cli --profile esm-only` on it;
 //   5. per adapter, install the tarballs into a scratch consumer, type-check a strict TypeScript
 //      consumer with `nodenext` and `bundler`, start it and call it (release-consumer.mjs).
@@ -17,7 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ADAPTERS, checkConsumer } from "./release-consumer.mjs";
-import { tarballProblems } from "./release-tarball-checks.mjs";
+import { attwProblems, tarballProblems, versionPlanProblems } from "./release-rules.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const keep = process.argv.includes("--keep");
@@ -68,16 +68,6 @@ function requestedBumps(repository) {
   return bumps;
 }
 
-function versionPlanProblems(before, after, bumps) {
-  const problems = [];
-  for (const [name, oldVersion] of Object.entries(before)) {
-    const newVersion = after[name];
-    const major = (version) => Number(version.split(".")[0]);
-    if (oldVersion.endsWith("-0") && newVersion !== oldVersion.slice(0, -2)) problems.push(`${name}: first publish should be ${oldVersion.slice(0, -2)}, the plan says ${newVersion}`);
-    if (major(newVersion) > major(oldVersion) && !bumps[name]?.has("major")) problems.push(`${name}: ${oldVersion} → ${newVersion} is a new major no changeset asked for (a peer range left behind?)`);
-  }
-  return problems;
-}
 
 const scratch = mkdtempSync(join(tmpdir(), "conduit-release-"));
 const repository = join(scratch, "repo");
@@ -127,14 +117,11 @@ try {
     mkdirSync(toolDirectory);
     const specs = Object.entries(LINT_TOOLS).map(([name, version]) => `${name}@${version}`);
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--prefix", toolDirectory, ...specs]);
-    const bin = (name) => join(toolDirectory, "node_modules/.bin", name);
-    const checks = Object.values(tarballs).flatMap((tarball) => [
-      [bin("publint"), ["run", "--strict", tarball]],
-      [bin("attw"), ["--profile", "esm-only", "--no-color", "--format", "table-flipped", tarball]],
-    ]);
-    await inPool(checks, 2, async ([command, args]) => {
-      await run(command, args, { cwd: scratch }).catch((error) => failures.push(`${command.split("/").at(-1)} ${args.at(-1).split("/").at(-1)}:\n${error.stdout}${error.stderr}`));
+    const publint = join(toolDirectory, "node_modules/.bin/publint");
+    await inPool(Object.values(tarballs), 2, async (tarball) => {
+      await run(publint, ["run", "--strict", tarball], { cwd: scratch }).catch((error) => failures.push(`publint --strict ${tarball.split("/").at(-1)}:\n${error.stdout}${error.stderr}`));
     });
+    failures.push(...(await attwProblems(toolDirectory, Object.values(tarballs))));
   });
 
   await phase("scratch consumer per adapter: install, nodenext + bundler type-check, start, call", async () => {

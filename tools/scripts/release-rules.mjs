@@ -1,8 +1,12 @@
-// What a published tarball must hold (issue 15), checked by the release dry run on the packed
-// `.tgz` files: the manifest a registry page and `nx`/npm tooling rely on, a LICENSE, a README
-// whose links work on the registry, built entry points with the stamped version, and internal
-// ranges that accept the versions released alongside.
+// The rules of the release dry run (issue 15, tools/scripts/release-check.mjs): what the version
+// plan may do, and what a packed tarball must hold — the manifest a registry page and npm rely on,
+// a LICENSE, a README whose links work on the registry, built entry points with the stamped
+// version, internal ranges that accept the versions released alongside, and attw's verdict.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const REPOSITORY = "github.com/conduit-ai/conduit";
 
@@ -55,4 +59,39 @@ export function tarballProblems({ tarball, directory, releasedVersions, satisfie
     }
   }
   return { name: manifest.name, version: manifest.version, problems };
+}
+
+/**
+ * `attw --profile esm-only` for many tarballs in one process (TypeScript loads once): the CLI's
+ * own check — every problem counts unless its resolution is one the profile ignores.
+ */
+export async function attwProblems(toolDirectory, tarballFiles) {
+  const require = createRequire(join(toolDirectory, "package.json"));
+  const core = await import(pathToFileURL(require.resolve("@arethetypeswrong/core")).href);
+  const ignoredResolutions = new Set(["node10", "node16-cjs"]);
+  const problems = [];
+  for (const tarball of tarballFiles) {
+    const analysis = await core.checkPackage(core.createPackageFromTarballData(new Uint8Array(readFileSync(tarball))));
+    if (!analysis.types) problems.push(`attw ${tarball.split("/").at(-1)}: the package has no types`);
+    const counted = (analysis.problems ?? []).filter((problem) => !ignoredResolutions.has(problem.resolutionKind));
+    for (const problem of counted) problems.push(`attw --profile esm-only ${analysis.packageName}: ${problem.kind} at ${problem.entrypoint ?? "?"} (${problem.resolutionKind ?? "all resolutions"})`);
+  }
+  return problems;
+}
+
+/**
+ * Problems of a version plan (package name → version, before and after `changeset version`):
+ * a first publish (placeholder `X.Y.Z-0`) must become exactly `X.Y.Z`, and no package may reach
+ * a new major unless a changeset asks for one (`bumps`: name → Set of requested bump types) —
+ * changesets does that to the dependents of a package whose new version leaves their peer range.
+ */
+export function versionPlanProblems(before, after, bumps) {
+  const problems = [];
+  for (const [name, oldVersion] of Object.entries(before)) {
+    const newVersion = after[name];
+    const major = (version) => Number(version.split(".")[0]);
+    if (oldVersion.endsWith("-0") && newVersion !== oldVersion.slice(0, -2)) problems.push(`${name}: first publish should be ${oldVersion.slice(0, -2)}, the plan says ${newVersion}`);
+    if (major(newVersion) > major(oldVersion) && !bumps[name]?.has("major")) problems.push(`${name}: ${oldVersion} → ${newVersion} is a new major no changeset asked for (a peer range left behind?)`);
+  }
+  return problems;
 }
