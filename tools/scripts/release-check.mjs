@@ -39,7 +39,7 @@ async function phase(name, work) {
   return result;
 }
 
-/** Runs `work` over `items`, at most `limit` at a time (the machine has two cores). */
+/** Runs `work` over `items`, at most `limit` at a time (two for CPU-bound work on this two-core machine; the consumers mostly wait on npm). */
 async function inPool(items, limit, work) {
   const results = [];
   const queue = [...items.entries()];
@@ -127,7 +127,7 @@ try {
   await phase("scratch consumer per adapter: install, nodenext + bundler type-check, start, call", async () => {
     const typescriptCompiler = join(repository, "node_modules/typescript/bin/tsc");
     const typesNodeRange = readJson(join(root, "package.json")).devDependencies["@types/node"];
-    const summaries = await inPool(ADAPTERS, 2, (framework) =>
+    const summaries = await inPool(ADAPTERS, 4, (framework) =>
       checkConsumer({ framework, directory: join(scratch, `consumer-${framework}`), tarballs, typescriptCompiler, typesNodeRange }).catch((error) => {
         failures.push(error.message);
         return `${framework}: FAILED`;
