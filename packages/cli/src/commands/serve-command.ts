@@ -1,3 +1,7 @@
+import cluster from "node:cluster";
+import { resolveConfig } from "@conduit-ai/server-core";
+import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
+import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { UsageError } from "../usage-error.js";
@@ -5,15 +9,30 @@ import { UsageError } from "../usage-error.js";
 /**
  * `conduit serve` (and the demo): assembles the server from flags, environment and config file,
  * prints one ready line, drains on SIGTERM/SIGINT. Exit codes: 0 after a clean stop, 2 for a
- * usage or config error, 1 when the server fails.
+ * usage or config error, 1 when the server fails. `--workers N` runs N such processes on one
+ * port under a node:cluster primary (see `runClusterPrimary`); each worker runs this function too.
  */
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env, usage = SERVE_USAGE): Promise<void> {
   try {
-    const options = parseServeOptions(argv, env, usage);
-    const { server, close } = await assembleServer(options);
-    await server.start();
+    const { workers, allowPerWorkerState, rest } = takeWorkerFlags(argv);
+    const options = parseServeOptions(rest, env, usage);
     const host = options.server.host ?? "0.0.0.0";
-    console.log(`Conduit listening on http://${host}:${server.address()?.port} (framework: ${options.framework})`);
+    if (workers !== undefined && cluster.isPrimary) {
+      if (workers > 1 && !env.REDIS_URL && !allowPerWorkerState) {
+        throw new UsageError(
+          `--workers ${workers} needs REDIS_URL: without Redis each worker keeps its own rate limits, sessions, conversation memory and usage ledger (pass --allow-per-worker-state to accept that)`,
+        );
+      }
+      const { gracefulShutdownTimeoutMs } = resolveConfig(options.server).shutdown;
+      runClusterPrimary({ workers, host, framework: options.framework, gracefulShutdownTimeoutMs });
+      return;
+    }
+    const { server, close } = await assembleServer(options, env);
+    await server.start();
+    const port = server.address()?.port as number;
+    // A worker tells its primary, which prints the one ready line when all of them listen.
+    if (cluster.isWorker) process.send?.({ type: "conduit:listening", port } satisfies WorkerListeningMessage);
+    else console.log(`Conduit listening on http://${host}:${port} (framework: ${options.framework})`);
 
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -38,6 +57,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
+    // A worker whose primary is gone drains instead of serving unsupervised.
+    if (cluster.isWorker) process.on("disconnect", () => void shutdown("disconnect"));
   } catch (error) {
     exitOnStartFailure(error);
   }

@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
+
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+const LIMIT = 8;
+
+/** Two workers, one Redis (own key prefix), a rate limit of `limit` that also counts health, process details shown. */
+function startTwoWorkers(extraArgs: string[] = [], env: NodeJS.ProcessEnv = { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` }, limit = 100_000) {
+  const config = writeConfig({
+    server: { logging: { enabled: false }, health: { processDetails: "always" }, rateLimit: { maxRequests: limit, windowMs: 600_000, skipPaths: [] } },
+  });
+  return spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config, ...extraArgs], env);
+}
+
+const pidOf = async (port: number) => (await freshRequest(port, "GET", "/api/health/detailed")).body?.data?.process?.pid as number | undefined;
+
+afterEach(killLeftovers);
+
+describe("conduit serve --workers", () => {
+  it("two workers on one Redis share one rate limit and one conversation memory", async () => {
+    const conduit = startTwoWorkers([], undefined, LIMIT);
+    const line = await conduit.ready;
+    expect(line).toMatch(/^Conduit listening on http:\/\/127\.0\.0\.1:\d+ \(framework: hono\)$/);
+    const port = portOf(line);
+
+    // Memory: turns written through whichever worker takes each connection, read back through every one.
+    const sessionId = `s-${randomUUID()}`;
+    for (const text of ["one", "two", "three"]) {
+      expect((await freshRequest(port, "POST", "/api/agent/generate", { input: { text }, sessionId })).status).toBe(200);
+    }
+    for (let read = 0; read < 2; read++) {
+      const messages = await freshRequest(port, "GET", `/api/memory/sessions/${sessionId}/messages`);
+      expect(messages.status).toBe(200);
+      expect(JSON.stringify(messages.body.data)).toContain("three");
+    }
+
+    // Rate limit: LIMIT requests in all (5 above), answered by both workers, then 429 from either.
+    const pids = new Set<number>();
+    let allowed = 5;
+    for (let attempt = 0; attempt < LIMIT * 2; attempt++) {
+      const response = await freshRequest(port, "GET", "/api/health/detailed");
+      if (response.status === 429) break;
+      expect(response.status).toBe(200);
+      allowed++;
+      pids.add(response.body.data.process.pid);
+    }
+    expect(allowed).toBe(LIMIT);
+    expect(pids.size).toBe(2);
+    expect((await freshRequest(port, "GET", "/api/tools")).status).toBe(429);
+    expect((await freshRequest(port, "GET", "/api/tools")).status).toBe(429);
+
+    conduit.child.kill("SIGTERM");
+    expect(await conduit.exited).toBe(0);
+    expect(conduit.output().stdout.match(/Conduit listening/g)).toHaveLength(1);
+  }, 60_000);
+
+  it("replaces a worker that dies, and SIGTERM drains every worker and exits 0", async () => {
+    const conduit = startTwoWorkers();
+    const port = portOf(await conduit.ready);
+    const seen = new Set<number>();
+    await vi.waitFor(async () => {
+      seen.add((await pidOf(port)) as number);
+      expect(seen.size).toBe(2);
+    }, { timeout: 20_000, interval: 50 });
+    const [victim, survivor] = [...seen] as [number, number];
+    process.kill(victim, "SIGKILL");
+    await vi.waitFor(() => expect(conduit.output().stderr).toMatch(new RegExp(`Worker ${victim} exited \\(SIGKILL\\); starting a replacement`)), { timeout: 20_000 });
+    // The replacement serves on the same port next to the survivor.
+    const after = new Set<number>();
+    await vi.waitFor(async () => {
+      const pid = await pidOf(port);
+      if (pid !== undefined) after.add(pid);
+      expect(after.size).toBe(2);
+    }, { timeout: 30_000, interval: 50 });
+    expect(after.has(victim)).toBe(false);
+    expect(after.has(survivor)).toBe(true);
+
+    conduit.child.kill("SIGTERM");
+    expect(await conduit.exited).toBe(0);
+    for (const pid of after) expect(() => process.kill(pid, 0)).toThrow();
+    expect(conduit.output().stderr).toMatch(/SIGTERM received, draining 2 workers/);
+  }, 90_000);
+
+  it("refuses several workers without REDIS_URL (exit 2, saying why) unless --allow-per-worker-state", async () => {
+    const refused = await runConduit(["serve", "--workers", "2", "--port", "0"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toMatch(/--workers 2 needs REDIS_URL: .*rate limits, sessions, conversation memory.*--allow-per-worker-state/);
+
+    const allowed = startTwoWorkers(["--allow-per-worker-state"], {});
+    const port = portOf(await allowed.ready);
+    expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
+    allowed.child.kill("SIGTERM");
+    expect(await allowed.exited).toBe(0);
+  }, 60_000);
+
+  it("reports a bad --workers value or a bad config once, with exit 2", async () => {
+    for (const value of ["0", "two", "-1"]) {
+      const result = await runConduit(["serve", "--workers", value]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--workers/);
+    }
+    // An auth error only the assembly sees: the first worker reports it, the others never start.
+    const config = writeConfig({ auth: { type: "okta" } });
+    const result = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", config], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/auth.type: expected one of/)]);
+  }, 60_000);
+});
