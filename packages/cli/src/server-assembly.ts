@@ -1,5 +1,5 @@
 import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
-import { RedisRateLimitStore, type ServerAdapter, type ServerAdapterConfig, createConsoleLogger, createServer, registerAllRoutes } from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, RedisRateLimitStore, type ServerAdapter, type ServerAdapterConfig, createConsoleLogger, createServer, registerAllRoutes } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { setupAuth } from "./auth-setup.js";
 import type { ServeOptions } from "./config-file.js";
@@ -9,6 +9,8 @@ import { UsageError } from "./usage-error.js";
 /** A server built from a config file, not started yet; `close()` releases what the runtime holds. */
 export interface AssembledServer {
   server: ServerAdapter;
+  /** The config's auth and authorization middleware (`conduit routes` shows where they apply). */
+  authMiddleware: readonly MiddlewareDefinition[];
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   attachWebSocket(server, { runtime, auth: auth.webSocket });
   return {
     server,
+    authMiddleware: auth.middleware,
     close: async () => {
       await runtime.close();
       await auth.close();

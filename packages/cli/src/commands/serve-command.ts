@@ -6,6 +6,10 @@ import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { UsageError } from "../usage-error.js";
 
+export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
+  --workers N|auto           run N processes (auto: one per CPU) on one port with node:cluster
+  --allow-per-worker-state   run several workers without REDIS_URL, each with its own state`;
+
 /**
  * `conduit serve` (and the demo): assembles the server from flags, environment and config file,
  * prints one ready line, drains on SIGTERM/SIGINT. Exit codes: 0 after a clean stop, 2 for a
@@ -66,7 +70,9 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
 
 function exitOnStartFailure(error: unknown): never {
   if (error instanceof UsageError) {
-    console.error(error.message);
+    // One line naming the problem; the usage itself only when it is what was asked for.
+    const [first, ...more] = error.message.split("\n");
+    console.error(more.length > 0 && !first?.startsWith("Usage:") ? `${first} (see --help)` : error.message);
     process.exit(2);
   }
   const code = (error as { code?: string }).code;
