@@ -16,10 +16,12 @@ export interface SpawnedConduit {
   output(): { stdout: string; stderr: string };
 }
 
-/** Runs `conduit <args>` from source, as `pnpm conduit -- <args>` does, with a clean PORT and no colour forcing. */
+/** Runs `conduit <args>` from source, as `pnpm conduit -- <args>` does, with a clean PORT and REDIS_URL and no colour forcing. */
 export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}): SpawnedConduit {
+  // The test runner's FORCE_COLOR would override NO_COLOR and the TTY check in the child.
+  const { FORCE_COLOR: _forced, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args], {
-    env: { ...process.env, PORT: "", REDIS_URL: "", FORCE_COLOR: "", ...env },
+    env: { ...inherited, PORT: "", REDIS_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.push(child);
