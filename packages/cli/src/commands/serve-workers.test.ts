@@ -56,8 +56,10 @@ describe("conduit serve --workers", () => {
   }, 60_000);
 
   it("replaces a worker that dies, and SIGTERM drains every worker and exits 0", async () => {
-    const conduit = startTwoWorkers();
-    const port = portOf(await conduit.ready);
+    const conduit = startTwoWorkers(["--framework", "express"]);
+    const line = await conduit.ready;
+    expect(line).toMatch(/\(framework: express\)$/);
+    const port = portOf(line);
     const seen = new Set<number>();
     await vi.waitFor(async () => {
       seen.add((await pidOf(port)) as number);
@@ -88,7 +90,7 @@ describe("conduit serve --workers", () => {
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/--workers 2 needs REDIS_URL: .*rate limits, sessions, conversation memory.*--allow-per-worker-state/);
 
-    const allowed = startTwoWorkers(["--allow-per-worker-state"], {});
+    const allowed = startTwoWorkers(["--allow-per-worker-state", "--framework", "fastify"], {});
     const port = portOf(await allowed.ready);
     expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
     allowed.child.kill("SIGTERM");
