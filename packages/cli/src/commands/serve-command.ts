@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { resolveConfig } from "@conduit-ai/server-core";
 import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
+import { perWorkerStateProblem } from "../cluster/shared-state-check.js";
 import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
@@ -22,11 +23,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     const options = parseServeOptions(rest, env, usage);
     const host = options.server.host ?? "0.0.0.0";
     if (workers !== undefined && cluster.isPrimary) {
-      if (workers > 1 && !env.REDIS_URL && !allowPerWorkerState) {
-        throw new UsageError(
-          `--workers ${workers} needs REDIS_URL: without Redis each worker keeps its own rate limits, sessions, conversation memory and usage ledger (pass --allow-per-worker-state to accept that)`,
-        );
-      }
+      const problem = allowPerWorkerState ? undefined : perWorkerStateProblem(workers, env, options.file);
+      if (problem) throw new UsageError(problem);
       const { gracefulShutdownTimeoutMs } = resolveConfig(options.server).shutdown;
       runClusterPrimary({ workers, host, framework: options.framework, gracefulShutdownTimeoutMs });
       return;

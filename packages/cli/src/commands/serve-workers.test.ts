@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
-const LIMIT = 8;
+const LIMIT = 14;
 
 /** Two workers, one Redis (own key prefix), a rate limit of `limit` that also counts health, process details shown. */
 function startTwoWorkers(extraArgs: string[] = [], env: NodeJS.ProcessEnv = { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` }, limit = 100_000) {
@@ -18,7 +19,7 @@ const pidOf = async (port: number) => (await freshRequest(port, "GET", "/api/hea
 afterEach(killLeftovers);
 
 describe("conduit serve --workers", () => {
-  it("two workers on one Redis share one rate limit and one conversation memory", async () => {
+  it("two workers on one Redis share one rate limit, one conversation memory and one usage ledger", async () => {
     const conduit = startTwoWorkers([], undefined, LIMIT);
     const line = await conduit.ready;
     expect(line).toMatch(/^Conduit listening on http:\/\/127\.0\.0\.1:\d+ \(framework: hono\)$/);
@@ -34,10 +35,17 @@ describe("conduit serve --workers", () => {
       expect(messages.status).toBe(200);
       expect(JSON.stringify(messages.body.data)).toContain("three");
     }
+    // Usage ledger: every worker counts the three generations, whichever worker made them.
+    for (let read = 0; read < 2; read++) {
+      const usage = await freshRequest(port, "POST", "/api/ai/analyze-usage", { timeframe: "1h" });
+      expect(usage.status).toBe(200);
+      expect(usage.body.data.window.backend).toBe("redis");
+      expect(usage.body.data.tokenUsage.total.calls).toBe(3);
+    }
 
-    // Rate limit: LIMIT requests in all (5 above), answered by both workers, then 429 from either.
+    // Rate limit: LIMIT requests in all (7 above), answered by both workers, then 429 from either.
     const pids = new Set<number>();
-    let allowed = 5;
+    let allowed = 7;
     for (let attempt = 0; attempt < LIMIT * 2; attempt++) {
       const response = await freshRequest(port, "GET", "/api/health/detailed");
       if (response.status === 429) break;
@@ -53,6 +61,27 @@ describe("conduit serve --workers", () => {
     conduit.child.kill("SIGTERM");
     expect(await conduit.exited).toBe(0);
     expect(conduit.output().stdout.match(/Conduit listening/g)).toHaveLength(1);
+  }, 60_000);
+
+  it("provider-auth sessions made through either worker are listed by both", async () => {
+    const idp = await startIdentityServer({});
+    try {
+      const config = writeConfig({ server: { logging: { enabled: false } }, auth: { type: "jwt", jwksUrl: idp.jwksUrl, sessions: { store: "redis", maxSessionsPerUser: 10 } } });
+      const conduit = spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+      const port = portOf(await conduit.ready);
+      const user = `u-${randomUUID()}`;
+      const bearer = async (sid: string) => ({ authorization: `Bearer ${await idp.sign({ sub: user, sid })}` });
+      for (const sid of ["s1", "s2", "s3", "s4"]) expect((await freshRequest(port, "GET", "/api/auth/me", undefined, await bearer(sid))).status).toBe(200);
+      for (let read = 0; read < 2; read++) {
+        const sessions = await freshRequest(port, "GET", "/api/auth/sessions", undefined, await bearer("s1"));
+        expect(sessions.status).toBe(200);
+        expect(sessions.body.data.total).toBe(4);
+      }
+      conduit.child.kill("SIGTERM");
+      expect(await conduit.exited).toBe(0);
+    } finally {
+      await idp.close();
+    }
   }, 60_000);
 
   it("replaces a worker that dies, and SIGTERM drains every worker and exits 0", async () => {
@@ -84,11 +113,16 @@ describe("conduit serve --workers", () => {
     expect(conduit.output().stderr).toMatch(/SIGTERM received, draining 2 workers/);
   }, 90_000);
 
-  it("refuses several workers without REDIS_URL (exit 2, saying why) unless --allow-per-worker-state", async () => {
+  it("refuses several workers without REDIS_URL or with sessions pinned to memory (exit 2, saying why) unless --allow-per-worker-state", async () => {
     const refused = await runConduit(["serve", "--workers", "2", "--port", "0"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/--workers 2 needs REDIS_URL: .*rate limits, sessions, conversation memory.*--allow-per-worker-state/);
+
+    const memorySessions = writeConfig({ auth: { type: "jwt", jwksUrl: "http://127.0.0.1:1/jwks", sessions: { store: "memory" } } });
+    const pinned = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", memorySessions], { REDIS_URL });
+    expect(pinned.code).toBe(2);
+    expect(pinned.stderr.trim()).toMatch(/^--workers 2: auth\.sessions\.store "memory" keeps sessions per worker; .*--allow-per-worker-state/);
 
     const allowed = startTwoWorkers(["--allow-per-worker-state", "--framework", "fastify"], {});
     const port = portOf(await allowed.ready);

@@ -70,11 +70,11 @@ export function portOf(readyLine: string): number {
  * request to the next worker in turn.
  */
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-export function freshRequest(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export function freshRequest(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const outgoing = request(
-      { host: "127.0.0.1", port, method, path, agent: false, headers: payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {} },
+      { host: "127.0.0.1", port, method, path, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}) } },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
