@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
@@ -129,6 +130,15 @@ describe("conduit serve --workers", () => {
     expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
     allowed.child.kill("SIGTERM");
     expect(await allowed.exited).toBe(0);
+  }, 60_000);
+
+  it("--workers auto runs one worker per CPU", async () => {
+    const conduit = spawnConduit(["serve", "--workers", "auto", "--port", "0", "--host", "127.0.0.1"], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+    const port = portOf(await conduit.ready);
+    expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
+    conduit.child.kill("SIGTERM");
+    expect(await conduit.exited).toBe(0);
+    expect(conduit.output().stderr).toContain(`SIGTERM received, draining ${availableParallelism()} workers`);
   }, 60_000);
 
   it("reports a bad --workers value or a bad config once, with exit 2", async () => {
