@@ -2,8 +2,8 @@
  * `bench:workers`: what `conduit serve --workers 2` buys over `--workers 1` on this machine.
  * Both run the built command (`packages/cli/bin/conduit.mjs`) with the default stack and the
  * rate limiter on Redis (ceiling raised so nothing is refused, health not skipped), serving `GET /api/health`.
- * Rounds alternate 1 worker / 2 workers back to back; the printed ratio is the median of the
- * per-round ratios. The load generator (autocannon) runs in this process and shares the cores,
+ * Rounds run 1 worker, 2 workers, and 2 workers with NODE_CLUSTER_SCHED_POLICY=none back to back;
+ * the printed ratios (vs 1 worker) are medians of the per-round ratios. The load generator (autocannon) runs in this process and shares the cores,
  * so with C cores the ceiling is well below C.
  *
  * Options: --rounds 5  --duration 3  --connections 50  --source (run src through tsx)
@@ -11,7 +11,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -48,10 +48,11 @@ interface Server {
   url: string;
 }
 
-function startServe(workers: number): Promise<Server> {
+/** `policy` is Node's NODE_CLUSTER_SCHED_POLICY: "rr" (the primary hands out connections, the default) or "none" (the kernel does). */
+function startServe(workers: number, policy: "rr" | "none" = "rr"): Promise<Server> {
   const entry = values.source ? ["--conditions=@conduit-ai/source", "--import", "tsx", join(root, "packages/cli/src/bin.ts")] : [join(root, "packages/cli/bin/conduit.mjs")];
   const child = spawn(process.execPath, [...entry, "serve", "--workers", String(workers), "--port", "0", "--host", "127.0.0.1", "--config", config], {
-    env: { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}:`, PORT: "" },
+    env: { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}${policy}:`, PORT: "", NODE_CLUSTER_SCHED_POLICY: policy },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -66,11 +67,11 @@ function startServe(workers: number): Promise<Server> {
 }
 
 /** The stack is really there: 200 with the rate-limit headers, and the counter lives in Redis. */
-async function check(server: Server, workers: number, redis: Redis): Promise<void> {
+async function check(server: Server, label: string, keyPrefix: string, redis: Redis): Promise<void> {
   const response = await fetch(server.url);
-  if (response.status !== 200 || !response.headers.get("x-ratelimit-limit")) throw new Error(`--workers ${workers}: ${response.status}, no rate-limit headers`);
-  const [, keys] = await redis.scan("0", "MATCH", `${prefix}${workers}:ratelimit:*`, "COUNT", 1000);
-  if (keys.length === 0) throw new Error(`--workers ${workers}: no rate-limit key in Redis`);
+  if (response.status !== 200 || !response.headers.get("x-ratelimit-limit")) throw new Error(`${label}: ${response.status}, no rate-limit headers`);
+  const [, keys] = await redis.scan("0", "MATCH", `${keyPrefix}ratelimit:*`, "COUNT", 1000);
+  if (keys.length === 0) throw new Error(`${label}: no rate-limit key in Redis`);
 }
 
 async function measure(server: Server): Promise<number> {
@@ -93,31 +94,38 @@ const stopServe = (server: Server) =>
   });
 
 const redis = new Redis(REDIS_URL);
-const one = await startServe(1);
-const two = await startServe(2);
+const variants = [
+  { label: "serve --workers 1", server: await startServe(1), keyPrefix: `${prefix}1rr:` },
+  { label: "serve --workers 2", server: await startServe(2), keyPrefix: `${prefix}2rr:` },
+  { label: "serve --workers 2 (sched none)", server: await startServe(2, "none"), keyPrefix: `${prefix}2none:` },
+];
 try {
-  await check(one, 1, redis);
-  await check(two, 2, redis);
+  for (const variant of variants) await check(variant.server, variant.label, variant.keyPrefix, redis);
   // Warm-up: JIT and connections, not counted.
-  await autocannon({ url: one.url, connections, duration: 1 });
-  await autocannon({ url: two.url, connections, duration: 1 });
-  const rates = { one: [] as number[], two: [] as number[] };
-  const ratios: number[] = [];
+  for (const variant of variants) await autocannon({ url: variant.server.url, connections, duration: 1 });
+  const rates = variants.map(() => [] as number[]);
+  const ratios = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    const single = await measure(one);
-    const double = await measure(two);
-    rates.one.push(single);
-    rates.two.push(double);
-    ratios.push(double / single);
+    // Back to back within a round, so each ratio compares the same moment of a noisy machine.
+    const measured: number[] = [];
+    for (const variant of variants) measured.push(await measure(variant.server));
+    measured.forEach((rate, index) => {
+      rates[index]?.push(rate);
+      ratios[index]?.push(rate / (measured[0] as number));
+    });
   }
   const cores = availableParallelism();
-  console.log(`GET /api/health, default stack, rate limiting on Redis; ${connections} connections, ${rounds} rounds × ${duration} s; autocannon in the same machine`);
-  console.log(`cores: ${cores} (os.availableParallelism; os.cpus: ${cpus().length}, ${cpus()[0]?.model ?? "unknown"})`);
-  console.log(`serve --workers 1   ${Math.round(median(rates.one)).toString().padStart(8)} req/s`);
-  console.log(`serve --workers 2   ${Math.round(median(rates.two)).toString().padStart(8)} req/s`);
-  console.log(`ratio 2 / 1: ${median(ratios).toFixed(2)} (median of rounds; spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
+  const load = loadavg().map((value) => value.toFixed(1)).join(" ");
+  console.log(`GET /api/health, default stack, rate limiting on Redis; ${connections} connections, ${rounds} rounds × ${duration} s; autocannon on the same machine`);
+  console.log(`cores: ${cores} (os.availableParallelism; os.cpus: ${cpus().length}, ${cpus()[0]?.model ?? "unknown"}); load average at the end: ${load}`);
+  console.log(`${"".padEnd(32)}${"req/s".padStart(8)}  ratio vs 1 worker (median, spread)`);
+  variants.forEach((variant, index) => {
+    const variantRatios = ratios[index] as number[];
+    const ratio = index === 0 ? "" : `${median(variantRatios).toFixed(2)} (${Math.min(...variantRatios).toFixed(2)}–${Math.max(...variantRatios).toFixed(2)})`;
+    console.log(`${variant.label.padEnd(32)}${Math.round(median(rates[index] as number[])).toString().padStart(8)}  ${ratio}`);
+  });
 } finally {
-  await Promise.all([stopServe(one), stopServe(two)]);
+  await Promise.all(variants.map((variant) => stopServe(variant.server)));
   const stream = redis.scanStream({ match: `${prefix}*`, count: 1000 });
   for await (const keys of stream) if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
   redis.disconnect();
