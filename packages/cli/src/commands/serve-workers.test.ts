@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { request } from "node:http";
 import { availableParallelism } from "node:os";
 import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { startFakeOpenAI } from "../test-support/fake-openai.js";
 import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
@@ -130,6 +132,41 @@ describe("conduit serve --workers", () => {
     expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
     allowed.child.kill("SIGTERM");
     expect(await allowed.exited).toBe(0);
+  }, 60_000);
+
+  it("SIGTERM lets a stream in flight finish before the workers exit", async () => {
+    const upstream = await startFakeOpenAI();
+    try {
+      const conduit = spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1"], {
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:`,
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: upstream.url,
+      });
+      const port = portOf(await conduit.ready);
+      let received = "";
+      const finished = new Promise<number>((resolve, reject) => {
+        const outgoing = request({ host: "127.0.0.1", port, method: "POST", path: "/api/agent/stream", agent: false, headers: { "content-type": "application/json" } }, (response) => {
+          response.setEncoding("utf8");
+          response.on("data", (chunk) => (received += chunk));
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        });
+        outgoing.on("error", reject);
+        outgoing.end(JSON.stringify({ input: { text: "hi" }, provider: "openai" }));
+      });
+      // The provider has sent its first words and holds the rest: the stream is in flight.
+      await vi.waitFor(() => expect(received).toContain("Hello "), { timeout: 20_000 });
+      conduit.child.kill("SIGTERM");
+      await vi.waitFor(() => expect(conduit.output().stderr).toMatch(/SIGTERM received, draining…[\s\S]*SIGTERM received, draining…/), { timeout: 20_000 });
+      expect(conduit.child.exitCode).toBeNull();
+      upstream.release();
+      expect(await finished).toBe(200);
+      expect(received).toContain("from upstream");
+      expect(received).toContain("event: finish");
+      expect(await conduit.exited).toBe(0);
+    } finally {
+      await upstream.close();
+    }
   }, 60_000);
 
   it("--workers auto runs one worker per CPU", async () => {
