@@ -74,7 +74,7 @@ function exitOnStartFailure(error: unknown): never {
     process.exit(2);
   }
   const code = (error as { code?: string }).code;
-  console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${(error as Error).message}`);
+  console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${String((error as Error).message).split("\n")[0]}`);
   process.exit(1);
 }
 
