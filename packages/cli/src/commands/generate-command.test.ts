@@ -15,7 +15,7 @@ afterEach(async () => {
 
 const openaiEnv = (fake: FakeOpenAI) => ({ ...OFFLINE, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url });
 
-describe("conduit generate", () => {
+describe("conduit generate", { timeout: 90_000 }, () => {
   it("--input answers on stdout with the offline local provider (no colour off a TTY)", async () => {
     const result = await runConduit(["generate", "--input", "hello"], OFFLINE);
     expect(result.code).toBe(0);

@@ -12,7 +12,7 @@ const authConfig = () =>
     authorization: { rules: [{ path: "/v1/memory/*", methods: ["DELETE"], roles: ["admin"] }] },
   });
 
-describe("conduit routes", () => {
+describe("conduit routes", { timeout: 90_000 }, () => {
   it("lists method, path, group and auth of the configured server without starting it", async () => {
     const result = await runConduit(["routes", "--config", authConfig(), "--framework", "express"]);
     expect(result.code, result.stderr).toBe(0);
@@ -46,7 +46,7 @@ describe("conduit routes", () => {
   });
 });
 
-describe("conduit openapi", () => {
+describe("conduit openapi", { timeout: 90_000 }, () => {
   it("prints a valid OpenAPI 3.1 document of the configured server (JSON, or YAML with --yaml)", async () => {
     const config = authConfig();
     const json = await runConduit(["openapi", "--config", config]);
@@ -63,7 +63,7 @@ describe("conduit openapi", () => {
   });
 });
 
-describe("conduit --help and --version", () => {
+describe("conduit --help and --version", { timeout: 90_000 }, () => {
   it("--version prints the package's version", async () => {
     const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
     for (const flag of ["--version", "-v"]) {

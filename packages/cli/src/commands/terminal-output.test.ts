@@ -15,7 +15,7 @@ function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { status: numb
 }
 
 // Without util-linux `script` there is no pseudo-terminal to run on; terminal-style.test.ts still covers the rules.
-describe.skipIf(!hasScript)("colour and progress on a terminal", () => {
+describe.skipIf(!hasScript)("colour and progress on a terminal", { timeout: 90_000 }, () => {
   it("generate shows a spinner and a dim summary on a TTY", () => {
     const { status, output } = onTerminal(["generate", "--input", "hi"]);
     expect(status).toBe(0);
