@@ -27,6 +27,15 @@ describe("conduit routes", { timeout: 90_000 }, () => {
     expect(result.stdout).not.toContain("\u001b[");
   });
 
+  it("names the identity provider of a provider auth config", async () => {
+    const config = writeConfig({ auth: { type: "keycloak", url: "http://127.0.0.1:1", realm: "demo", sessions: false } });
+    const result = await runConduit(["routes", "--json", "--config", config]);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<{ method: string; path: string; auth: string }>;
+    expect(rows.find((row) => row.path === "/api/tools")?.auth).toBe("keycloak (provider-auth)");
+    expect(rows.find((row) => row.path === "/health")?.auth).toBe("public");
+  });
+
   it("--json gives the same rows as JSON; without auth every route says none", async () => {
     const result = await runConduit(["routes", "--json"]);
     expect(result.code, result.stderr).toBe(0);

@@ -44,12 +44,13 @@ function ruleApplies(rule: AuthorizationRule, route: RegisteredRoute, basePath: 
  * authentication middleware that run for it ("public" when auth skips it, "none" without auth)
  * and the roles or permissions of the authorization rules that match it.
  */
-export function describeRoutes(routes: readonly RegisteredRoute[], authMiddleware: readonly MiddlewareDefinition[], basePath: string, rules: AuthorizationRule[] = []): RouteRow[] {
+export function describeRoutes(routes: readonly RegisteredRoute[], authMiddleware: readonly MiddlewareDefinition[], basePath: string, rules: AuthorizationRule[] = [], authType?: string): RouteRow[] {
   const stack = new MiddlewareStack();
   const authentication = authMiddleware.filter((middleware) => middleware.name !== RULES_MIDDLEWARE);
   for (const middleware of authentication) stack.add(middleware);
   return routes.map((route) => {
-    const applying = stack.forRequest(route.fullPath, basePath).map((middleware) => middleware.name);
+    // Every identity provider's middleware is "provider-auth": the config's type says which one.
+    const applying = stack.forRequest(route.fullPath, basePath).map((middleware) => (middleware.name === "provider-auth" && authType ? `${authType} (provider-auth)` : middleware.name));
     const needs = rules
       .filter((rule) => ruleApplies(rule, route, basePath))
       .flatMap((rule) => [...(rule.roles?.length ? [`roles ${rule.roles.join("|")}`] : []), ...(rule.permissions?.length ? [`permissions ${rule.permissions.join("+")}`] : [])]);
@@ -67,7 +68,7 @@ export function describeRoutes(routes: readonly RegisteredRoute[], authMiddlewar
 export async function runRoutes(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const { present, rest } = takeBooleanFlags(argv, ["json"]);
   const rows = await inspectServer(rest, env, ROUTES_USAGE, ({ server, authMiddleware }, options) =>
-    describeRoutes(server.listRoutes(), authMiddleware, server.getConfig().basePath, rulesOf(options.file)),
+    describeRoutes(server.listRoutes(), authMiddleware, server.getConfig().basePath, rulesOf(options.file), (options.file.auth as { type?: string } | undefined)?.type),
   );
   if (present.has("json")) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
