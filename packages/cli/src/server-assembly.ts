@@ -19,7 +19,8 @@ export interface AssembledServer {
  * config's sections (`auth`, `authorization`, `mcpServers`, …) and the WebSocket surface.
  * `conduit serve` and the demo both call it, so they never differ. With `REDIS_URL` every
  * shared state lives in Redis (one fail-fast client): the rate limiter (shared with the
- * WebSocket surface), conversation memory and auth sessions, so N processes behave as one.
+ * WebSocket surface), conversation memory, the usage ledger and auth sessions, so N processes
+ * (`conduit serve --workers N`, or N machines) behave as one.
  *
  * @example
  * const { server, close } = await assembleServer(parseServeOptions(["--port", "0"], process.env));
