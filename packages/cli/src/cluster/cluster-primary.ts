@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { createMetricsAggregator } from "./cluster-metrics.js";
 
 /** What a worker sends the primary once its server listens. */
 export interface WorkerListeningMessage {
@@ -26,8 +27,9 @@ export function isListeningMessage(message: unknown): message is WorkerListening
 /**
  * The supervisor of `conduit serve --workers N` (node:cluster): forks one worker first (so a
  * bad config is reported once, by one process), then the others on the same port; prints the
- * ready line once every worker listens; replaces a worker that dies; on SIGTERM/SIGINT drains
- * every worker and exits 0 when all of them stopped cleanly (1 otherwise).
+ * ready line once every worker listens; replaces a worker that dies; answers a worker's metrics
+ * scrape with every worker's metrics; on SIGTERM/SIGINT drains every worker and exits 0 when all
+ * of them stopped cleanly (1 otherwise).
  *
  * @example
  * if (cluster.isPrimary) runClusterPrimary({ workers: 2, host: "0.0.0.0", framework: "hono", gracefulShutdownTimeoutMs: 30_000 });
@@ -39,10 +41,12 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   let stopping = false;
   let cleanStop = true;
   const exits: number[] = [];
+  const metrics = createMetricsAggregator(liveWorkers);
 
   const fork = (): Worker => {
     const worker = cluster.fork();
     worker.on("message", (message: unknown) => {
+      if (metrics(worker, message)) return;
       if (!isListeningMessage(message) || stopping) return;
       listening.add(worker.id);
       port ??= message.port;

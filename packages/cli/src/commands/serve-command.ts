@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { resolveConfig } from "@conduit-ai/server-core";
+import { shareMetricsWithCluster } from "../cluster/cluster-metrics.js";
 import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
 import { perWorkerStateProblem } from "../cluster/shared-state-check.js";
 import { takeWorkerFlags } from "../cluster/worker-flags.js";
@@ -30,6 +31,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
       return;
     }
     const { server, close } = await assembleServer(options, env);
+    // One scrape of the shared port reports every worker.
+    if (cluster.isWorker) shareMetricsWithCluster(server);
     await server.start();
     const port = server.address()?.port as number;
     // A worker tells its primary, which prints the one ready line when all of them listen.

@@ -169,6 +169,30 @@ describe("conduit serve --workers", () => {
     }
   }, 60_000);
 
+  it("one /api/metrics scrape reports the requests of every worker", async () => {
+    const conduit = startTwoWorkers();
+    const port = portOf(await conduit.ready);
+    for (let index = 0; index < 6; index++) expect((await freshRequest(port, "GET", "/api/tools")).status).toBe(200);
+    for (let scrape = 0; scrape < 2; scrape++) {
+      const text = await new Promise<string>((resolve, reject) => {
+        request({ host: "127.0.0.1", port, path: "/api/metrics", agent: false }, (response) => {
+          let body = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk) => (body += chunk));
+          response.on("end", () => resolve(body));
+        })
+          .on("error", reject)
+          .end();
+      });
+      expect(text).toContain('conduit_http_requests_total{method="GET",route="/api/tools",status="200"} 6');
+    }
+    const json = await freshRequest(port, "GET", "/api/metrics", undefined, { accept: "application/json" });
+    const requests = (json.body as Array<{ name: string; values: Array<{ value: number; labels: Record<string, string> }> }>).find((metric) => metric.name === "conduit_http_requests_total");
+    expect(requests?.values.find((value) => value.labels.route === "/api/tools")?.value).toBe(6);
+    conduit.child.kill("SIGTERM");
+    expect(await conduit.exited).toBe(0);
+  }, 60_000);
+
   it("--workers auto runs one worker per CPU", async () => {
     const conduit = spawnConduit(["serve", "--workers", "auto", "--port", "0", "--host", "127.0.0.1"], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
     const port = portOf(await conduit.ready);
