@@ -2,41 +2,60 @@ import { createRequire } from "node:module";
 import { MissingDependencyError } from "../errors/server-errors.js";
 
 /**
- * Loads the heavy parts of the core (pino, prom-client, yaml, swagger-ui-dist) on first use
- * instead of at `import`, so a consumer pays for them only when the feature that needs them
- * is on. `require` keeps the APIs that use them synchronous; all are CommonJS on Node.
+ * Loads heavy or optional packages (pino, prom-client, yaml, ioredis…) on first use instead of
+ * at `import`, so a consumer pays for them only when the feature that needs them is on.
+ * `require` keeps the APIs that use them synchronous; all of them are CommonJS on Node.
  */
-const requireFromCore = createRequire(import.meta.url);
+const requires = new Map<string, NodeJS.Require>();
+
+function requireFrom(parentUrl: string): NodeJS.Require {
+  let found = requires.get(parentUrl);
+  if (found === undefined) {
+    found = createRequire(parentUrl);
+    requires.set(parentUrl, found);
+  }
+  return found;
+}
 
 /** True when `error` says `name` itself (not one of its own dependencies) is not installed. */
 export function isMissingPackage(error: unknown, name: string): boolean {
   const code = (error as { code?: string } | undefined)?.code;
   if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return false;
-  return new RegExp(`Cannot find (?:module|package) '${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?:/[^']*)?'`).test((error as Error).message);
+  const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp(`Cannot find (?:module|package) '${escaped}(?:/[^']*)?'`).test((error as Error).message);
+}
+
+export interface OptionalDependencyOptions {
+  /** What needs the package, for the error message (e.g. `"metrics (enableMetrics)"`). */
+  feature: string;
+  /** The module resolving it (`import.meta.url` of the package that declares it); default server-core. */
+  from?: string;
 }
 
 /**
- * `require(name)` from server-core, or `MissingDependencyError` naming the install line when the
- * package is absent (`feature` says what needs it).
+ * `require(name)` resolved from `options.from`, or `MissingDependencyError` naming the install
+ * line for the package manager in use when the package is absent.
  *
  * @example
- * const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", "the docs routes");
+ * const { Redis } = loadOptionalDependency<typeof import("ioredis")>("ioredis", { feature: "Redis memory", from: import.meta.url });
  */
-export function loadOptionalDependency<T>(name: string, feature: string): T {
+export function loadOptionalDependency<T>(name: string, options: OptionalDependencyOptions): T {
   try {
-    return requireFromCore(name) as T;
+    return requireFrom(options.from ?? import.meta.url)(name) as T;
   } catch (error) {
-    if (isMissingPackage(error, name)) throw new MissingDependencyError(name, { cause: error, feature });
+    if (isMissingPackage(error, name)) throw new MissingDependencyError(name, { cause: error, feature: options.feature });
     throw error;
   }
 }
 
 /** The folder of an installed package (found through its `package.json`), or `MissingDependencyError`. */
-export function optionalDependencyDirectory(name: string, feature: string): string {
+export function optionalDependencyDirectory(name: string, options: OptionalDependencyOptions): string {
   try {
-    return requireFromCore.resolve(`${name}/package.json`).replace(/[\\/]package\.json$/, "");
+    return requireFrom(options.from ?? import.meta.url)
+      .resolve(`${name}/package.json`)
+      .replace(/[\\/]package\.json$/, "");
   } catch (error) {
-    if (isMissingPackage(error, name)) throw new MissingDependencyError(name, { cause: error, feature });
+    if (isMissingPackage(error, name)) throw new MissingDependencyError(name, { cause: error, feature: options.feature });
     throw error;
   }
 }

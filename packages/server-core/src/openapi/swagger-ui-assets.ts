@@ -22,7 +22,7 @@ export const DOCS_FEATURE = "the API docs routes (enableSwagger)";
  * `MissingDependencyError` when it is not installed.
  */
 export function swaggerUiDirectory(): string {
-  directory ??= optionalDependencyDirectory("swagger-ui-dist", DOCS_FEATURE);
+  directory ??= optionalDependencyDirectory("swagger-ui-dist", { feature: DOCS_FEATURE });
   return directory;
 }
 

@@ -30,7 +30,7 @@ const noStore = "no-store";
  */
 export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
   swaggerUiDirectory();
-  const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", DOCS_FEATURE);
+  const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", { feature: DOCS_FEATURE });
   const basePath = options.basePath ?? "/api";
   const docsPath = joinPaths(basePath, "/docs");
   const document = () => generateOpenAPIDocument(options.getRoutes(), { basePath, ...options.openapi });

@@ -31,7 +31,7 @@ export function createServerLogger(options: ServerLoggerOptions = {}): PinoLogge
 }
 
 /** pino, loaded when the first logger is made (not when the core is imported). */
-const loadPino = () => loadOptionalDependency<typeof import("pino")>("pino", "request logging (logging.enabled)");
+const loadPino = () => loadOptionalDependency<typeof import("pino")>("pino", { feature: "request logging (logging.enabled)" });
 
 /** Bytes buffered before a write, and the longest a line waits at low traffic (ms). */
 const BUFFER_BYTES = 4096;
