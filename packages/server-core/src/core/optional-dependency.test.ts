@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectPackageManager, installCommand } from "../errors/install-command.js";
 import { MissingDependencyError } from "../errors/server-errors.js";
-import { isMissingPackage, loadOptionalDependency } from "./optional-dependency.js";
+import { isMissingPackage, loadOptionalDependency, requireInstalled } from "./optional-dependency.js";
 
 describe("install line for the package manager in use", () => {
   it.each([
@@ -53,5 +53,23 @@ describe("loadOptionalDependency", () => {
     expect(isMissingPackage(nested, "sonic-boom")).toBe(true);
     const subpath = Object.assign(new Error("Cannot find package 'openapi3-ts/oas31' imported from /x"), { code: "ERR_MODULE_NOT_FOUND" });
     expect(isMissingPackage(subpath, "openapi3-ts")).toBe(true);
+  });
+});
+
+describe("requireInstalled", () => {
+  it("passes when every package is installed", () => {
+    expect(() => requireInstalled(["bytes", "proxy-addr"], { feature: "test" })).not.toThrow();
+  });
+
+  it("lists every absent package in one install line", () => {
+    let raised: unknown;
+    try {
+      requireInstalled(["bytes", "@conduit-ai/absent-one", "@conduit-ai/absent-two"], { feature: "docs" });
+    } catch (error) {
+      raised = error;
+    }
+    expect(raised).toBeInstanceOf(MissingDependencyError);
+    expect((raised as MissingDependencyError).details).toMatchObject({ packages: ["@conduit-ai/absent-one", "@conduit-ai/absent-two"] });
+    expect((raised as Error).message).toMatch(/ @conduit-ai\/absent-one @conduit-ai\/absent-two$/);
   });
 });

@@ -59,3 +59,24 @@ export function optionalDependencyDirectory(name: string, options: OptionalDepen
     throw error;
   }
 }
+
+/**
+ * Raises one `MissingDependencyError` listing every package of `names` that is not installed
+ * (one install line for all of them), so a feature needing several fails once, up front.
+ *
+ * @example
+ * requireInstalled(["swagger-ui-dist", "yaml"], { feature: "the API docs routes (enableSwagger)" });
+ */
+export function requireInstalled(names: string[], options: OptionalDependencyOptions): void {
+  const missing = names.filter((name) => {
+    try {
+      requireFrom(options.from ?? import.meta.url).resolve(`${name}/package.json`);
+      return false;
+    } catch (error) {
+      if (isMissingPackage(error, name)) return true;
+      throw error;
+    }
+  });
+  const [first] = missing;
+  if (first !== undefined) throw new MissingDependencyError(first, { packages: missing, feature: options.feature });
+}

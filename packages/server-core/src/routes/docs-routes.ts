@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, type RegisteredRoute, type RouteDefinition, type RouteGroup } from "../contracts/route.js";
 import { joinPaths } from "../core/path-pattern.js";
-import { loadOptionalDependency } from "../core/optional-dependency.js";
+import { loadOptionalDependency, requireInstalled } from "../core/optional-dependency.js";
 import { rawResponse } from "../core/raw-response.js";
 import { generateOpenAPIDocument, type OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
 import { documentRawResponse } from "../openapi/raw-route.js";
@@ -29,6 +29,7 @@ const noStore = "no-store";
  * adapter.registerRouteGroup(createDocsRoutes({ getRoutes: () => adapter.listRoutes(), basePath: "/api" }));
  */
 export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
+  requireInstalled(["swagger-ui-dist", "yaml"], { feature: DOCS_FEATURE });
   swaggerUiDirectory();
   const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", { feature: DOCS_FEATURE });
   const basePath = options.basePath ?? "/api";
