@@ -49,6 +49,7 @@ export {
   streamEventTransformFor,
 } from "./core/stream-redaction.js";
 export { validateRequest } from "./core/validate-request.js";
+export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependency, requireInstalled } from "./core/optional-dependency.js";
 // Route groups, OpenAPI and metrics (issue 5).
 export * from "./routes/schemas.js";
 export * from "./routes/response-schemas.js";
