@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AccountRow } from "./index.js";
 import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "./testing/index.js";
 
 let fake: FakeAnthropic;
@@ -119,11 +120,11 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
     const response = await fetch(`${server.url}/accounts`, { headers: { "x-api-key": CLIENT_KEY } });
     const text = await response.text();
     expect(text).not.toContain("sk-ant-a");
-    const row = (JSON.parse(text) as { data: { accounts: Array<Record<string, any>> } }).data.accounts[0];
+    const row = (JSON.parse(text) as { data: { accounts: AccountRow[] } }).data.accounts[0];
     expect(row).toMatchObject({ id: "a", type: "api-key", status: "active" });
     // Each answer: input 12, output 7, cache read 5, cache write 3.
     expect(row?.usage.totals).toMatchObject({ requests: 2, inputTokens: 24, outputTokens: 14, cacheReadTokens: 10, cacheCreationTokens: 6 });
-    expect(row?.usage.byModel["claude-sonnet-4-5"].cost).toBeCloseTo((24 * 3 + 14 * 15 + 10 * 0.3 + 6 * 3.75) / 1e6, 12);
+    expect(row?.usage.byModel["claude-sonnet-4-5"]?.cost).toBeCloseTo((24 * 3 + 14 * 15 + 10 * 0.3 + 6 * 3.75) / 1e6, 12);
   });
 
   it("GET /limits reads quota headers live, ?snapshot=true from the store", async () => {

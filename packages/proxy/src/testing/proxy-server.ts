@@ -1,12 +1,12 @@
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { registerAllRoutes } from "@conduit-ai/server-core";
-import { type Proxy, type ProxyConfigInput, type ProxyOptions, createProxy } from "../index.js";
+import { type ConduitProxy, type ProxyConfigInput, type ProxyOptions, createProxy } from "../index.js";
 
 export const CLIENT_KEY = "client-key-0123456789abcdef";
 
 export interface ProxyServer {
   url: string;
-  proxy: Proxy;
+  proxy: ConduitProxy;
   stop(): Promise<void>;
 }
 
