@@ -27,44 +27,30 @@ function zeroUsage(): TokenUsage {
 /**
  * The upstream body, byte for byte, with its token usage read on the way: a JSON message's
  * `usage`, or a stream's `message_start` usage updated by each `message_delta` (cumulative
- * counts). Pull-based, so the client's pace is upstream's pace (backpressure). `onUsage` runs
- * once the body ended, never for an aborted one; `onEnd` runs once however it ends.
+ * counts). Pulled chunk by chunk, so the client's pace is upstream's pace (backpressure).
+ * `onUsage` runs once the body ended, never for an aborted one; `onEnd` runs once however it
+ * ends, and a body left unfinished is destroyed (which aborts the upstream request).
  */
-export function tapUsage(body: ReadableStream<Uint8Array>, contentType: string, onUsage: UsageListener, onEnd: () => void): ReadableStream<Uint8Array> {
+export async function* tapUsage(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  contentType: string,
+  onUsage: UsageListener,
+  onEnd: () => void,
+): AsyncGenerator<Uint8Array, void, undefined> {
   const scanner: UsageScanner = contentType.includes("text/event-stream") ? new EventStreamUsage() : new JsonUsage();
-  const reader = body.getReader();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
+  let completed = false;
+  try {
+    for await (const chunk of body) {
+      scanner.push(chunk);
+      yield chunk;
+    }
+    completed = true;
+  } finally {
     onEnd();
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            end();
-            controller.close();
-            const result = scanner.finish();
-            if (result) onUsage(result.model, result.usage);
-            return;
-          }
-          controller.enqueue(value);
-          scanner.push(value);
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+    if (!completed) body.destroy?.();
+  }
+  const result = scanner.finish();
+  if (result) onUsage(result.model, result.usage);
 }
 
 interface UsageScanner {
