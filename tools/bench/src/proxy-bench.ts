@@ -8,7 +8,11 @@
  * - 64 concurrent SSE streams (each ≈ `--deltas` × 150 bytes): throughput through Conduit vs
  *   direct. Goal: ≥ 0.9×.
  *
+ * Also printed: Conduit's CPU time per request (robust on a busy host, where wall-time
+ * percentiles mostly measure the scheduler).
+ *
  * Options: --requests 2000 (per side and concurrency) --rounds 4 --deltas 2000 --streamRounds 3
+ *          --profile <dir> (a CPU profile of Conduit's process)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -21,12 +25,13 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "4" },
     deltas: { type: "string", default: "2000" },
     streamRounds: { type: "string", default: "3" },
+    profile: { type: "string" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 
-function forkChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+function forkChild(file: string, args: string[], extraExecArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [...process.execArgv, ...extraExecArgv] });
   return new Promise((resolve, reject) => {
     child.once("message", (message: { port: number }) => resolve({ child, port: message.port }));
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -34,7 +39,15 @@ function forkChild(file: string, args: string[]): Promise<{ child: ChildProcess;
 }
 
 const upstream = await forkChild("./proxy-upstream.ts", [values.deltas]);
-const conduit = await forkChild("./proxy-server.ts", [`http://127.0.0.1:${upstream.port}`]);
+const conduit = await forkChild("./proxy-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
+
+/** Conduit's CPU time (µs) so far, asked over IPC. */
+function conduitCpu(): Promise<number> {
+  return new Promise((resolve) => {
+    conduit.child.once("message", (message: { cpu: number }) => resolve(message.cpu));
+    conduit.child.send("cpu");
+  });
+}
 
 interface Target {
   name: string;
@@ -96,16 +109,19 @@ async function latencyScenario(concurrency: number): Promise<{ p50: number; p99:
   // Warm both paths (JIT, keep-alive sockets) before measuring.
   await load(direct, concurrency, 300, jsonBody);
   await load(viaConduit, concurrency, 300, jsonBody);
+  let cpu = 0;
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) {
+      const before = target === viaConduit ? await conduitCpu() : 0;
       samples[target.name]?.push(...(await load(target, concurrency, perRound, jsonBody)).latencies);
+      if (target === viaConduit) cpu += (await conduitCpu()) - before;
     }
   }
   const sortedDirect = (samples.direct ?? []).sort((a, b) => a - b);
   const sortedConduit = (samples.conduit ?? []).sort((a, b) => a - b);
   const result = { p50: percentile(sortedConduit, 50) - percentile(sortedDirect, 50), p99: percentile(sortedConduit, 99) - percentile(sortedDirect, 99) };
   console.log(
-    `c=${String(concurrency).padEnd(3)} direct p50 ${fmt(percentile(sortedDirect, 50))} p99 ${fmt(percentile(sortedDirect, 99))} | conduit p50 ${fmt(percentile(sortedConduit, 50))} p99 ${fmt(percentile(sortedConduit, 99))} | added p50 ${fmt(result.p50)} p99 ${fmt(result.p99)}`,
+    `c=${String(concurrency).padEnd(3)} direct p50 ${fmt(percentile(sortedDirect, 50))} p99 ${fmt(percentile(sortedDirect, 99))} | conduit p50 ${fmt(percentile(sortedConduit, 50))} p99 ${fmt(percentile(sortedConduit, 99))} | added p50 ${fmt(result.p50)} p99 ${fmt(result.p99)} | Conduit CPU ${(cpu / (perRound * rounds)).toFixed(0)} µs/request`,
   );
   return result;
 }

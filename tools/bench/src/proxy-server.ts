@@ -14,4 +14,9 @@ const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: 
 registerAllRoutes(adapter, undefined, { proxy });
 await adapter.start();
 process.send?.({ port: adapter.address()?.port });
+process.on("message", () => {
+  const usage = process.cpuUsage();
+  process.send?.({ cpu: usage.user + usage.system });
+});
+// process.exit (not a signal) so --cpu-prof writes its profile.
 process.on("disconnect", () => void adapter.stop().then(() => process.exit(0)));

@@ -81,23 +81,27 @@ class JsonUsage implements UsageScanner {
   }
 }
 
-/** Reads only `data:` lines that mention usage; content deltas are skipped by a byte search. */
+const USAGE_MARK = Buffer.from('"usage"');
+const NEWLINE = 0x0a;
+
+/**
+ * Reads only `data:` lines that mention usage (`message_start`, `message_delta`): a native
+ * byte search skips content deltas without decoding them.
+ */
 class EventStreamUsage implements UsageScanner {
-  private readonly decoder = new TextDecoder();
-  private pending = "";
+  private pending: Buffer = Buffer.alloc(0);
   private model: string | undefined;
   private readonly usage = zeroUsage();
 
   push(chunk: Uint8Array): void {
-    const text = this.pending + this.decoder.decode(chunk, { stream: true });
-    const lastBreak = text.lastIndexOf("\n");
-    if (lastBreak === -1) {
-      this.pending = text;
-      return;
-    }
-    this.pending = text.slice(lastBreak + 1);
-    if (!text.includes('"usage"')) return;
-    for (const line of text.slice(0, lastBreak).split("\n")) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const data = this.pending.byteLength > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
+    const lastBreak = data.lastIndexOf(NEWLINE);
+    // A line cut by the chunk boundary waits for its end (copied: a chunk's memory is not ours).
+    this.pending = lastBreak === -1 ? Buffer.from(data) : Buffer.from(data.subarray(lastBreak + 1));
+    const mark = data.indexOf(USAGE_MARK);
+    if (mark === -1 || mark > lastBreak) return;
+    for (const line of data.toString("utf8", 0, lastBreak).split("\n")) {
       if (line.startsWith("data:") && line.includes('"usage"')) this.readEvent(line.slice(5));
     }
   }
@@ -117,7 +121,8 @@ class EventStreamUsage implements UsageScanner {
   }
 
   finish(): { model: string; usage: TokenUsage } | undefined {
-    if (this.pending.startsWith("data:")) this.readEvent(this.pending.slice(5));
+    const rest = this.pending.toString("utf8");
+    if (rest.startsWith("data:")) this.readEvent(rest.slice(5));
     return this.model === undefined ? undefined : { model: this.model, usage: this.usage };
   }
 }
