@@ -5,7 +5,7 @@ import type { SendMessages } from "../send-messages.js";
 import { type ProxyReply, anthropicErrorReply } from "./proxy-reply.js";
 import { parseRateLimitHeaders, rateLimitResetAt } from "./rate-limit-headers.js";
 import { UpstreamClient, type UpstreamReply } from "./upstream-client.js";
-import { tapUsage } from "./usage-tap.js";
+import { jsonUsage, tapUsage } from "./usage-tap.js";
 import { backoff, forwardedHeaders, relayedHeaders, userIdOf } from "./wire.js";
 
 /** How long an account rests after a failure that names no reset (token endpoint down...). */
@@ -84,7 +84,7 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
       }
       if (status === 429) {
         const resetAt = rateLimitResetAt(response.headers, now);
-        if (resetAt === undefined) return { kind: "done", reply: passthrough(response, lease) };
+        if (resetAt === undefined) return { kind: "done", reply: await passthrough(response, lease) };
         lease.release();
         await pool.cooldown(account.id, resetAt, "rate limited (429)");
         return { kind: "next", reply: await buffered(response) };
@@ -98,7 +98,7 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
         lease.release();
         return { kind: "next", reply: await buffered(response) };
       }
-      return { kind: "done", reply: passthrough(response, lease) };
+      return { kind: "done", reply: await passthrough(response, lease) };
     }
   }
 
@@ -107,10 +107,25 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
     return { authorization: `Bearer ${await pool.oauth.accessToken(account, rejectedToken)}` };
   }
 
-  /** Upstream's answer as is; the lease is held until its body ended, usage read on the way. */
-  function passthrough(response: UpstreamReply, lease: Lease): ProxyReply {
+  /**
+   * Upstream's answer as is; the lease is held until its body ended, usage read on the way.
+   * A small JSON answer of known length is read whole first (same bytes): it then leaves in one
+   * write with its length instead of a chunked stream. Streams are always piped.
+   */
+  async function passthrough(response: UpstreamReply, lease: Lease): Promise<ProxyReply> {
     const accountId = lease.account.id;
     const contentType = response.headers["content-type"] ?? "";
+    const length = Number(response.headers["content-length"]);
+    if (contentType.startsWith("application/json") && Number.isInteger(length) && length <= WHOLE_JSON_LIMIT) {
+      try {
+        const bytes = await readWhole(response);
+        const usage = jsonUsage(bytes);
+        if (usage) pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
+        return { status: response.status, headers: relayedHeaders(response.headers), body: bytes };
+      } finally {
+        lease.release();
+      }
+    }
     const body = tapUsage(
       response.body,
       contentType,
@@ -141,9 +156,16 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
   };
 }
 
-/** An error answer read whole (they are small), so it can be kept while the next account is tried. */
-async function buffered(response: UpstreamReply): Promise<ProxyReply> {
+/** JSON answers up to this size (with a content-length) are read whole before they are sent on. */
+const WHOLE_JSON_LIMIT = 1024 * 1024;
+
+async function readWhole(response: UpstreamReply): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of response.body) chunks.push(chunk as Buffer);
-  return { status: response.status, headers: relayedHeaders(response.headers), body: Buffer.concat(chunks) };
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** An error answer read whole (they are small), so it can be kept while the next account is tried. */
+async function buffered(response: UpstreamReply): Promise<ProxyReply> {
+  return { status: response.status, headers: relayedHeaders(response.headers), body: await readWhole(response) };
 }

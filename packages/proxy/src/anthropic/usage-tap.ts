@@ -53,6 +53,19 @@ export async function* tapUsage(
   if (result) onUsage(result.model, result.usage);
 }
 
+/** The usage of a whole JSON message; undefined for anything else (errors included). */
+export function jsonUsage(bytes: Buffer): { model: string; usage: TokenUsage } | undefined {
+  try {
+    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
+    if (message.type !== "message" || !message.usage) return undefined;
+    const usage = zeroUsage();
+    applyUsage(usage, message.usage);
+    return { model: String(message.model ?? "unknown"), usage };
+  } catch {
+    return undefined;
+  }
+}
+
 interface UsageScanner {
   push(chunk: Uint8Array): void;
   finish(): { model: string; usage: TokenUsage } | undefined;
@@ -68,16 +81,7 @@ class JsonUsage implements UsageScanner {
   }
 
   finish(): { model: string; usage: TokenUsage } | undefined {
-    if (this.size > MAX_JSON_BYTES) return undefined;
-    try {
-      const message = JSON.parse(Buffer.concat(this.chunks).toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
-      if (message.type !== "message" || !message.usage) return undefined;
-      const usage = zeroUsage();
-      applyUsage(usage, message.usage);
-      return { model: String(message.model ?? "unknown"), usage };
-    } catch {
-      return undefined;
-    }
+    return this.size > MAX_JSON_BYTES ? undefined : jsonUsage(Buffer.concat(this.chunks));
   }
 }
 
