@@ -185,6 +185,15 @@ it("a failing pool store answers 503 api_error in Anthropic's shape (the SDKs re
   expect(warnings).toHaveLength(1);
 });
 
+it("an unreachable upstream: bounded retries, then 502 api_error in Anthropic's shape", async () => {
+  fake = await startFakeAnthropic();
+  server = await startProxyServer({ upstream: { anthropic: "http://127.0.0.1:1" }, maxRetries: 1, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] });
+  const response = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+  expect(response.status).toBe(502);
+  expect(await response.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
+  expect((await rows(server)).a?.inFlight).toBe(0);
+});
+
 describe("OAuth accounts", () => {
   const oauth = (fakeUrl: string, expiresAt: number) => ({
     upstream: { anthropic: fakeUrl },
