@@ -154,6 +154,19 @@ describe("account pool", () => {
     expect(credentialsUsed(fake)).toEqual(["sk-a", "sk-a", "sk-b", "sk-b"]);
   });
 
+  it("a session whose account is at its cap waits for it instead of moving", async () => {
+    const { fake, sdk } = await setup({
+      accounts: [
+        { id: "a", type: "api-key", apiKey: "sk-a", maxInFlight: 1 },
+        { id: "b", type: "api-key", apiKey: "sk-b", priority: 1 },
+      ],
+    });
+    fake.eventGapMs = 20;
+    const session = { headers: { "x-conduit-session": "held" } };
+    await Promise.all([0, 1, 2].map(() => sdk.messages.stream(ASK, session).finalMessage()));
+    expect(credentialsUsed(fake)).toEqual(["sk-a", "sk-a", "sk-a"]);
+  });
+
   it("the in-flight cap sends concurrent requests to the next account", async () => {
     const { fake, sdk } = await setup({
       accounts: [
