@@ -187,7 +187,7 @@ describe("account pool", () => {
         { id: "b", type: "api-key", apiKey: "sk-b", priority: 1, maxInFlight: 1 },
       ],
     });
-    fake.eventGapMs = 20;
+    fake.eventGapMs = 100;
     await Promise.all([0, 1].map(() => sdk.messages.stream(ASK).finalMessage()));
     expect(credentialsUsed(fake).sort()).toEqual(["sk-a", "sk-b"]);
     // More than the pool holds at once: the third waits for a slot, none fails.
