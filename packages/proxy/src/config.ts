@@ -72,6 +72,11 @@ export const proxyConfigSchema = z
     /** 529/5xx retries on the same account before moving on. */
     maxRetries: z.number().int().nonnegative().max(10).default(2),
     retryBaseMs: z.number().int().nonnegative().default(250),
+    /**
+     * Time allowed until upstream's answer starts, instead of the server's `timeout`: a
+     * non-streaming answer only starts once the model finished (the SDKs wait 10 minutes).
+     */
+    timeoutMs: z.number().int().positive().default(10 * 60 * 1000),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })

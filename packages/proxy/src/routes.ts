@@ -40,6 +40,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
     absolute: true,
     rawBody: true,
     streaming: true,
+    timeoutMs: deps.config.timeoutMs,
     summary: "Messages API passthrough over the account pool",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {

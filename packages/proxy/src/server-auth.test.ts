@@ -40,3 +40,20 @@ it("admits whoever the server's own auth admitted, and no one else when no clien
   expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
   expect(fake.exchanges).toHaveLength(1);
 });
+
+it("a slow non-streaming answer outlives the server's timeout (the route has the proxy's own)", async () => {
+  fake = await startFakeAnthropic();
+  fake.credentials.add("sk-a");
+  fake.responseDelayMs = 800;
+  const proxy = createProxy({ enabled: true, clientKeys: ["client-key-0123456789abcdef"], upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] });
+  const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, timeout: 200 });
+  registerAllRoutes(adapter, undefined, { proxy });
+  await adapter.start();
+  stop = async () => {
+    await adapter.stop();
+    await proxy.close();
+  };
+  const baseURL = `http://127.0.0.1:${adapter.address()?.port}`;
+  const message = await new Anthropic({ apiKey: "client-key-0123456789abcdef", baseURL, maxRetries: 0 }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] });
+  expect(message.type).toBe("message");
+});

@@ -31,6 +31,8 @@ export interface FakeAnthropic {
   refreshDelayMs: number;
   /** Delay between SSE events (ms), so streams overlap. */
   eventGapMs: number;
+  /** Delay before a generated answer starts (ms): a slow model. */
+  responseDelayMs: number;
   /** Extra text deltas per streamed answer (64 characters each), for throughput runs. */
   extraDeltas: number;
   close(): Promise<void>;
@@ -139,6 +141,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     refreshDelayMs: 0,
     eventGapMs: 0,
     extraDeltas: 0,
+    responseDelayMs: 0,
     script: (credential, ...replies) => queues.set(credential, [...(queues.get(credential) ?? []), ...replies]),
     close: async () => {},
   };
@@ -178,6 +181,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       return;
     }
     const parsed = JSON.parse(body.toString()) as MessageRequest;
+    if (fake.responseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.responseDelayMs));
     const headers = { "request-id": `req_${randomUUID()}`, ...rateLimitHeaders() };
     if (!parsed.stream) {
       const sent = Buffer.from(messageJson(parsed));

@@ -105,6 +105,7 @@ export class RequestHandler {
   private readonly streamRedactor: StreamEventTransform | undefined;
   /** `config.timeout` of every request in flight. */
   private readonly deadlines: DeadlineQueue;
+  private readonly routeDeadlines = new Map<number, DeadlineQueue>();
   /** `config.trustProxy`, compiled once. */
   readonly trustProxy: TrustFunction;
   private readonly linger: LingerOptions;
@@ -357,24 +358,36 @@ export class RequestHandler {
 
   /** Bounds everything before the response starts; a stream's body is not bounded. */
   private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
+    const timeout = context.route?.timeoutMs ?? this.config.timeout;
+    const deadlines = timeout === this.config.timeout ? this.deadlines : this.deadlinesFor(timeout);
     // One promise settled by whichever comes first (cheaper per request than race + finally).
     return new Promise<void>((resolve, reject) => {
-      const deadline = this.deadlines.add(context.startTime, () => {
-        const error = new TimeoutError(`Request timed out after ${this.config.timeout} ms`);
+      const deadline = deadlines.add(context.startTime, () => {
+        const error = new TimeoutError(`Request timed out after ${timeout} ms`);
         context.abortController.abort(error);
         reject(error);
       });
       work.then(
         () => {
-          this.deadlines.remove(deadline);
+          deadlines.remove(deadline);
           resolve();
         },
         (error: unknown) => {
-          this.deadlines.remove(deadline);
+          deadlines.remove(deadline);
           reject(error);
         },
       );
     });
+  }
+
+  /** One queue per distinct route timeout: each keeps its deadlines in start order. */
+  private deadlinesFor(timeout: number): DeadlineQueue {
+    let queue = this.routeDeadlines.get(timeout);
+    if (!queue) {
+      queue = new DeadlineQueue(timeout);
+      this.routeDeadlines.set(timeout, queue);
+    }
+    return queue;
   }
 
   /** An `error` event without a listener must never throw (EventEmitter's default). */

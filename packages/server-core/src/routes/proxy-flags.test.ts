@@ -15,6 +15,30 @@ function provider() {
   };
 }
 
+describe("route timeoutMs", () => {
+  it("bounds a route by its own timeout instead of config.timeout, both ways", async () => {
+    const slow = (ms: number) => async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { ok: true };
+    };
+    const app = createTestApp({
+      config: { enableMetrics: false, logging: { enabled: false }, timeout: 200 },
+      routes: [
+        { method: "GET", path: "/patient", timeoutMs: 5_000, handler: slow(600) },
+        { method: "GET", path: "/hasty", timeoutMs: 50, handler: slow(1_000) },
+        { method: "GET", path: "/default", handler: slow(1_000) },
+      ],
+    });
+    expect((await app.request({ url: "/api/patient" })).status).toBe(200);
+    const hasty = await app.request({ url: "/api/hasty" });
+    expect(hasty.text).toContain("timed out after 50 ms");
+    const fallback = await app.request({ url: "/api/default" });
+    expect(fallback.text).toContain("timed out after 200 ms");
+    expect(hasty.status).toBe(fallback.status);
+    expect(() => createTestApp({ routes: [{ method: "GET", path: "/bad", timeoutMs: -1, handler: () => 1 }] })).toThrow(/timeoutMs/);
+  });
+});
+
 describe("proxy options of createAllRoutes", () => {
   it("asks the provider for the surfaces each flag names", () => {
     const proxy = provider();
