@@ -3,7 +3,7 @@ import { createRuntime } from "@conduit-ai/runtime";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/fake-anthropic.js";
+import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 
 // A real Conduit server on loopback whose sendMessages forwards to a fake Messages API,
