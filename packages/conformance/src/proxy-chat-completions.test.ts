@@ -1,4 +1,4 @@
-import { createChatCompletionsRoute } from "@conduit-ai/proxy";
+import { createChatCompletionsRoute, createClientCheck } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -20,6 +20,7 @@ afterAll(async () => {
 const route = () =>
   createChatCompletionsRoute({
     runtime,
+    isClientAllowed: createClientCheck(["k"]),
     sendMessages: (body, init) => fetch(fake.url, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: init.headers, signal: init.signal }),
   });
 
@@ -44,7 +45,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe("Hello there");
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe("stop");
     expect(chunks.at(-1)!.usage?.total_tokens).toBe(14);
-    const raw = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "Hi" }] }) });
+    const raw = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "Hi" }] }) });
     expect((await raw.text()).endsWith("data: [DONE]\n\n")).toBe(true);
   });
 
@@ -54,9 +55,18 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     expect(completion.choices[0]!.message.content).toContain("ping");
   });
 
+  it("refuses a caller without a client key with 401 in OpenAI's error shape", async () => {
+    const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
+    const before = fake.bodies.length;
+    const response = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "x-api-key": "nope" }, body: JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "x" }] }) });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
+    expect(fake.bodies.length).toBe(before);
+  });
+
   it("answers malformed JSON and invalid fields with 400 in OpenAI's error shape", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
-    const malformed = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    const malformed = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: "{" });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
     const invalid = await clientFor(server).chat.completions.create({ model: "claude-x", messages: [] }).catch((error: unknown) => error);

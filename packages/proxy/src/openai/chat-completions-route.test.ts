@@ -4,6 +4,7 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
+import { createClientCheck } from "../client-auth.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 
 // A real Conduit server on loopback whose sendMessages forwards to a fake Messages API,
@@ -18,7 +19,7 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
-  adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime }));
+  adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key"]) }));
   await adapter.start();
   baseUrl = `http://127.0.0.1:${adapter.address()?.port}`;
   client = new OpenAI({ apiKey: "client-key", baseURL: `${baseUrl}/v1`, maxRetries: 0, timeout: 20_000 });
@@ -187,7 +188,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   it("ends the stream with data: [DONE] and sends no usage chunk unless asked", async () => {
     const response = await fetch(`${baseUrl}/v1/chat/completions`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: "Bearer client-key" },
       body: JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true }),
     });
     expect(response.headers.get("content-type")).toContain("text/event-stream");
@@ -256,8 +257,18 @@ describe("POST /v1/chat/completions for Claude models", () => {
 });
 
 describe("POST /v1/chat/completions request errors", () => {
+  it("refuses a caller without a client key with 401 in OpenAI's shape, before any upstream call", async () => {
+    const stranger = new OpenAI({ apiKey: "wrong-key", baseURL: `${baseUrl}/v1`, maxRetries: 0 });
+    const failure = await stranger.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((failure as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe("invalid_api_key");
+    const anonymous = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", body: "{" });
+    expect(anonymous.status).toBe(401);
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("answers malformed JSON with 400 in OpenAI's shape", async () => {
-    const response = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const response = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer client-key" }, body: "{not json" });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: Record<string, unknown> };
     expect(body.error).toMatchObject({ type: "invalid_request_error", param: null, code: null });
@@ -268,7 +279,7 @@ describe("POST /v1/chat/completions request errors", () => {
     const failure = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }], temperature: 7 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("temperature");
-    const missing = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "claude-x" }) });
+    const missing = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer client-key" }, body: JSON.stringify({ model: "claude-x" }) });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: { param: string } }).error.param).toBe("messages");
     expect(fake.requests).toHaveLength(0);

@@ -1,4 +1,13 @@
-import { type MiddlewareDefinition, type RouteDefinition, type Runtime, ServerAdapterError, callContextOf, rawResponse } from "@conduit-ai/server-core";
+import {
+  type MiddlewareDefinition,
+  type RouteDefinition,
+  type Runtime,
+  ServerAdapterError,
+  type ServerContext,
+  callContextOf,
+  rawResponse,
+} from "@conduit-ai/server-core";
+import { createClientCheck } from "../client-auth.js";
 import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
@@ -8,6 +17,11 @@ import type { SendMessages } from "./send-messages.js";
 export interface ChatCompletionsRouteOptions {
   /** Sends Messages API requests through the account pool; Claude models go here. */
   sendMessages: SendMessages;
+  /**
+   * Who may call (the proxy's `createClientCheck(clientKeys)`); refused callers get OpenAI's 401
+   * before their body is read. Required so that forgetting it cannot open the surface.
+   */
+  isClientAllowed: (ctx: ServerContext) => boolean;
   /** Answers every other model with its providers (`local` included); without one they are 404 `model_not_found`. */
   runtime?: Runtime;
   /** `max_tokens` for Claude models when the client sets none (default 4096). */
@@ -22,23 +36,29 @@ const isClaudeByName = (model: string) => /^claude/i.test(model);
  * The body is read here so that malformed JSON, a body too large or of another media type is
  * answered in OpenAI's error shape rather than the server's envelope.
  */
-const readBodyInOpenAIShape: MiddlewareDefinition = {
+function answer(ctx: ServerContext, failure: OpenAIError): void {
+  const response = failure.toResponse();
+  ctx.response.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) ctx.setHeader(name, value);
+  ctx.response.body = response.body;
+}
+
+const unauthorized = () =>
+  new OpenAIError(401, "A proxy client key is required (Authorization: Bearer or x-api-key).", "invalid_request_error", null, "invalid_api_key");
+
+const readBodyInOpenAIShape = (isClientAllowed: (ctx: ServerContext) => boolean): MiddlewareDefinition => ({
   name: "openai-request-body",
   handler: async (ctx, next) => {
+    if (!isClientAllowed(ctx)) return answer(ctx, unauthorized());
     try {
       ctx.body = await ctx.readBody();
     } catch (error) {
       const status = ServerAdapterError.isInstance(error) ? error.statusCode : 400;
-      const failure = new OpenAIError(status, status === 400 ? "We could not parse the JSON body of your request." : (error as Error).message, "invalid_request_error");
-      const response = failure.toResponse();
-      ctx.response.status = response.status;
-      ctx.setHeader("content-type", "application/json");
-      ctx.response.body = response.body;
-      return;
+      return answer(ctx, new OpenAIError(status, status === 400 ? "We could not parse the JSON body of your request." : (error as Error).message, "invalid_request_error"));
     }
     await next();
   },
-};
+});
 
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
@@ -46,7 +66,7 @@ const readBodyInOpenAIShape: MiddlewareDefinition = {
  * errors in OpenAI's `{error:{message,type,param,code}}` shape.
  *
  * @example
- * adapter.registerRoute(createChatCompletionsRoute({ sendMessages: pool.sendMessages, runtime }));
+ * adapter.registerRoute(createChatCompletionsRoute({ sendMessages: proxy.sendMessages, isClientAllowed: createClientCheck(keys), runtime }));
  */
 export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions): RouteDefinition {
   const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
@@ -58,7 +78,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     streaming: true,
     summary: "OpenAI-compatible chat completions",
     tags: ["Proxy"],
-    middleware: [readBodyInOpenAIShape],
+    middleware: [readBodyInOpenAIShape(options.isClientAllowed)],
     handler: async (ctx) => {
       try {
         if (ctx.body === null || typeof ctx.body !== "object" || Array.isArray(ctx.body)) throw invalidRequest("The request body must be a JSON object");
@@ -86,4 +106,15 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
       }
     },
   };
+}
+
+/**
+ * The `chatCompletions` option of `createProxy`: the surface over that proxy's pool and client keys.
+ *
+ * @example
+ * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
+ */
+export function chatCompletionsFor(runtime?: Runtime, extra: Pick<ChatCompletionsRouteOptions, "defaultMaxTokens" | "isClaudeModel"> = {}) {
+  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[] } }): RouteDefinition =>
+    createChatCompletionsRoute({ ...extra, sendMessages: proxy.sendMessages, isClientAllowed: createClientCheck(proxy.config.clientKeys), ...(runtime ? { runtime } : {}) });
 }

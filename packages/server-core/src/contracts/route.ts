@@ -39,6 +39,8 @@ export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchem
   deprecated?: boolean;
   /** The handler returns a stream; documented as `text/event-stream` / NDJSON. */
   streaming?: boolean;
+  /** The core does not parse the body: the handler reads `ctx.readRawBody()` (byte-exact proxies). */
+  rawBody?: boolean;
   /** Mount outside `basePath` (e.g. `/health`, `/v1/messages`). */
   absolute?: boolean;
   /** Status of a success envelope (default 200). */

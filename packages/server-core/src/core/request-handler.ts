@@ -8,7 +8,7 @@ import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { HandlerError, RouteNotFoundError, ServerValidationError, StreamingError, TimeoutError, serviceUnavailable } from "../errors/server-errors.js";
 import { applyRawResult } from "./apply-result.js";
-import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
+import { type BodySource, parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
 import { type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
@@ -182,7 +182,7 @@ export class RequestHandler {
       lookupError = error;
     }
     const incomingId = input.headers["x-request-id"];
-    const context = new RequestContext({
+    const context: RequestContext = new RequestContext({
       requestId: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : `req-${randomUUID()}`,
       method,
       path,
@@ -193,14 +193,10 @@ export class RequestHandler {
       route: lookup.entry?.route,
       params: {},
       watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
-      readBody: () =>
+      readBody: (): Promise<unknown> => (BODY_METHODS.has(method) ? this.readBodyOf(input, context) : Promise.resolve(undefined)),
+      readRawBody: () =>
         BODY_METHODS.has(method)
-          ? readRequestBody(input.body, {
-              limit: this.config.bodyParser.limit,
-              maxDepth: this.config.bodyParser.maxDepth,
-              contentType: firstHeader(input.headers["content-type"]),
-              contentLength: firstHeader(input.headers["content-length"]),
-            })
+          ? readRawRequestBody(input.body, { limit: this.config.bodyParser.limit, contentLength: firstHeader(input.headers["content-length"]) })
           : Promise.resolve(undefined),
     });
     context.response.headers["x-request-id"] = context.requestId;
@@ -208,6 +204,18 @@ export class RequestHandler {
       this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
     }
     return { context, target, entry: lookup.entry, allowed: lookup.allowed, lookupError, httpVersion: input.httpVersion };
+  }
+
+  /** The parsed body; from the raw bytes when something (a proxy route) already read them. */
+  private readBodyOf(input: IncomingRequest, context: RequestContext): Promise<unknown> {
+    const options = {
+      limit: this.config.bodyParser.limit,
+      maxDepth: this.config.bodyParser.maxDepth,
+      contentType: firstHeader(input.headers["content-type"]),
+      contentLength: firstHeader(input.headers["content-length"]),
+    };
+    if (input.body.kind !== "stream") return readRequestBody(input.body, options);
+    return context.readRawBody().then((bytes) => parseRawBody(bytes, options));
   }
 
   /** Runs the request; every failure becomes the error envelope on `context.response`. */
@@ -287,7 +295,7 @@ export class RequestHandler {
       if (!entry) return this.answerUnrouted(context, allowed);
       const route = entry.route;
       // A middleware (e.g. validation) may already have set a normalized body.
-      if (context.body === undefined) context.body = await context.readBody();
+      if (context.body === undefined && !route.rawBody) context.body = await context.readBody();
       if (route.schema) {
         const parsed = validateRequest(route.schema, context);
         if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
