@@ -3,14 +3,14 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../client-auth.js";
-import { type Proxy, createProxy } from "../proxy.js";
+import { type Proxy as ConduitProxy, createProxy } from "../proxy.js";
 import { codexStream, startFakeCodex } from "../testing/fake-codex.js";
 import { createCodexRoute } from "./codex-route.js";
 import { createCodexSender } from "./codex-sender.js";
 
 const CLIENT_KEY = "client-key-0123456789";
 let fake: Awaited<ReturnType<typeof startFakeCodex>>;
-let proxy: Proxy;
+let proxy: ConduitProxy;
 let adapter: BaseServerAdapter<unknown>;
 let baseUrl: string;
 
