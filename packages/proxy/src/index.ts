@@ -11,7 +11,7 @@ export {
   parseProxyConfig,
   proxyConfigSchema,
 } from "./config.js";
-export { type Proxy, type ProxyOptions, createProxy, registerProxyRoutes } from "./proxy.js";
+export { type ConduitProxy, type ProxyOptions, createProxy, registerProxyRoutes } from "./proxy.js";
 export type { SendMessages } from "./send-messages.js";
 export { createMessagesSender, type MessagesSenderOptions } from "./anthropic/messages-sender.js";
 export { type AnthropicErrorType, anthropicError } from "./anthropic/errors.js";

@@ -24,11 +24,11 @@ export interface ProxyOptions {
    * Builds `POST /v1/chat/completions` over this proxy (the OpenAI-compatible surface of
    * `src/openai/`). Until it is given, that surface cannot be mounted.
    */
-  chatCompletions?: (proxy: Proxy) => RouteDefinition;
+  chatCompletions?: (proxy: ConduitProxy) => RouteDefinition;
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
-export interface Proxy extends ProxyRoutesProvider {
+export interface ConduitProxy extends ProxyRoutesProvider {
   readonly config: ProxyConfig;
   readonly pool: AccountPool;
   readonly sendMessages: SendMessages;
@@ -43,7 +43,7 @@ export interface Proxy extends ProxyRoutesProvider {
  * const proxy = createProxy({ enabled: true, accounts: [{ id: "a", type: "api-key", apiKey }], clientKeys: [clientKey] });
  * registerAllRoutes(server, undefined, { proxy });
  */
-export function createProxy(input: ProxyConfigInput | ProxyConfig, options: ProxyOptions = {}): Proxy {
+export function createProxy(input: ProxyConfigInput | ProxyConfig, options: ProxyOptions = {}): ConduitProxy {
   const config = parseProxyConfig(input);
   const store = options.store ?? storeFor(config, options);
   const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
@@ -54,7 +54,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const isClientAllowed = createClientCheck(config.clientKeys);
-  const proxy: Proxy = {
+  const proxy: ConduitProxy = {
     config,
     pool,
     sendMessages,
@@ -80,7 +80,7 @@ function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {
  * @example
  * registerProxyRoutes(server, createProxy(config), { messages: true });
  */
-export function registerProxyRoutes(adapter: Pick<ServerAdapter, "registerRouteGroup">, proxy: Proxy, surfaces?: Partial<ProxySurfaces>): RouteGroup[] {
+export function registerProxyRoutes(adapter: Pick<ServerAdapter, "registerRouteGroup">, proxy: ConduitProxy, surfaces?: Partial<ProxySurfaces>): RouteGroup[] {
   const groups = proxy.createProxyRoutes(surfaces);
   for (const group of groups) adapter.registerRouteGroup(group);
   return groups;

@@ -129,9 +129,11 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
 export function createProxyRouteGroups(deps: ProxyRouteDeps, surfaces: { messages: boolean; chatCompletions: boolean }, chatCompletions?: RouteDefinition): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
-  if (surfaces.chatCompletions) {
-    if (!chatCompletions) throw new Error("POST /v1/chat/completions is not available yet: createProxy() was given no chatCompletions route factory");
-    routes.push(chatCompletions);
+  // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
+  // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
+  if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
+  else if (surfaces.chatCompletions && !surfaces.messages) {
+    throw new Error("POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)");
   }
   return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"] }] : [];
 }

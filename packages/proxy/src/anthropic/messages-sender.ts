@@ -113,10 +113,7 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
 
   /** Upstream's answer as is; the lease is held until its body ended, usage read on the way. */
   function passthrough(response: Response, lease: Lease): Response {
-    const headers = new Headers();
-    response.headers.forEach((value, name) => {
-      if (!DROPPED_RESPONSE_HEADERS.has(name)) headers.append(name, value);
-    });
+    const headers = relayedHeaders(response);
     if (!response.body) {
       lease.release();
       return new Response(null, { status: response.status, headers });
@@ -143,7 +140,7 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
           const seconds = Math.max(1, Math.ceil((selection.retryAt - Date.now()) / 1000));
           return anthropicError(429, "rate_limit_error", `Every account is rate limited; retry in ${seconds}s`, { "retry-after": String(seconds) });
         }
-        return fallback ?? anthropicError(503, "overloaded_error", "No upstream account is available");
+        return fallback ? new Response(fallback.body, { status: fallback.status, headers: relayedHeaders(fallback) }) : anthropicError(503, "overloaded_error", "No upstream account is available");
       }
       tried.add(selection.lease.account.id);
       const outcome = await attempt(selection.lease, body, init);
@@ -157,6 +154,15 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
       }
     }
   };
+}
+
+/** Upstream's response headers minus those this hop re-makes. */
+function relayedHeaders(response: Response): Headers {
+  const headers = new Headers();
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_RESPONSE_HEADERS.has(name)) headers.append(name, value);
+  });
+  return headers;
 }
 
 /** Headers for upstream: the client's own (anthropic-version, anthropic-beta, ...) minus credentials and framing. */

@@ -3,7 +3,7 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../client-auth.js";
-import { type Proxy as ConduitProxy, createProxy } from "../proxy.js";
+import { type ConduitProxy, createProxy } from "../proxy.js";
 import { codexStream, startFakeCodex } from "../testing/fake-codex.js";
 import { createCodexRoute } from "./codex-route.js";
 import { createCodexSender } from "./codex-sender.js";

@@ -84,12 +84,13 @@ export class AccountPool {
    */
   async acquire(options: AcquireOptions): Promise<Selection> {
     for (;;) {
-      const candidates = this.list(options.vendor).filter((account) => !options.exclude?.has(account.id));
-      const states = await this.store.readStates(candidates.map((account) => account.id));
+      const accounts = this.list(options.vendor);
+      const states = await this.store.readStates(accounts.map((account) => account.id));
       const now = Date.now();
-      const healthy = candidates.filter((account) => isHealthy(states[account.id], now));
+      const healthy = accounts.filter((account) => !options.exclude?.has(account.id) && isHealthy(states[account.id], now));
       if (healthy.length === 0) {
-        const cooling = candidates.map((account) => states[account.id]).filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
+        // Accounts this request already tried count too: they may be the ones cooling.
+        const cooling = accounts.map((account) => states[account.id]).filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
         if (cooling.length === 0) return { kind: "none" };
         return { kind: "cooling", retryAt: Math.min(...cooling.map((state) => (state as AccountState).cooldownUntil)) };
       }

@@ -2,14 +2,23 @@ import { randomUUID } from "node:crypto";
 import type { TokenUsage } from "../prices.js";
 import { type AccountState, type OAuthTokens, type PoolStore, type Quota, type UsageRow, emptyTotals } from "./pool-store.js";
 
-/** The few ioredis calls the store makes (ioredis 5 and 6 both fit). */
+/**
+ * The one Redis call the store makes: every operation is a script, so the client is typed
+ * structurally (an ioredis `Redis` or `Cluster` fits as is, and the server-core stores' client too).
+ */
 export interface RedisPoolClient {
-  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
-  hgetall(key: string): Promise<Record<string, string>>;
-  hset(key: string, ...args: Array<string | number>): Promise<number>;
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, ...args: Array<string | number>): Promise<unknown>;
+  eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
 }
+
+const READ_ACCOUNTS = `
+local result = {}
+for index, key in ipairs(KEYS) do result[index] = redis.call('HGETALL', key) end
+return result`;
+const HSET = "return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])";
+const GET = "return redis.call('GET', KEYS[1])";
+const SET = "return redis.call('SET', KEYS[1], ARGV[1])";
+const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
+const SET_NX_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')";
 
 // Extend-only: the stored cooldown only ever moves later, whoever writes it.
 const EXTEND_COOLDOWN = `
@@ -64,10 +73,11 @@ export class RedisPoolStore implements PoolStore {
   }
 
   async readStates(accountIds: readonly string[]): Promise<Record<string, AccountState>> {
-    const hashes = await Promise.all(accountIds.map((id) => this.redis.hgetall(this.accountKey(id))));
     const result: Record<string, AccountState> = {};
+    if (accountIds.length === 0) return result;
+    const hashes = (await this.redis.eval(READ_ACCOUNTS, accountIds.length, ...accountIds.map((id) => this.accountKey(id)))) as string[][];
     accountIds.forEach((id, index) => {
-      const hash = hashes[index] ?? {};
+      const hash = pairsToObject(hashes[index] ?? []);
       const state: AccountState = { cooldownUntil: Number(hash.cooldownUntil ?? 0) || 0 };
       if (hash.cooldownReason) state.cooldownReason = hash.cooldownReason;
       if (hash.disabledReason) state.disabledReason = hash.disabledReason;
@@ -82,11 +92,11 @@ export class RedisPoolStore implements PoolStore {
   }
 
   async disable(accountId: string, reason: string): Promise<void> {
-    await this.redis.hset(this.accountKey(accountId), "disabledReason", reason);
+    await this.redis.eval(HSET, 1, this.accountKey(accountId), "disabledReason", reason);
   }
 
   async saveQuota(accountId: string, quota: Quota): Promise<void> {
-    await this.redis.hset(this.accountKey(accountId), "quota", JSON.stringify(quota));
+    await this.redis.eval(HSET, 1, this.accountKey(accountId), "quota", JSON.stringify(quota));
   }
 
   async addUsage(accountId: string, model: string, usage: TokenUsage, cost: number): Promise<void> {
@@ -122,18 +132,18 @@ export class RedisPoolStore implements PoolStore {
   }
 
   async readTokens(accountId: string): Promise<OAuthTokens | undefined> {
-    const text = await this.redis.get(`${this.prefix}tokens:${accountId}`);
+    const text = (await this.redis.eval(GET, 1, `${this.prefix}tokens:${accountId}`)) as string | null;
     return text ? (JSON.parse(text) as OAuthTokens) : undefined;
   }
 
   async saveTokens(accountId: string, tokens: OAuthTokens): Promise<void> {
-    await this.redis.set(`${this.prefix}tokens:${accountId}`, JSON.stringify(tokens));
+    await this.redis.eval(SET, 1, `${this.prefix}tokens:${accountId}`, JSON.stringify(tokens));
   }
 
   async tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | undefined> {
     const key = `${this.prefix}lock:${name}`;
     const owner = randomUUID();
-    const taken = await this.redis.set(key, owner, "PX", ttlMs, "NX");
+    const taken = await this.redis.eval(SET_NX_PX, 1, key, owner, ttlMs);
     if (taken !== "OK") return undefined;
     return async () => {
       await this.redis.eval(RELEASE_LOCK, 1, key, owner);
@@ -141,13 +151,19 @@ export class RedisPoolStore implements PoolStore {
   }
 
   async readSticky(sessionKey: string): Promise<string | undefined> {
-    return (await this.redis.get(`${this.prefix}sticky:${sessionKey}`)) ?? undefined;
+    return ((await this.redis.eval(GET, 1, `${this.prefix}sticky:${sessionKey}`)) as string | null) ?? undefined;
   }
 
   async saveSticky(sessionKey: string, accountId: string, ttlMs: number): Promise<void> {
-    await this.redis.set(`${this.prefix}sticky:${sessionKey}`, accountId, "PX", ttlMs);
+    await this.redis.eval(SET_PX, 1, `${this.prefix}sticky:${sessionKey}`, accountId, ttlMs);
   }
 
   /** The Redis client belongs to the caller: closing the store leaves it open. */
   async close(): Promise<void> {}
+}
+
+function pairsToObject(pairs: string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (let index = 0; index + 1 < pairs.length; index += 2) result[pairs[index] as string] = pairs[index + 1] as string;
+  return result;
 }
