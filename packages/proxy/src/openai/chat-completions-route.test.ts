@@ -18,7 +18,7 @@ let baseUrl: string;
 beforeAll(async () => {
   fake = await startFakeAnthropic();
   runtime = createRuntime({ env: {} });
-  adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
+  adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false }, bodyParser: { limit: 1024 * 1024 } });
   adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key"]) }));
   await adapter.start();
   baseUrl = `http://127.0.0.1:${adapter.address()?.port}`;
@@ -273,6 +273,28 @@ describe("POST /v1/chat/completions request errors", () => {
     const body = (await response.json()) as { error: Record<string, unknown> };
     expect(body.error).toMatchObject({ type: "invalid_request_error", param: null, code: null });
     expect(typeof body.error.message).toBe("string");
+  });
+
+  it("reads the body as JSON whatever its content type says (curl -d sends form)", async () => {
+    const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer client-key" },
+      body: JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { object: string }).object).toBe("chat.completion");
+  });
+
+  it("refuses too deep nesting with 400 and a body over the limit with 413, in OpenAI's shape", async () => {
+    const deep = `{"model":"claude-x","messages":${"[".repeat(200)}${"]".repeat(200)}}`;
+    const nested = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer client-key" }, body: deep });
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
+    const huge = JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "x".repeat(3 * 1024 * 1024) }] });
+    const tooLarge = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer client-key" }, body: huge });
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("names the invalid field", async () => {

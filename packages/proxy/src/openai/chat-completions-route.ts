@@ -1,10 +1,11 @@
 import {
-  type MiddlewareDefinition,
+  DEFAULT_MAX_BODY_DEPTH,
   type RouteDefinition,
   type Runtime,
   ServerAdapterError,
   type ServerContext,
   callContextOf,
+  jsonDepthExceeds,
   rawResponse,
 } from "@conduit-ai/server-core";
 import { createClientCheck } from "../client-auth.js";
@@ -36,29 +37,30 @@ const isClaudeByName = (model: string) => /^claude/i.test(model);
  * The body is read here so that malformed JSON, a body too large or of another media type is
  * answered in OpenAI's error shape rather than the server's envelope.
  */
-function answer(ctx: ServerContext, failure: OpenAIError): void {
-  const response = failure.toResponse();
-  ctx.response.status = response.status;
-  for (const [name, value] of Object.entries(response.headers)) ctx.setHeader(name, value);
-  ctx.response.body = response.body;
-}
-
 const unauthorized = () =>
   new OpenAIError(401, "A proxy client key is required (Authorization: Bearer or x-api-key).", "invalid_request_error", null, "invalid_api_key");
 
-const readBodyInOpenAIShape = (isClientAllowed: (ctx: ServerContext) => boolean): MiddlewareDefinition => ({
-  name: "openai-request-body",
-  handler: async (ctx, next) => {
-    if (!isClientAllowed(ctx)) return answer(ctx, unauthorized());
-    try {
-      ctx.body = await ctx.readBody();
-    } catch (error) {
-      const status = ServerAdapterError.isInstance(error) ? error.statusCode : 400;
-      return answer(ctx, new OpenAIError(status, status === 400 ? "We could not parse the JSON body of your request." : (error as Error).message, "invalid_request_error"));
-    }
-    await next();
-  },
-});
+/**
+ * The body as JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
+ * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
+ */
+async function readJsonBody(ctx: ServerContext): Promise<unknown> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await ctx.readRawBody();
+  } catch (error) {
+    const status = ServerAdapterError.isInstance(error) ? error.statusCode : 400;
+    throw new OpenAIError(status, (error as Error).message, "invalid_request_error");
+  }
+  const text = bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  if (text.trim() === "") throw invalidRequest("The request body must be a JSON object");
+  if (jsonDepthExceeds(text, DEFAULT_MAX_BODY_DEPTH)) throw invalidRequest(`The JSON body is nested deeper than ${DEFAULT_MAX_BODY_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidRequest("We could not parse the JSON body of your request.");
+  }
+}
 
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
@@ -78,11 +80,13 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     streaming: true,
     summary: "OpenAI-compatible chat completions",
     tags: ["Proxy"],
-    middleware: [readBodyInOpenAIShape(options.isClientAllowed)],
-    handler: async (ctx) => {
+    rawBody: true,
+    handler: async (ctx: ServerContext) => {
       try {
-        if (ctx.body === null || typeof ctx.body !== "object" || Array.isArray(ctx.body)) throw invalidRequest("The request body must be a JSON object");
-        const parsed = chatRequestSchema.safeParse(ctx.body);
+        if (!options.isClientAllowed(ctx)) throw unauthorized();
+        const body = await readJsonBody(ctx);
+        if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
+        const parsed = chatRequestSchema.safeParse(body);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const param = paramOf(issue.path);
