@@ -1,4 +1,4 @@
-import { createChatCompletionsRoute, createClientCheck } from "@conduit-ai/proxy";
+import { chatCompletionsFor, createChatCompletionsRoute, createClientCheck, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -47,6 +47,24 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     expect(chunks.at(-1)!.usage?.total_tokens).toBe(14);
     const raw = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "Hi" }] }) });
     expect((await raw.text()).endsWith("data: [DONE]\n\n")).toBe(true);
+  });
+
+  it("loops Claude models through the proxy's account pool (createProxy + chatCompletionsFor)", async () => {
+    const proxy = createProxy(
+      { enabled: true, upstream: { anthropic: fake.base }, clientKeys: ["pool-client-key-0123456789"], accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }] },
+      { chatCompletions: chatCompletionsFor(runtime) },
+    );
+    try {
+      const server = await start({ setup: (adapter) => void registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true }) });
+      const client = new OpenAI({ apiKey: "pool-client-key-0123456789", baseURL: server.url("/v1"), maxRetries: 0 });
+      const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
+      expect(completion.choices[0]!.message.content).toBe("Hello there");
+      const rows = await proxy.pool.rows();
+      await expect.poll(async () => (await proxy.pool.rows())[0]!.usage.totals.inputTokens).toBeGreaterThan(0);
+      expect(rows[0]!.id).toBe("acct");
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("answers other models with the runtime's local provider", async () => {
