@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
@@ -130,6 +132,40 @@ describe("POST /backend-api/codex/responses", () => {
     fake.reply({ kind: "json", status: 401, body: { error: { message: "bad token" } } });
     expect((await post('{"model":"gpt-5-codex"}')).status).toBe(200);
     expect((await statusOf("codex-a")).status).toBe("disabled");
+  });
+
+  it("refreshes an expired OAuth codex token before sending and once more after a 401", async () => {
+    const grants: string[] = [];
+    const tokens = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk)).on("end", () => {
+        grants.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `fresh-${grants.length}`, refresh_token: `refresh-${grants.length}`, expires_in: 3600 }));
+      });
+    });
+    await new Promise<void>((resolve) => tokens.listen(0, "127.0.0.1", resolve));
+    const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/oauth/token`;
+    const oauthProxy = createProxy({
+      enabled: true,
+      upstream: { codex: fake.url },
+      clientKeys: [CLIENT_KEY],
+      accounts: [{ id: "codex-oauth", vendor: "codex", type: "oauth", accessToken: "stale", refreshToken: "refresh-0", expiresAt: Date.now() - 1000, tokenUrl, accountId: "acct-o" }],
+    });
+    const sendCodex = createCodexSender({ pool: oauthProxy.pool, config: oauthProxy.config });
+    try {
+      const first = await sendCodex(new TextEncoder().encode("{}"), { headers: {}, signal: AbortSignal.timeout(10_000) });
+      await first.text();
+      expect(fake.requests.at(-1)!.headers.authorization).toBe("Bearer fresh-1");
+      fake.reply({ kind: "json", status: 401, body: { error: { message: "token revoked" } } });
+      const second = await sendCodex(new TextEncoder().encode("{}"), { headers: {}, signal: AbortSignal.timeout(10_000) });
+      expect(second.status).toBe(200);
+      await second.text();
+      expect(fake.requests.at(-1)!.headers.authorization).toBe("Bearer fresh-2");
+      expect(grants).toEqual(["refresh-0", "refresh-1"]);
+    } finally {
+      await oauthProxy.close();
+      await new Promise((resolve) => tokens.close(resolve));
+    }
   });
 
   it("refuses a caller without a client key", async () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false }, bodyParser: { limit: 1024 * 1024 } });
-  adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key"]) }));
+  adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key"]), forwardHeaders: ["x-conduit-session"] }));
   await adapter.start();
   baseUrl = `http://127.0.0.1:${adapter.address()?.port}`;
   client = new OpenAI({ apiKey: "client-key", baseURL: `${baseUrl}/v1`, maxRetries: 0, timeout: 20_000 });
@@ -128,6 +128,15 @@ describe("POST /v1/chat/completions for Claude models", () => {
         { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "Sunny" }, { type: "text", text: "Thanks" }] },
       ],
     });
+  });
+
+  it("passes anthropic-beta and the configured session header on, never the client's key", async () => {
+    await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] }, { headers: { "anthropic-beta": "beta-1", "x-conduit-session": "conv-9", "x-other": "no" } });
+    const headers = fake.requests.at(-1)!.headers;
+    expect(headers["anthropic-beta"]).toBe("beta-1");
+    expect(headers["x-conduit-session"]).toBe("conv-9");
+    expect(headers["x-other"]).toBeUndefined();
+    expect(JSON.stringify(headers)).not.toContain("client-key");
   });
 
   it("names one function in tool_choice", async () => {

@@ -27,6 +27,8 @@ export interface ChatCompletionsRouteOptions {
   runtime?: Runtime;
   /** `max_tokens` for Claude models when the client sets none (default 4096). */
   defaultMaxTokens?: number;
+  /** Client headers passed on to `sendMessages` (e.g. the pool's sticky-session header). */
+  forwardHeaders?: string[];
   /** Which models go to the Messages API (default: names starting with `claude`). */
   isClaudeModel?: (model: string) => boolean;
 }
@@ -95,8 +97,12 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
         const request = parsed.data;
         const meta = { id: newCompletionId(), created: Math.floor(Date.now() / 1000) };
         if (isClaudeModel(request.model)) {
-          const beta = ctx.header("anthropic-beta");
-          return await completeWithClaude(options.sendMessages, request, { ...meta, defaultMaxTokens, signal: ctx.abortSignal, ...(beta ? { anthropicBeta: beta } : {}) });
+          const extraHeaders: Record<string, string> = {};
+          for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
+            const value = ctx.header(name);
+            if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
+          }
+          return await completeWithClaude(options.sendMessages, request, { ...meta, defaultMaxTokens, signal: ctx.abortSignal, extraHeaders });
         }
         const runtime = options.runtime;
         if (!runtime) throw new OpenAIError(404, `The model \`${request.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
@@ -119,6 +125,12 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
  * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
  */
 export function chatCompletionsFor(runtime?: Runtime, extra: Pick<ChatCompletionsRouteOptions, "defaultMaxTokens" | "isClaudeModel"> = {}) {
-  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[] } }): RouteDefinition =>
-    createChatCompletionsRoute({ ...extra, sendMessages: proxy.sendMessages, isClientAllowed: createClientCheck(proxy.config.clientKeys), ...(runtime ? { runtime } : {}) });
+  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[]; sessionHeader: string } }): RouteDefinition =>
+    createChatCompletionsRoute({
+      ...extra,
+      sendMessages: proxy.sendMessages,
+      isClientAllowed: createClientCheck(proxy.config.clientKeys),
+      forwardHeaders: [proxy.config.sessionHeader],
+      ...(runtime ? { runtime } : {}),
+    });
 }

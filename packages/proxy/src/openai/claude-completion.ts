@@ -43,11 +43,10 @@ function sendFailure(error: unknown): OpenAIError {
 export async function completeWithClaude(
   sendMessages: SendMessages,
   request: ChatRequest,
-  options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; anthropicBeta?: string },
+  options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; extraHeaders?: Record<string, string> },
 ) {
   const body = new TextEncoder().encode(JSON.stringify(toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens })));
-  const headers: Record<string, string> = { "content-type": "application/json", "anthropic-version": "2023-06-01" };
-  if (options.anthropicBeta) headers["anthropic-beta"] = options.anthropicBeta;
+  const headers: Record<string, string> = { ...options.extraHeaders, "content-type": "application/json", "anthropic-version": "2023-06-01" };
   let upstream: Response;
   try {
     upstream = await sendMessages(body, { headers, signal: options.signal });
