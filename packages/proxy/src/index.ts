@@ -13,9 +13,10 @@ export {
 } from "./config.js";
 export { type ConduitProxy, type ProxyOptions, createProxy, registerProxyRoutes } from "./proxy.js";
 export type { SendMessages } from "./send-messages.js";
-export { createMessagesSender, type MessagesSenderOptions } from "./anthropic/messages-sender.js";
+export { createMessagesRelay, type MessagesSenderOptions, type RelayMessages } from "./anthropic/messages-sender.js";
+export { type ProxyReply, anthropicErrorReply, replyToResponse } from "./anthropic/proxy-reply.js";
 export { type AnthropicErrorType, anthropicError } from "./anthropic/errors.js";
-export { MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
+export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
 export { tapUsage } from "./anthropic/usage-tap.js";
 export { type AccountPoolOptions, type AccountRow, type AccountStatus, type AcquireOptions, AccountPool, type Lease, type Selection } from "./pool/account-pool.js";
 export { OAuthRefresher, RefreshRejectedError } from "./pool/oauth-refresher.js";

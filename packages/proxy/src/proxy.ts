@@ -1,5 +1,7 @@
 import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
-import { createMessagesSender } from "./anthropic/messages-sender.js";
+import { createMessagesRelay } from "./anthropic/messages-sender.js";
+import { replyToResponse } from "./anthropic/proxy-reply.js";
+import { UpstreamClient } from "./anthropic/upstream-client.js";
 import { createClientCheck } from "./client-auth.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
@@ -16,7 +18,7 @@ export interface ProxyOptions {
   redisPrefix?: string;
   /** A store of your own; wins over `store` in the config. */
   store?: PoolStore;
-  /** Upstream HTTP client (tests, instrumentation). */
+  /** HTTP client of the OAuth token endpoint and the `/limits` probes (Messages go through Node's http with keep-alive). */
   fetch?: typeof fetch;
   /** Problems worth a log line; messages never hold secrets. */
   onWarning?: (message: string) => void;
@@ -47,12 +49,9 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const config = parseProxyConfig(input);
   const store = options.store ?? storeFor(config, options);
   const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const sendMessages = createMessagesSender({
-    pool,
-    config,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
-  });
+  const upstream = new UpstreamClient();
+  const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+  const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
   const proxy: ConduitProxy = {
     config,
@@ -60,10 +59,13 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     sendMessages,
     createProxyRoutes(surfaces = {}) {
       const wanted = { messages: surfaces.messages ?? true, chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined };
-      const deps = { pool, config, sendMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}) };
+      const deps = { pool, config, relayMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}) };
       return createProxyRouteGroups(deps, wanted, options.chatCompletions?.(proxy));
     },
-    close: () => store.close(),
+    close: async () => {
+      upstream.close();
+      await store.close();
+    },
   };
   return proxy;
 }

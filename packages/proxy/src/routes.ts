@@ -1,20 +1,25 @@
-import type { RouteDefinition, RouteGroup, ServerContext } from "@conduit-ai/server-core";
+import { type RouteDefinition, type RouteGroup, type ServerContext, rawResponse } from "@conduit-ai/server-core";
 import { anthropicError } from "./anthropic/errors.js";
+import type { RelayMessages } from "./anthropic/messages-sender.js";
+import { type ProxyReply, anthropicErrorReply } from "./anthropic/proxy-reply.js";
 import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
 import type { ProxyConfig } from "./config.js";
 import type { AccountPool } from "./pool/account-pool.js";
-import type { SendMessages } from "./send-messages.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
   config: ProxyConfig;
-  sendMessages: SendMessages;
+  relayMessages: RelayMessages;
   isClientAllowed: (ctx: ServerContext) => boolean;
   fetch?: typeof fetch;
 }
 
 function unauthorized(): Response {
   return anthropicError(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
+}
+
+function asRouteResult(reply: ProxyReply) {
+  return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 
 /** Request headers as one string each, for the upstream request. */
@@ -39,9 +44,9 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
     handler: async (ctx: ServerContext) => {
       if (!deps.isClientAllowed(ctx)) return unauthorized();
       const body = await ctx.readRawBody();
-      if (!body) return anthropicError(400, "invalid_request_error", "Request body is required");
+      if (!body) return asRouteResult(anthropicErrorReply(400, "invalid_request_error", "Request body is required"));
       const search = searchOf(ctx);
-      return deps.sendMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) });
+      return asRouteResult(await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }));
     },
   };
 }
@@ -116,7 +121,7 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
             signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
           });
           await response.body?.cancel();
-          const quota = parseRateLimitHeaders(response.headers, Date.now());
+          const quota = parseRateLimitHeaders(Object.fromEntries(response.headers), Date.now());
           if (quota) await deps.pool.saveQuota(account.id, quota);
         } catch {
           // Live data is best effort: the stored quota stays.

@@ -1,3 +1,5 @@
+import { anthropicErrorReply, replyToResponse } from "./proxy-reply.js";
+
 /** Anthropic's error types (https://docs.anthropic.com/en/api/errors). */
 export type AnthropicErrorType =
   | "invalid_request_error"
@@ -10,8 +12,5 @@ export type AnthropicErrorType =
 
 /** An error answer in the vendor's shape, so the SDKs raise their own typed errors. */
 export function anthropicError(status: number, type: AnthropicErrorType, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ type: "error", error: { type, message } }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
+  return replyToResponse(anthropicErrorReply(status, type, message, headers));
 }

@@ -2,42 +2,43 @@ import type { AccountConfig, ProxyConfig } from "../config.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
 import { RefreshRejectedError } from "../pool/oauth-refresher.js";
 import type { SendMessages } from "../send-messages.js";
-import { anthropicError } from "./errors.js";
+import { type ProxyReply, anthropicErrorReply } from "./proxy-reply.js";
 import { parseRateLimitHeaders, rateLimitResetAt } from "./rate-limit-headers.js";
-import { tapUsage } from "./usage-tap.js";
+import { UpstreamClient, type UpstreamReply } from "./upstream-client.js";
+import { jsonUsage, tapUsage } from "./usage-tap.js";
+import { backoff, forwardedHeaders, relayedHeaders, userIdOf } from "./wire.js";
 
-/** Request headers never forwarded: hop-by-hop, the client's own credential, framing. */
-const DROPPED_REQUEST_HEADERS = new Set([
-  "host", "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "content-length", "accept-encoding",
-  "authorization", "x-api-key", "cookie", "proxy-authorization", "proxy-connection", "forwarded", "x-forwarded-for",
-  "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-request-id",
-]);
-/** Response headers re-made by this hop (fetch already decoded any content encoding). */
-const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
-const OAUTH_BETA = "oauth-2025-04-20";
 /** How long an account rests after a failure that names no reset (token endpoint down...). */
 const FAILURE_COOLDOWN_MS = 30_000;
 
-type Attempt = { kind: "done"; response: Response } | { kind: "next"; response?: Response };
+type Attempt = { kind: "done"; reply: ProxyReply } | { kind: "next"; reply?: ProxyReply };
+
+/** `SendMessages` whose answer is a `ProxyReply` (the route serves it without a WHATWG detour). */
+export type RelayMessages = (body: Uint8Array, init: Parameters<SendMessages>[1]) => Promise<ProxyReply>;
 
 export interface MessagesSenderOptions {
   pool: AccountPool;
   config: Pick<ProxyConfig, "upstream" | "sessionHeader" | "maxRetries" | "retryBaseMs">;
-  fetch?: typeof fetch;
+  upstream?: UpstreamClient;
   /** Called with problems worth a log line (never with secrets). */
   onWarning?: (message: string) => void;
 }
 
-/** The pool-backed `SendMessages` (see its type for the contract). */
-export function createMessagesSender(options: MessagesSenderOptions): SendMessages {
+/**
+ * The pool-backed Messages relay: account choice (sticky, strategy, in-flight cap), OAuth
+ * tokens, quota and usage, cooldown on 429 with a reset, bounded retries on 529/5xx,
+ * disabling on 401/403, failover to the next account.
+ */
+export function createMessagesRelay(options: MessagesSenderOptions): RelayMessages {
   const { pool, config } = options;
-  const fetchImpl = options.fetch ?? fetch;
+  const upstream = options.upstream ?? new UpstreamClient();
   const warn = options.onWarning ?? (() => {});
   const endpoint = `${config.upstream.anthropic.replace(/\/+$/, "")}/v1/messages`;
   const sessionHeader = config.sessionHeader.toLowerCase();
 
   async function attempt(lease: Lease, body: Uint8Array, init: Parameters<SendMessages>[1]): Promise<Attempt> {
     const account = lease.account;
+    const url = new URL(endpoint + (init.search ?? ""));
     let rejectedToken: string | undefined;
     for (let retry = 0; ; retry++) {
       let credential: Record<string, string>;
@@ -50,14 +51,9 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
         warn(`proxy account ${account.id}: token refresh failed`);
         return { kind: "next" };
       }
-      let response: Response;
+      let response: UpstreamReply;
       try {
-        response = await fetchImpl(endpoint + (init.search ?? ""), {
-          method: "POST",
-          headers: { ...forwardedHeaders(init.headers, account), ...credential },
-          body: body as Uint8Array<ArrayBuffer>,
-          signal: init.signal,
-        });
+        response = await upstream.post(url, { ...forwardedHeaders(init.headers, account), ...credential }, body, init.signal);
       } catch (error) {
         if (init.signal.aborted) {
           lease.release();
@@ -69,14 +65,14 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
         }
         lease.release();
         warn(`proxy account ${account.id}: upstream unreachable`);
-        return { kind: "next", response: anthropicError(502, "api_error", "Upstream unreachable") };
+        return { kind: "next", reply: anthropicErrorReply(502, "api_error", "Upstream unreachable") };
       }
       const now = Date.now();
       const quota = parseRateLimitHeaders(response.headers, now);
       if (quota) pool.saveQuota(account.id, quota).catch(() => warn("proxy: saving quota failed"));
       const status = response.status;
       if (status === 401 && account.type === "oauth" && rejectedToken === undefined) {
-        await response.body?.cancel();
+        response.body.resume();
         rejectedToken = credential.authorization?.slice("Bearer ".length) ?? "";
         retry--;
         continue;
@@ -84,25 +80,25 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
       if (status === 401 || status === 403) {
         lease.release();
         await pool.disable(account.id, `upstream answered ${status}`);
-        return { kind: "next", response };
+        return { kind: "next", reply: await buffered(response) };
       }
       if (status === 429) {
         const resetAt = rateLimitResetAt(response.headers, now);
-        if (resetAt === undefined) return { kind: "done", response: passthrough(response, lease) };
+        if (resetAt === undefined) return { kind: "done", reply: await passthrough(response, lease) };
         lease.release();
         await pool.cooldown(account.id, resetAt, "rate limited (429)");
-        return { kind: "next", response };
+        return { kind: "next", reply: await buffered(response) };
       }
       if (status === 529 || status >= 500) {
         if (retry < config.maxRetries) {
-          await response.body?.cancel();
+          response.body.resume();
           await backoff(config.retryBaseMs, retry, init.signal);
           continue;
         }
         lease.release();
-        return { kind: "next", response };
+        return { kind: "next", reply: await buffered(response) };
       }
-      return { kind: "done", response: passthrough(response, lease) };
+      return { kind: "done", reply: await passthrough(response, lease) };
     }
   }
 
@@ -111,98 +107,65 @@ export function createMessagesSender(options: MessagesSenderOptions): SendMessag
     return { authorization: `Bearer ${await pool.oauth.accessToken(account, rejectedToken)}` };
   }
 
-  /** Upstream's answer as is; the lease is held until its body ended, usage read on the way. */
-  function passthrough(response: Response, lease: Lease): Response {
-    const headers = relayedHeaders(response);
-    if (!response.body) {
-      lease.release();
-      return new Response(null, { status: response.status, headers });
-    }
+  /**
+   * Upstream's answer as is; the lease is held until its body ended, usage read on the way.
+   * A small JSON answer of known length is read whole first (same bytes): it then leaves in one
+   * write with its length instead of a chunked stream. Streams are always piped.
+   */
+  async function passthrough(response: UpstreamReply, lease: Lease): Promise<ProxyReply> {
     const accountId = lease.account.id;
+    const contentType = response.headers["content-type"] ?? "";
+    const length = Number(response.headers["content-length"]);
+    if (contentType.startsWith("application/json") && Number.isInteger(length) && length <= WHOLE_JSON_LIMIT) {
+      try {
+        const bytes = await readWhole(response);
+        const usage = jsonUsage(bytes);
+        if (usage) pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
+        return { status: response.status, headers: relayedHeaders(response.headers), body: bytes };
+      } finally {
+        lease.release();
+      }
+    }
     const body = tapUsage(
       response.body,
-      response.headers.get("content-type") ?? "",
+      contentType,
       (model, usage) => pool.recordUsage(accountId, model, usage).catch(() => warn("proxy: recording usage failed")),
       () => lease.release(),
     );
-    return new Response(body, { status: response.status, headers });
+    return { status: response.status, headers: relayedHeaders(response.headers), body };
   }
 
   return async (body, init) => {
     const sessionKey = init.headers[sessionHeader] || userIdOf(body);
     const tried = new Set<string>();
-    let fallback: Response | undefined;
+    let fallback: ProxyReply | undefined;
     for (;;) {
       const selection = await pool.acquire({ vendor: "anthropic", sessionKey, exclude: tried, signal: init.signal });
       if (selection.kind !== "lease") {
         if (selection.kind === "cooling") {
-          await fallback?.body?.cancel();
           const seconds = Math.max(1, Math.ceil((selection.retryAt - Date.now()) / 1000));
-          return anthropicError(429, "rate_limit_error", `Every account is rate limited; retry in ${seconds}s`, { "retry-after": String(seconds) });
+          return anthropicErrorReply(429, "rate_limit_error", `Every account is rate limited; retry in ${seconds}s`, { "retry-after": String(seconds) });
         }
-        return fallback ? new Response(fallback.body, { status: fallback.status, headers: relayedHeaders(fallback) }) : anthropicError(503, "overloaded_error", "No upstream account is available");
+        return fallback ?? anthropicErrorReply(503, "overloaded_error", "No upstream account is available");
       }
       tried.add(selection.lease.account.id);
       const outcome = await attempt(selection.lease, body, init);
-      if (outcome.kind === "done") {
-        await fallback?.body?.cancel();
-        return outcome.response;
-      }
-      if (outcome.response) {
-        await fallback?.body?.cancel();
-        fallback = outcome.response;
-      }
+      if (outcome.kind === "done") return outcome.reply;
+      if (outcome.reply) fallback = outcome.reply;
     }
   };
 }
 
-/** Upstream's response headers minus those this hop re-makes. */
-function relayedHeaders(response: Response): Headers {
-  const headers = new Headers();
-  response.headers.forEach((value, name) => {
-    if (!DROPPED_RESPONSE_HEADERS.has(name)) headers.append(name, value);
-  });
-  return headers;
+/** JSON answers up to this size (with a content-length) are read whole before they are sent on. */
+const WHOLE_JSON_LIMIT = 1024 * 1024;
+
+async function readWhole(response: UpstreamReply): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response.body) chunks.push(chunk as Buffer);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
-/** Headers for upstream: the client's own (anthropic-version, anthropic-beta, ...) minus credentials and framing. */
-function forwardedHeaders(incoming: Record<string, string>, account: AccountConfig): Record<string, string> {
-  const headers: Record<string, string> = { "accept-encoding": "identity" };
-  for (const [name, value] of Object.entries(incoming)) {
-    const key = name.toLowerCase();
-    if (!DROPPED_REQUEST_HEADERS.has(key) && !key.startsWith("x-conduit-")) headers[key] = value;
-  }
-  if (account.type === "oauth") {
-    const betas = headers["anthropic-beta"]?.split(",").map((beta) => beta.trim()) ?? [];
-    if (!betas.includes(OAUTH_BETA)) headers["anthropic-beta"] = [...betas.filter(Boolean), OAUTH_BETA].join(",");
-  }
-  return headers;
-}
-
-/** The request's `metadata.user_id`, read only when the bytes mention it. */
-function userIdOf(body: Uint8Array): string | undefined {
-  if (Buffer.from(body.buffer, body.byteOffset, body.byteLength).indexOf('"user_id"') === -1) return undefined;
-  try {
-    const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as { metadata?: { user_id?: unknown } };
-    const userId = parsed.metadata?.user_id;
-    return typeof userId === "string" && userId !== "" ? userId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function backoff(baseMs: number, retry: number, signal: AbortSignal): Promise<void> {
-  const delay = baseMs * 2 ** retry * (0.5 + Math.random() / 2);
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, delay);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/** An error answer read whole (they are small), so it can be kept while the next account is tried. */
+async function buffered(response: UpstreamReply): Promise<ProxyReply> {
+  return { status: response.status, headers: relayedHeaders(response.headers), body: await readWhole(response) };
 }

@@ -1,5 +1,12 @@
 import type { Quota, QuotaLimits } from "../store/pool-store.js";
 
+/** Response headers as Node gives them (lower-case names). */
+export type HeaderRecord = Readonly<Record<string, string | string[] | undefined>>;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 const PREFIX = "anthropic-ratelimit-";
 const FIELDS = new Set(["limit", "remaining", "reset", "status", "utilization"]);
 
@@ -11,10 +18,12 @@ export const MAX_COOLDOWN_MS = 7 * 24 * 60 * 60 * 1000;
  * `anthropic-ratelimit-unified-5h-utilization: 0.4` → `{"unified-5h": {utilization: "0.4"}}`.
  * Undefined when the response carries none.
  */
-export function parseRateLimitHeaders(headers: Headers, now: number): Quota | undefined {
+export function parseRateLimitHeaders(headers: HeaderRecord, now: number): Quota | undefined {
   let limits: QuotaLimits | undefined;
-  headers.forEach((value, name) => {
-    if (!name.startsWith(PREFIX)) return;
+  for (const name in headers) {
+    if (!name.startsWith(PREFIX)) continue;
+    const value = single(headers[name]);
+    if (value === undefined) continue;
     const rest = name.slice(PREFIX.length);
     const dash = rest.lastIndexOf("-");
     const field = dash > 0 ? rest.slice(dash + 1) : "";
@@ -22,7 +31,7 @@ export function parseRateLimitHeaders(headers: Headers, now: number): Quota | un
     limits ??= {};
     limits[limit] ??= {};
     (limits[limit] as Record<string, string>)[key] = value;
-  });
+  }
   return limits ? { updatedAt: now, limits } : undefined;
 }
 
@@ -35,7 +44,7 @@ function resetTime(value: string | undefined): number | undefined {
 }
 
 /** `retry-after` as epoch ms: delay seconds or an HTTP date. */
-function retryAfterTime(value: string | null, now: number): number | undefined {
+function retryAfterTime(value: string | undefined, now: number): number | undefined {
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return now + Number(value) * 1000;
   const parsed = Date.parse(value);
@@ -47,8 +56,8 @@ function retryAfterTime(value: string | null, now: number): number | undefined {
  * response names no reset. `retry-after` first, then the exhausted limits' resets (the
  * latest of them), then any reset.
  */
-export function rateLimitResetAt(headers: Headers, now: number): number | undefined {
-  const fromRetryAfter = retryAfterTime(headers.get("retry-after"), now);
+export function rateLimitResetAt(headers: HeaderRecord, now: number): number | undefined {
+  const fromRetryAfter = retryAfterTime(single(headers["retry-after"]), now);
   let reset = fromRetryAfter;
   if (reset === undefined) {
     const quota = parseRateLimitHeaders(headers, now);

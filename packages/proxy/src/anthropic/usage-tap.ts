@@ -27,44 +27,43 @@ function zeroUsage(): TokenUsage {
 /**
  * The upstream body, byte for byte, with its token usage read on the way: a JSON message's
  * `usage`, or a stream's `message_start` usage updated by each `message_delta` (cumulative
- * counts). Pull-based, so the client's pace is upstream's pace (backpressure). `onUsage` runs
- * once the body ended, never for an aborted one; `onEnd` runs once however it ends.
+ * counts). Pulled chunk by chunk, so the client's pace is upstream's pace (backpressure).
+ * `onUsage` runs once the body ended, never for an aborted one; `onEnd` runs once however it
+ * ends, and a body left unfinished is destroyed (which aborts the upstream request).
  */
-export function tapUsage(body: ReadableStream<Uint8Array>, contentType: string, onUsage: UsageListener, onEnd: () => void): ReadableStream<Uint8Array> {
+export async function* tapUsage(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  contentType: string,
+  onUsage: UsageListener,
+  onEnd: () => void,
+): AsyncGenerator<Uint8Array, void, undefined> {
   const scanner: UsageScanner = contentType.includes("text/event-stream") ? new EventStreamUsage() : new JsonUsage();
-  const reader = body.getReader();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
+  let completed = false;
+  try {
+    for await (const chunk of body) {
+      scanner.push(chunk);
+      yield chunk;
+    }
+    completed = true;
+  } finally {
     onEnd();
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            end();
-            controller.close();
-            const result = scanner.finish();
-            if (result) onUsage(result.model, result.usage);
-            return;
-          }
-          controller.enqueue(value);
-          scanner.push(value);
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+    if (!completed) body.destroy?.();
+  }
+  const result = scanner.finish();
+  if (result) onUsage(result.model, result.usage);
+}
+
+/** The usage of a whole JSON message; undefined for anything else (errors included). */
+export function jsonUsage(bytes: Buffer): { model: string; usage: TokenUsage } | undefined {
+  try {
+    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
+    if (message.type !== "message" || !message.usage) return undefined;
+    const usage = zeroUsage();
+    applyUsage(usage, message.usage);
+    return { model: String(message.model ?? "unknown"), usage };
+  } catch {
+    return undefined;
+  }
 }
 
 interface UsageScanner {
@@ -82,36 +81,31 @@ class JsonUsage implements UsageScanner {
   }
 
   finish(): { model: string; usage: TokenUsage } | undefined {
-    if (this.size > MAX_JSON_BYTES) return undefined;
-    try {
-      const message = JSON.parse(Buffer.concat(this.chunks).toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
-      if (message.type !== "message" || !message.usage) return undefined;
-      const usage = zeroUsage();
-      applyUsage(usage, message.usage);
-      return { model: String(message.model ?? "unknown"), usage };
-    } catch {
-      return undefined;
-    }
+    return this.size > MAX_JSON_BYTES ? undefined : jsonUsage(Buffer.concat(this.chunks));
   }
 }
 
-/** Reads only `data:` lines that mention usage; content deltas are skipped by a byte search. */
+const USAGE_MARK = Buffer.from('"usage"');
+const NEWLINE = 0x0a;
+
+/**
+ * Reads only `data:` lines that mention usage (`message_start`, `message_delta`): a native
+ * byte search skips content deltas without decoding them.
+ */
 class EventStreamUsage implements UsageScanner {
-  private readonly decoder = new TextDecoder();
-  private pending = "";
+  private pending: Buffer = Buffer.alloc(0);
   private model: string | undefined;
   private readonly usage = zeroUsage();
 
   push(chunk: Uint8Array): void {
-    const text = this.pending + this.decoder.decode(chunk, { stream: true });
-    const lastBreak = text.lastIndexOf("\n");
-    if (lastBreak === -1) {
-      this.pending = text;
-      return;
-    }
-    this.pending = text.slice(lastBreak + 1);
-    if (!text.includes('"usage"')) return;
-    for (const line of text.slice(0, lastBreak).split("\n")) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const data = this.pending.byteLength > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
+    const lastBreak = data.lastIndexOf(NEWLINE);
+    // A line cut by the chunk boundary waits for its end (copied: a chunk's memory is not ours).
+    this.pending = lastBreak === -1 ? Buffer.from(data) : Buffer.from(data.subarray(lastBreak + 1));
+    const mark = data.indexOf(USAGE_MARK);
+    if (mark === -1 || mark > lastBreak) return;
+    for (const line of data.toString("utf8", 0, lastBreak).split("\n")) {
       if (line.startsWith("data:") && line.includes('"usage"')) this.readEvent(line.slice(5));
     }
   }
@@ -131,7 +125,8 @@ class EventStreamUsage implements UsageScanner {
   }
 
   finish(): { model: string; usage: TokenUsage } | undefined {
-    if (this.pending.startsWith("data:")) this.readEvent(this.pending.slice(5));
+    const rest = this.pending.toString("utf8");
+    if (rest.startsWith("data:")) this.readEvent(rest.slice(5));
     return this.model === undefined ? undefined : { model: this.model, usage: this.usage };
   }
 }

@@ -31,6 +31,8 @@ export interface FakeAnthropic {
   refreshDelayMs: number;
   /** Delay between SSE events (ms), so streams overlap. */
   eventGapMs: number;
+  /** Extra text deltas per streamed answer (64 characters each), for throughput runs. */
+  extraDeltas: number;
   close(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ function messageJson(request: MessageRequest): string {
 }
 
 /** The Messages streaming events for one answer, as Anthropic frames them. */
-function streamEvents(request: MessageRequest): string[] {
+function streamEvents(request: MessageRequest, extraDeltas: number): string[] {
   const content = contentFor(request);
   const usage = usageOf(request);
   const events: Array<[string, unknown]> = [
@@ -99,7 +101,8 @@ function streamEvents(request: MessageRequest): string[] {
     } else {
       const text = String(block.text);
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
-      for (const piece of [text.slice(0, 10), text.slice(10)]) events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
+      const pieces = [text.slice(0, 10), text.slice(10), ...Array.from({ length: extraDeltas }, () => " lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do")];
+      for (const piece of pieces) events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
     }
     events.push(["content_block_stop", { type: "content_block_stop", index }]);
   });
@@ -135,6 +138,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     refreshes: [],
     refreshDelayMs: 0,
     eventGapMs: 0,
+    extraDeltas: 0,
     script: (credential, ...replies) => queues.set(credential, [...(queues.get(credential) ?? []), ...replies]),
     close: async () => {},
   };
@@ -183,7 +187,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     }
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...headers });
     const sent: Buffer[] = [];
-    for (const event of streamEvents(parsed)) {
+    for (const event of streamEvents(parsed, fake.extraDeltas)) {
       if (response.destroyed) break;
       const bytes = Buffer.from(event);
       sent.push(bytes);
