@@ -56,7 +56,8 @@ export async function* translateMessagesStream(
       pending = [];
       let frames = "";
       for (const item of batch) {
-        if (item.type === "chunk") frames += sseData(item.chunk);
+        if (item.type === "json") frames += `data: ${item.json}\n\n`;
+        else if (item.type === "chunk") frames += sseData(item.chunk);
         else if (item.type === "error") frames += sseData(item.error);
         else frames += SSE_DONE;
       }

@@ -17,7 +17,12 @@ export interface ChatCompletionChunk {
 }
 
 /** What one upstream event turns into: chunks to send, an error to end with, or the end. */
-export type TranslatedEvent = { type: "chunk"; chunk: ChatCompletionChunk } | { type: "error"; error: OpenAIErrorBody } | { type: "done" };
+export type TranslatedEvent =
+  | { type: "chunk"; chunk: ChatCompletionChunk }
+  /** A content delta already serialized (the hot path of a stream). */
+  | { type: "json"; json: string }
+  | { type: "error"; error: OpenAIErrorBody }
+  | { type: "done" };
 
 interface VendorEventData {
   type?: string;
@@ -44,6 +49,8 @@ export class ChunkTranslator {
   private finishReason: FinishReason = "stop";
   private model: string;
   private started = false;
+  /** A content chunk's JSON around its text, built once per model: deltas only stringify their text. */
+  private contentFrame: { model: string; prefix: string; suffix: string } | undefined;
   finished = false;
 
   constructor(private readonly meta: { id: string; created: number; model: string; includeUsage: boolean }) {
@@ -88,6 +95,17 @@ export class ChunkTranslator {
     return { type: "chunk", chunk };
   }
 
+  private contentJson(text: string): string {
+    if (this.contentFrame?.model !== this.model) {
+      const marker = '"\\u0000"';
+      const skeleton = JSON.stringify((this.chunk({ content: "\u0000" }) as { chunk: ChatCompletionChunk }).chunk);
+      // The content is the last string of the chunk: id and model come before it.
+      const at = skeleton.lastIndexOf(marker);
+      this.contentFrame = { model: this.model, prefix: skeleton.slice(0, at), suffix: skeleton.slice(at + marker.length) };
+    }
+    return this.contentFrame.prefix + JSON.stringify(text) + this.contentFrame.suffix;
+  }
+
   private start(): TranslatedEvent[] {
     if (this.started) return [];
     this.started = true;
@@ -107,7 +125,7 @@ export class ChunkTranslator {
 
   private blockDelta(data: VendorEventData): TranslatedEvent[] {
     const delta = data.delta;
-    if (delta?.type === "text_delta" && delta.text) return [...this.start(), this.chunk({ content: delta.text })];
+    if (delta?.type === "text_delta" && delta.text) return [...this.start(), { type: "json", json: this.contentJson(delta.text) }];
     if (delta?.type === "input_json_delta" && delta.partial_json) {
       const toolIndex = data.index === undefined ? undefined : this.toolIndexByBlock.get(data.index);
       if (toolIndex === undefined) return [];

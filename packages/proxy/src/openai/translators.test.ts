@@ -99,6 +99,17 @@ describe("ChunkTranslator", () => {
     expect(translator.translate("message_stop", {})).toEqual([]);
   });
 
+  it("serializes content deltas exactly as the whole chunk would be, after the model changes too", () => {
+    const translator = new ChunkTranslator({ ...meta, model: 'claude-"quoted"' });
+    translator.translate("message_start", { message: { model: "claude-sonnet-4-5-20250929" } });
+    const text = 'a "quote", \\ back\nslash ✓ \u0000 🚀';
+    const [out] = translator.translate("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
+    expect(out).toEqual({
+      type: "json",
+      json: JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "claude-sonnet-4-5-20250929", choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], usage: null }),
+    });
+  });
+
   it("turns an error event into OpenAI's error body", () => {
     const translator = new ChunkTranslator(meta);
     expect(translator.translate("error", { error: { type: "overloaded_error", message: "busy" } })).toEqual([
