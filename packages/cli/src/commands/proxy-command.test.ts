@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { Redis } from "ioredis";
 import OpenAI from "openai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 // `conduit proxy` as a real process, driven by the official openai client, in front of a fake
 // Messages API and a fake codex backend on loopback.
@@ -58,9 +60,9 @@ const goodConfig = () => ({
   },
 });
 
-function runConduit(args: string[]) {
+function runConduit(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
-    env: { ...process.env, PORT: "", HOST: "", REDIS_URL: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
+    env: { ...process.env, PORT: "", HOST: "", REDIS_URL: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -111,6 +113,26 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     expect(text).not.toContain("sk-ant-account-1");
     expect((await fetch(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).status).toBe(401);
 
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+  });
+
+  it("keeps the pool in Redis with store: redis (REDIS_URL, REDIS_KEY_PREFIX)", async () => {
+    const config = goodConfig();
+    const prefix = `conduit-test:${randomUUID()}:`;
+    const run = runConduit(["proxy", "--config", configFile({ proxy: { ...config.proxy, store: "redis" } }), "--port", "0"], { REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: prefix });
+    const port = await run.ready;
+    const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+    const redis = new Redis("redis://127.0.0.1:6379");
+    try {
+      await vi.waitFor(async () => expect((await redis.keys(`${prefix}*`)).length).toBeGreaterThan(0), { timeout: 10_000 });
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
   });
