@@ -1,4 +1,5 @@
 import type { ConduitProxy } from "@conduit-ai/proxy";
+import { createConsoleLogger } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
 import { UsageError } from "./usage-error.js";
 
@@ -17,5 +18,7 @@ export async function setupProxy(section: unknown, redis: Redis | undefined, env
     throw new UsageError(`Config file: ${(error as Error).message}`);
   }
   if (config.store === "redis" && !redis) throw new UsageError('Config file: proxy.store is "redis" but REDIS_URL is not set');
-  return createProxy(config, config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {});
+  const logger = createConsoleLogger("warn");
+  const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
+  return createProxy(config, config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:`, onWarning } : { onWarning });
 }

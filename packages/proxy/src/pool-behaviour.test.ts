@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ProxyConfigInput } from "./index.js";
+import { MemoryPoolStore, type ProxyConfigInput } from "./index.js";
 import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "./testing/index.js";
 
 let fake: FakeAnthropic | undefined;
@@ -168,6 +168,30 @@ describe("account pool", () => {
     await Promise.all([0, 1, 2, 3].map(() => sdk.messages.stream(ASK).finalMessage()));
     expect(fake.exchanges).toHaveLength(6);
   });
+});
+
+it("a failing pool store answers 503 api_error in Anthropic's shape (the SDKs retry it), never a crash", async () => {
+  class DownStore extends MemoryPoolStore {
+    override async readStates(): Promise<never> {
+      throw new Error("store down");
+    }
+  }
+  fake = await startFakeAnthropic();
+  const warnings: string[] = [];
+  server = await startProxyServer({ upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] }, { store: new DownStore(), onWarning: (message) => warnings.push(message) });
+  const response = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+  expect(response.status).toBe(503);
+  expect(await response.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
+  expect(warnings).toHaveLength(1);
+});
+
+it("an unreachable upstream: bounded retries, then 502 api_error in Anthropic's shape", async () => {
+  fake = await startFakeAnthropic();
+  server = await startProxyServer({ upstream: { anthropic: "http://127.0.0.1:1" }, maxRetries: 1, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] });
+  const response = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+  expect(response.status).toBe(502);
+  expect(await response.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
+  expect((await rows(server)).a?.inFlight).toBe(0);
 });
 
 describe("OAuth accounts", () => {

@@ -59,7 +59,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     sendMessages,
     createProxyRoutes(surfaces = {}) {
       const wanted = { messages: surfaces.messages ?? true, chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined };
-      const deps = { pool, config, relayMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}) };
+      const deps = { pool, config, relayMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}) };
       return createProxyRouteGroups(deps, wanted, options.chatCompletions?.(proxy));
     },
     close: async () => {

@@ -11,6 +11,7 @@ export interface ProxyRouteDeps {
   config: ProxyConfig;
   relayMessages: RelayMessages;
   isClientAllowed: (ctx: ServerContext) => boolean;
+  onWarning?: (message: string) => void;
   fetch?: typeof fetch;
 }
 
@@ -46,7 +47,14 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       const body = await ctx.readRawBody();
       if (!body) return asRouteResult(anthropicErrorReply(400, "invalid_request_error", "Request body is required"));
       const search = searchOf(ctx);
-      return asRouteResult(await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }));
+      try {
+        return asRouteResult(await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }));
+      } catch (error) {
+        if (ctx.abortSignal.aborted) throw error;
+        // The pool's store (Redis) or the relay failed: an answer the SDKs retry, in their shape.
+        deps.onWarning?.(`proxy: request failed (${error instanceof Error ? error.name : "error"})`);
+        return asRouteResult(anthropicErrorReply(503, "api_error", "The proxy cannot serve this request right now"));
+      }
     },
   };
 }

@@ -131,9 +131,12 @@ async function streamScenario(): Promise<number> {
   const totals: Record<string, { bytes: number; seconds: number }> = { direct: { bytes: 0, seconds: 0 }, conduit: { bytes: 0, seconds: 0 } };
   await load(direct, 64, 64, streamBody);
   await load(viaConduit, 64, 64, streamBody);
+  let cpu = 0;
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) {
+      const before = target === viaConduit ? await conduitCpu() : 0;
       const result = await load(target, 64, 64, streamBody);
+      if (target === viaConduit) cpu += (await conduitCpu()) - before;
       const total = totals[target.name] as { bytes: number; seconds: number };
       total.bytes += result.bytes;
       total.seconds += result.seconds;
@@ -141,7 +144,7 @@ async function streamScenario(): Promise<number> {
   }
   const rate = (name: string) => (totals[name]?.bytes ?? 0) / (totals[name]?.seconds ?? 1) / 1024 / 1024;
   const ratio = rate("conduit") / rate("direct");
-  console.log(`64 SSE streams (${values.deltas} deltas each): direct ${rate("direct").toFixed(1)} MB/s | conduit ${rate("conduit").toFixed(1)} MB/s | ratio ${ratio.toFixed(2)}×`);
+  console.log(`64 SSE streams (${values.deltas} deltas each): direct ${rate("direct").toFixed(1)} MB/s | conduit ${rate("conduit").toFixed(1)} MB/s | ratio ${ratio.toFixed(2)}× | Conduit CPU ${(cpu / 1000 / ((totals.conduit?.bytes ?? 1) / 1024 / 1024)).toFixed(1)} ms per MB relayed`);
   return ratio;
 }
 
