@@ -87,11 +87,11 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     console.error(error instanceof UsageError ? error.message : `conduit proxy: ${(error as Error).message}`);
     process.exit(2);
   }
-  const logger = createConsoleLogger();
+  const logger = createConsoleLogger("warn");
   let redis: Redis | undefined;
   try {
     if (options.proxy.store === "redis") redis = await connectRedis(env.REDIS_URL as string, logger);
-    const warn = (message: string) => console.error(message);
+    const warn = (message: string) => logger.warn({ component: "proxy" }, message);
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
       ...(redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {}),
