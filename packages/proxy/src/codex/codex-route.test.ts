@@ -1,10 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdapter } from "@conduit-ai/adapter-hono";
-import type { BaseServerAdapter } from "@conduit-ai/server-core";
+import { type BaseServerAdapter, createAllRoutes } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../client-auth.js";
+import { chatCompletionsFor } from "../openai/chat-completions-route.js";
 import { type ConduitProxy, createProxy } from "../proxy.js";
 import { codexStream, startFakeCodex } from "../testing/fake-codex.js";
 import { createCodexRoute } from "./codex-route.js";
@@ -174,8 +175,13 @@ describe("POST /backend-api/codex/responses", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("is never mounted by the proxy's route groups (createAllRoutes)", () => {
-    const paths = proxy.createProxyRoutes({ messages: true, chatCompletions: false }).flatMap((group) => group.routes.map((route) => route.path));
-    expect(paths).not.toContain("/backend-api/codex/responses");
+  it("is never mounted by createAllRoutes, whatever the proxy flags", () => {
+    const withChat = createProxy({ enabled: true, clientKeys: [CLIENT_KEY] }, { chatCompletions: chatCompletionsFor() });
+    for (const options of [{ proxy }, { proxy: withChat }, { claudeProxy: withChat }, { openaiProxy: withChat }]) {
+      const paths = createAllRoutes(undefined, "/api", options).flatMap((group) => group.routes.map((route) => `${group.prefix}${route.path}`));
+      expect(paths.length).toBeGreaterThan(0);
+      expect(paths.some((path) => path.includes("codex"))).toBe(false);
+    }
+    void withChat.close();
   });
 });
