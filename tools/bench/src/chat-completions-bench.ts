@@ -9,19 +9,27 @@
  *   translation vs the Messages stream directly (events parsed and re-encoded per delta).
  *
  * Options: --requests 1000 (per side and concurrency) --rounds 4 --deltas 500 --streamRounds 3
+ *          --profile <dir> (a CPU profile of Conduit's process, its top functions printed)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 
 const { values } = parseArgs({
-  options: { requests: { type: "string", default: "1000" }, rounds: { type: "string", default: "4" }, deltas: { type: "string", default: "500" }, streamRounds: { type: "string", default: "3" } },
+  options: {
+    requests: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "4" },
+    deltas: { type: "string", default: "500" },
+    streamRounds: { type: "string", default: "3" },
+    profile: { type: "string" },
+  },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 
-function forkChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+function forkChild(file: string, args: string[], extraExecArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [...process.execArgv, ...extraExecArgv] });
   return new Promise((resolve, reject) => {
     child.once("message", (message: { port: number }) => resolve({ child, port: message.port }));
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -29,7 +37,7 @@ function forkChild(file: string, args: string[]): Promise<{ child: ChildProcess;
 }
 
 const upstream = await forkChild("./proxy-upstream.ts", [values.deltas]);
-const conduit = await forkChild("./chat-completions-server.ts", [`http://127.0.0.1:${upstream.port}`]);
+const conduit = await forkChild("./chat-completions-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
 
 function conduitCpu(): Promise<number> {
   return new Promise((resolve) => {
@@ -134,5 +142,10 @@ try {
   await streamScenario();
 } finally {
   upstream.child.disconnect();
+  const exited = new Promise((resolve) => conduit.child.once("exit", resolve));
   conduit.child.disconnect();
+  if (values.profile) {
+    await exited;
+    printCpuProfileSummary(values.profile, 25);
+  }
 }
