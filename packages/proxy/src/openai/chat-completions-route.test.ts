@@ -5,7 +5,8 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
 import { createClientCheck } from "../client-auth.js";
-import { createChatCompletionsRoute } from "./chat-completions-route.js";
+import { createProxy, registerProxyRoutes } from "../proxy.js";
+import { chatCompletionsFor, createChatCompletionsRoute } from "./chat-completions-route.js";
 
 // A real Conduit server on loopback whose sendMessages forwards to a fake Messages API,
 // driven by the official `openai` client.
@@ -262,6 +263,32 @@ describe("POST /v1/chat/completions for Claude models", () => {
     expect(error.status).toBe(429);
     expect(error.headers.get("retry-after")).toBe("17");
     expect(error.error).toEqual({ message: "All accounts are cooling down", type: "rate_limit_error", param: null, code: "rate_limit_exceeded" });
+  });
+});
+
+describe("POST /v1/chat/completions through the real pool", () => {
+  it("answers 429 with the pool's retry-after when every account is cooling", async () => {
+    const proxy = createProxy(
+      { enabled: true, upstream: { anthropic: fake.url }, clientKeys: ["pool-client-key-0123456789"], accounts: [{ id: "only", type: "api-key", apiKey: "sk-ant-test" }] },
+      { chatCompletions: chatCompletionsFor(runtime) },
+    );
+    const server = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
+    registerProxyRoutes(server, proxy, { messages: false, chatCompletions: true });
+    await server.start();
+    try {
+      const pooled = new OpenAI({ apiKey: "pool-client-key-0123456789", baseURL: `http://127.0.0.1:${server.address()?.port}/v1`, maxRetries: 0 });
+      const answered = await pooled.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
+      expect(answered.choices[0]!.message.content).toBe("Hello there");
+      await proxy.pool.cooldown("only", Date.now() + 90_000, "test");
+      const failure = await pooled.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
+      const error = failure as InstanceType<typeof OpenAI.RateLimitError>;
+      expect(Number(error.headers.get("retry-after"))).toBeGreaterThan(80);
+      expect(error.error).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded" });
+    } finally {
+      await server.stop();
+      await proxy.close();
+    }
   });
 });
 
