@@ -1,4 +1,5 @@
 import type { AccountConfig, ProxyConfig } from "../config.js";
+import { boundedText } from "../openai/bounded-text.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
 import { RefreshRejectedError } from "../pool/oauth-refresher.js";
 import { tapCodexBody } from "./codex-body.js";
@@ -14,8 +15,6 @@ const DROPPED_REQUEST_HEADERS = new Set([
   "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-request-id", "chatgpt-account-id",
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
-/** An error body larger than this is not the codex error shape; it is passed on unread. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const FAILURE_COOLDOWN_MS = 30_000;
 
 export interface CodexSenderOptions {
@@ -178,23 +177,6 @@ function withoutFraming(source: Headers): Headers {
   return headers;
 }
 
-async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_ERROR_BODY_BYTES) {
-      const next = await reader.read();
-      if (next.done) break;
-      chunks.push(next.value);
-      size += next.value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 function backoff(baseMs: number, retry: number, signal: AbortSignal): Promise<void> {
   const delay = baseMs * 2 ** retry * (0.5 + Math.random() / 2);

@@ -1,4 +1,5 @@
 import { ServerAdapterError, rawResponse } from "@conduit-ai/server-core";
+import { boundedText } from "./bounded-text.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import { translateMessagesStream } from "./chat-stream.js";
 import { fromMessagesResponse } from "./from-messages-response.js";
@@ -6,28 +7,8 @@ import { OpenAIError, fromVendorError } from "./openai-error.js";
 import type { SendMessages } from "./send-messages.js";
 import { toMessagesRequest } from "./to-messages-request.js";
 
-/** Bounds how much of an upstream error body is read to build the OpenAI error. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
 export const STREAM_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
-async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_ERROR_BODY_BYTES) {
-      const next = await reader.read();
-      if (next.done) break;
-      chunks.push(next.value);
-      size += next.value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString("utf8").slice(0, MAX_ERROR_BODY_BYTES);
-}
 
 function sendFailure(error: unknown): OpenAIError {
   if (ServerAdapterError.isInstance(error)) {
