@@ -35,15 +35,12 @@ export interface ChatCompletionsRouteOptions {
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
-/**
- * The body is read here so that malformed JSON, a body too large or of another media type is
- * answered in OpenAI's error shape rather than the server's envelope.
- */
 const unauthorized = () =>
   new OpenAIError(401, "A proxy client key is required (Authorization: Bearer or x-api-key).", "invalid_request_error", null, "invalid_api_key");
 
 /**
- * The body as JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
+ * The body is read here (the route takes it raw) so that every body problem is answered in
+ * OpenAI's error shape rather than the server's envelope. JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
  * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
  */
 async function readJsonBody(ctx: ServerContext): Promise<unknown> {
@@ -81,7 +78,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     absolute: true,
     streaming: true,
     summary: "OpenAI-compatible chat completions",
-    tags: ["Proxy"],
+    tags: ["proxy"],
     rawBody: true,
     handler: async (ctx: ServerContext) => {
       try {
