@@ -112,6 +112,19 @@ describe("account pool", () => {
     expect(credentialsUsed(fake).slice(4)).toEqual(["sk-a", "sk-a"]);
   });
 
+  it("a concurrent 429 storm: every request lands on the healthy account, none fails or hangs", async () => {
+    const { fake, sdk, server } = await setup({ strategy: "round-robin" });
+    const limited = { status: 429, headers: { "retry-after": "120", "anthropic-ratelimit-unified-status": "rejected" }, body: "{}" };
+    fake.script("sk-a", ...Array.from({ length: 30 }, () => limited));
+    const messages = await Promise.all(Array.from({ length: 30 }, () => sdk.messages.create(ASK)));
+    expect(messages.every((message) => message.type === "message")).toBe(true);
+    const served = fake.exchanges.filter((exchange) => exchange.status === 200);
+    expect(served).toHaveLength(30);
+    expect(served.every((exchange) => exchange.credential === "sk-b")).toBe(true);
+    expect((await rows(server)).a?.status).toBe("cooling");
+    await expect.poll(async () => (await rows(server)).b?.inFlight).toBe(0);
+  });
+
   it("a storm on every account ends with upstream's last answer, not a hang", async () => {
     const { fake, server } = await setup({ maxRetries: 1 });
     const overloaded = { status: 529, body: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) };
@@ -154,6 +167,19 @@ describe("account pool", () => {
     expect(credentialsUsed(fake)).toEqual(["sk-a", "sk-a", "sk-b", "sk-b"]);
   });
 
+  it("a session whose account is at its cap waits for it instead of moving", async () => {
+    const { fake, sdk } = await setup({
+      accounts: [
+        { id: "a", type: "api-key", apiKey: "sk-a", maxInFlight: 1 },
+        { id: "b", type: "api-key", apiKey: "sk-b", priority: 1 },
+      ],
+    });
+    fake.eventGapMs = 20;
+    const session = { headers: { "x-conduit-session": "held" } };
+    await Promise.all([0, 1, 2].map(() => sdk.messages.stream(ASK, session).finalMessage()));
+    expect(credentialsUsed(fake)).toEqual(["sk-a", "sk-a", "sk-a"]);
+  });
+
   it("the in-flight cap sends concurrent requests to the next account", async () => {
     const { fake, sdk } = await setup({
       accounts: [
@@ -161,7 +187,7 @@ describe("account pool", () => {
         { id: "b", type: "api-key", apiKey: "sk-b", priority: 1, maxInFlight: 1 },
       ],
     });
-    fake.eventGapMs = 20;
+    fake.eventGapMs = 100;
     await Promise.all([0, 1].map(() => sdk.messages.stream(ASK).finalMessage()));
     expect(credentialsUsed(fake).sort()).toEqual(["sk-a", "sk-b"]);
     // More than the pool holds at once: the third waits for a slot, none fails.

@@ -13,6 +13,7 @@
  *
  * Options: --requests 2000 (per side and concurrency) --rounds 4 --deltas 2000 --streamRounds 3
  *          --profile <dir> (a CPU profile of Conduit's process)
+ *          --baseline (a bare Node http pipe in Conduit's place: the floor of any proxy hop on this host)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     deltas: { type: "string", default: "2000" },
     streamRounds: { type: "string", default: "3" },
     profile: { type: "string" },
+    baseline: { type: "boolean", default: false },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -39,7 +41,7 @@ function forkChild(file: string, args: string[], extraExecArgv: string[] = []): 
 }
 
 const upstream = await forkChild("./proxy-upstream.ts", [values.deltas]);
-const conduit = await forkChild("./proxy-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
+const conduit = await forkChild(values.baseline ? "./proxy-baseline-server.ts" : "./proxy-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
 
 /** Conduit's CPU time (µs) so far, asked over IPC. */
 function conduitCpu(): Promise<number> {
@@ -149,7 +151,7 @@ async function streamScenario(): Promise<number> {
 }
 
 try {
-  console.log("POST /v1/messages through Conduit's proxy vs the fake upstream directly (same process layout, alternating rounds)");
+  console.log(`POST /v1/messages through ${values.baseline ? "a bare Node http pipe (--baseline)" : "Conduit's proxy"} vs the fake upstream directly (same process layout, alternating rounds)`);
   const one = await latencyScenario(1);
   await latencyScenario(64);
   const ratio = await streamScenario();

@@ -83,9 +83,13 @@ export class AccountPool {
    * answers `cooling` / `none` at once when nothing healthy is left.
    */
   async acquire(options: AcquireOptions): Promise<Selection> {
+    const stickyKey = options.sessionKey ? createHash("sha256").update(options.sessionKey).digest("base64url") : undefined;
     for (;;) {
       const accounts = this.list(options.vendor);
-      const states = await this.store.readStates(accounts.map((account) => account.id));
+      const [states, stuckId] = await Promise.all([
+        this.store.readStates(accounts.map((account) => account.id)),
+        stickyKey ? this.store.readSticky(stickyKey) : undefined,
+      ]);
       const now = Date.now();
       const healthy = accounts.filter((account) => !options.exclude?.has(account.id) && isHealthy(states[account.id], now));
       if (healthy.length === 0) {
@@ -94,24 +98,17 @@ export class AccountPool {
         if (cooling.length === 0) return { kind: "none" };
         return { kind: "cooling", retryAt: Math.min(...cooling.map((state) => (state as AccountState).cooldownUntil)) };
       }
-      const free = healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
-      const chosen = free.length > 0 ? await this.choose(free, options.sessionKey) : undefined;
-      if (chosen) return { kind: "lease", lease: this.lease(chosen) };
+      // A session stays on its healthy account, waiting for a slot there rather than moving.
+      const stuck = healthy.find((account) => account.id === stuckId);
+      const free = stuck ? [stuck].filter((account) => this.inFlightOf(account.id) < account.maxInFlight) : healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
+      const chosen = free.length === 0 ? undefined : this.options.config.strategy === "round-robin" && !stuck ? free[this.roundRobinNext++ % free.length] : free[0];
+      if (chosen) {
+        // Saved on every use: the session's TTL runs from its last request.
+        if (stickyKey) await this.store.saveSticky(stickyKey, chosen.id, this.options.config.stickyTtlMs);
+        return { kind: "lease", lease: this.lease(chosen) };
+      }
       await this.waitForSlot(options.signal);
     }
-  }
-
-  private async choose(free: AccountConfig[], sessionKey: string | undefined): Promise<AccountConfig> {
-    const stickyKey = sessionKey ? createHash("sha256").update(sessionKey).digest("base64url") : undefined;
-    if (stickyKey) {
-      const stuck = await this.store.readSticky(stickyKey);
-      const account = free.find((candidate) => candidate.id === stuck);
-      if (account) return account;
-    }
-    let chosen = free[0] as AccountConfig;
-    if (this.options.config.strategy === "round-robin") chosen = free[this.roundRobinNext++ % free.length] as AccountConfig;
-    if (stickyKey) await this.store.saveSticky(stickyKey, chosen.id, this.options.config.stickyTtlMs);
-    return chosen;
   }
 
   private inFlightOf(accountId: string): number {
