@@ -27,3 +27,7 @@ export { MemoryPoolStore } from "./store/memory-store.js";
 export { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
 
 export { createAccountPool } from "./pool/create-pool.js";
+// OpenAI-compatible chat completions (issue 11).
+export * from "./openai/index.js";
+// The codex engine (mounted by `conduit proxy` only).
+export * from "./codex/index.js";
