@@ -1,7 +1,7 @@
 import manifest from "../package.json" with { type: "json" };
 
 /**
- * This package's version (health endpoints, the OpenAPI `info.version` default). Read from
- * package.json; the build replaces `dist/version.js` with the literal (tools/scripts/stamp-version.mjs).
+ * This package's version (health endpoints, the OpenAPI `info.version` default), from package.json:
+ * the esbuild bundle inlines the manifest at build time, so the published code reads no file.
  */
 export const VERSION: string = manifest.version;
