@@ -62,7 +62,8 @@ export { type AllRoutesOptions, type ProxyRoutesProvider, type ProxySurfaces, cr
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
 export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
-export { zodToOpenApiSchema } from "./openapi/zod-json-schema.js";
+export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi/openapi-document.js";
+export { zodToOpenApiSchema } from "./openapi/zod-openapi-schema.js";
 export { ServerMetrics } from "./metrics/server-metrics.js";
 export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics/metrics-middleware.js";
 export { createMetricsRoute } from "./metrics/metrics-route.js";

@@ -2,11 +2,12 @@
 import type { OpenAPIObject, PathItemObject, ResponseObject, SchemaObject, SecuritySchemeObject, ServerObject, TagObject } from "openapi3-ts/oas31";
 import type { z } from "zod";
 import type { RegisteredRoute, RouteDefinition } from "../contracts/route.js";
+import type { JsonSchema, OpenAPIDocument } from "./openapi-document.js";
 import { joinPaths } from "../core/path-pattern.js";
 import { VERSION } from "../version.js";
 import { envelopeComponents, errorResponseComponents } from "./envelope-schemas.js";
 import { routeOperation, toOpenApiPath } from "./route-operation.js";
-import { zodToOpenApiSchema } from "./zod-json-schema.js";
+import { zodToSchemaObject } from "./zod-json-schema.js";
 
 /** SPEC "OpenAPIGeneratorConfig". */
 export interface OpenAPIGeneratorConfig {
@@ -18,7 +19,7 @@ export interface OpenAPIGeneratorConfig {
   basePath?: string;
   additionalTags?: Array<{ name: string; description?: string }>;
   /** Extra component schemas, as zod schemas or JSON schemas. */
-  customSchemas?: Record<string, z.ZodType | SchemaObject>;
+  customSchemas?: Record<string, z.ZodType | JsonSchema>;
   /** Routes documented in addition to the ones passed as the first argument. */
   routes?: RouteDefinition[];
 }
@@ -61,7 +62,7 @@ function operationIdOf(method: string, path: string): string {
  * const document = generateOpenAPIDocument(adapter.listRoutes(), { info: { title: "My API" } });
  * document.openapi; // "3.1.0"
  */
-export function generateOpenAPIDocument(routes: Array<RouteDefinition | RegisteredRoute>, config: OpenAPIGeneratorConfig = {}): OpenAPIObject {
+export function generateOpenAPIDocument(routes: Array<RouteDefinition | RegisteredRoute>, config: OpenAPIGeneratorConfig = {}): OpenAPIDocument {
   const basePath = config.basePath ?? "/api";
   const schemas: Record<string, SchemaObject> = {};
   const responses: Record<string, ResponseObject> = {};
@@ -85,7 +86,7 @@ export function generateOpenAPIDocument(routes: Array<RouteDefinition | Register
   for (const [name, schema] of Object.entries(envelopeComponents)) schemas[name] = schema;
   for (const [name, response] of Object.entries(errorResponseComponents)) responses[name] = response;
   for (const [name, schema] of Object.entries(config.customSchemas ?? {})) {
-    schemas[name] = isZodSchema(schema) ? zodToOpenApiSchema(schema, "output", definitions) : schema;
+    schemas[name] = isZodSchema(schema) ? zodToSchemaObject(schema, "output", definitions) : schema;
   }
 
   const pathItems = new Map<string, PathItemObject>();
@@ -120,5 +121,5 @@ export function generateOpenAPIDocument(routes: Array<RouteDefinition | Register
     // `{}` keeps anonymous access documented: whether a route needs auth depends on the auth middleware configured.
     document.security = [{}, { bearerAuth: [] }, { apiKeyAuth: [] }];
   }
-  return document;
+  return document as OpenAPIDocument;
 }

@@ -2,7 +2,7 @@ import type { OperationObject, ParameterObject, ResponsesObject, SchemaObject } 
 import type { RouteDefinition } from "../contracts/route.js";
 import { errorResponseRef, successEnvelopeOf } from "./envelope-schemas.js";
 import { rawResponseDocumentationOf } from "./raw-route.js";
-import { zodToOpenApiSchema } from "./zod-json-schema.js";
+import { zodToSchemaObject } from "./zod-json-schema.js";
 
 /**
  * `/tools/:name` → `/tools/{name}` plus the parameter names; a `*` segment becomes
@@ -41,13 +41,13 @@ const streamEventSchema: SchemaObject = {
 
 function parametersOf(route: RouteDefinition, pathParameters: string[], definitions: Record<string, SchemaObject>): ParameterObject[] {
   const parameters: ParameterObject[] = [];
-  const paramsSchema = route.schema?.params ? zodToOpenApiSchema(route.schema.params, "input", definitions) : undefined;
+  const paramsSchema = route.schema?.params ? zodToSchemaObject(route.schema.params, "input", definitions) : undefined;
   for (const name of pathParameters) {
     const schema = (paramsSchema?.properties?.[name] as SchemaObject | undefined) ?? { type: "string" };
     parameters.push({ name, in: "path", required: true, schema });
   }
   if (route.schema?.query) {
-    const querySchema = zodToOpenApiSchema(route.schema.query, "input", definitions);
+    const querySchema = zodToSchemaObject(route.schema.query, "input", definitions);
     const required = new Set(querySchema.required ?? []);
     for (const [name, schema] of Object.entries(querySchema.properties ?? {})) {
       const { description, ...rest } = schema as SchemaObject;
@@ -83,7 +83,7 @@ function successResponses(route: RouteDefinition, definitions: Record<string, Sc
       },
     };
   }
-  const data = route.schema?.response ? zodToOpenApiSchema(route.schema.response, "output", definitions) : {};
+  const data = route.schema?.response ? zodToSchemaObject(route.schema.response, "output", definitions) : {};
   return {
     [String(route.successStatus ?? 200)]: {
       description: route.summary ?? "Success",
@@ -107,7 +107,7 @@ export function routeOperation(
   const parameters = parametersOf(route, pathParameters, definitions);
   if (parameters.length > 0) operation.parameters = parameters;
   if (route.schema?.body) {
-    const schema = zodToOpenApiSchema(route.schema.body, "input", definitions);
+    const schema = zodToSchemaObject(route.schema.body, "input", definitions);
     // A body whose schema has a default may be left out.
     operation.requestBody = { required: schema.default === undefined, content: { "application/json": { schema } } };
   }

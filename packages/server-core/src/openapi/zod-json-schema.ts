@@ -7,9 +7,9 @@ import { z } from "zod";
  * as their input), `"output"` what the server answers.
  *
  * @example
- * zodToOpenApiSchema(z.object({ text: z.string() }), "input"); // {type:"object", properties:{text:{type:"string"}}, required:["text"]}
+ * zodToSchemaObject(z.object({ text: z.string() }), "input"); // {type:"object", properties:{text:{type:"string"}}, required:["text"]}
  */
-export function zodToOpenApiSchema(schema: z.ZodType, io: "input" | "output", definitions?: Record<string, SchemaObject>): SchemaObject {
+export function zodToSchemaObject(schema: z.ZodType, io: "input" | "output", definitions?: Record<string, SchemaObject>): SchemaObject {
   const generated = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
   const { $schema: _dialect, $defs, ...rest } = generated;
   if ($defs === undefined) return rest as SchemaObject;
