@@ -31,6 +31,8 @@ export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from ".
 export { type IncomingRequest, type LingerOptions, type OutgoingResponse, RequestHandler } from "./core/request-handler.js";
 export {
   type EncodeStreamOptions,
+  type EventStreamFormat,
+  negotiateEventStreamFormat,
   type StreamFormat,
   encodeEventStream,
   encodeNdjsonLine,
@@ -49,6 +51,14 @@ export {
   streamEventTransformFor,
 } from "./core/stream-redaction.js";
 export { validateRequest } from "./core/validate-request.js";
+export {
+  UI_MESSAGE_STREAM_FORMAT,
+  UI_MESSAGE_STREAM_HEADERS,
+  UI_MESSAGE_STREAM_REQUEST_HEADER,
+  UiMessageStreamEncoder,
+  fromUiChatRequest,
+  wantsUiMessageStream,
+} from "./core/ui-message-stream.js";
 // Route groups, OpenAPI and metrics (issue 5).
 export * from "./routes/schemas.js";
 export * from "./routes/response-schemas.js";
