@@ -1,6 +1,6 @@
 import { type IncomingMessage, type Server, STATUS_CODES, type ServerResponse, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import express, { type Express, type Request, type Response, type Router } from "express";
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
@@ -41,6 +41,10 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
     for (const path of optionsPaths) router.options(path, (request: Request, response: Response) => this.serve(request, response));
     this.conduitRouters.set(app, router);
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Express): Server {

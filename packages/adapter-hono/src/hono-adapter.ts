@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, createServer } from "node:http";
 import { type HttpBindings, getRequestListener } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { handleNodeRequest, guardNodeServer } from "@conduit-ai/server-core/node";
 import { handleWebRequest } from "@conduit-ai/server-core/web";
 import { type Context, Hono } from "hono";
 
@@ -25,6 +25,10 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
     // Routes added after the app was built, OPTIONS, 404: the core decides.
     app.notFound((c) => this.serve(c));
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: ConduitHonoApp): Server {

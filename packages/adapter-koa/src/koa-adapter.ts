@@ -1,6 +1,6 @@
 import { type Server, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import Router from "@koa/router";
 import Koa, { type Context } from "koa";
 
@@ -35,6 +35,10 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
     }
     this.conduitRouters.set(app, router);
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Koa): Server {

@@ -13,7 +13,8 @@ export { type BodySource, DEFAULT_MAX_BODY_DEPTH, parseForm, readRequestBody } f
 export { type TrustFunction, compileTrustProxy, isLoopbackAddress, resolveClientAddress } from "./core/client-address.js";
 export { jsonDepthExceeds } from "./core/json-depth.js";
 export { validateRoute } from "./core/route-validation.js";
-export { ADAPTER_PACKAGES, type AdapterModule, createServer } from "./core/create-server.js";
+export { ADAPTER_PACKAGES, type AdapterModule, type CreateServerWithAdapterOptions, createServer } from "./core/create-server.js";
+export { type MountOptions, claimsRequest, mountedConfig, prepareMounted } from "./core/mounting.js";
 export {
   type ErrorFormatOptions,
   type ErrorResponse,

@@ -189,7 +189,8 @@ class IdleTicker {
         this.wake("tick");
       }
     }, Math.max(1, Math.floor(intervalMs / 2)));
-    this.timer.unref();
+    // Web runtimes (Workers, Deno) return a number here: nothing to unref.
+    (this.timer as { unref?: () => unknown }).unref?.();
   }
 
   /** True once the server's shutdown interrupted this stream. */
