@@ -8,6 +8,13 @@ type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
 /** Requests whose response Conduit owns: nothing Express reports afterwards may write to them. */
 const servedByConduit = new WeakSet<IncomingMessage>();
 
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "express"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    express: Express;
+  }
+}
+
 /**
  * Conduit on Express 5. Conduit's routes live on a native `express.Router` (case
  * sensitive, like Conduit's own table) that is mounted when the server starts, after the

@@ -8,6 +8,13 @@ export type ConduitFastifyApp = FastifyInstance<Server>;
 
 export const FALLBACK_METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "fastify"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    fastify: ConduitFastifyApp;
+  }
+}
+
 /**
  * Conduit on Fastify 5. Conduit's routes are native Fastify routes. Routes with a body take
  * the request over in their own `preParsing` hook (after the user's `onRequest` and

@@ -8,6 +8,13 @@ import { type Context, Hono } from "hono";
 
 export type ConduitHonoApp = Hono<{ Bindings: HttpBindings }>;
 
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "hono"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    hono: ConduitHonoApp;
+  }
+}
+
 /**
  * Conduit on Hono (the default adapter). Conduit's routes are mounted on Hono's router;
  * `getFrameworkInstance()` is the Hono app, open to native routes and middleware.

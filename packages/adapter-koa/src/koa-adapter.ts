@@ -6,6 +6,13 @@ import Koa, { type Context } from "koa";
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
 
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "koa"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    koa: Koa;
+  }
+}
+
 /**
  * Conduit on Koa 3. Conduit's routes live on a native `@koa/router` (case sensitive, like
  * Conduit's own table) that is appended to the middleware chain when the server starts,

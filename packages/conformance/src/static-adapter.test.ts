@@ -8,18 +8,20 @@ import * as express from "@conduit-ai/adapter-express";
 import * as fastify from "@conduit-ai/adapter-fastify";
 import * as hono from "@conduit-ai/adapter-hono";
 import * as koa from "@conduit-ai/adapter-koa";
-import { ConfigurationError, createServer } from "@conduit-ai/server-core";
+import { type AdapterModule, ConfigurationError, type ServerFramework, createServer } from "@conduit-ai/server-core";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { TEST_CONFIG } from "./harness.js";
 
-/** `createServer(runtime, {adapter})`: an adapter imported statically, so bundlers include it. */
-describe.each([
+const MODULES: Array<{ framework: ServerFramework; module: AdapterModule }> = [
   { framework: "hono", module: hono },
   { framework: "express", module: express },
   { framework: "fastify", module: fastify },
   { framework: "koa", module: koa },
-] as const)("createServer with a statically imported adapter [$framework]", ({ framework, module }) => {
+];
+
+/** `createServer(runtime, {adapter})`: an adapter imported statically, so bundlers include it. */
+describe.each(MODULES)("createServer with a statically imported adapter [$framework]", ({ framework, module }) => {
   it("uses the module given and serves as the named framework does", async () => {
     const server = await createServer(undefined, { adapter: module, config: TEST_CONFIG });
     expect(server.framework).toBe(framework);

@@ -6,7 +6,7 @@ import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contra
 import type { ServerFramework } from "../contracts/http.js";
 import type { ServerLifecycleState, ServerStatus } from "../contracts/lifecycle.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import type { RegisteredRoute, RouteDefinition, RouteGroup } from "../contracts/route.js";
+import type { RegisteredRoute, RouteDefinition, RouteGroup, RouteSchemas } from "../contracts/route.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
@@ -331,10 +331,10 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     return this.handler.rateLimiter;
   }
 
-  registerRoute(route: RouteDefinition): void {
+  registerRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): void {
     if (typeof route !== "object" || route === null || typeof route.path !== "string") throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
     const fullPath = route.absolute ? joinPaths(route.path) : joinPaths(this.config.basePath, route.path);
-    this.handler.routes.add({ ...route, fullPath } as RegisteredRoute);
+    this.handler.routes.add({ ...route, fullPath } as unknown as RegisteredRoute);
   }
 
   registerRouteGroup(group: RouteGroup): void {
