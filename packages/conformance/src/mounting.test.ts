@@ -1,5 +1,5 @@
 import { type BaseServerAdapter, type MiddlewareDefinition, type MountOptions, defineRoute, registerAllRoutes } from "@conduit-ai/server-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ADAPTERS } from "./adapters.js";
 import { createContractRuntime } from "./fixtures/contract-runtime.js";
@@ -19,8 +19,21 @@ const conduitMiddleware: MiddlewareDefinition = {
   },
 };
 
+/** Request ids of `/slow` streams whose handler saw the client leave (`ctx.abortSignal`). */
+const abortedStreams = new Set<string>();
+
 function setup(server: BaseServerAdapter<unknown>): void {
   server.registerMiddleware(conduitMiddleware);
+  server.registerRoute({
+    method: "GET",
+    path: "/slow",
+    streaming: true,
+    handler: async function* (ctx) {
+      yield { type: "text-start", id: "t", timestamp: Date.now(), data: {} };
+      await new Promise<void>((resolve) => ctx.abortSignal.addEventListener("abort", () => resolve(), { once: true }));
+      abortedStreams.add(ctx.requestId);
+    },
+  });
   server.registerRoute(defineRoute({ method: "GET", path: "/items/:id", schema: { params: z.object({ id: z.string() }) }, handler: (ctx) => ({ id: ctx.params.id }) }));
   server.registerRoute({
     method: "GET",
@@ -117,6 +130,18 @@ describe.each(MOUNTS)("framework-native mounting [$framework]", ({ framework, pa
     const ui = await fetch(host.url("/ai/agent/stream?format=ui-message"), { method: "POST", headers: json, body });
     expect(ui.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     expect((await ui.text()).trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  it("aborts the handler when the client leaves a stream", async () => {
+    const host = await mounted();
+    const controller = new AbortController();
+    const response = await fetch(host.url("/ai/slow"), { signal: controller.signal });
+    const requestId = response.headers.get("x-request-id") as string;
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-start");
+    controller.abort();
+    await vi.waitFor(() => expect(abortedStreams.has(requestId)).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(host.conduit.handler.inFlightCount).toBe(0), { timeout: 10_000 });
   });
 
   it("leaves the host's middleware, routes and 404 to the host", async () => {
