@@ -1,11 +1,59 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { COMMANDS } from "./commands/command-table.js";
+import { ProviderFailure } from "./commands/generate-command.js";
+import { terminalStyle } from "./terminal-style.js";
+import { UsageError } from "./usage-error.js";
+
+/** One `package.json` sits next to `src/` and `dist/`, so the version is never kept by hand. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
+function overview(): string {
+  const list = Object.entries(COMMANDS).map(([commandName, { summary }]) => `  ${commandName.padEnd(10)} ${summary}`);
+  return `Usage: conduit <command> [options]\n\nCommands:\n${list.join("\n")}\n\nOptions:\n  --help, -h     help (also after a command: conduit serve --help)\n  --version, -v  the version of @conduit-ai/cli`;
+}
+
+/** Errors are one line naming the problem (red on a terminal); usage mistakes exit 2, failures 1. */
+function fail(error: unknown, commandName: string): never {
+  const style = terminalStyle(process.stderr, process.env, { json: process.argv.includes("--json") });
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    const [first, ...more] = message.split("\n");
+    console.error(style.red(more.length > 0 ? `${first} (see conduit ${commandName} --help)` : message));
+    process.exit(2);
+  }
+  const known = error instanceof ProviderFailure;
+  console.error(style.red(known ? message : `conduit failed: ${message.split("\n")[0]}`));
+  process.exit(1);
+}
+
+// `conduit routes | head` closes the pipe early: that is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
 
 const [name, ...argv] = process.argv.slice(2).filter((argument, index) => !(index === 0 && argument === "--"));
-const command = name === undefined ? undefined : COMMANDS[name];
+const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
+if (name === "--version" || name === "-v") {
+  console.log(version());
+  process.exit(0);
+}
+if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  // `conduit` alone is a usage mistake; asking for help is not.
+  (name === undefined ? console.error : console.log)(overview());
+  process.exit(name === undefined ? 2 : 0);
+}
+const command = COMMANDS[name];
 if (!command) {
-  const list = Object.entries(COMMANDS).map(([commandName, { summary }]) => `  ${commandName.padEnd(10)} ${summary}`);
-  console.error(`${name === undefined ? "" : `Unknown command "${name}".\n`}Usage: conduit <command> [options]\n\nCommands:\n${list.join("\n")}`);
+  console.error(`Unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(", ")}; see conduit --help)`);
   process.exit(2);
 }
-await command.run(argv, process.env);
+if (command.usage !== undefined && wantsHelp(argv)) {
+  console.log(command.usage);
+  process.exit(0);
+}
+try {
+  await command.run(argv.filter((argument, index) => !(index === 0 && argument === "--")), process.env);
+} catch (error) {
+  fail(error, name);
+}

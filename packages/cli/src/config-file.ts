@@ -21,7 +21,8 @@ export interface ServeOptions {
 const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "$schema"]);
 
 export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
-Environment: PORT, HOST, CONDUIT_FRAMEWORK.`;
+                     [--workers N|auto] [--allow-per-worker-state]
+Environment: PORT, HOST, CONDUIT_FRAMEWORK, REDIS_URL (needed by --workers above 1).`;
 
 /** Flags win over the environment, which wins over the config file, which wins over defaults. */
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): ServeOptions {

@@ -1,5 +1,5 @@
 import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
-import { RedisRateLimitStore, type ServerAdapter, type ServerAdapterConfig, createConsoleLogger, createServer, registerAllRoutes } from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, RedisRateLimitStore, type ServerAdapter, type ServerAdapterConfig, createConsoleLogger, createServer, registerAllRoutes } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { setupAuth } from "./auth-setup.js";
 import type { ServeOptions } from "./config-file.js";
@@ -9,6 +9,8 @@ import { UsageError } from "./usage-error.js";
 /** A server built from a config file, not started yet; `close()` releases what the runtime holds. */
 export interface AssembledServer {
   server: ServerAdapter;
+  /** The config's auth and authorization middleware (`conduit routes` shows where they apply). */
+  authMiddleware: readonly MiddlewareDefinition[];
   close(): Promise<void>;
 }
 
@@ -17,7 +19,8 @@ export interface AssembledServer {
  * config's sections (`auth`, `authorization`, `mcpServers`, …) and the WebSocket surface.
  * `conduit serve` and the demo both call it, so they never differ. With `REDIS_URL` every
  * shared state lives in Redis (one fail-fast client): the rate limiter (shared with the
- * WebSocket surface), conversation memory and auth sessions, so N processes behave as one.
+ * WebSocket surface), conversation memory, the usage ledger and auth sessions, so N processes
+ * (`conduit serve --workers N`, or N machines) behave as one.
  *
  * @example
  * const { server, close } = await assembleServer(parseServeOptions(["--port", "0"], process.env));
@@ -53,6 +56,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   attachWebSocket(server, { runtime, auth: auth.webSocket });
   return {
     server,
+    authMiddleware: auth.middleware,
     close: async () => {
       await runtime.close();
       await auth.close();

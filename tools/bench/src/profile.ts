@@ -4,10 +4,11 @@
  * Writes a `.cpuprofile` (open in Chrome DevTools) and prints the hottest functions by self time.
  */
 import { fork } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 
 const dist = process.argv.includes("--dist");
 const [framework = "fastify", seconds = "5", mode = "conduit"] = process.argv.slice(2).filter((argument) => argument !== "--dist");
@@ -23,24 +24,4 @@ await new Promise((resolve) => {
   child.disconnect();
 });
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-// One profile per thread (tsx's loader runs in a worker): the main thread's is the largest.
-const file = readdirSync(directory)
-  .map((name) => join(directory, name))
-  .sort((a, b) => statSync(b).size - statSync(a).size)[0] as string;
-const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[] };
-const selfHits = new Map<string, number>();
-let total = 0;
-for (const node of profile.nodes) {
-  const hits = node.hitCount ?? 0;
-  total += hits;
-  const { functionName, url, lineNumber } = node.callFrame;
-  const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^.*\/packages\//, "")}:${lineNumber + 1}`;
-  selfHits.set(key, (selfHits.get(key) ?? 0) + hits);
-}
-console.log(`profile: ${file}`);
-for (const [key, hits] of [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+printCpuProfileSummary(directory, 30);

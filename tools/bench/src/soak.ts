@@ -1,5 +1,5 @@
 /**
- * `bench:soak`: a long run through the full stack on each adapter, watching memory.
+ * `pnpm bench:soak` (root; the `soak` script here, not a `pnpm bench` scenario: 1 M requests per adapter take long): a long run through the full stack on each adapter, watching memory.
  * Conduit with its default stack, API-key auth and the rate limit ceiling raised
  * (stack-server.ts) takes `--requests` requests from autocannon; its RSS after a full GC is
  * read at `--checkpoint` requests and at the end, and the end may exceed the checkpoint by at
@@ -11,7 +11,7 @@
  *
  * Options: --requests 1000000 --checkpoint 100000 --frameworks hono,express,fastify,koa
  *          --connections 50 --store memory|redis --source
- * Quick variant (CI): --requests 50000 --checkpoint 10000
+ * Quick variant (`pnpm bench:soak:quick`, run by .ci/run): --requests 30000 --checkpoint 10000
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";

@@ -1,12 +1,20 @@
-import { runServe } from "./serve-command.js";
+import { GENERATE_USAGE, runGenerate } from "./generate-command.js";
+import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
+import { ROUTES_USAGE, runRoutes } from "./routes-command.js";
+import { SERVE_COMMAND_USAGE, runServe } from "./serve-command.js";
 
 /** One `conduit <name>` command: runs with the arguments after its name. */
 export interface Command {
   summary: string;
+  /** Printed by `conduit <name> --help` (a command without one handles `--help` itself). */
+  usage?: string;
   run(argv: string[], env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** Every command of `conduit`, by name. A new command is one file in this folder and one line here. */
 export const COMMANDS: Record<string, Command> = {
-  serve: { summary: "start the server (the demo's assembly)", run: (argv, env) => runServe(argv, env) },
+  serve: { summary: "start the server (the demo's assembly); --workers N for one process per core", usage: SERVE_COMMAND_USAGE, run: (argv, env) => runServe(argv, env) },
+  generate: { summary: "one generation on the runtime (offline local provider by default)", usage: GENERATE_USAGE, run: runGenerate },
+  routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },
+  openapi: { summary: "print the configured server's OpenAPI document (--yaml for YAML)", usage: OPENAPI_USAGE, run: runOpenApi },
 };

@@ -1,19 +1,43 @@
+import cluster from "node:cluster";
+import { resolveConfig } from "@conduit-ai/server-core";
+import { shareMetricsWithCluster } from "../cluster/cluster-metrics.js";
+import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
+import { perWorkerStateProblem } from "../cluster/shared-state-check.js";
+import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { UsageError } from "../usage-error.js";
 
+export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
+  --workers N|auto           run N processes (auto: one per CPU) on one port with node:cluster
+  --allow-per-worker-state   run several workers without REDIS_URL, each with its own state`;
+
 /**
  * `conduit serve` (and the demo): assembles the server from flags, environment and config file,
  * prints one ready line, drains on SIGTERM/SIGINT. Exit codes: 0 after a clean stop, 2 for a
- * usage or config error, 1 when the server fails.
+ * usage or config error, 1 when the server fails. `--workers N` runs N such processes on one
+ * port under a node:cluster primary (see `runClusterPrimary`); each worker runs this function too.
  */
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env, usage = SERVE_USAGE): Promise<void> {
   try {
-    const options = parseServeOptions(argv, env, usage);
-    const { server, close } = await assembleServer(options);
-    await server.start();
+    const { workers, allowPerWorkerState, rest } = takeWorkerFlags(argv);
+    const options = parseServeOptions(rest, env, usage);
     const host = options.server.host ?? "0.0.0.0";
-    console.log(`Conduit listening on http://${host}:${server.address()?.port} (framework: ${options.framework})`);
+    if (workers !== undefined && cluster.isPrimary) {
+      const problem = allowPerWorkerState ? undefined : perWorkerStateProblem(workers, env, options.file);
+      if (problem) throw new UsageError(problem);
+      const { gracefulShutdownTimeoutMs } = resolveConfig(options.server).shutdown;
+      runClusterPrimary({ workers, host, framework: options.framework, gracefulShutdownTimeoutMs });
+      return;
+    }
+    const { server, close } = await assembleServer(options, env);
+    // One scrape of the shared port reports every worker.
+    if (cluster.isWorker) shareMetricsWithCluster(server);
+    await server.start();
+    const port = server.address()?.port as number;
+    // A worker tells its primary, which prints the one ready line when all of them listen.
+    if (cluster.isWorker) process.send?.({ type: "conduit:listening", port } satisfies WorkerListeningMessage);
+    else console.log(`Conduit listening on http://${host}:${port} (framework: ${options.framework})`);
 
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -38,6 +62,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
+    // A worker whose primary is gone drains instead of serving unsupervised.
+    if (cluster.isWorker) process.on("disconnect", () => void shutdown("disconnect"));
   } catch (error) {
     exitOnStartFailure(error);
   }
@@ -45,11 +71,13 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
 
 function exitOnStartFailure(error: unknown): never {
   if (error instanceof UsageError) {
-    console.error(error.message);
+    // One line naming the problem; the usage itself only when it is what was asked for.
+    const [first, ...more] = error.message.split("\n");
+    console.error(more.length > 0 && !first?.startsWith("Usage:") ? `${first} (see --help)` : error.message);
     process.exit(2);
   }
   const code = (error as { code?: string }).code;
-  console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${(error as Error).message}`);
+  console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${String((error as Error).message).split("\n")[0]}`);
   process.exit(1);
 }
 

@@ -1,0 +1,22 @@
+import type { ConduitConfigFile } from "../config-file.js";
+
+/**
+ * Why `workers` processes would not behave as one server, or undefined when they would: above
+ * one worker every shared state must be in Redis (`REDIS_URL`), and the config file must not pin
+ * a store to process memory.
+ *
+ * @example
+ * perWorkerStateProblem(2, {}, {}); // "--workers 2 needs REDIS_URL: …"
+ */
+export function perWorkerStateProblem(workers: number, env: NodeJS.ProcessEnv, file: ConduitConfigFile): string | undefined {
+  if (workers <= 1) return undefined;
+  const optOut = "(pass --allow-per-worker-state to accept that)";
+  if (!env.REDIS_URL) {
+    return `--workers ${workers} needs REDIS_URL: without Redis each worker keeps its own rate limits, sessions, conversation memory and usage ledger ${optOut}`;
+  }
+  const sessions = (file.auth as { sessions?: { store?: unknown } } | undefined)?.sessions;
+  if (sessions?.store === "memory") {
+    return `--workers ${workers}: auth.sessions.store "memory" keeps sessions per worker; use "redis" or leave it out ${optOut}`;
+  }
+  return undefined;
+}
