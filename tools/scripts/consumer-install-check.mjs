@@ -4,7 +4,9 @@
 // `workspace:^` to real versions), installs the tarballs plus express with npm into an empty
 // temporary project, starts a server from a plain ESM script and calls it over HTTP. Then it
 // asserts that no other framework was installed (`hono`, `fastify`, `koa`) and that asking
-// for `framework: "fastify"` raises MissingDependencyError naming the package to add.
+// for `framework: "fastify"` raises MissingDependencyError naming the package to add. Light core
+// (issue 15): the docs' optional peers (swagger-ui-dist, yaml) are not installed, and
+// `enableSwagger: true` raises MissingDependencyError with the npm install line to run.
 //
 // Usage: node tools/scripts/consumer-install-check.mjs [--keep]   (exit code 0 = pass)
 import { execFileSync } from "node:child_process";
@@ -19,7 +21,7 @@ const PACKAGES = [
   { name: "@conduit-ai/server-core", directory: "packages/server-core" },
   { name: "@conduit-ai/adapter-express", directory: "packages/adapter-express" },
 ];
-const ABSENT = ["hono", "@hono/node-server", "fastify", "koa", "@koa/router"];
+const ABSENT = ["hono", "@hono/node-server", "fastify", "koa", "@koa/router", "swagger-ui-dist", "yaml", "ioredis"];
 
 /** The pnpm the quick start resolved (`CONDUIT_PNPM`, a JSON argv), else the one on PATH. */
 const pnpm = process.env.CONDUIT_PNPM ? JSON.parse(process.env.CONDUIT_PNPM) : ["pnpm"];
@@ -29,7 +31,7 @@ const step = (message) => console.log(`consumer-install: ${message}`);
 
 /** The consumer's script: plain ESM against the installed packages, printing one JSON line. */
 const CONSUMER_SCRIPT = `
-import { createServer, MissingDependencyError } from "@conduit-ai/server-core";
+import { createServer, MissingDependencyError, registerAllRoutes } from "@conduit-ai/server-core";
 const server = await createServer(undefined, { framework: "express", config: { port: 0, host: "127.0.0.1", logging: { enabled: false } } });
 await server.start();
 const { port } = server.getStatus();
@@ -43,7 +45,15 @@ try {
 } catch (error) {
   missing = { raised: true, isMissingDependency: MissingDependencyError.isInstance?.(error) ?? error instanceof MissingDependencyError, code: error.code, message: error.message };
 }
-console.log(JSON.stringify({ framework: server.framework, health, missing }));
+let docs;
+try {
+  const docsServer = await createServer(undefined, { framework: "express", config: { enableSwagger: true, logging: { enabled: false } } });
+  registerAllRoutes(docsServer);
+  docs = { raised: false };
+} catch (error) {
+  docs = { raised: true, code: error.code, message: error.message };
+}
+console.log(JSON.stringify({ framework: server.framework, health, missing, docs }));
 `;
 
 function check(condition, message) {
@@ -82,7 +92,9 @@ try {
   check(result.missing.raised && result.missing.isMissingDependency, `framework "fastify" did not raise MissingDependencyError: ${JSON.stringify(result.missing)}`);
   check(result.missing.code === "MISSING_DEPENDENCY", `unexpected code ${result.missing.code}`);
   check(/@conduit-ai\/adapter-fastify/.test(result.missing.message) && /fastify/.test(result.missing.message), `message does not name the package: ${result.missing.message}`);
-  step(`ok — GET /health ${result.health.status}; absent: ${ABSENT.join(", ")}; fastify → "${result.missing.message}"`);
+  check(result.docs.raised && result.docs.code === "MISSING_DEPENDENCY", `enableSwagger without swagger-ui-dist did not raise MissingDependencyError: ${JSON.stringify(result.docs)}`);
+  check(/npm install swagger-ui-dist yaml/.test(result.docs.message), `docs message does not give the npm install line: ${result.docs.message}`);
+  step(`ok — GET /health ${result.health.status}; absent: ${ABSENT.join(", ")}; fastify → "${result.missing.message}"; docs → "${result.docs.message}"`);
 } catch (error) {
   console.error(`consumer-install: FAILED — ${error.message}`);
   if (error.stderr) console.error(String(error.stderr));

@@ -3,6 +3,7 @@ import { type MiddlewareDefinition, RedisRateLimitStore, type ServerAdapter, typ
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { setupAuth } from "./auth-setup.js";
 import type { ServeOptions } from "./config-file.js";
+import { setupProxy } from "./proxy-setup.js";
 import { connectRedis } from "./redis-connection.js";
 import { UsageError } from "./usage-error.js";
 
@@ -36,6 +37,14 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     redis?.disconnect();
     throw error;
   }
+  let proxy: Awaited<ReturnType<typeof setupProxy>>;
+  try {
+    proxy = await setupProxy(options.file.proxy, redis, env);
+  } catch (error) {
+    await auth.close();
+    redis?.disconnect();
+    throw error;
+  }
   const runtime = createRuntime({
     env,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
@@ -49,7 +58,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   }
   const server = await createServer(runtime, { framework: options.framework, config });
   for (const middleware of auth.middleware) server.registerMiddleware(middleware);
-  registerAllRoutes(server);
+  registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
   // The WebSocket surface asks for the same credentials as HTTP (fail closed).
@@ -60,6 +69,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     close: async () => {
       await runtime.close();
       await auth.close();
+      await proxy?.close();
       redis?.disconnect();
     },
   };

@@ -1,2 +1,33 @@
-// @conduit-ai/proxy — the spec's "Proxy surfaces". Built by issue 11; see README.md for the plan.
-export {};
+// @conduit-ai/proxy — the spec's "Proxy surfaces" (issue 11).
+export {
+  type AccountConfig,
+  type ApiKeyAccountConfig,
+  type ModelPrice,
+  type OAuthAccountConfig,
+  type ProxyConfig,
+  type ProxyConfigInput,
+  type Vendor,
+  accountConfigSchema,
+  parseProxyConfig,
+  proxyConfigSchema,
+} from "./config.js";
+export { type ConduitProxy, type ProxyOptions, createProxy, registerProxyRoutes } from "./proxy.js";
+export type { SendMessages } from "./send-messages.js";
+export { createMessagesRelay, type MessagesSenderOptions, type RelayMessages } from "./anthropic/messages-sender.js";
+export { type ProxyReply, anthropicErrorReply, replyToResponse } from "./anthropic/proxy-reply.js";
+export { type AnthropicErrorType, anthropicError } from "./anthropic/errors.js";
+export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
+export { tapUsage } from "./anthropic/usage-tap.js";
+export { type AccountPoolOptions, type AccountRow, type AccountStatus, type AcquireOptions, AccountPool, type Lease, type Selection } from "./pool/account-pool.js";
+export { OAuthRefresher, RefreshRejectedError } from "./pool/oauth-refresher.js";
+export { createClientCheck } from "./client-auth.js";
+export { DEFAULT_PRICES, type PriceTable, type TokenUsage, costOf, mergePrices, priceOf } from "./prices.js";
+export type { AccountState, OAuthTokens, PoolStore, Quota, QuotaLimits, UsageRow, UsageTotals } from "./store/pool-store.js";
+export { MemoryPoolStore } from "./store/memory-store.js";
+export { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
+
+export { createAccountPool } from "./pool/create-pool.js";
+// OpenAI-compatible chat completions (issue 11).
+export * from "./openai/index.js";
+// The codex engine (mounted by `conduit proxy` only).
+export * from "./codex/index.js";

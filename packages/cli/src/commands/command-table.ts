@@ -1,5 +1,6 @@
 import { GENERATE_USAGE, runGenerate } from "./generate-command.js";
 import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
+import { PROXY_USAGE, runProxy } from "./proxy-command.js";
 import { ROUTES_USAGE, runRoutes } from "./routes-command.js";
 import { SERVE_COMMAND_USAGE, runServe } from "./serve-command.js";
 
@@ -17,4 +18,5 @@ export const COMMANDS: Record<string, Command> = {
   generate: { summary: "one generation on the runtime (offline local provider by default)", usage: GENERATE_USAGE, run: runGenerate },
   routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },
   openapi: { summary: "print the configured server's OpenAPI document (--yaml for YAML)", usage: OPENAPI_USAGE, run: runOpenApi },
+  proxy: { summary: "serve the vendor proxy of a config file's proxy section (+ the codex engine)", usage: PROXY_USAGE, run: runProxy },
 };

@@ -1,5 +1,5 @@
-import { FAIL_FAST_REDIS_OPTIONS, type Logger } from "@conduit-ai/server-core";
-import { Redis } from "ioredis";
+import type { Logger } from "@conduit-ai/server-core";
+import { connectRedis } from "../redis-client.js";
 import type { RuntimeOptions } from "../runtime-options.js";
 import { MemoryUsageLedger } from "./memory-usage-ledger.js";
 import { RedisUsageLedger } from "./redis-usage-ledger.js";
@@ -16,7 +16,7 @@ export function createUsageLedger(options: RuntimeOptions, environment: Record<s
   const redis = settings.redis ?? options.redis ?? environment.REDIS_URL;
   if (redis === undefined || redis === "") return new MemoryUsageLedger(settings);
   const ownsClient = typeof redis === "string";
-  const client = typeof redis === "string" ? new Redis(redis, { ...FAIL_FAST_REDIS_OPTIONS }) : redis;
+  const client = typeof redis === "string" ? connectRedis(redis, "the Redis usage ledger (redis / REDIS_URL)") : redis;
   if (ownsClient) client.on("error", (error: Error) => logger.warn({ err: error }, "redis usage ledger error"));
   const keyPrefix = settings.keyPrefix ?? (environment.REDIS_KEY_PREFIX ? `${environment.REDIS_KEY_PREFIX}usage:` : "conduit:usage:");
   return new RedisUsageLedger(client, { ...settings, keyPrefix, ownsClient, logger });

@@ -67,4 +67,9 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
   appendHeader(name: string, value: string): void;
   /** Reads and parses the body once (JSON, form, text), honoring the size limit. */
   readBody(): Promise<unknown>;
+  /**
+   * The body's bytes exactly as received (size limit honored), read once and shared with
+   * `readBody()`. Routes with `rawBody: true` get no parsed `body` and read this instead.
+   */
+  readRawBody(): Promise<Uint8Array | undefined>;
 }

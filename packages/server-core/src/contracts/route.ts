@@ -51,6 +51,13 @@ export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchem
   deprecated?: boolean;
   /** The handler returns a stream; documented as `text/event-stream` / NDJSON. */
   streaming?: boolean;
+  /**
+   * Time allowed until the response starts (ms), instead of `config.timeout`: for routes that
+   * wait on a slow upstream (a proxied non-streaming model call). A stream's body is never bounded.
+   */
+  timeoutMs?: number;
+  /** The core does not parse the body: the handler reads `ctx.readRawBody()` (byte-exact proxies). */
+  rawBody?: boolean;
   /** Mount outside `basePath` (e.g. `/health`, `/v1/messages`). */
   absolute?: boolean;
   /** Status of a success envelope (default 200). */

@@ -74,14 +74,37 @@ export async function readRequestBody(source: BodySource, options: ReadBodyOptio
     if (valueDepthExceeds(source.value, maxDepth)) throw tooDeep(maxDepth);
     return source.value;
   }
+  return parseRawBody(await readRawRequestBody(source, options), options);
+}
+
+/**
+ * The body's bytes exactly as the client sent them (proxies forward them unparsed), at most
+ * `limit` bytes (more → 413). A body a user's own parser already consumed is only available
+ * as that parser left it: bytes or text as is, anything else re-encoded as JSON.
+ */
+export async function readRawRequestBody(source: BodySource, options: Pick<ReadBodyOptions, "limit" | "contentLength">): Promise<Uint8Array | undefined> {
+  if (source.kind === "none") return undefined;
+  if (source.kind === "parsed") {
+    const value = source.value;
+    if (value === undefined || value === null) return undefined;
+    if (value instanceof Uint8Array) return value;
+    return Buffer.from(typeof value === "string" ? value : JSON.stringify(value));
+  }
   const declared = Number(options.contentLength);
   if (Number.isFinite(declared) && declared > options.limit) throw payloadTooLarge(options.limit);
+  const raw = await collect(source.stream, options.limit);
+  return raw.byteLength === 0 ? undefined : raw;
+}
+
+/** Parses bytes read by `readRawRequestBody` the way `readRequestBody` does (JSON, form, text). */
+export function parseRawBody(bytes: Uint8Array | undefined, options: Pick<ReadBodyOptions, "contentType" | "maxDepth">): unknown {
+  if (bytes === undefined || bytes.byteLength === 0) return undefined;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_BODY_DEPTH;
   const mediaType = (options.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const isJson = mediaType === "" || mediaType === "application/json" || mediaType.endsWith("+json");
   const isForm = mediaType === "application/x-www-form-urlencoded";
   const isText = mediaType.startsWith("text/");
-  const raw = await collect(source.stream, options.limit);
-  if (raw.byteLength === 0) return undefined;
+  const raw = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isJson && !isForm && !isText) throw unsupportedMediaType(mediaType);
   const text = raw.toString("utf8");
   if (isForm) return parseForm(text);

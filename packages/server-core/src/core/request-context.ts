@@ -29,6 +29,8 @@ export interface RequestContextInit {
   /** Aborts the controller with `StreamAbortedError` when the client leaves; subscribed when the controller is created. */
   watchDisconnect?: DisconnectWatcher | undefined;
   readBody: () => Promise<unknown>;
+  /** The body's bytes as received; none when omitted (upgrades). */
+  readRawBody?: () => Promise<Uint8Array | undefined>;
 }
 
 /** The concrete `ServerContext`; a class so its methods live once on the prototype. */
@@ -53,6 +55,8 @@ export class RequestContext implements ServerContext {
   response: ContextResponse = { status: 200, headers: {}, body: null, streaming: false };
   private readonly bodyReader: () => Promise<unknown>;
   private bodyPromise: Promise<unknown> | undefined;
+  private readonly rawBodyReader: (() => Promise<Uint8Array | undefined>) | undefined;
+  private rawBodyPromise: Promise<Uint8Array | undefined> | undefined;
 
   constructor(init: RequestContextInit) {
     this.requestId = init.requestId;
@@ -67,6 +71,7 @@ export class RequestContext implements ServerContext {
     this.controller = init.abortController;
     this.watchDisconnect = init.watchDisconnect;
     this.bodyReader = init.readBody;
+    this.rawBodyReader = init.readRawBody;
   }
 
   /**
@@ -120,6 +125,11 @@ export class RequestContext implements ServerContext {
   readBody(): Promise<unknown> {
     this.bodyPromise ??= this.bodyReader();
     return this.bodyPromise;
+  }
+
+  readRawBody(): Promise<Uint8Array | undefined> {
+    this.rawBodyPromise ??= this.rawBodyReader ? this.rawBodyReader() : Promise.resolve(undefined);
+    return this.rawBodyPromise;
   }
 }
 

@@ -8,7 +8,7 @@ import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { HandlerError, RouteNotFoundError, ServerValidationError, StreamingError, TimeoutError, serviceUnavailable } from "../errors/server-errors.js";
 import { applyRawResult } from "./apply-result.js";
-import { type BodySource, parseQuery, readRequestBody } from "./body-parser.js";
+import { type BodySource, parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
 import { type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
@@ -105,6 +105,7 @@ export class RequestHandler {
   private readonly streamRedactor: StreamEventTransform | undefined;
   /** `config.timeout` of every request in flight. */
   private readonly deadlines: DeadlineQueue;
+  private readonly routeDeadlines = new Map<number, DeadlineQueue>();
   /** `config.trustProxy`, compiled once. */
   readonly trustProxy: TrustFunction;
   private readonly linger: LingerOptions;
@@ -182,7 +183,7 @@ export class RequestHandler {
       lookupError = error;
     }
     const incomingId = input.headers["x-request-id"];
-    const context = new RequestContext({
+    const context: RequestContext = new RequestContext({
       requestId: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : `req-${randomUUID()}`,
       method,
       path,
@@ -193,14 +194,10 @@ export class RequestHandler {
       route: lookup.entry?.route,
       params: {},
       watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
-      readBody: () =>
+      readBody: (): Promise<unknown> => (BODY_METHODS.has(method) ? this.readBodyOf(input, context) : Promise.resolve(undefined)),
+      readRawBody: () =>
         BODY_METHODS.has(method)
-          ? readRequestBody(input.body, {
-              limit: this.config.bodyParser.limit,
-              maxDepth: this.config.bodyParser.maxDepth,
-              contentType: firstHeader(input.headers["content-type"]),
-              contentLength: firstHeader(input.headers["content-length"]),
-            })
+          ? readRawRequestBody(input.body, { limit: this.config.bodyParser.limit, contentLength: firstHeader(input.headers["content-length"]) })
           : Promise.resolve(undefined),
     });
     context.response.headers["x-request-id"] = context.requestId;
@@ -208,6 +205,18 @@ export class RequestHandler {
       this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
     }
     return { context, target, entry: lookup.entry, allowed: lookup.allowed, lookupError, httpVersion: input.httpVersion };
+  }
+
+  /** The parsed body; from the raw bytes when something (a proxy route) already read them. */
+  private readBodyOf(input: IncomingRequest, context: RequestContext): Promise<unknown> {
+    const options = {
+      limit: this.config.bodyParser.limit,
+      maxDepth: this.config.bodyParser.maxDepth,
+      contentType: firstHeader(input.headers["content-type"]),
+      contentLength: firstHeader(input.headers["content-length"]),
+    };
+    if (input.body.kind !== "stream") return readRequestBody(input.body, options);
+    return context.readRawBody().then((bytes) => parseRawBody(bytes, options));
   }
 
   /** Runs the request; every failure becomes the error envelope on `context.response`. */
@@ -287,7 +296,7 @@ export class RequestHandler {
       if (!entry) return this.answerUnrouted(context, allowed);
       const route = entry.route;
       // A middleware (e.g. validation) may already have set a normalized body.
-      if (context.body === undefined) context.body = await context.readBody();
+      if (context.body === undefined && !route.rawBody) context.body = await context.readBody();
       if (route.schema) {
         const parsed = validateRequest(route.schema, context);
         if (parsed.params !== undefined) context.params = parsed.params as Record<string, string>;
@@ -349,24 +358,36 @@ export class RequestHandler {
 
   /** Bounds everything before the response starts; a stream's body is not bounded. */
   private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
+    const timeout = context.route?.timeoutMs ?? this.config.timeout;
+    const deadlines = timeout === this.config.timeout ? this.deadlines : this.deadlinesFor(timeout);
     // One promise settled by whichever comes first (cheaper per request than race + finally).
     return new Promise<void>((resolve, reject) => {
-      const deadline = this.deadlines.add(context.startTime, () => {
-        const error = new TimeoutError(`Request timed out after ${this.config.timeout} ms`);
+      const deadline = deadlines.add(context.startTime, () => {
+        const error = new TimeoutError(`Request timed out after ${timeout} ms`);
         context.abortController.abort(error);
         reject(error);
       });
       work.then(
         () => {
-          this.deadlines.remove(deadline);
+          deadlines.remove(deadline);
           resolve();
         },
         (error: unknown) => {
-          this.deadlines.remove(deadline);
+          deadlines.remove(deadline);
           reject(error);
         },
       );
     });
+  }
+
+  /** One queue per distinct route timeout: each keeps its deadlines in start order. */
+  private deadlinesFor(timeout: number): DeadlineQueue {
+    let queue = this.routeDeadlines.get(timeout);
+    if (!queue) {
+      queue = new DeadlineQueue(timeout);
+      this.routeDeadlines.set(timeout, queue);
+    }
+    return queue;
   }
 
   /** An `error` event without a listener must never throw (EventEmitter's default). */

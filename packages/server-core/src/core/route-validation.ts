@@ -56,6 +56,7 @@ export function validateRoute(route: RegisteredRoute): void {
     if (!SEGMENT.test(segment) || segment === "." || segment === "..") throw invalidRoute(`path segment ${JSON.stringify(segment)} cannot be requested`, where);
   }
   if (typeof route.handler !== "function") throw invalidRoute("handler must be a function", where);
+  if (route.timeoutMs !== undefined && !(Number.isInteger(route.timeoutMs) && route.timeoutMs > 0)) throw invalidRoute("timeoutMs must be a positive integer", where);
   if (route.middleware !== undefined) {
     if (!Array.isArray(route.middleware)) throw invalidRoute("middleware must be a list", where);
     for (const middleware of route.middleware) {

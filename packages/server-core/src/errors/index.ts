@@ -32,4 +32,5 @@ export {
   type ValidationIssue,
 } from "./server-errors.js";
 export * from "./wrap-error.js";
+export { type PackageManager, detectPackageManager, installCommand } from "./install-command.js";
 export { STORE_UNAVAILABLE_RETRY_AFTER_MS, StoreUnavailableError, isStoreUnavailable, storeCall } from "./store-unavailable.js";

@@ -64,7 +64,7 @@ describe("error taxonomy", () => {
   });
 
   it("MissingDependencyError names the pnpm add to run", () => {
-    const error = new errors.MissingDependencyError("@conduit-ai/adapter-koa", { packages: ["@conduit-ai/adapter-koa", "koa"] });
+    const error = new errors.MissingDependencyError("@conduit-ai/adapter-koa", { packages: ["@conduit-ai/adapter-koa", "koa"], packageManager: "pnpm" });
     expect(error.message).toContain("pnpm add @conduit-ai/adapter-koa koa");
     expect(error).toMatchObject({ statusCode: 500, category: "CONFIG", code: "MISSING_DEPENDENCY" });
   });

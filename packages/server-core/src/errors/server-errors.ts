@@ -1,4 +1,5 @@
 import { ErrorCategory, ErrorCode, ErrorSeverity } from "./codes.js";
+import { type PackageManager, installCommand } from "./install-command.js";
 import { ServerAdapterError, type ServerErrorOptions } from "./server-adapter-error.js";
 
 type Options = Omit<ServerErrorOptions, "statusCode" | "category">;
@@ -25,16 +26,24 @@ export class ConfigurationError extends ServerAdapterError {
   }
 }
 
-/** A framework or adapter package is not installed; the message names the `pnpm add` to run. */
+/**
+ * An optional package is not installed (a framework, an adapter, or what an enabled feature
+ * needs, e.g. `swagger-ui-dist` for the docs page). The message names the install line for the
+ * package manager in use (`npm install …`, `pnpm add …`, `yarn add …`, `bun add …`).
+ */
 export class MissingDependencyError extends ServerAdapterError {
   readonly packageName: string;
-  /** `packages` lists everything to add (e.g. the adapter and its framework); defaults to `packageName`. */
-  constructor(packageName: string, options: Options & { packages?: string[] } = {}) {
-    const { packages = [packageName], ...rest } = options;
-    const install = `pnpm add ${packages.join(" ")}`;
-    super(`Missing dependency "${packageName}". Install it with: ${install}`, {
+  /**
+   * `packages` lists everything to add (e.g. the adapter and its framework; default `packageName`);
+   * `feature` says what needs it (e.g. `"the docs page (enableSwagger)"`).
+   */
+  constructor(packageName: string, options: Options & { packages?: string[]; feature?: string; packageManager?: PackageManager } = {}) {
+    const { packages = [packageName], feature, packageManager, ...rest } = options;
+    const install = installCommand(packages, packageManager);
+    const neededBy = feature ? ` (needed by ${feature})` : "";
+    super(`Missing dependency "${packageName}"${neededBy}. Install it with: ${install}`, {
       ...preset(500, CONFIG, ErrorCode.MISSING_DEPENDENCY, CRITICAL, false, rest),
-      details: { package: packageName, install },
+      details: { package: packageName, packages, install, ...(feature ? { feature } : {}) },
     });
     this.packageName = packageName;
   }

@@ -1,6 +1,6 @@
 import { Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { RequestHistogram } from "./request-histogram.js";
+import { type RequestHistogram, requestHistogram } from "./request-histogram.js";
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const OBSERVATIONS: Array<[string, string, number, number]> = [
@@ -16,7 +16,8 @@ function pair(): { ours: RequestHistogram; theirs: Histogram<"method" | "route" 
   const ourRegistry = new Registry();
   const theirRegistry = new Registry();
   const config = { name: "latency_seconds", help: "latency", labelNames: ["method", "route", "status"] as const, buckets: BUCKETS };
-  const ours = new RequestHistogram({ ...config, labelNames: [...config.labelNames], registers: [ourRegistry] });
+  const RequestHistogramClass = requestHistogram();
+  const ours = new RequestHistogramClass({ ...config, labelNames: [...config.labelNames], registers: [ourRegistry] });
   const theirs = new Histogram({ ...config, labelNames: [...config.labelNames], registers: [theirRegistry] });
   for (const [method, route, status, seconds] of OBSERVATIONS) {
     ours.record(method, route, status, seconds);

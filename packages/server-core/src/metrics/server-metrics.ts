@@ -1,5 +1,6 @@
-import { Counter, Gauge, Registry } from "prom-client";
-import { RequestHistogram } from "./request-histogram.js";
+import type { Counter, Gauge, Registry } from "prom-client";
+import { loadPromClient } from "./load-prom-client.js";
+import { type RequestHistogram, requestHistogram } from "./request-histogram.js";
 
 /** What the connection gauge reads at scrape time. */
 export interface ConnectionSource {
@@ -17,7 +18,7 @@ export interface ConnectionSource {
  * await metrics.registry.metrics(); // Prometheus text
  */
 export class ServerMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   readonly requests: Counter<"method" | "route" | "status">;
   readonly duration: RequestHistogram;
   readonly activeConnections: Gauge;
@@ -25,8 +26,11 @@ export class ServerMetrics {
   readonly rateLimitRejections: Counter<"method" | "route">;
 
   constructor(source: ConnectionSource) {
+    const { Counter, Gauge, Registry } = loadPromClient();
+    this.registry = new Registry();
     const registers = [this.registry];
-    const duration = new RequestHistogram({
+    const RequestHistogramClass = requestHistogram();
+    const duration = new RequestHistogramClass({
       name: "conduit_http_request_duration_seconds",
       help: "HTTP request latency in seconds (streams: until the last byte)",
       labelNames: ["method", "route", "status"],

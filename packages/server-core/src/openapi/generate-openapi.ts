@@ -1,4 +1,5 @@
-import { OpenApiBuilder, type OpenAPIObject, type PathItemObject, type SchemaObject, type TagObject } from "openapi3-ts/oas31";
+// Types only: the document is built as a plain object, so openapi3-ts is never loaded at run time.
+import type { OpenAPIObject, PathItemObject, ResponseObject, SchemaObject, SecuritySchemeObject, ServerObject, TagObject } from "openapi3-ts/oas31";
 import type { z } from "zod";
 import type { RegisteredRoute, RouteDefinition } from "../contracts/route.js";
 import { joinPaths } from "../core/path-pattern.js";
@@ -62,23 +63,29 @@ function operationIdOf(method: string, path: string): string {
  */
 export function generateOpenAPIDocument(routes: Array<RouteDefinition | RegisteredRoute>, config: OpenAPIGeneratorConfig = {}): OpenAPIObject {
   const basePath = config.basePath ?? "/api";
-  const builder = OpenApiBuilder.create({
+  const schemas: Record<string, SchemaObject> = {};
+  const responses: Record<string, ResponseObject> = {};
+  const securitySchemes: Record<string, SecuritySchemeObject> = {};
+  const paths: Record<string, PathItemObject> = {};
+  // Keys in the order readers are used to: openapi, info, paths, components, servers, tags, security.
+  const document: OpenAPIObject = {
     openapi: "3.1.0",
     info: {
       title: config.info?.title ?? "Conduit API",
       version: config.info?.version ?? VERSION,
       ...(config.info?.description ? { description: config.info.description } : {}),
     },
-    paths: {},
-    components: { schemas: {}, responses: {}, securitySchemes: {} },
-  });
-  for (const server of config.servers ?? []) builder.addServer(server);
+    paths,
+    components: { schemas, responses, securitySchemes },
+  };
+  const servers: ServerObject[] = [...(config.servers ?? [])];
+  if (servers.length > 0) document.servers = servers;
 
   const definitions: Record<string, SchemaObject> = {};
-  for (const [name, schema] of Object.entries(envelopeComponents)) builder.addSchema(name, schema);
-  for (const [name, response] of Object.entries(errorResponseComponents)) builder.addResponse(name, response);
+  for (const [name, schema] of Object.entries(envelopeComponents)) schemas[name] = schema;
+  for (const [name, response] of Object.entries(errorResponseComponents)) responses[name] = response;
   for (const [name, schema] of Object.entries(config.customSchemas ?? {})) {
-    builder.addSchema(name, isZodSchema(schema) ? zodToOpenApiSchema(schema, "output", definitions) : schema);
+    schemas[name] = isZodSchema(schema) ? zodToOpenApiSchema(schema, "output", definitions) : schema;
   }
 
   const pathItems = new Map<string, PathItemObject>();
@@ -99,19 +106,19 @@ export function generateOpenAPIDocument(routes: Array<RouteDefinition | Register
     for (const tag of route.tags ?? []) tagNames.add(tag);
     pathItems.set(path, item);
   }
-  for (const [path, item] of [...pathItems].sort(([a], [b]) => a.localeCompare(b))) builder.addPath(path, item);
-  for (const [name, schema] of Object.entries(definitions)) builder.addSchema(name, schema);
+  for (const [path, item] of [...pathItems].sort(([a], [b]) => a.localeCompare(b))) paths[path] = item;
+  for (const [name, schema] of Object.entries(definitions)) schemas[name] = schema;
 
   const tags = new Map<string, TagObject>();
   for (const name of tagNames) tags.set(name, GROUP_DESCRIPTIONS[name] ? { name, description: GROUP_DESCRIPTIONS[name] } : { name });
   for (const tag of config.additionalTags ?? []) tags.set(tag.name, tag);
-  for (const tag of tags.values()) builder.addTag(tag);
+  if (tags.size > 0) document.tags = [...tags.values()];
 
   if (config.includeSecurity ?? true) {
-    builder.addSecurityScheme("bearerAuth", { type: "http", scheme: "bearer", description: "Authorization: Bearer <token>" });
-    builder.addSecurityScheme("apiKeyAuth", { type: "apiKey", in: "header", name: "x-api-key" });
+    securitySchemes.bearerAuth = { type: "http", scheme: "bearer", description: "Authorization: Bearer <token>" };
+    securitySchemes.apiKeyAuth = { type: "apiKey", in: "header", name: "x-api-key" };
     // `{}` keeps anonymous access documented: whether a route needs auth depends on the auth middleware configured.
-    builder.rootDoc.security = [{}, { bearerAuth: [] }, { apiKeyAuth: [] }];
+    document.security = [{}, { bearerAuth: [] }, { apiKeyAuth: [] }];
   }
-  return builder.getSpec();
+  return document;
 }

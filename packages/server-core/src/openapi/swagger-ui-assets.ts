@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, extname, join } from "node:path";
+import { extname, join } from "node:path";
+import { optionalDependencyDirectory } from "../core/optional-dependency.js";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -14,9 +14,15 @@ let directory: string | undefined;
 let allowed: Set<string> | undefined;
 const cache = new Map<string, Uint8Array>();
 
-/** The installed `swagger-ui-dist` folder (resolved from this package, so no CDN and no copy). */
-function swaggerUiDirectory(): string {
-  directory ??= dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+/** What needs `swagger-ui-dist` (an optional peer), for `MissingDependencyError`. */
+export const DOCS_FEATURE = "the API docs routes (enableSwagger)";
+
+/**
+ * The installed `swagger-ui-dist` folder (resolved from this package, so no CDN and no copy);
+ * `MissingDependencyError` when it is not installed.
+ */
+export function swaggerUiDirectory(): string {
+  directory ??= optionalDependencyDirectory("swagger-ui-dist", { feature: DOCS_FEATURE });
   return directory;
 }
 

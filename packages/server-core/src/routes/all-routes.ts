@@ -16,12 +16,18 @@ export interface AllRoutesOptions {
   enableSwagger?: boolean;
   /** The routes the OpenAPI document describes; `registerAllRoutes` binds it to `adapter.listRoutes`. */
   getRoutes?: () => Array<RouteDefinition | RegisteredRoute>;
-  /** Accepted now, mounted by the proxy package (`/v1/messages`, `/v1/chat/completions`, `/limits`, `/accounts`). */
-  proxy?: boolean;
-  /** Legacy flag for the messages surface only; accepted, mounted by the proxy package. */
-  claudeProxy?: boolean;
-  /** Legacy flag for the chat-completions surface only; accepted, mounted by the proxy package. */
-  openaiProxy?: boolean;
+  /**
+   * Both proxy surfaces (`/v1/messages`, `/limits`, `/accounts`, `/v1/chat/completions`).
+   * The routes come from `@conduit-ai/proxy`: pass its instance (`proxy: createProxy(config)`),
+   * or `true` together with `proxyRoutes`. A flag without a provider throws.
+   */
+  proxy?: boolean | ProxyRoutesProvider;
+  /** Legacy flag: the messages surface only (`/v1/messages`, `/limits`, `/accounts`). */
+  claudeProxy?: boolean | ProxyRoutesProvider;
+  /** Legacy flag: the chat-completions surface only (`/v1/chat/completions`). */
+  openaiProxy?: boolean | ProxyRoutesProvider;
+  /** Who builds the proxy routes when the flags above are plain booleans. */
+  proxyRoutes?: ProxyRoutesProvider;
   /** Where readiness comes from; defaults to the runtime alone, reported as running. */
   health?: HealthSource;
   /** Who sees process details in `/health/detailed` (`registerAllRoutes`: `config.health.processDetails`). */
@@ -30,9 +36,45 @@ export interface AllRoutesOptions {
   openapi?: OpenAPIGeneratorConfig;
 }
 
+/** Which proxy surfaces a route-group helper asks for. */
+export interface ProxySurfaces {
+  /** `POST /v1/messages`, `GET /limits`, `GET /accounts`. */
+  messages: boolean;
+  /** `POST /v1/chat/completions`. */
+  chatCompletions: boolean;
+}
+
+/**
+ * What `@conduit-ai/proxy`'s instance provides so the route-group helpers can mount it;
+ * server-core never depends on the proxy package itself.
+ */
+export interface ProxyRoutesProvider {
+  createProxyRoutes(surfaces: ProxySurfaces): RouteGroup[];
+}
+
+function isProxyProvider(value: unknown): value is ProxyRoutesProvider {
+  return typeof value === "object" && value !== null && typeof (value as ProxyRoutesProvider).createProxyRoutes === "function";
+}
+
+/** The proxy groups the options ask for; a flag without a provider is a setup error, never silently ignored. */
+function proxyGroups(options: AllRoutesOptions): RouteGroup[] {
+  const surfaces: ProxySurfaces = {
+    messages: Boolean(options.proxy || options.claudeProxy),
+    chatCompletions: Boolean(options.proxy || options.openaiProxy),
+  };
+  if (!surfaces.messages && !surfaces.chatCompletions) return [];
+  const provider = [options.proxy, options.claudeProxy, options.openaiProxy, options.proxyRoutes].find(isProxyProvider);
+  if (!provider) {
+    throw new Error(
+      "The proxy, claudeProxy and openaiProxy options need @conduit-ai/proxy: pass its instance (`proxy: createProxy(config)`) or set `proxyRoutes`",
+    );
+  }
+  return provider.createProxyRoutes(surfaces);
+}
+
 /**
  * Every built-in route group over a runtime: agent, tools, mcp, memory, health and,
- * with `enableSwagger`, docs. Metrics are not a group: the adapter mounts `/metrics`
+ * with `enableSwagger`, docs, and the proxy surfaces with `proxy`/`claudeProxy`/`openaiProxy`. Metrics are not a group: the adapter mounts `/metrics`
  * itself when `config.enableMetrics` is true (it needs the server's own registry).
  *
  * @example
@@ -47,6 +89,7 @@ export function createAllRoutes(runtime: Runtime | undefined, basePath = "/api",
     getActiveConnectionCount: () => 0,
   };
   const groups = [createAgentRoutes(runtime), createToolRoutes(runtime), createMcpRoutes(runtime), createMemoryRoutes(runtime), createHealthRoutes(health, options.processDetails ? { processDetails: options.processDetails } : {})];
+  groups.push(...proxyGroups(options));
   if (options.enableSwagger) {
     const getRoutes = options.getRoutes ?? (() => groups.flatMap((group) => group.routes.map((route) => ({ ...route, path: `${group.prefix}${route.path}` }))));
     groups.push(createDocsRoutes({ getRoutes, basePath, ...(options.openapi ? { openapi: options.openapi } : {}) }));

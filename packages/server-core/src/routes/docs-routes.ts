@@ -1,11 +1,11 @@
-import { stringify } from "yaml";
 import { z } from "zod";
 import { defineRoute, type RegisteredRoute, type RouteDefinition, type RouteGroup } from "../contracts/route.js";
 import { joinPaths } from "../core/path-pattern.js";
+import { loadOptionalDependency, requireInstalled } from "../core/optional-dependency.js";
 import { rawResponse } from "../core/raw-response.js";
 import { generateOpenAPIDocument, type OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
 import { documentRawResponse } from "../openapi/raw-route.js";
-import { readSwaggerUiAsset, swaggerUiInitializer, swaggerUiPage } from "../openapi/swagger-ui-assets.js";
+import { DOCS_FEATURE, readSwaggerUiAsset, swaggerUiDirectory, swaggerUiInitializer, swaggerUiPage } from "../openapi/swagger-ui-assets.js";
 import { resourceNotFound } from "./route-support.js";
 
 export interface DocsRoutesOptions {
@@ -21,12 +21,17 @@ const noStore = "no-store";
 /**
  * The docs group: `/docs/openapi.json` and `/docs/openapi.yaml` (generated on each
  * request from the live route table, sent raw), and an interactive reference at `/docs`
- * served from the installed `swagger-ui-dist` package (no CDN).
+ * served from the installed `swagger-ui-dist` package (no CDN). `swagger-ui-dist` and `yaml` are
+ * optional peers loaded here, so only servers with docs need them; either one missing raises
+ * `MissingDependencyError` now, not on the first request.
  *
  * @example
  * adapter.registerRouteGroup(createDocsRoutes({ getRoutes: () => adapter.listRoutes(), basePath: "/api" }));
  */
 export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
+  requireInstalled(["swagger-ui-dist", "yaml"], { feature: DOCS_FEATURE });
+  swaggerUiDirectory();
+  const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", { feature: DOCS_FEATURE });
   const basePath = options.basePath ?? "/api";
   const docsPath = joinPaths(basePath, "/docs");
   const document = () => generateOpenAPIDocument(options.getRoutes(), { basePath, ...options.openapi });

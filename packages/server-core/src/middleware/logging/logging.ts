@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
-import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
+import type { DestinationStream, Logger as PinoLogger } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
+import { loadOptionalDependency } from "../../core/optional-dependency.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
 import { REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";
@@ -24,9 +25,13 @@ export interface ServerLoggerOptions {
  * const logger = createServerLogger({ level: "debug" });
  */
 export function createServerLogger(options: ServerLoggerOptions = {}): PinoLogger {
+  const { pino } = loadPino();
   const settings = { level: options.level ?? "info", base: null, redact: { paths: REDACT_PATHS, censor: REDACTED } };
   return pino(settings, options.destination ?? defaultDestination());
 }
+
+/** pino, loaded when the first logger is made (not when the core is imported). */
+const loadPino = () => loadOptionalDependency<typeof import("pino")>("pino", { feature: "request logging (logging.enabled)" });
 
 /** Bytes buffered before a write, and the longest a line waits at low traffic (ms). */
 const BUFFER_BYTES = 4096;
@@ -38,7 +43,7 @@ const FLUSH_EVERY_MS = 100;
  * 100 ms at low traffic and synchronously when the process exits (pino registers that).
  */
 function defaultDestination(): DestinationStream {
-  return pino.destination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_EVERY_MS });
+  return loadPino().pino.destination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_EVERY_MS });
 }
 
 export interface LoggingOptions extends ServerLoggerOptions {

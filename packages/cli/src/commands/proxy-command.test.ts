@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { Redis } from "ioredis";
+import OpenAI from "openai";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+// `conduit proxy` as a real process, driven by the official openai client, in front of a fake
+// Messages API and a fake codex backend on loopback.
+const bin = fileURLToPath(new URL("../bin.ts", import.meta.url));
+const CLIENT_KEY = "proxy-client-key-0123456789";
+const CODEX_STREAM = 'event: response.created\ndata: {"type":"response.created","response":{"id":"r1","model":"gpt-5-codex"}}\n\nevent: response.completed\ndata:  {"type":"response.completed","response":{"id":"r1","model":"gpt-5-codex","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
+
+let anthropic: FakeAnthropic;
+let codex: Server;
+let codexUrl: string;
+const codexHeaders: Array<Record<string, string | string[] | undefined>> = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  anthropic = await startFakeAnthropic();
+  anthropic.credentials.add("sk-ant-account-1");
+  codex = createServer((request, response) => {
+    codexHeaders.push(request.headers);
+    request.resume().on("end", () => response.writeHead(200, { "content-type": "text/event-stream" }).end(CODEX_STREAM));
+  });
+  await new Promise<void>((resolve) => codex.listen(0, "127.0.0.1", resolve));
+  codexUrl = `http://127.0.0.1:${(codex.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await anthropic.close();
+  codex.closeAllConnections();
+  await new Promise((resolve) => codex.close(resolve));
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+function configFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "conduit-proxy-")), "proxy.json");
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+const goodConfig = () => ({
+  proxy: {
+    enabled: true,
+    upstream: { anthropic: anthropic.url, codex: codexUrl },
+    clientKeys: [CLIENT_KEY],
+    accounts: [
+      { id: "claude-1", type: "api-key", apiKey: "sk-ant-account-1" },
+      { id: "codex-1", vendor: "codex", type: "api-key", apiKey: "codex-token-1", accountId: "acct-1" },
+    ],
+  },
+});
+
+function runConduit(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
+    env: { ...process.env, PORT: "", HOST: "", REDIS_URL: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => (stdout += chunk));
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const ready = new Promise<number>((resolve, reject) => {
+    child.stdout?.on("data", () => {
+      const match = /^Conduit proxy listening on http:\/\/127\.0\.0\.1:(\d+)$/m.exec(stdout);
+      if (match) resolve(Number(match[1]));
+    });
+    void exited.then((code) => reject(new Error(`conduit proxy exited with ${code}: ${stderr}`)));
+  });
+  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+}
+
+// Each case spawns Node with tsx: generous under a busy machine.
+describe("conduit proxy", { timeout: 60_000 }, () => {
+  it("serves chat completions, the Messages pool, /accounts and codex; SIGTERM exits 0", async () => {
+    const run = runConduit(["proxy", "--config", configFile(goodConfig()), "--port", "0", "--host", "127.0.0.1"]);
+    const port = await run.ready;
+    const base = `http://127.0.0.1:${port}`;
+    const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 30_000 });
+
+    const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
+    expect(completion.choices[0]!.message.content).toBe("Hello from the fake — ünïcödé ✓ 🚀");
+    expect(completion.usage!.prompt_tokens).toBeGreaterThan(0);
+
+    let streamed = "";
+    for await (const chunk of await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true })) {
+      streamed += chunk.choices[0]?.delta.content ?? "";
+    }
+    expect(streamed).toBe("Hello from the fake — ünïcödé ✓ 🚀");
+    expect(anthropic.exchanges.every((exchange) => exchange.credential === "sk-ant-account-1")).toBe(true);
+
+    const local = await client.chat.completions.create({ model: "echo", messages: [{ role: "user", content: "ping" }] });
+    expect(local.choices[0]!.message.content).toContain("ping");
+
+    const codexAnswer = await fetch(`${base}/backend-api/codex/responses`, { method: "POST", headers: { authorization: `Bearer ${CLIENT_KEY}`, "content-type": "application/json" }, body: "{}" });
+    expect(await codexAnswer.text()).toBe(CODEX_STREAM);
+    expect(codexHeaders.at(-1)).toMatchObject({ authorization: "Bearer codex-token-1", "chatgpt-account-id": "acct-1" });
+
+    const accounts = await fetch(`${base}/accounts`, { headers: { "x-api-key": CLIENT_KEY } });
+    const text = await accounts.text();
+    expect(text).toContain("claude-1");
+    expect(text).not.toContain("sk-ant-account-1");
+    expect((await fetch(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).status).toBe(401);
+
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+  });
+
+  it("keeps the pool in Redis with store: redis (REDIS_URL, REDIS_KEY_PREFIX)", async () => {
+    const config = goodConfig();
+    const prefix = `conduit-test:${randomUUID()}:`;
+    const run = runConduit(["proxy", "--config", configFile({ proxy: { ...config.proxy, store: "redis" } }), "--port", "0"], { REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: prefix });
+    const port = await run.ready;
+    const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+    const redis = new Redis("redis://127.0.0.1:6379");
+    try {
+      await vi.waitFor(async () => expect((await redis.keys(`${prefix}*`)).length).toBeGreaterThan(0), { timeout: 10_000 });
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+  });
+
+  it.each([
+    ["no --config", [], /needs --config/],
+    ["a file that is not JSON", ["--config", "{not json"], /cannot read it as JSON/],
+    ["no proxy section", ["--config", { server: {} }], /no "proxy" section/],
+    ["an account of an unknown type", ["--config", { proxy: { enabled: true, clientKeys: [CLIENT_KEY], accounts: [{ id: "a", type: "magic" }] } }], /proxy\.accounts\.0/],
+    ["no client keys", ["--config", { proxy: { enabled: true, accounts: [{ id: "a", type: "api-key", apiKey: "k" }] } }], /clientKeys is empty/],
+    ["a bad port", ["--config", "GOOD", "--port", "70000"], /Invalid port/],
+  ])("exits 2 with one line naming the problem for %s", async (_name, args, pattern) => {
+    const argv = args.map((arg, index) => (args[index - 1] === "--config" ? configFile(arg === "GOOD" ? goodConfig() : arg) : String(arg)));
+    const run = runConduit(["proxy", ...argv]);
+    run.ready.catch(() => undefined);
+    expect(await run.exited).toBe(2);
+    const { stderr } = run.output();
+    expect(stderr).toMatch(pattern);
+    // A config problem is one line; a missing flag adds the usage text after it.
+    if (args.length > 0) expect(stderr.trim().split("\n")).toHaveLength(1);
+    else expect(stderr.trim().split("\n")[0]).toMatch(pattern);
+    expect(stderr).not.toContain("sk-ant");
+  });
+});

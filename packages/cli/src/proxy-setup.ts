@@ -1,0 +1,24 @@
+import type { ConduitProxy } from "@conduit-ai/proxy";
+import { createConsoleLogger } from "@conduit-ai/server-core";
+import type { Redis } from "ioredis";
+import { UsageError } from "./usage-error.js";
+
+/**
+ * The config file's `proxy` section as a proxy to mount (`/v1/messages`, `/limits`,
+ * `/accounts`), or undefined when absent or not `enabled`. `store: "redis"` shares the pool
+ * through `REDIS_URL`'s client (keys under `REDIS_KEY_PREFIX` + `proxy:`). Loaded on demand.
+ */
+export async function setupProxy(section: unknown, redis: Redis | undefined, env: NodeJS.ProcessEnv): Promise<ConduitProxy | undefined> {
+  if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true)) return undefined;
+  const { createProxy, parseProxyConfig } = await import("@conduit-ai/proxy");
+  let config: ReturnType<typeof parseProxyConfig>;
+  try {
+    config = parseProxyConfig(section);
+  } catch (error) {
+    throw new UsageError(`Config file: ${(error as Error).message}`);
+  }
+  if (config.store === "redis" && !redis) throw new UsageError('Config file: proxy.store is "redis" but REDIS_URL is not set');
+  const logger = createConsoleLogger("warn");
+  const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
+  return createProxy(config, config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:`, onWarning } : { onWarning });
+}

@@ -1,0 +1,37 @@
+/** An answer of the proxy before it becomes a route result or a WHATWG `Response`. */
+export interface ProxyReply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** Bytes, or a stream pulled chunk by chunk (never buffered). */
+  body: Uint8Array | AsyncIterable<Uint8Array> | null;
+}
+
+/** An error answer in Anthropic's shape, so the SDKs raise their own typed errors. */
+export function anthropicErrorReply(status: number, type: string, message: string, headers: Record<string, string> = {}): ProxyReply {
+  return { status, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify({ type: "error", error: { type, message } })) };
+}
+
+/** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */
+export function replyToResponse(reply: ProxyReply): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(reply.headers)) {
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const source = reply.body;
+  if (source === null || source instanceof Uint8Array) return new Response(source as Uint8Array<ArrayBuffer> | null, { status: reply.status, headers });
+  const iterator = source[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(stream, { status: reply.status, headers });
+}

@@ -1,0 +1,106 @@
+import { z } from "zod";
+
+/** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
+export const vendorSchema = z.enum(["anthropic", "codex"]);
+export type Vendor = z.infer<typeof vendorSchema>;
+
+const accountBase = {
+  id: z.string().min(1).max(128),
+  vendor: vendorSchema.default("anthropic"),
+  /** Lower is chosen first by `fill-first` (ties: config order). */
+  priority: z.number().int().default(0),
+  /** Requests this process sends on the account at once; more wait for another account. */
+  maxInFlight: z.number().int().positive().default(16),
+  /** Codex: the `chatgpt-account-id` header value. */
+  accountId: z.string().optional(),
+};
+
+export const apiKeyAccountSchema = z.object({ ...accountBase, type: z.literal("api-key"), apiKey: z.string().min(1) }).strict();
+
+export const oauthAccountSchema = z
+  .object({
+    ...accountBase,
+    type: z.literal("oauth"),
+    accessToken: z.string().min(1),
+    refreshToken: z.string().min(1),
+    /** Epoch milliseconds. */
+    expiresAt: z.number().int().nonnegative(),
+    tokenUrl: z.url(),
+    /** Sent as `client_id` with the refresh grant when set. */
+    clientId: z.string().optional(),
+  })
+  .strict();
+
+export const accountConfigSchema = z.discriminatedUnion("type", [apiKeyAccountSchema, oauthAccountSchema]);
+export type AccountConfig = z.infer<typeof accountConfigSchema>;
+export type ApiKeyAccountConfig = z.infer<typeof apiKeyAccountSchema>;
+export type OAuthAccountConfig = z.infer<typeof oauthAccountSchema>;
+
+/** Dollars per million tokens. */
+export const modelPriceSchema = z
+  .object({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cacheRead: z.number().nonnegative().optional(),
+    cacheWrite: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
+export const proxyConfigSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    upstream: z
+      .object({
+        anthropic: z.url().default("https://api.anthropic.com"),
+        openai: z.url().default("https://api.openai.com"),
+        codex: z.url().default("https://chatgpt.com"),
+      })
+      .strict()
+      .prefault({}),
+    strategy: z.enum(["fill-first", "round-robin"]).default("fill-first"),
+    accounts: z.array(accountConfigSchema).default([]),
+    /** Keys clients present (`x-api-key` or `Authorization: Bearer`); none → only the server's own auth admits. */
+    clientKeys: z.array(z.string().min(16)).default([]),
+    store: z.enum(["memory", "redis"]).default("memory"),
+    /** Per model id (or id prefix); merged over the defaults. */
+    prices: z.record(z.string(), modelPriceSchema).default({}),
+    /** Header naming a sticky session (else the request's `metadata.user_id`). */
+    sessionHeader: z.string().default("x-conduit-session"),
+    /** How long a session keeps its account after its last request. */
+    stickyTtlMs: z.number().int().positive().default(60 * 60 * 1000),
+    /** 529/5xx retries on the same account before moving on. */
+    maxRetries: z.number().int().nonnegative().max(10).default(2),
+    retryBaseMs: z.number().int().nonnegative().default(250),
+    /**
+     * Time allowed until upstream's answer starts, instead of the server's `timeout`: a
+     * non-streaming answer only starts once the model finished (the SDKs wait 10 minutes).
+     */
+    timeoutMs: z.number().int().positive().default(10 * 60 * 1000),
+    /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
+    probeModel: z.string().default("claude-3-5-haiku-latest"),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.accounts.forEach((account, index) => {
+      if (seen.has(account.id)) ctx.addIssue({ code: "custom", path: ["accounts", index, "id"], message: `duplicate account id ${account.id}` });
+      seen.add(account.id);
+    });
+  });
+
+/** The config as written (defaults optional). */
+export type ProxyConfigInput = z.input<typeof proxyConfigSchema>;
+/** The config with every default filled. */
+export type ProxyConfig = z.output<typeof proxyConfigSchema>;
+
+/**
+ * Validates a `proxy` config section. Errors name the path only: account secrets never
+ * appear in a message.
+ */
+export function parseProxyConfig(input: unknown): ProxyConfig {
+  const result = proxyConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => `proxy.${issue.path.join(".")}: ${issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code}`);
+  throw new Error(`Invalid proxy config: ${issues.join("; ")}`);
+}

@@ -1,0 +1,55 @@
+import { ServerAdapterError, rawResponse } from "@conduit-ai/server-core";
+import { boundedText } from "./bounded-text.js";
+import type { ChatRequest } from "./chat-request-schema.js";
+import { translateMessagesStream } from "./chat-stream.js";
+import { fromMessagesResponse } from "./from-messages-response.js";
+import { OpenAIError, fromVendorError } from "./openai-error.js";
+import type { SendMessages } from "./send-messages.js";
+import { toMessagesRequest } from "./to-messages-request.js";
+
+export const STREAM_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
+
+
+function sendFailure(error: unknown): OpenAIError {
+  if (ServerAdapterError.isInstance(error)) {
+    return new OpenAIError(error.statusCode, error.message, error.statusCode >= 500 ? "server_error" : "invalid_request_error", null, error.code);
+  }
+  return new OpenAIError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
+}
+
+/**
+ * A Claude model's completion: the request translated to the Messages API, sent through the
+ * pool, and the answer (JSON or SSE) translated back. Upstream errors keep their status.
+ */
+export async function completeWithClaude(
+  sendMessages: SendMessages,
+  request: ChatRequest,
+  options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; extraHeaders?: Record<string, string> },
+) {
+  const body = new TextEncoder().encode(JSON.stringify(toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens })));
+  const headers: Record<string, string> = { ...options.extraHeaders, "content-type": "application/json", "anthropic-version": "2023-06-01" };
+  let upstream: Response;
+  try {
+    upstream = await sendMessages(body, { headers, signal: options.signal });
+  } catch (error) {
+    throw sendFailure(error);
+  }
+  if (!upstream.ok) throw fromVendorError(upstream.status, await boundedText(upstream), upstream.headers);
+  const meta = { id: options.id, created: options.created, model: request.model };
+  const isEventStream = (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
+  if (request.stream) {
+    if (!isEventStream || !upstream.body) {
+      await upstream.body?.cancel().catch(() => undefined);
+      throw new OpenAIError(502, "The upstream answered a streaming request without a stream", "server_error", null, "upstream_protocol_error");
+    }
+    const includeUsage = request.stream_options?.include_usage === true;
+    return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: STREAM_HEADERS });
+  }
+  let message: unknown;
+  try {
+    message = await upstream.json();
+  } catch {
+    throw new OpenAIError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
+  }
+  return rawResponse(JSON.stringify(fromMessagesResponse(message as never, meta)), { headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,89 @@
+import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
+import { createMessagesRelay } from "./anthropic/messages-sender.js";
+import { replyToResponse } from "./anthropic/proxy-reply.js";
+import { UpstreamClient } from "./anthropic/upstream-client.js";
+import { createClientCheck } from "./client-auth.js";
+import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
+import { AccountPool } from "./pool/account-pool.js";
+import { createProxyRouteGroups } from "./routes.js";
+import type { SendMessages } from "./send-messages.js";
+import { MemoryPoolStore } from "./store/memory-store.js";
+import type { PoolStore } from "./store/pool-store.js";
+import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
+
+export interface ProxyOptions {
+  /** Required when `store: "redis"`; the caller owns (and closes) it. */
+  redis?: RedisPoolClient;
+  /** Keys of the Redis store start with this (default `conduit:proxy:`); processes sharing a pool share it. */
+  redisPrefix?: string;
+  /** A store of your own; wins over `store` in the config. */
+  store?: PoolStore;
+  /** HTTP client of the OAuth token endpoint and the `/limits` probes (Messages go through Node's http with keep-alive). */
+  fetch?: typeof fetch;
+  /** Problems worth a log line; messages never hold secrets. */
+  onWarning?: (message: string) => void;
+  /**
+   * Builds `POST /v1/chat/completions` over this proxy (the OpenAI-compatible surface of
+   * `src/openai/`). Until it is given, that surface cannot be mounted.
+   */
+  chatCompletions?: (proxy: ConduitProxy) => RouteDefinition;
+}
+
+/** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
+export interface ConduitProxy extends ProxyRoutesProvider {
+  readonly config: ProxyConfig;
+  readonly pool: AccountPool;
+  readonly sendMessages: SendMessages;
+  createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
+  close(): Promise<void>;
+}
+
+/**
+ * A proxy from the `proxy` config section (validated; defaults filled).
+ *
+ * @example
+ * const proxy = createProxy({ enabled: true, accounts: [{ id: "a", type: "api-key", apiKey }], clientKeys: [clientKey] });
+ * registerAllRoutes(server, undefined, { proxy });
+ */
+export function createProxy(input: ProxyConfigInput | ProxyConfig, options: ProxyOptions = {}): ConduitProxy {
+  const config = parseProxyConfig(input);
+  const store = options.store ?? storeFor(config, options);
+  const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const upstream = new UpstreamClient();
+  const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+  const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
+  const isClientAllowed = createClientCheck(config.clientKeys);
+  const proxy: ConduitProxy = {
+    config,
+    pool,
+    sendMessages,
+    createProxyRoutes(surfaces = {}) {
+      const wanted = { messages: surfaces.messages ?? true, chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined };
+      const deps = { pool, config, relayMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}) };
+      return createProxyRouteGroups(deps, wanted, options.chatCompletions?.(proxy));
+    },
+    close: async () => {
+      upstream.close();
+      await store.close();
+    },
+  };
+  return proxy;
+}
+
+function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {
+  if (config.store === "memory") return new MemoryPoolStore();
+  if (!options.redis) throw new Error('proxy.store is "redis" but no Redis client was given (createProxy(config, { redis }))');
+  return new RedisPoolStore(options.redis, options.redisPrefix);
+}
+
+/**
+ * Mounts the proxy's surfaces on an adapter without the other built-in groups.
+ *
+ * @example
+ * registerProxyRoutes(server, createProxy(config), { messages: true });
+ */
+export function registerProxyRoutes(adapter: Pick<ServerAdapter, "registerRouteGroup">, proxy: ConduitProxy, surfaces?: Partial<ProxySurfaces>): RouteGroup[] {
+  const groups = proxy.createProxyRoutes(surfaces);
+  for (const group of groups) adapter.registerRouteGroup(group);
+  return groups;
+}

@@ -1,0 +1,153 @@
+import { type RouteDefinition, type RouteGroup, type ServerContext, rawResponse } from "@conduit-ai/server-core";
+import { anthropicError } from "./anthropic/errors.js";
+import type { RelayMessages } from "./anthropic/messages-sender.js";
+import { type ProxyReply, anthropicErrorReply } from "./anthropic/proxy-reply.js";
+import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
+import type { ProxyConfig } from "./config.js";
+import type { AccountPool } from "./pool/account-pool.js";
+
+export interface ProxyRouteDeps {
+  pool: AccountPool;
+  config: ProxyConfig;
+  relayMessages: RelayMessages;
+  isClientAllowed: (ctx: ServerContext) => boolean;
+  onWarning?: (message: string) => void;
+  fetch?: typeof fetch;
+}
+
+function unauthorized(): Response {
+  return anthropicError(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
+}
+
+function asRouteResult(reply: ProxyReply) {
+  return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** Request headers as one string each, for the upstream request. */
+function headersOf(ctx: ServerContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+/** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */
+export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
+  return {
+    method: "POST",
+    path: "/v1/messages",
+    absolute: true,
+    rawBody: true,
+    streaming: true,
+    timeoutMs: deps.config.timeoutMs,
+    summary: "Messages API passthrough over the account pool",
+    tags: ["proxy"],
+    handler: async (ctx: ServerContext) => {
+      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      const body = await ctx.readRawBody();
+      if (!body) return asRouteResult(anthropicErrorReply(400, "invalid_request_error", "Request body is required"));
+      const search = searchOf(ctx);
+      try {
+        return asRouteResult(await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }));
+      } catch (error) {
+        if (ctx.abortSignal.aborted) throw error;
+        // The pool's store (Redis) or the relay failed: an answer the SDKs retry, in their shape.
+        deps.onWarning?.(`proxy: request failed (${error instanceof Error ? error.name : "error"})`);
+        return asRouteResult(anthropicErrorReply(503, "api_error", "The proxy cannot serve this request right now"));
+      }
+    },
+  };
+}
+
+/** The client's query string, rebuilt from the parsed query (`?beta=true`). */
+function searchOf(ctx: ServerContext): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(ctx.query)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+/** `GET /accounts`: one row per account, no secret. */
+export function createAccountsRoute(deps: ProxyRouteDeps): RouteDefinition {
+  return {
+    method: "GET",
+    path: "/accounts",
+    absolute: true,
+    summary: "Proxy accounts: status, cooldown, quota, token totals and cost",
+    tags: ["proxy"],
+    handler: async (ctx: ServerContext) => {
+      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      return { accounts: await deps.pool.rows() };
+    },
+  };
+}
+
+/**
+ * `GET /limits`: quota per account. Live by default (a one-token request per usable account
+ * reads fresh rate-limit headers); `?snapshot=true` answers from the stored state only.
+ */
+export function createLimitsRoute(deps: ProxyRouteDeps): RouteDefinition {
+  return {
+    method: "GET",
+    path: "/limits",
+    absolute: true,
+    summary: "Per-account quota (live, or stored with ?snapshot=true)",
+    tags: ["proxy"],
+    handler: async (ctx: ServerContext) => {
+      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      const snapshot = ctx.query.snapshot === "true" || ctx.query.snapshot === "1";
+      if (!snapshot) await probeAccounts(deps, ctx.abortSignal);
+      const rows = await deps.pool.rows();
+      return {
+        snapshot,
+        accounts: rows.map((row) => ({ id: row.id, vendor: row.vendor, status: row.status, cooldownUntil: row.cooldownUntil, quota: row.quota })),
+      };
+    },
+  };
+}
+
+/** Reads fresh quota headers for each usable Anthropic account; failures leave the stored quota. */
+async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise<void> {
+  const fetchImpl = deps.fetch ?? fetch;
+  const rows = await deps.pool.rows();
+  const endpoint = `${deps.config.upstream.anthropic.replace(/\/+$/, "")}/v1/messages`;
+  const probe = JSON.stringify({ model: deps.config.probeModel, max_tokens: 1, messages: [{ role: "user", content: "." }] });
+  await Promise.all(
+    deps.pool
+      .list("anthropic")
+      .filter((account) => rows.find((row) => row.id === account.id)?.status !== "disabled")
+      .map(async (account) => {
+        try {
+          const credential: Record<string, string> =
+            account.type === "api-key" ? { "x-api-key": account.apiKey } : { authorization: `Bearer ${await deps.pool.oauth.accessToken(account)}`, "anthropic-beta": "oauth-2025-04-20" };
+          const response = await fetchImpl(endpoint, {
+            method: "POST",
+            headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...credential },
+            body: probe,
+            signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
+          });
+          await response.body?.cancel();
+          const quota = parseRateLimitHeaders(Object.fromEntries(response.headers), Date.now());
+          if (quota) await deps.pool.saveQuota(account.id, quota);
+        } catch {
+          // Live data is best effort: the stored quota stays.
+        }
+      }),
+  );
+}
+
+/** The proxy's route groups for the surfaces asked for. */
+export function createProxyRouteGroups(deps: ProxyRouteDeps, surfaces: { messages: boolean; chatCompletions: boolean }, chatCompletions?: RouteDefinition): RouteGroup[] {
+  const routes: RouteDefinition[] = [];
+  if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
+  // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
+  // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
+  if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
+  else if (surfaces.chatCompletions && !surfaces.messages) {
+    throw new Error("POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)");
+  }
+  return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"] }] : [];
+}

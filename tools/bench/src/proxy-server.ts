@@ -1,0 +1,22 @@
+// Child of `bench:proxy`: Conduit (Hono adapter) with the proxy mounted, one API-key account on the fake upstream.
+import { createAdapter } from "@conduit-ai/adapter-hono";
+import { createProxy } from "@conduit-ai/proxy";
+import { registerAllRoutes } from "@conduit-ai/server-core";
+
+const upstream = process.argv[2] ?? "";
+const proxy = createProxy({
+  enabled: true,
+  upstream: { anthropic: upstream },
+  clientKeys: ["bench-client-key-0123456789"],
+  accounts: [{ id: "bench", type: "api-key", apiKey: "sk-bench", maxInFlight: 10_000 }],
+});
+const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableMetrics: false });
+registerAllRoutes(adapter, undefined, { proxy });
+await adapter.start();
+process.send?.({ port: adapter.address()?.port });
+process.on("message", () => {
+  const usage = process.cpuUsage();
+  process.send?.({ cpu: usage.user + usage.system });
+});
+// process.exit (not a signal) so --cpu-prof writes its profile.
+process.on("disconnect", () => void adapter.stop().then(() => process.exit(0)));

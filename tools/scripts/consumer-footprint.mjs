@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Consumer footprint (issue 15, "light core"): what `@conduit-ai/server-core` + `@conduit-ai/adapter-hono`
+// cost a consumer. Builds and packs both (`pnpm pack` rewrites `workspace:^`), installs them with npm
+// into an empty project next to what a Hono user has anyway (hono, zod, @hono/node-server), and prints:
+//
+//   (a) the bytes they add to node_modules beyond hono + zod + @hono/node-server (target ≤ 2 MB);
+//   (b) the time `import()` of both takes, median of fresh `node` processes (target ≤ 100 ms): wall
+//       time, and CPU time (steadier on a shared, busy machine); with the same figures for importing
+//       hono + zod + @hono/node-server alone, which the total includes.
+//
+// Usage: node tools/scripts/consumer-footprint.mjs [--runs 9] [--keep] [--check]
+//   --check  exit 1 when a target is missed (the figures are printed either way).
+import { execFileSync } from "node:child_process";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const { values: options } = parseArgs({
+  options: { runs: { type: "string", default: "9" }, keep: { type: "boolean" }, check: { type: "boolean" } },
+});
+const TARGET_BYTES = 2 * 1024 * 1024;
+const TARGET_MS = 100;
+const PACKAGES = [
+  { name: "@conduit-ai/server-core", directory: "packages/server-core" },
+  { name: "@conduit-ai/adapter-hono", directory: "packages/adapter-hono" },
+];
+/** What a Hono consumer installs anyway, at the versions this workspace resolves. */
+const BASELINE = ["hono", "zod", "@hono/node-server"];
+
+const pnpm = process.env.CONDUIT_PNPM ? JSON.parse(process.env.CONDUIT_PNPM) : ["pnpm"];
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+const runPnpm = (args, cwd) => run(pnpm[0], [...pnpm.slice(1), ...args], cwd);
+const npmInstall = (specs, cwd) => run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], cwd);
+const log = (message) => console.error(`consumer-footprint: ${message}`);
+
+/** Bytes of every file under a folder (symlinks counted as links, not followed). */
+function folderBytes(path) {
+  const stat = lstatSync(path);
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((total, entry) => total + folderBytes(join(path, entry)), 0);
+}
+
+/** Installed top-level packages of a project (scoped ones as `@scope/name`). */
+function installedPackages(project) {
+  const modules = join(project, "node_modules");
+  return readdirSync(modules)
+    .filter((entry) => !entry.startsWith("."))
+    .flatMap((entry) => (entry.startsWith("@") ? readdirSync(join(modules, entry)).map((name) => `${entry}/${name}`) : [entry]));
+}
+
+/** The version the workspace resolves for a package, as seen from `packages/adapter-hono`. */
+const installedVersion = (name) => {
+  const folders = ["packages/adapter-hono/node_modules", "packages/server-core/node_modules", "node_modules"];
+  for (const folder of folders) {
+    try {
+      return JSON.parse(readFileSync(join(root, folder, name, "package.json"), "utf8")).version;
+    } catch {}
+  }
+  throw new Error(`${name} is not installed in the workspace`);
+};
+const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+
+/** A fresh process importing `modules`; prints the wall and CPU milliseconds the imports took. */
+const importScript = (modules) => `const cpu = process.cpuUsage();
+const start = performance.now();
+${modules.map((name) => `await import(${JSON.stringify(name)});`).join("\n")}
+const wall = performance.now() - start;
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000 }));`;
+
+/** Median wall and CPU time of `runs` fresh processes importing `modules`. */
+function importTimes(project, modules, runs) {
+  const samples = [];
+  for (let index = 0; index < runs; index++) {
+    samples.push(JSON.parse(run(process.execPath, ["--input-type=module", "-e", importScript(modules)], project).trim()));
+  }
+  const round = (value) => Math.round(value * 10) / 10;
+  return { wall: round(median(samples.map((sample) => sample.wall))), cpu: round(median(samples.map((sample) => sample.cpu))) };
+}
+
+const workspace = mkdtempSync(join(tmpdir(), "conduit-footprint-"));
+try {
+  log("building server-core and adapter-hono");
+  runPnpm([...PACKAGES.flatMap((item) => ["--filter", item.name]), "run", "build"], root);
+  const tarballs = PACKAGES.map((item) => {
+    const before = new Set(readdirSync(workspace));
+    runPnpm(["pack", "--pack-destination", workspace], join(root, item.directory));
+    const created = readdirSync(workspace).find((file) => file.endsWith(".tgz") && !before.has(file));
+    if (!created) throw new Error(`pnpm pack produced no tarball for ${item.name}`);
+    return join(workspace, created);
+  });
+
+  const project = join(workspace, "consumer");
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "conduit-footprint", private: true, type: "module" }));
+  const baselineSpecs = BASELINE.map((name) => `${name}@${installedVersion(name)}`);
+  log(`installing ${baselineSpecs.join(" ")}`);
+  npmInstall(baselineSpecs, project);
+  const baselinePackages = new Set(installedPackages(project));
+  const baselineBytes = folderBytes(join(project, "node_modules"));
+
+  log("installing the two tarballs");
+  npmInstall([...tarballs, ...baselineSpecs], project);
+  const added = installedPackages(project).filter((name) => !baselinePackages.has(name) && !name.startsWith("@conduit-ai/"));
+  const totalBytes = folderBytes(join(project, "node_modules"));
+  const addedBytes = totalBytes - baselineBytes;
+  const conduitBytes = PACKAGES.map((item) => [item.name, folderBytes(join(project, "node_modules", item.name))]);
+  const addedByPackage = added.map((name) => [name, folderBytes(join(project, "node_modules", name))]).sort((a, b) => b[1] - a[1]);
+
+  const runs = Number(options.runs);
+  importTimes(project, PACKAGES.map((item) => item.name), 1); // warms the file cache
+  const both = importTimes(project, PACKAGES.map((item) => item.name), runs);
+  const baselineImport = importTimes(project, BASELINE, runs);
+  const importMs = both.wall;
+
+  const report = {
+    baseline: { packages: baselineSpecs, bytes: baselineBytes },
+    added: {
+      bytes: addedBytes,
+      conduit: Object.fromEntries(conduitBytes),
+      dependencies: Object.fromEntries(addedByPackage),
+    },
+    importMs: { runs, serverCoreAndAdapterHono: both, baselineAlone: baselineImport },
+  };
+  console.log(JSON.stringify(report, null, 2));
+  const sizeOk = addedBytes <= TARGET_BYTES;
+  const timeOk = importMs <= TARGET_MS;
+  console.log(
+    `added to node_modules: ${megabytes(addedBytes)} (target ≤ ${megabytes(TARGET_BYTES)}) ${sizeOk ? "ok" : "MISSED"}; ` +
+      `import of server-core + adapter-hono: ${both.wall} ms wall / ${both.cpu} ms CPU, median of ${runs} (target ≤ ${TARGET_MS} ms) ${timeOk ? "ok" : "MISSED"}; ` +
+      `of that, hono + zod + @hono/node-server alone: ${baselineImport.wall} ms wall / ${baselineImport.cpu} ms CPU`,
+  );
+  if (options.check && !(sizeOk && timeOk)) process.exitCode = 1;
+} catch (error) {
+  console.error(`consumer-footprint: FAILED — ${error.message}`);
+  if (error.stderr) console.error(String(error.stderr));
+  process.exitCode = 1;
+} finally {
+  if (options.keep) log(`kept ${workspace}`);
+  else rmSync(workspace, { recursive: true, force: true });
+}
