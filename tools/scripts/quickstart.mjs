@@ -53,7 +53,8 @@ switch (target) {
     run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
     // A consumer's view: packed tarballs installed with npm into an empty project.
     // The check packs with the same pnpm this script resolved (it may be the npx-fetched one).
-    run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs"], {
+    // Then the release dry run's rules and the version stamp (tools/scripts/release-rules.test.mjs).
+    run(process.execPath, ["--test", "tools/scripts/consumer-install.test.mjs", "tools/scripts/release-rules.test.mjs"], {
       env: { ...process.env, CONDUIT_PNPM: JSON.stringify(pnpm) },
     });
     break;

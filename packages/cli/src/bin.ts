@@ -1,14 +1,9 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
 import { COMMANDS } from "./commands/command-table.js";
 import { ProviderFailure } from "./commands/generate-command.js";
 import { terminalStyle } from "./terminal-style.js";
 import { UsageError } from "./usage-error.js";
-
-/** One `package.json` sits next to `src/` and `dist/`, so the version is never kept by hand. */
-function version(): string {
-  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
-}
+import { VERSION } from "./version.js";
 
 function overview(): string {
   const list = Object.entries(COMMANDS).map(([commandName, { summary }]) => `  ${commandName.padEnd(10)} ${summary}`);
@@ -35,7 +30,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.
 const [name, ...argv] = process.argv.slice(2).filter((argument, index) => !(index === 0 && argument === "--"));
 const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
 if (name === "--version" || name === "-v") {
-  console.log(version());
+  console.log(VERSION);
   process.exit(0);
 }
 if (name === undefined || name === "--help" || name === "-h" || name === "help") {

@@ -28,6 +28,20 @@ describe("config file `proxy` key", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(fake.exchanges.at(-1)?.sent.toString());
+
+    // /v1/chat/completions is mounted too: Claude models go through the pool, others to the runtime.
+    const chat = (model: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${CLIENT_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "hello" }] }),
+      });
+    const claude = await chat("claude-sonnet-4-5");
+    expect(claude.status).toBe(200);
+    expect((await claude.json()).object).toBe("chat.completion");
+    const local = await chat("local/echo");
+    expect(local.status).toBe(200);
+    expect((await local.json()).choices[0].message.content).toContain("hello");
   });
 
   it("leaves the proxy out when not enabled, and refuses a Redis store without REDIS_URL or a bad section", async () => {

@@ -1,16 +1,19 @@
 import type { ConduitProxy } from "@conduit-ai/proxy";
-import { createConsoleLogger } from "@conduit-ai/server-core";
+import { type Runtime, createConsoleLogger } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
 import { UsageError } from "./usage-error.js";
 
 /**
- * The config file's `proxy` section as a proxy to mount (`/v1/messages`, `/limits`,
- * `/accounts`), or undefined when absent or not `enabled`. `store: "redis"` shares the pool
+ * The config file's `proxy` section as a proxy to mount (`/v1/messages`, `/v1/chat/completions`
+ * — non-Claude models answered by `runtime` —, `/limits`, `/accounts`), or undefined when absent or not `enabled`. `store: "redis"` shares the pool
  * through `REDIS_URL`'s client (keys under `REDIS_KEY_PREFIX` + `proxy:`). Loaded on demand.
  */
-export async function setupProxy(section: unknown, redis: Redis | undefined, env: NodeJS.ProcessEnv): Promise<ConduitProxy | undefined> {
+export async function setupProxy(
+  section: unknown,
+  { redis, runtime, env }: { redis: Redis | undefined; runtime: Runtime; env: NodeJS.ProcessEnv },
+): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true)) return undefined;
-  const { createProxy, parseProxyConfig } = await import("@conduit-ai/proxy");
+  const { chatCompletionsFor, createProxy, parseProxyConfig } = await import("@conduit-ai/proxy");
   let config: ReturnType<typeof parseProxyConfig>;
   try {
     config = parseProxyConfig(section);
@@ -20,5 +23,6 @@ export async function setupProxy(section: unknown, redis: Redis | undefined, env
   if (config.store === "redis" && !redis) throw new UsageError('Config file: proxy.store is "redis" but REDIS_URL is not set');
   const logger = createConsoleLogger("warn");
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
-  return createProxy(config, config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:`, onWarning } : { onWarning });
+  const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {};
+  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime) });
 }

@@ -37,20 +37,21 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     redis?.disconnect();
     throw error;
   }
-  let proxy: Awaited<ReturnType<typeof setupProxy>>;
-  try {
-    proxy = await setupProxy(options.file.proxy, redis, env);
-  } catch (error) {
-    await auth.close();
-    redis?.disconnect();
-    throw error;
-  }
   const runtime = createRuntime({
     env,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
     ...(redis ? { redis } : {}),
     ...(auth.tokenProvider ? { auth: auth.tokenProvider } : {}),
   });
+  let proxy: Awaited<ReturnType<typeof setupProxy>>;
+  try {
+    proxy = await setupProxy(options.file.proxy, { redis, runtime, env });
+  } catch (error) {
+    await runtime.close();
+    await auth.close();
+    redis?.disconnect();
+    throw error;
+  }
   const config: ServerAdapterConfig = { ...options.server };
   if (redis && config.rateLimit?.enabled !== false && config.rateLimit?.store === undefined) {
     const prefix = `${env.REDIS_KEY_PREFIX || "conduit:"}ratelimit:`;

@@ -1,2 +1,7 @@
-/** This package's version (a test keeps it equal to package.json). */
-export const VERSION = "0.1.0";
+import manifest from "../package.json" with { type: "json" };
+
+/**
+ * This package's version (health endpoints, the OpenAPI `info.version` default), from package.json:
+ * the esbuild bundle inlines the manifest at build time, so the published code reads no file.
+ */
+export const VERSION: string = manifest.version;

@@ -18,5 +18,9 @@ export function perWorkerStateProblem(workers: number, env: NodeJS.ProcessEnv, f
   if (sessions?.store === "memory") {
     return `--workers ${workers}: auth.sessions.store "memory" keeps sessions per worker; use "redis" or leave it out ${optOut}`;
   }
+  const proxy = file.proxy as { enabled?: unknown; store?: unknown } | undefined;
+  if (proxy?.enabled === true && proxy.store !== "redis") {
+    return `--workers ${workers}: the proxy's account pool is in process memory; set proxy.store to "redis" ${optOut}`;
+  }
   return undefined;
 }

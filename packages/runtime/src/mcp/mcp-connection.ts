@@ -4,7 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { VERSION } from "@conduit-ai/server-core";
+import { VERSION } from "../version.js";
 import { isHttpConfig, type McpConnectionOptions, type McpServerConfig, type McpToolDescriptor } from "./mcp-config.js";
 
 /**

@@ -9,7 +9,7 @@ describe("install line for the package manager in use", () => {
     ["pnpm/10.34.8 npm/? node/v20.20.2 linux x64", "pnpm add pino prom-client"],
     ["yarn/4.5.0 npm/? node/v20.20.2 linux x64", "yarn add pino prom-client"],
     ["bun/1.2.0 npm/? node/v20.20.2 linux x64", "bun add pino prom-client"],
-    [undefined, "npm install pino prom-client"],
+    ["", "npm install pino prom-client"], // no user agent (undefined would read this process's own)
     ["something-else/1.0", "npm install pino prom-client"],
   ])("user agent %s → %s", (userAgent, expected) => {
     expect(installCommand(["pino", "prom-client"], detectPackageManager(userAgent))).toBe(expected);
