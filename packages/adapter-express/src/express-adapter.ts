@@ -1,12 +1,19 @@
 import { type IncomingMessage, type Server, STATUS_CODES, type ServerResponse, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import express, { type Express, type Request, type Response, type Router } from "express";
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
 
 /** Requests whose response Conduit owns: nothing Express reports afterwards may write to them. */
 const servedByConduit = new WeakSet<IncomingMessage>();
+
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "express"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    express: Express;
+  }
+}
 
 /**
  * Conduit on Express 5. Conduit's routes live on a native `express.Router` (case
@@ -41,6 +48,10 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
     for (const path of optionsPaths) router.options(path, (request: Request, response: Response) => this.serve(request, response));
     this.conduitRouters.set(app, router);
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Express): Server {

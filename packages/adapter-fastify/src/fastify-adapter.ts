@@ -1,11 +1,19 @@
 import { type Server, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import { nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type preParsingHookHandler } from "fastify";
+import { takeOver, takeOverBeforeParsing } from "./fastify-takeover.js";
 
 export type ConduitFastifyApp = FastifyInstance<Server>;
 
-const FALLBACK_METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
+export const FALLBACK_METHODS: HTTPMethods[] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
+
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "fastify"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    fastify: ConduitFastifyApp;
+  }
+}
 
 /**
  * Conduit on Fastify 5. Conduit's routes are native Fastify routes. Routes with a body take
@@ -53,6 +61,10 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
     return app;
   }
 
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
+  }
+
   protected async createHttpServer(app: ConduitFastifyApp): Promise<Server> {
     await app.ready();
     return app.server;
@@ -62,20 +74,12 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
     await app.close();
   }
 
-  /** Takes the request over before Fastify's content-type parsing and body limit; the handler is then never reached. */
   private preParsing(route?: RegisteredRoute): preParsingHookHandler {
-    return (request, reply, _payload, done) => {
-      this.takeOver(request, reply, route);
-      done();
-    };
+    return takeOverBeforeParsing(this.handler, route);
   }
 
-  /** Hands the raw request to the core; Fastify stops its lifecycle for a hijacked reply. */
   private takeOver(request: FastifyRequest, reply: FastifyReply, route?: RegisteredRoute): void {
-    if (reply.sent) return;
-    reply.hijack();
-    const options: NodeRequestOptions = { frameworkBody: request.body };
-    void handleNodeRequest(this.handler, request.raw, reply.raw, route, options);
+    takeOver(this.handler, request, reply, route);
   }
 }
 

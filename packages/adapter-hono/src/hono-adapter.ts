@@ -2,11 +2,18 @@ import { type IncomingMessage, type Server, createServer } from "node:http";
 import { type HttpBindings, getRequestListener } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { handleNodeRequest, guardNodeServer } from "@conduit-ai/server-core/node";
 import { handleWebRequest } from "@conduit-ai/server-core/web";
 import { type Context, Hono } from "hono";
 
 export type ConduitHonoApp = Hono<{ Bindings: HttpBindings }>;
+
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "hono"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    hono: ConduitHonoApp;
+  }
+}
 
 /**
  * Conduit on Hono (the default adapter). Conduit's routes are mounted on Hono's router;
@@ -25,6 +32,10 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
     // Routes added after the app was built, OPTIONS, 404: the core decides.
     app.notFound((c) => this.serve(c));
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: ConduitHonoApp): Server {

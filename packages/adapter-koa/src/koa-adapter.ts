@@ -1,10 +1,17 @@
 import { type Server, createServer } from "node:http";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
+import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import Router from "@koa/router";
 import Koa, { type Context } from "koa";
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
+
+declare module "@conduit-ai/server-core" {
+  /** `createServer(runtime, {framework: "koa"})` → `getFrameworkInstance()` is this app type. */
+  interface FrameworkApps {
+    koa: Koa;
+  }
+}
 
 /**
  * Conduit on Koa 3. Conduit's routes live on a native `@koa/router` (case sensitive, like
@@ -35,6 +42,10 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
     }
     this.conduitRouters.set(app, router);
     return app;
+  }
+
+  protected guardHttpServer(server: Server): void {
+    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Koa): Server {

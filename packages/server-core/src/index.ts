@@ -13,7 +13,8 @@ export { type BodySource, DEFAULT_MAX_BODY_DEPTH, parseForm, parseRawBody, readR
 export { type TrustFunction, compileTrustProxy, isLoopbackAddress, resolveClientAddress } from "./core/client-address.js";
 export { jsonDepthExceeds } from "./core/json-depth.js";
 export { validateRoute } from "./core/route-validation.js";
-export { ADAPTER_PACKAGES, type AdapterModule, createServer } from "./core/create-server.js";
+export { ADAPTER_PACKAGES, type AdapterModule, type CreateServerWithAdapterOptions, createServer } from "./core/create-server.js";
+export { type MountOptions, claimsRequest, mountedConfig, prepareMounted } from "./core/mounting.js";
 export {
   type ErrorFormatOptions,
   type ErrorResponse,
@@ -31,6 +32,8 @@ export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from ".
 export { type IncomingRequest, type LingerOptions, type OutgoingResponse, RequestHandler } from "./core/request-handler.js";
 export {
   type EncodeStreamOptions,
+  type EventStreamFormat,
+  negotiateEventStreamFormat,
   type StreamFormat,
   encodeEventStream,
   encodeNdjsonLine,
@@ -49,6 +52,14 @@ export {
   streamEventTransformFor,
 } from "./core/stream-redaction.js";
 export { validateRequest } from "./core/validate-request.js";
+export {
+  UI_MESSAGE_STREAM_FORMAT,
+  UI_MESSAGE_STREAM_HEADERS,
+  UI_MESSAGE_STREAM_REQUEST_HEADER,
+  UiMessageStreamEncoder,
+  fromUiChatRequest,
+  wantsUiMessageStream,
+} from "./core/ui-message-stream.js";
 export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependency, requireInstalled } from "./core/optional-dependency.js";
 // Route groups, OpenAPI and metrics (issue 5).
 export * from "./routes/schemas.js";

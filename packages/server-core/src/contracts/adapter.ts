@@ -3,7 +3,7 @@ import type { RequiredServerAdapterConfig } from "./config.js";
 import type { ServerFramework } from "./http.js";
 import type { ServerLifecycleState, ServerStatus } from "./lifecycle.js";
 import type { MiddlewareDefinition } from "./middleware.js";
-import type { RegisteredRoute, RouteDefinition, RouteGroup } from "./route.js";
+import type { RegisteredRoute, RouteDefinition, RouteGroup, RouteSchemas } from "./route.js";
 import type { Runtime } from "./runtime.js";
 
 /** The public face of every adapter; identical behavior on all four frameworks. */
@@ -14,7 +14,8 @@ export interface ServerAdapter<TFramework = unknown> extends EventEmitter {
   initialize(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  registerRoute(route: RouteDefinition): void;
+  /** `ctx.params` is typed from the path literal (`"/users/:id"` → `ctx.params.id: string`) unless a params schema says otherwise. */
+  registerRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): void;
   registerRouteGroup(group: RouteGroup): void;
   registerMiddleware(middleware: MiddlewareDefinition): void;
   getStatus(): ServerStatus;

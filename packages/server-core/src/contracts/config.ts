@@ -153,7 +153,7 @@ export interface RequiredServerAdapterConfig {
   health: Complete<HealthConfig>;
 }
 
-export interface CreateServerOptions {
-  framework?: ServerFramework;
+export interface CreateServerOptions<TFramework extends ServerFramework = ServerFramework> {
+  framework?: TFramework;
   config?: ServerAdapterConfig;
 }

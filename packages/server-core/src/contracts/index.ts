@@ -9,3 +9,4 @@ export * from "./route.js";
 export * from "./runtime.js";
 export * from "./stream-event.js";
 export * from "./usage.js";
+export * from "./frameworks.js";

@@ -13,11 +13,23 @@ export interface RouteSchemas {
 
 // Tuple-wrapped so an optional (possibly undefined) schema slot falls back instead of inferring `unknown`.
 type Infer<T, Fallback> = [T] extends [z.ZodType] ? z.output<T> : Fallback;
+/** One schema slot of `S` (undefined when the route has no schemas). */
+type Slot<S, K extends keyof RouteSchemas> = S extends RouteSchemas ? S[K] : undefined;
 
-export type RouteContext<S extends RouteSchemas | undefined> = ServerContext<
-  Infer<NonNullable<S>["body"], unknown>,
-  Infer<NonNullable<S>["query"], Record<string, string | string[]>>,
-  Infer<NonNullable<S>["params"], Record<string, string>>
+type PathSegments<P extends string> = P extends `${infer Head}/${infer Tail}` ? Head | PathSegments<Tail> : P;
+type ParamName<Segment> = Segment extends `:${infer Name}` ? Name : never;
+
+/**
+ * The parameters of a path literal: `"/users/:id/posts/:postId"` → `{id: string; postId: string}`;
+ * a path typed only as `string` gives `Record<string, string>`.
+ */
+export type PathParams<P extends string> = string extends P ? Record<string, string> : { [Name in ParamName<PathSegments<P>>]: string };
+
+/** The handler's context: body, query and params from the route's zod schemas; params from the path literal when no schema says otherwise. */
+export type RouteContext<S extends RouteSchemas | undefined, P extends string = string> = ServerContext<
+  Infer<Slot<S, "body">, unknown>,
+  Infer<Slot<S, "query">, Record<string, string | string[]>>,
+  Infer<Slot<S, "params">, PathParams<P>>
 >;
 
 /**
@@ -25,13 +37,13 @@ export type RouteContext<S extends RouteSchemas | undefined> = ServerContext<
  * a web `Response`, or an async iterable of stream events (sent as SSE or NDJSON).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the handler's context type comes from its schemas
-export type RouteHandler<S extends RouteSchemas | undefined = any> = (ctx: RouteContext<S>) => unknown;
+export type RouteHandler<S extends RouteSchemas | undefined = any, P extends string = string> = (ctx: RouteContext<S, P>) => unknown;
 
-export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchemas | undefined> {
+export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchemas | undefined, P extends string = string> {
   method: HttpMethod;
-  /** Relative to `basePath` unless `absolute`; `:name` marks a parameter. */
-  path: string;
-  handler: RouteHandler<S>;
+  /** Relative to `basePath` unless `absolute`; `:name` marks a parameter (typed from the literal: `ctx.params.name`). */
+  path: P;
+  handler: RouteHandler<S, P>;
   schema?: S;
   summary?: string;
   description?: string;
@@ -69,16 +81,16 @@ export interface RegisteredRoute extends RouteDefinition {
 }
 
 /**
- * Builds a route with its context typed from its zod schemas.
+ * Builds a route with its context typed from its zod schemas and its path literal.
  *
  * @example
  * defineRoute({
  *   method: "POST",
- *   path: "/echo",
+ *   path: "/echo/:id",
  *   schema: { body: z.object({ text: z.string() }) },
- *   handler: (ctx) => ({ echo: ctx.body.text }),
+ *   handler: (ctx) => ({ id: ctx.params.id, echo: ctx.body.text }),
  * });
  */
-export function defineRoute<S extends RouteSchemas | undefined = undefined>(route: RouteDefinition<S>): RouteDefinition {
-  return route as RouteDefinition;
+export function defineRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): RouteDefinition {
+  return route as unknown as RouteDefinition;
 }

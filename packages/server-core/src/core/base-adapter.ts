@@ -6,7 +6,7 @@ import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contra
 import type { ServerFramework } from "../contracts/http.js";
 import type { ServerLifecycleState, ServerStatus } from "../contracts/lifecycle.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import type { RegisteredRoute, RouteDefinition, RouteGroup } from "../contracts/route.js";
+import type { RegisteredRoute, RouteDefinition, RouteGroup, RouteSchemas } from "../contracts/route.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
@@ -17,7 +17,6 @@ import { createConsoleLogger } from "./logger.js";
 import { joinPaths } from "./path-pattern.js";
 import { RequestHandler } from "./request-handler.js";
 import { middlewareProblem } from "./route-validation.js";
-import { guardNodeServer } from "../node/server-guards.js";
 import { builtInHealthRoutes } from "../routes/built-in-health.js";
 import { installMetrics } from "../metrics/install-metrics.js";
 import { createDefaultMiddleware } from "../middleware/default-stack.js";
@@ -117,6 +116,12 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   protected abstract createApp(routes: RegisteredRoute[]): TApp;
   /** A Node HTTP server (not yet listening) serving the app. */
   protected abstract createHttpServer(app: TApp): Server | Promise<Server>;
+  /**
+   * Installs the shared Node guards: `guardNodeServer(server, this.handler)` from
+   * `@conduit-ai/server-core/node`. Each adapter calls it, not this class, so the core's
+   * main entry never loads `node:http` (a web-standard fetch handler runs without it).
+   */
+  protected abstract guardHttpServer(server: Server): void;
   /** Releases framework resources after the server closed (e.g. `fastify.close()`). */
   protected async disposeApp(_app: TApp): Promise<void> {}
 
@@ -157,7 +162,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     try {
       const server = await this.createHttpServer(this.app as TApp);
       // Parser errors, CONNECT, 100-continue and Host-less requests: answered alike on every adapter.
-      guardNodeServer(server, this.handler);
+      this.guardHttpServer(server);
       server.on("connection", (socket: Socket) => {
         this.sockets.add(socket);
         socket.once("close", () => this.sockets.delete(socket));
@@ -195,13 +200,14 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
    */
   async stop(): Promise<void> {
     if (this.state !== "running") throw new NotRunningError(`Server is ${this.state}`);
-    const server = this.server as Server;
+    // Undefined when mounted in a host app (`markMounted`): the host owns the server; the drain is the same.
+    const server = this.server;
     const { drainTimeoutMs, gracefulShutdownTimeoutMs, forceClose } = this.config.shutdown;
     const deadline = Date.now() + gracefulShutdownTimeoutMs;
     const remaining = () => Math.max(0, deadline - Date.now());
     this.transition("draining");
     this.handler.draining = true;
-    const closed = stopListening(server);
+    const closed = server ? stopListening(server) : Promise.resolve();
     // What failed to close; the stop still closes everything else, then reports it (STOP_FAILED).
     const failures: unknown[] = [];
     const fail = (error: unknown) => {
@@ -238,7 +244,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     }
     this.destroySockets();
     await within(closed, remaining());
-    await this.disposeApp(this.app as TApp).catch(fail);
+    if (this.app !== undefined) await this.disposeApp(this.app).catch(fail);
     const uptime = Date.now() - this.startedAt;
     this.server = undefined;
     this.boundAddress = undefined;
@@ -251,6 +257,28 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     }
     this.transition("stopped");
     this.handler.emitSafe("stopped", { uptime, timestamp: Date.now() });
+  }
+
+  /**
+   * For the framework-native forms (Fastify plugin, Express router, Hono sub-app and fetch
+   * handler, Koa middleware): the host app's server serves this core, so it is running from
+   * now on (readiness says so), and `stop()` drains its requests and streams (503 for new ones,
+   * a final event for open streams) without closing a server of its own.
+   *
+   * @example
+   * const conduit = createAdapter(runtime, config);
+   * conduit.markMounted();
+   * hostApp.use((request, response) => handleNodeRequest(conduit.handler, request, response));
+   */
+  markMounted(): void {
+    if (this.state === "running") return;
+    if (this.state !== "uninitialized" && this.state !== "initialized" && this.state !== "stopped") {
+      throw new InvalidLifecycleStateError(`Cannot mount while ${this.state}`);
+    }
+    // No server to listen: straight to running (the same steps `start()` takes, without the socket).
+    this.state = "running";
+    this.handler.draining = false;
+    this.startedAt = Date.now();
   }
 
   private destroySockets(): void {
@@ -303,10 +331,10 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     return this.handler.rateLimiter;
   }
 
-  registerRoute(route: RouteDefinition): void {
+  registerRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): void {
     if (typeof route !== "object" || route === null || typeof route.path !== "string") throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
     const fullPath = route.absolute ? joinPaths(route.path) : joinPaths(this.config.basePath, route.path);
-    this.handler.routes.add({ ...route, fullPath } as RegisteredRoute);
+    this.handler.routes.add({ ...route, fullPath } as unknown as RegisteredRoute);
   }
 
   registerRouteGroup(group: RouteGroup): void {

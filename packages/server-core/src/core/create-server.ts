@@ -1,9 +1,10 @@
 import type { CreateServerOptions, ServerAdapterConfig } from "../contracts/config.js";
+import type { FrameworkAppOf } from "../contracts/frameworks.js";
 import type { ServerFramework } from "../contracts/http.js";
 import type { Runtime } from "../contracts/runtime.js";
 import { resolveConfig, validateFramework } from "../config/resolve-config.js";
-import { MissingDependencyError } from "../errors/server-errors.js";
-import type { BaseServerAdapter } from "./base-adapter.js";
+import { ConfigurationError, MissingDependencyError } from "../errors/server-errors.js";
+import type { AdapterOptions, BaseServerAdapter } from "./base-adapter.js";
 
 /** Adapter package and framework package(s) per framework. */
 export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framework: string[] }> = {
@@ -14,8 +15,16 @@ export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framew
 };
 
 /** What every adapter package exports. */
-export interface AdapterModule {
-  createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig): BaseServerAdapter<unknown>;
+export interface AdapterModule<TAdapter extends BaseServerAdapter<unknown> = BaseServerAdapter<unknown>> {
+  createAdapter(runtime: Runtime | undefined, config?: ServerAdapterConfig, options?: AdapterOptions): TAdapter;
+}
+
+/** `createServer` with an adapter imported statically (so bundlers include it): `{adapter: hono}`. */
+export interface CreateServerWithAdapterOptions<TAdapter extends BaseServerAdapter<unknown>> {
+  adapter: AdapterModule<TAdapter>;
+  config?: ServerAdapterConfig;
+  /** Optional; checked against the adapter's own framework. */
+  framework?: ServerFramework;
 }
 
 function missingPackage(error: unknown): string | undefined {
@@ -29,26 +38,55 @@ function missingPackage(error: unknown): string | undefined {
   return scoped?.startsWith(".") || scoped?.startsWith("/") ? undefined : scoped;
 }
 
-/**
- * Creates an adapter for one framework (default `hono`), loading only that adapter's
- * package. The config is validated up front.
- *
- * @example
- * const server = await createServer(runtime, { framework: "express", config: { port: 8080 } });
- * await server.start();
- */
-export async function createServer(runtime: Runtime | undefined, options: CreateServerOptions = {}): Promise<BaseServerAdapter<unknown>> {
-  const framework = validateFramework(options.framework ?? "hono");
-  resolveConfig(options.config);
+async function loadAdapterModule(framework: ServerFramework): Promise<AdapterModule> {
   const { adapter, framework: frameworkPackages } = ADAPTER_PACKAGES[framework];
-  let module: AdapterModule;
   try {
-    module = (await import(adapter)) as AdapterModule;
+    return (await import(adapter)) as AdapterModule;
   } catch (error) {
     const missing = missingPackage(error);
     if (missing === adapter) throw new MissingDependencyError(adapter, { cause: error, packages: [adapter, ...frameworkPackages] });
     if (missing) throw new MissingDependencyError(missing, { cause: error });
     throw error;
   }
-  return module.createAdapter(runtime, options.config ?? {});
+}
+
+/**
+ * Creates an adapter for one framework (default `hono`), loading only that adapter's
+ * package — or the adapter module given statically as `adapter`, which bundlers then include.
+ * The config is validated up front. The result's `getFrameworkInstance()` is typed as the
+ * framework's own app (`Hono`, `Express`, `FastifyInstance`, `Koa`) once the adapter's types
+ * are loaded (see `FrameworkApps`).
+ *
+ * @example
+ * const server = await createServer(runtime, { framework: "express", config: { port: 8080 } });
+ * await server.start();
+ *
+ * @example
+ * import * as hono from "@conduit-ai/adapter-hono";
+ * const bundled = await createServer(runtime, { adapter: hono });
+ */
+export function createServer<TAdapter extends BaseServerAdapter<unknown>>(
+  runtime: Runtime | undefined,
+  options: CreateServerWithAdapterOptions<TAdapter>,
+): Promise<TAdapter>;
+export function createServer<TFramework extends ServerFramework = "hono">(
+  runtime: Runtime | undefined,
+  options?: CreateServerOptions<TFramework>,
+): Promise<BaseServerAdapter<FrameworkAppOf<TFramework>>>;
+export async function createServer(
+  runtime: Runtime | undefined,
+  options: CreateServerOptions | CreateServerWithAdapterOptions<BaseServerAdapter<unknown>> = {},
+): Promise<BaseServerAdapter<unknown>> {
+  const given = "adapter" in options ? options.adapter : undefined;
+  if ("adapter" in options && typeof given?.createAdapter !== "function") {
+    throw new ConfigurationError("createServer: `adapter` must be an adapter module (import * as hono from \"@conduit-ai/adapter-hono\")");
+  }
+  const framework = options.framework === undefined ? undefined : validateFramework(options.framework);
+  resolveConfig(options.config);
+  const module = given ?? (await loadAdapterModule(framework ?? "hono"));
+  const adapter = module.createAdapter(runtime, options.config ?? {});
+  if (framework !== undefined && adapter.framework !== framework) {
+    throw new ConfigurationError(`createServer: framework "${framework}" does not match the adapter given (${adapter.framework})`);
+  }
+  return adapter;
 }

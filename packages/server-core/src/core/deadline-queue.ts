@@ -52,7 +52,8 @@ export class DeadlineQueue {
   private arm(at: number): void {
     this.timer = setTimeout(() => this.expire(), Math.max(0, Math.ceil(at - performance.now())));
     // Pending requests keep the server alive, never a timeout on its own.
-    this.timer.unref();
+    // Web runtimes (Workers, Deno) return a number here: nothing to unref.
+    (this.timer as { unref?: () => unknown }).unref?.();
   }
 
   private expire(): void {

@@ -3,7 +3,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamAbortedError } from "../errors/server-errors.js";
 import type { Logger } from "./logger.js";
-import { encodeEventStream, negotiateStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { encodeEventStream, negotiateEventStreamFormat, streamHeaders } from "./stream-encoding.js";
 import { type StreamEventTransform, streamEventTransformFor } from "./stream-redaction.js";
 
 const STREAM_STATE = "conduit.eventStream";
@@ -24,7 +24,7 @@ export interface EventStreamOptions {
  * disconnect bookkeeping of `recordStreamAbort`.
  */
 export function applyEventStream(context: ServerContext, source: AsyncIterable<unknown>, options: EventStreamOptions): void {
-  const format = negotiateStreamFormat(context.headers, context.query);
+  const format = negotiateEventStreamFormat(context.headers, context.query);
   const response = context.response;
   response.status = 200;
   Object.assign(response.headers, streamHeaders(format));

@@ -4,8 +4,11 @@ import type { ResponseHeaders } from "../contracts/http.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamingError } from "../errors/server-errors.js";
 import { onSharedAbort } from "./abort-fan-out.js";
+import { UI_MESSAGE_STREAM_HEADERS, UiMessageStreamEncoder, wantsUiMessageStream } from "./ui-message-stream.js";
 
 export type StreamFormat = "sse" | "ndjson";
+/** What a streamed route may answer in: the two Conduit encodings, or the AI SDK's UI message stream (`ui-message`). */
+export type EventStreamFormat = StreamFormat | "ui-message";
 
 const eventTypes = new Set<string>(DATA_STREAM_EVENT_TYPES);
 
@@ -18,7 +21,13 @@ export function negotiateStreamFormat(headers: IncomingHeaders, query: Record<st
   return value.includes("application/x-ndjson") ? "ndjson" : "sse";
 }
 
-export function streamHeaders(format: StreamFormat): ResponseHeaders {
+/** `negotiateStreamFormat`, plus the AI SDK UI message stream (`?format=ui-message` or `x-conduit-stream-format: ui-message`). */
+export function negotiateEventStreamFormat(headers: IncomingHeaders, query: Record<string, string | string[]>): EventStreamFormat {
+  return wantsUiMessageStream(headers, query) ? "ui-message" : negotiateStreamFormat(headers, query);
+}
+
+export function streamHeaders(format: EventStreamFormat): ResponseHeaders {
+  if (format === "ui-message") return { ...UI_MESSAGE_STREAM_HEADERS };
   return {
     "content-type": format === "sse" ? "text/event-stream; charset=utf-8" : "application/x-ndjson; charset=utf-8",
     "cache-control": "no-cache, no-transform",
@@ -54,7 +63,7 @@ const SSE_KEEP_ALIVE = ": keep-alive\n\n";
 const NDJSON_KEEP_ALIVE = `${JSON.stringify({ type: "keep-alive" })}\n`;
 
 export interface EncodeStreamOptions {
-  format: StreamFormat;
+  format: EventStreamFormat;
   keepAliveMs: number;
   signal: AbortSignal;
   /** Called with a failure raised by the source mid-stream (already sent as an `error` event). */
@@ -77,6 +86,13 @@ export interface EncodeStreamOptions {
   onInterrupt?: () => void;
 }
 
+function frameEncoderFor(format: EventStreamFormat): (event: DataStreamEvent) => string {
+  if (format === "sse") return encodeSseFrame;
+  if (format === "ndjson") return encodeNdjsonLine;
+  const encoder = new UiMessageStreamEncoder();
+  return (event) => encoder.encode(event);
+}
+
 /** The `data` of the last event of a stream the shutdown ended. */
 export const SHUTDOWN_EVENT_DATA = Object.freeze({
   code: "SERVER_SHUTTING_DOWN",
@@ -92,10 +108,10 @@ export const SHUTDOWN_EVENT_DATA = Object.freeze({
  * stops the source when the client goes away.
  */
 export async function* encodeEventStream(source: AsyncIterable<unknown>, options: EncodeStreamOptions): AsyncGenerator<string> {
-  const encodeFrame = options.format === "sse" ? encodeSseFrame : encodeNdjsonLine;
+  const encodeFrame = frameEncoderFor(options.format);
   const transform = options.transformEvent;
   const encode = transform ? (event: DataStreamEvent) => encodeFrame(transform(event)) : encodeFrame;
-  const keepAlive = options.format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
+  const keepAlive = options.format === "ndjson" ? NDJSON_KEEP_ALIVE : SSE_KEEP_ALIVE;
   const iterator = source[Symbol.asyncIterator]();
   const idle = new IdleTicker(options.keepAliveMs, options.shutdownSignal);
   let lastType: string | undefined;
@@ -173,7 +189,8 @@ class IdleTicker {
         this.wake("tick");
       }
     }, Math.max(1, Math.floor(intervalMs / 2)));
-    this.timer.unref();
+    // Web runtimes (Workers, Deno) return a number here: nothing to unref.
+    (this.timer as { unref?: () => unknown }).unref?.();
   }
 
   /** True once the server's shutdown interrupted this stream. */

@@ -59,8 +59,16 @@ function parametersOf(route: RouteDefinition, pathParameters: string[], definiti
       name: "format",
       in: "query",
       required: false,
-      description: "Stream encoding; NDJSON also with `Accept: application/x-ndjson`",
-      schema: { type: "string", enum: ["sse", "ndjson"] },
+      description:
+        "Stream encoding; NDJSON also with `Accept: application/x-ndjson`. `ui-message`: the Vercel AI SDK UI message stream protocol (v1) that `useChat` reads",
+      schema: { type: "string", enum: ["sse", "ndjson", "ui-message"] },
+    });
+    parameters.push({
+      name: "x-conduit-stream-format",
+      in: "header",
+      required: false,
+      description: "`ui-message` selects the Vercel AI SDK UI message stream protocol, like `?format=ui-message`",
+      schema: { type: "string", enum: ["ui-message"] },
     });
   }
   return parameters;
@@ -77,7 +85,13 @@ function successResponses(route: RouteDefinition, definitions: Record<string, Sc
       "200": {
         description: "A stream of DataStreamEvents; the last one is `finish` or `error`",
         content: {
-          "text/event-stream": { schema: { type: "string", description: "SSE frames: `event: <type>`, `id: <id>`, `data: <DataStreamEvent JSON>`" } },
+          "text/event-stream": {
+            schema: {
+              type: "string",
+              description:
+                "SSE frames: `event: <type>`, `id: <id>`, `data: <DataStreamEvent JSON>`. With `format=ui-message`: the AI SDK UI message stream (`data: <UI message chunk JSON>` frames, then `data: [DONE]`; header `x-vercel-ai-ui-message-stream: v1`)",
+            },
+          },
           "application/x-ndjson": { schema: streamEventSchema },
         },
       },

@@ -7,6 +7,17 @@ import {
   providersResponseSchema,
 } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
+import { fromUiChatRequest } from "../core/ui-message-stream.js";
+import type { MiddlewareDefinition } from "../contracts/middleware.js";
+
+/** Accepts a `useChat` request body on `/agent/stream` (after auth: route middleware runs last). */
+const uiChatRequestMiddleware: MiddlewareDefinition = {
+  name: "ui-chat-request",
+  handler: async (ctx, next) => {
+    ctx.body = fromUiChatRequest(await ctx.readBody());
+    await next();
+  },
+};
 import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
 
 /**
@@ -37,8 +48,12 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "POST",
         path: "/stream",
         summary: "Stream an answer as DataStreamEvents",
-        description: "Server-Sent Events by default; NDJSON with `Accept: application/x-ndjson` or `?format=ndjson`. The last event is `finish` or `error`.",
+        description:
+          "Server-Sent Events by default; NDJSON with `Accept: application/x-ndjson` or `?format=ndjson`. The last event is `finish` or `error`. " +
+          "With `?format=ui-message` (or the header `x-conduit-stream-format: ui-message`) the Vercel AI SDK UI message stream protocol v1, so `useChat` reads it directly; " +
+          "the body may then also be the `useChat` request (`{id, messages}`): the last user message is the input and the chat id the session.",
         streaming: true,
+        middleware: [uiChatRequestMiddleware],
         schema: { body: generateRequestSchema },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
         handler: (ctx) => requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx)),

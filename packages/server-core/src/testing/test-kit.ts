@@ -14,6 +14,7 @@ class SocketlessAdapter extends BaseServerAdapter<null> {
   protected createHttpServer(): Server {
     throw new Error("The socketless test adapter never listens");
   }
+  protected guardHttpServer(): void {}
 }
 
 export interface TestRequest {

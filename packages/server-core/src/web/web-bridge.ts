@@ -56,6 +56,8 @@ export interface WebRequestOptions {
   signal?: AbortSignal;
   /** Registers a callback for when the response is fully written (Node: the ServerResponse's `close`). */
   onWritten?: (done: () => void) => void;
+  /** Where a host app mounted Conduit (Hono `app.route("/ai", …)`): removed from the path the core matches. */
+  pathPrefix?: string;
 }
 
 /**
@@ -72,6 +74,9 @@ export async function handleWebRequest(
 ): Promise<Response> {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  let path = pathStart === -1 ? "/" : url.slice(pathStart);
+  const prefix = options.pathPrefix;
+  if (prefix && prefix !== "/" && path.startsWith(prefix)) path = path.slice(prefix.length).replace(/^(?=[^/]|$)/, "/");
   const headers = Object.create(null) as Record<string, string>;
   request.headers.forEach((value, key) => {
     headers[key] = value;
@@ -79,7 +84,7 @@ export async function handleWebRequest(
   const outgoing = await handler.dispatch(
     {
       method: request.method,
-      url: pathStart === -1 ? "/" : url.slice(pathStart),
+      url: path,
       headers,
       clientAddress: options.clientAddress,
       body: request.body ? { kind: "stream", stream: request.body } : { kind: "none" },
