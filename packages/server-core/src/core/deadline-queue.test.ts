@@ -23,7 +23,8 @@ describe("DeadlineQueue", () => {
     expect(queue.size).toBe(2);
     await vi.waitFor(() => expect(fired.map((entry) => entry.name)).toEqual(["a", "b"]), { timeout: 5_000, interval: 10 });
     for (const entry of fired) expect(entry.at).toBeGreaterThanOrEqual(entry.deadline);
-    expect(fired[1]!.deadline - fired[0]!.deadline).toBeGreaterThanOrEqual(30);
+    // b was added one sleep later (a timer may fire a fraction of a millisecond early by performance.now()).
+    expect(fired[1]!.deadline - fired[0]!.deadline).toBeGreaterThan(25);
     expect(queue.size).toBe(0);
   });
 
