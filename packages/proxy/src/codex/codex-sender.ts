@@ -1,3 +1,4 @@
+import { backoff } from "../anthropic/wire.js";
 import type { AccountConfig, ProxyConfig } from "../config.js";
 import { boundedText } from "../openai/bounded-text.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
@@ -175,21 +176,4 @@ function withoutFraming(source: Headers): Headers {
     if (!DROPPED_RESPONSE_HEADERS.has(name)) headers.append(name, value);
   });
   return headers;
-}
-
-
-function backoff(baseMs: number, retry: number, signal: AbortSignal): Promise<void> {
-  const delay = baseMs * 2 ** retry * (0.5 + Math.random() / 2);
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, delay);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
