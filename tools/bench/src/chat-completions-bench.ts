@@ -11,10 +11,10 @@
  * Options: --requests 1000 (per side and concurrency) --rounds 4 --deltas 500 --streamRounds 3
  *          --profile <dir> (a CPU profile of Conduit's process, its top functions printed)
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { childCpu, forkChild } from "./bench-children.js";
 import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 
 const { values } = parseArgs({
@@ -28,23 +28,8 @@ const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 
-function forkChild(file: string, args: string[], extraExecArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [...process.execArgv, ...extraExecArgv] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
-  });
-}
-
-const upstream = await forkChild("./proxy-upstream.ts", [values.deltas]);
-const conduit = await forkChild("./chat-completions-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
-
-function conduitCpu(): Promise<number> {
-  return new Promise((resolve) => {
-    conduit.child.once("message", (message: { cpu: number }) => resolve(message.cpu));
-    conduit.child.send("cpu");
-  });
-}
+const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), [values.deltas]);
+const conduit = await forkChild(new URL("./chat-completions-server.ts", import.meta.url), [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
 
 interface Target {
   name: "direct" | "conduit";
@@ -110,9 +95,9 @@ async function latencyScenario(concurrency: number): Promise<void> {
   let cpu = 0;
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) {
-      const before = target === viaConduit ? await conduitCpu() : 0;
+      const before = target === viaConduit ? await childCpu(conduit) : 0;
       samples[target.name].push(...(await load(target, concurrency, perRound, false)).latencies);
-      if (target === viaConduit) cpu += (await conduitCpu()) - before;
+      if (target === viaConduit) cpu += (await childCpu(conduit)) - before;
     }
   }
   const d = samples.direct.sort((a, b) => a - b);

@@ -15,10 +15,10 @@
  *          --profile <dir> (a CPU profile of Conduit's process)
  *          --baseline (a bare Node http pipe in Conduit's place: the floor of any proxy hop on this host)
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { childCpu, forkChild } from "./bench-children.js";
 
 const { values } = parseArgs({
   options: {
@@ -32,24 +32,8 @@ const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 
-function forkChild(file: string, args: string[], extraExecArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [...process.execArgv, ...extraExecArgv] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
-  });
-}
-
-const upstream = await forkChild("./proxy-upstream.ts", [values.deltas]);
-const conduit = await forkChild(values.baseline ? "./proxy-baseline-server.ts" : "./proxy-server.ts", [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
-
-/** Conduit's CPU time (µs) so far, asked over IPC. */
-function conduitCpu(): Promise<number> {
-  return new Promise((resolve) => {
-    conduit.child.once("message", (message: { cpu: number }) => resolve(message.cpu));
-    conduit.child.send("cpu");
-  });
-}
+const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), [values.deltas]);
+const conduit = await forkChild(new URL(values.baseline ? "./proxy-baseline-server.ts" : "./proxy-server.ts", import.meta.url), [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
 
 interface Target {
   name: string;
@@ -114,9 +98,9 @@ async function latencyScenario(concurrency: number): Promise<{ p50: number; p99:
   let cpu = 0;
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) {
-      const before = target === viaConduit ? await conduitCpu() : 0;
+      const before = target === viaConduit ? await childCpu(conduit) : 0;
       samples[target.name]?.push(...(await load(target, concurrency, perRound, jsonBody)).latencies);
-      if (target === viaConduit) cpu += (await conduitCpu()) - before;
+      if (target === viaConduit) cpu += (await childCpu(conduit)) - before;
     }
   }
   const sortedDirect = (samples.direct ?? []).sort((a, b) => a - b);
@@ -136,9 +120,9 @@ async function streamScenario(): Promise<number> {
   let cpu = 0;
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) {
-      const before = target === viaConduit ? await conduitCpu() : 0;
+      const before = target === viaConduit ? await childCpu(conduit) : 0;
       const result = await load(target, 64, 64, streamBody);
-      if (target === viaConduit) cpu += (await conduitCpu()) - before;
+      if (target === viaConduit) cpu += (await childCpu(conduit)) - before;
       const total = totals[target.name] as { bytes: number; seconds: number };
       total.bytes += result.bytes;
       total.seconds += result.seconds;
