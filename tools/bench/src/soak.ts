@@ -10,8 +10,8 @@
  * Exits 1 when an adapter grows past the bound, answers anything unexpected or fails a request.
  *
  * Options: --requests 1000000 --checkpoint 100000 --frameworks hono,express,fastify,koa
- *          --connections 50 --store memory|redis --source
- * Quick variant (`pnpm bench:soak:quick`, run by .ci/run): --requests 30000 --checkpoint 10000
+ *          --connections 50 --store memory|redis --source --gate rss|heap (what the 10 % bound applies to)
+ * Quick variant (`pnpm bench:soak:quick`, run by .ci/run): --requests 30000 --checkpoint 10000 --gate heap
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -27,9 +27,15 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     store: { type: "string", default: "memory" },
     source: { type: "boolean", default: false },
+    // What the bound applies to. RSS is the real goal (1 M requests); over a short run it swings
+    // by tens of MB with the allocator and JIT while the heap after GC stays flat, so the quick CI
+    // variant bounds the heap after GC (a JS leak) and prints RSS beside it.
+    gate: { type: "string", default: "rss" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
+if (values.gate !== "rss" && values.gate !== "heap") throw new Error("--gate must be rss or heap");
+const gated = values.gate === "rss" ? "rss" : "heapUsed";
 const total = Number(values.requests);
 const checkpoint = Number(values.checkpoint);
 const frameworks = values.frameworks.split(",").map((name) => name.trim());
@@ -90,7 +96,7 @@ async function drive(port: number, amount: number): Promise<Outcome> {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const EXPECTED = new Set(["200", "401", "404"]);
 let failed = false;
-console.log(`soak: ${total.toLocaleString("en")} requests per adapter through the full stack (${values.store} rate-limit store), RSS after GC at ${checkpoint.toLocaleString("en")} and at the end; goal: end ≤ checkpoint + ${GROWTH_LIMIT * 100}%`);
+console.log(`soak: ${total.toLocaleString("en")} requests per adapter through the full stack (${values.store} rate-limit store), RSS and heap after GC at ${checkpoint.toLocaleString("en")} and at the end; goal: ${values.gate === "rss" ? "RSS" : "heap"} at the end ≤ checkpoint + ${GROWTH_LIMIT * 100}% (growth column)`);
 const rows: string[] = [];
 for (const framework of frameworks) {
   const server = await start(framework);
@@ -105,7 +111,7 @@ for (const framework of frameworks) {
     for (const [status, count] of Object.entries(rest.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
     const served = Object.values(statuses).reduce((sum, count) => sum + count, 0);
     const unexpected = Object.keys(statuses).filter((status) => !EXPECTED.has(status));
-    const growth = atEnd.rss / atCheckpoint.rss - 1;
+    const growth = atEnd[gated] / atCheckpoint[gated] - 1;
     const ok = growth <= GROWTH_LIMIT && unexpected.length === 0 && first.errors + rest.errors === 0 && served >= total;
     failed ||= !ok;
     rows.push(
