@@ -1,15 +1,12 @@
 import type { AccountConfig, ProxyConfig } from "../config.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
-import { RefreshRejectedError } from "../pool/oauth-refresher.js";
+import { retireAfterRefreshFailure } from "../pool/oauth-refresher.js";
 import type { SendMessages } from "../send-messages.js";
 import { type ProxyReply, anthropicErrorReply } from "./proxy-reply.js";
 import { parseRateLimitHeaders, rateLimitResetAt } from "./rate-limit-headers.js";
 import { UpstreamClient, type UpstreamReply } from "./upstream-client.js";
 import { jsonUsage, tapUsage } from "./usage-tap.js";
 import { backoff, forwardedHeaders, relayedHeaders, userIdOf } from "./wire.js";
-
-/** How long an account rests after a failure that names no reset (token endpoint down...). */
-const FAILURE_COOLDOWN_MS = 30_000;
 
 type Attempt = { kind: "done"; reply: ProxyReply } | { kind: "next"; reply?: ProxyReply };
 
@@ -46,8 +43,7 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
         credential = await credentialHeaders(account, rejectedToken);
       } catch (error) {
         lease.release();
-        if (error instanceof RefreshRejectedError) await pool.disable(account.id, `OAuth refresh refused (HTTP ${error.status})`);
-        else await pool.cooldown(account.id, Date.now() + FAILURE_COOLDOWN_MS, "OAuth refresh failed");
+        await retireAfterRefreshFailure(pool, account.id, error);
         warn(`proxy account ${account.id}: token refresh failed`);
         return { kind: "next" };
       }

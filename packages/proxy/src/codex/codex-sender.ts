@@ -2,7 +2,7 @@ import { backoff } from "../anthropic/wire.js";
 import type { AccountConfig, ProxyConfig } from "../config.js";
 import { boundedText } from "../openai/bounded-text.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
-import { RefreshRejectedError } from "../pool/oauth-refresher.js";
+import { retireAfterRefreshFailure } from "../pool/oauth-refresher.js";
 import { tapCodexBody } from "./codex-body.js";
 import { DEFAULT_USAGE_LIMIT_COOLDOWN_MS, codexError, codexErrorType, usageLimitResetAt } from "./usage-limit.js";
 
@@ -16,8 +16,6 @@ const DROPPED_REQUEST_HEADERS = new Set([
   "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-request-id", "chatgpt-account-id",
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
-const FAILURE_COOLDOWN_MS = 30_000;
-
 export interface CodexSenderOptions {
   pool: AccountPool;
   config: Pick<ProxyConfig, "upstream" | "sessionHeader" | "maxRetries" | "retryBaseMs">;
@@ -57,8 +55,7 @@ export function createCodexSender(options: CodexSenderOptions): SendCodex {
         bearer = await token(account, rejected);
       } catch (error) {
         lease.release();
-        if (error instanceof RefreshRejectedError) await pool.disable(account.id, `OAuth refresh refused (HTTP ${error.status})`);
-        else await pool.cooldown(account.id, Date.now() + FAILURE_COOLDOWN_MS, "OAuth refresh failed");
+        await retireAfterRefreshFailure(pool, account.id, error);
         warn(`proxy codex account ${account.id}: token refresh failed`);
         return { kind: "next" };
       }
