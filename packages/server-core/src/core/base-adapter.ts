@@ -8,6 +8,8 @@ import type { ServerLifecycleState, ServerStatus } from "../contracts/lifecycle.
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RegisteredRoute, RouteDefinition, RouteGroup, RouteSchemas } from "../contracts/route.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
+import { type DependencyCheck, runDependencyChecks } from "./dependency-checks.js";
+import { stopListening, within } from "./shutdown-steps.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
 import { AlreadyRunningError, ConfigurationError, NotRunningError, ServerStartError, ServerStopError, invalidRoute } from "../errors/server-errors.js";
@@ -32,23 +34,6 @@ export type BeforeCloseHook = (context: { drainTimeoutMs: number }) => Promise<v
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * `work`, or "timeout" after `ms`. The timer is ref'd and cleared: a stop in progress keeps the
- * process alive until it completes (an unref'd one let a process with a request stuck in flight
- * exit half-stopped, skipping `runtime.close()`), and a finished stop leaves no timer behind.
- */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
  * Connections the kernel may queue before the server accepts them (capped by the kernel's
  * `net.core.somaxconn`, 4096 on current Linux). Node's default, 511, overflows when a burst of
  * clients arrives while the event loop is busy — 5 000 streams opened within a second dropped
@@ -58,21 +43,6 @@ const LISTEN_BACKLOG = 4096;
 
 /** How long streams interrupted by the shutdown get to deliver their final event before sockets are destroyed. */
 const FINAL_EVENT_GRACE_MS = 1_000;
-
-/**
- * Stops accepting connections but keeps idle keep-alive sockets open: `server.close()` would
- * end them at once (Node ≥ 19), so a request a client sends on one during the drain would get
- * no answer instead of the 503 + `Connection: close` that tells it to go elsewhere.
- */
-function stopListening(server: Server): Promise<void> {
-  const closeIdleConnections = server.closeIdleConnections;
-  server.closeIdleConnections = () => undefined;
-  try {
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  } finally {
-    server.closeIdleConnections = closeIdleConnections;
-  }
-}
 
 /**
  * Everything an adapter shares: configuration, route and middleware registration,
@@ -93,7 +63,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   /** Routes the current app mounted natively; later ones are matched by the core. */
   private readonly mounted = new Set<RegisteredRoute>();
   private readonly beforeCloseHooks = new Set<BeforeCloseHook>();
-  private readonly healthChecks = new Map<string, () => Promise<DependencyHealth | undefined>>();
+  private readonly healthChecks = new Map<string, DependencyCheck>();
 
   constructor(
     readonly runtime: Runtime | undefined,
@@ -308,22 +278,13 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
    * @example
    * adapter.registerHealthCheck("sessions", async () => ({ status: (await store.ping()) ? "ok" : "down", required: true }));
    */
-  registerHealthCheck(name: string, check: () => Promise<DependencyHealth | undefined>): void {
+  registerHealthCheck(name: string, check: DependencyCheck): void {
     this.healthChecks.set(name, check);
   }
 
   /** @internal what readiness merges with the runtime's health. */
-  async checkDependencies(): Promise<Record<string, DependencyHealth>> {
-    const entries = await Promise.all(
-      [...this.healthChecks].map(async ([name, check]) => {
-        try {
-          return [name, await check()] as const;
-        } catch (error) {
-          return [name, { status: "down", required: true, message: (error as Error).message } satisfies DependencyHealth] as const;
-        }
-      }),
-    );
-    return Object.fromEntries(entries.filter((entry): entry is readonly [string, DependencyHealth] => entry[1] !== undefined));
+  checkDependencies(): Promise<Record<string, DependencyHealth>> {
+    return runDependencyChecks(this.healthChecks);
   }
 
   /** The default stack's rate limiter (undefined when `rateLimit.enabled` is false or the stack is off). */

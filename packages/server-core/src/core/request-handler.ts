@@ -2,71 +2,29 @@ import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
 import { type EventEmitter, setMaxListeners } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
-import type { IncomingHeaders, ResponseBody } from "../contracts/context.js";
-import { HTTP_METHODS, type HttpMethod, type ResponseHeaders } from "../contracts/http.js";
+import { HTTP_METHODS, type HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { HandlerError, RouteNotFoundError, ServerValidationError, StreamingError, TimeoutError, serviceUnavailable } from "../errors/server-errors.js";
 import { applyRawResult } from "./apply-result.js";
-import { type BodySource, parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
+import { parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
 import { type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 import { isAsyncIterable } from "./raw-response.js";
-import { type DisconnectWatcher, RequestContext, firstHeader, watchSignal } from "./request-context.js";
+import { RequestContext, firstHeader, watchSignal } from "./request-context.js";
 import { DeadlineQueue } from "./deadline-queue.js";
 import { type RequestTarget, parseRequestTarget } from "./request-target.js";
 import { RouteTable, type TableEntry, malformedEscapeAsRequestError, paramsOf } from "./route-table.js";
 import { applyEventStream, isOpenEventStream, recordStreamAbort } from "./event-stream-response.js";
 import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
+import type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
 import { validateRequest } from "./validate-request.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 
-/** A request as an adapter hands it to the core. */
-export interface IncomingRequest {
-  method: string;
-  /** The request target as sent: path and query, or `*`, or an absolute URL. */
-  url: string;
-  headers: IncomingHeaders;
-  /** The socket peer's address; the core derives the client address from it (`config.trustProxy`). */
-  clientAddress: string;
-  /** `1.1`, `1.0`… when known: an HTTP/1.1 request without `Host` is a 400. */
-  httpVersion?: string;
-  body: BodySource;
-  /** Aborts when the client disconnects. */
-  signal?: AbortSignal;
-  /**
-   * Alternative to `signal` for Node servers: registers `listener` for the client
-   * disconnecting (calling it at once when already gone) and returns its removal. The core
-   * subscribes only when a handler or middleware asks for `ctx.abortSignal`.
-   */
-  watchDisconnect?: DisconnectWatcher;
-}
-
-/**
- * The core's answer. Adapters write it and must call `done()` once the body is fully
- * written or abandoned: the request counts as in flight (for draining) until then.
- */
-export interface OutgoingResponse {
-  status: number;
-  headers: ResponseHeaders;
-  body: ResponseBody;
-  streaming: boolean;
-  /**
-   * Set when the answer closes the connection (`Connection: close`, e.g. a 413): the bridge
-   * keeps reading and discarding what the client still sends, for at most `ms` and `bytes`,
-   * before closing, so the client sees the answer instead of a reset (lingering close).
-   */
-  linger?: LingerOptions;
-  done(): void;
-}
-
-export interface LingerOptions {
-  ms: number;
-  bytes: number;
-}
+export type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
 
 /** An incoming `x-request-id` is honored only when it cannot smuggle anything into logs or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
