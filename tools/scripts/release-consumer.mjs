@@ -11,9 +11,9 @@ const run = promisify(execFile);
 
 export const ADAPTERS = ["hono", "express", "fastify", "koa"];
 
-/** The consumer's program: a server on an ephemeral port, one route of its own, two calls, one JSON line. */
+/** The consumer's program: a server on an ephemeral port, one route and one metric of its own, three calls, one JSON line. */
 function consumerSource(framework) {
-  return `import { VERSION, createServer } from "@conduit-ai/server-core";
+  return `import { VERSION, createServer, getServerMetrics } from "@conduit-ai/server-core";
 import { createAdapter } from "@conduit-ai/adapter-${framework}";
 
 // The adapter's own entry point must resolve and type-check too.
@@ -24,6 +24,9 @@ const server = await createServer(undefined, {
   config: { port: 0, host: "127.0.0.1", logging: { enabled: false } },
 });
 server.registerRoute({ method: "GET", path: "/hello/:name", handler: (ctx) => ({ hello: ctx.params.name }) });
+// A metric of the consumer's own, on the server's registry (the core writes the exposition).
+const greetings = getServerMetrics(server)?.registry.counter({ name: "consumer_greetings_total", help: "Greetings", labelNames: ["name"] });
+server.registerMiddleware({ name: "count-greetings", paths: ["/hello/*"], handler: async (ctx, next) => { greetings?.inc({ name: "any" }); await next(); } });
 await server.start();
 const port: number | undefined = server.address()?.port;
 if (port === undefined) throw new Error("the server has no address");
@@ -35,8 +38,9 @@ async function getJson(path: string): Promise<{ status: number; body: unknown }>
 
 const health = await getJson("/health");
 const hello = await getJson("/api/hello/ada");
+const metrics = await (await fetch(\`http://127.0.0.1:\${port}/api/metrics\`)).text();
 await server.stop();
-console.log(JSON.stringify({ framework: server.framework, version: VERSION, adapterFactory: typeof adapterFactory, health, hello }));
+console.log(JSON.stringify({ framework: server.framework, version: VERSION, adapterFactory: typeof adapterFactory, health, hello, metrics }));
 `;
 }
 
@@ -76,6 +80,9 @@ export async function checkConsumer({ framework, directory, tarballs, typescript
   if (result.health.body?.version !== installedCore.version || result.version !== installedCore.version)
     problems.push(`reports version ${result.health.body?.version} / VERSION ${result.version}, package.json says ${installedCore.version}`);
   if (result.hello.status !== 200 || result.hello.body?.data?.hello !== "ada") problems.push(`/api/hello/ada answered ${JSON.stringify(result.hello)}`);
+  for (const line of ['conduit_http_requests_total{method="GET",route="/api/hello/:name",status="200"} 1', 'consumer_greetings_total{name="any"} 1']) {
+    if (!result.metrics.split("\n").includes(line)) problems.push(`/api/metrics lacks ${line}:\n${result.metrics}`);
+  }
   if (problems.length > 0) throw new Error(`${framework} consumer: ${problems.join("; ")}`);
-  return `${framework}: nodenext + bundler type-check, GET /health 200 (version ${installedCore.version}), GET /api/hello/ada 200`;
+  return `${framework}: nodenext + bundler type-check, GET /health 200 (version ${installedCore.version}), GET /api/hello/ada 200, GET /api/metrics`;
 }

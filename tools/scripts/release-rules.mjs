@@ -19,6 +19,10 @@ export function relativeLinks(markdown) {
   return targets.filter((target) => !/^(https?:|mailto:|#)/.test(target));
 }
 
+/** Every file an export entry names, under any condition (the workspace's source condition included). */
+const exportTargets = (target) =>
+  typeof target === "string" ? [target] : target && typeof target === "object" ? Object.values(target).flatMap(exportTargets) : [];
+
 /**
  * Problems of one packed package. `directory` is its folder in the repository, `releasedVersions`
  * maps every package of this release to its new version, `satisfies` is semver's.
@@ -29,8 +33,9 @@ export function tarballProblems({ tarball, directory, releasedVersions, satisfie
   const manifest = JSON.parse(tarFile(tarball, "package/package.json"));
   for (const required of ["package/LICENSE", "package/README.md"]) if (!entries.has(required)) problems.push(`missing ${required.slice(8)}`);
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
-    const file = typeof target === "object" ? target.default : undefined;
-    if (file && !entries.has(`package/${file.replace(/^\.\//, "")}`)) problems.push(`export "${subpath}" points to ${file}, not in the tarball`);
+    for (const file of exportTargets(target)) {
+      if (!entries.has(`package/${file.replace(/^\.\//, "")}`)) problems.push(`export "${subpath}" points to ${file}, not in the tarball`);
+    }
   }
   for (const binary of Object.values(manifest.bin ?? {})) if (!entries.has(`package/${binary.replace(/^\.\//, "")}`)) problems.push(`bin ${binary} not in the tarball`);
 

@@ -7,11 +7,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { relativeLinks, versionPlanProblems } from "./release-rules.mjs";
+import { relativeLinks, tarballProblems, versionPlanProblems } from "./release-rules.mjs";
 
 test("README links that only work inside the repository are reported", () => {
   const markdown = "[a](https://x.dev/a) [b](ROUTES.md) ![c](../../logo.png) [d](#usage) [e](mailto:a@b.c) [f](./src/index.ts \"title\")";
   assert.deepEqual(relativeLinks(markdown), ["ROUTES.md", "../../logo.png", "./src/index.ts"]);
+});
+
+test("an export whose file is not in the tarball is reported, under any condition", () => {
+  const directory = mkdtempSync(join(tmpdir(), "release-rules-"));
+  try {
+    mkdirSync(join(directory, "package/dist"), { recursive: true });
+    const exports = { ".": { "@conduit-ai/source": "./src/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" } };
+    writeFileSync(join(directory, "package/package.json"), JSON.stringify({ name: "x", version: "1.0.0", exports }));
+    for (const file of ["dist/index.js", "dist/index.d.ts", "LICENSE", "README.md"]) writeFileSync(join(directory, "package", file), "");
+    const tarball = join(directory, "x.tgz");
+    execFileSync("tar", ["-czf", tarball, "-C", directory, "package"]);
+    const { problems } = tarballProblems({ tarball, directory: "packages/x", releasedVersions: {}, satisfies: () => true });
+    assert.ok(problems.includes('export "." points to ./src/index.ts, not in the tarball'), problems.join("\n"));
+    assert.ok(!problems.some((problem) => problem.includes("./dist/index.js")));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test("a first publish becomes exactly the placeholder's release", () => {

@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startDemoServer, stopProcess } from "./testing/demo-server.js";
 
 function openSocket(url: string, headers: Record<string, string>): Promise<{ socket?: WebSocket; status?: number }> {
   return new Promise((resolve) => {
@@ -19,7 +19,7 @@ function openSocket(url: string, headers: Record<string, string>): Promise<{ soc
 describe("demo with a JWT provider, sessions and authorization rules from its config file", () => {
   let idp: IdentityServer;
   let base = "";
-  let child: ReturnType<typeof spawn>;
+  let child: ChildProcess;
 
   beforeAll(async () => {
     idp = await startIdentityServer({ issuerPath: "/realms/demo" });
@@ -36,21 +36,13 @@ describe("demo with a JWT provider, sessions and authorization rules from its co
         },
       }),
     );
-    child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fileURLToPath(new URL("./main.ts", import.meta.url)), "--port", "0", "--host", "127.0.0.1", "--config", configFile], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout?.on("data", (chunk: Buffer) => {
-        const found = /listening on http:\/\/[^:]+:(\d+)/.exec(chunk.toString());
-        if (found) resolve(Number(found[1]));
-      });
-      child.on("exit", (code) => reject(new Error(`demo exited with ${code}`)));
-    });
-    base = `127.0.0.1:${port}`;
+    const started = await startDemoServer(["--config", configFile]);
+    child = started.child;
+    base = `127.0.0.1:${started.port}`;
   });
 
   afterAll(async () => {
-    child.kill("SIGTERM");
+    await stopProcess(child);
     await idp.close();
   });
 

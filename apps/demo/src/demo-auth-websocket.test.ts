@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startDemoServer, stopProcess } from "./testing/demo-server.js";
 
 const configFile = join(mkdtempSync(join(tmpdir(), "conduit-demo-auth-")), "config.json");
 writeFileSync(
@@ -38,24 +38,16 @@ function nextMessage(socket: WebSocket, type: string): Promise<{ type: string; i
 
 describe("demo with config-file auth", () => {
   let base = "";
-  let child: ReturnType<typeof spawn>;
+  let child: ChildProcess;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fileURLToPath(new URL("./main.ts", import.meta.url)), "--port", "0", "--host", "127.0.0.1", "--config", configFile], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout?.on("data", (chunk: Buffer) => {
-        const found = /listening on http:\/\/[^:]+:(\d+)/.exec(chunk.toString());
-        if (found) resolve(Number(found[1]));
-      });
-      child.on("exit", (code) => reject(new Error(`demo exited with ${code}`)));
-    });
-    base = `127.0.0.1:${port}`;
+    const started = await startDemoServer(["--config", configFile]);
+    child = started.child;
+    base = `127.0.0.1:${started.port}`;
   });
 
-  afterAll(() => {
-    child.kill("SIGTERM");
+  afterAll(async () => {
+    await stopProcess(child);
   });
 
   it("refuses HTTP without the key, accepts it with the key, keeps health public", async () => {

@@ -1,8 +1,9 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDemoServer, stopProcess } from "./testing/demo-server.js";
 
 const run = promisify(execFile);
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
@@ -19,24 +20,14 @@ function curlExamples(): Array<{ command: string; expectedStatus: number }> {
 
 describe("apps/demo/README.md curl examples", () => {
   let port = 0;
-  let child: ReturnType<typeof spawn>;
+  let child: ChildProcess;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fileURLToPath(new URL("./main.ts", import.meta.url)), "--port", "0", "--host", "127.0.0.1"], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", REDIS_URL: "" },
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      child.stdout?.on("data", (chunk: Buffer) => {
-        const found = /listening on http:\/\/[^:]+:(\d+)/.exec(chunk.toString());
-        if (found) resolve(Number(found[1]));
-      });
-      child.on("exit", (code) => reject(new Error(`demo exited with ${code}`)));
-    });
+    ({ child, port } = await startDemoServer([], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", REDIS_URL: "" }));
   });
 
-  afterAll(() => {
-    child.kill("SIGTERM");
+  afterAll(async () => {
+    await stopProcess(child);
   });
 
   const examples = curlExamples();

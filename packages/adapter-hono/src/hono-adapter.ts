@@ -1,5 +1,8 @@
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import { type HttpBindings, getRequestListener } from "@hono/node-server";
+// Imported statically on purpose: the marker must be built before getRequestListener swaps in
+// @hono/node-server's lightweight global Response, whose instances skip the "already sent" check
+// (loaded lazily, it made Node write headers twice).
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
 import { handleNodeRequest, guardNodeServer } from "@conduit-ai/server-core/node";

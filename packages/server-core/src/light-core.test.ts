@@ -49,12 +49,16 @@ describe("light core", () => {
     expect(heavyPackagesLoaded("core.generateOpenAPIDocument([]);")).toEqual([]);
   }, 60_000);
 
+  it("metrics (on by default) load no package at all: the core writes the exposition itself", () => {
+    const scrape = "await new core.ServerMetrics({ getActiveConnectionCount: () => 0 }).registry.metrics();";
+    expect(heavyPackagesLoaded(scrape)).toEqual([]);
+  }, 60_000);
+
   // swagger-ui-dist is only read as files (its folder is resolved), so it never shows as loaded.
-  it("the detection sees them once the features that need them are used (logging, metrics, docs)", () => {
+  it("the detection sees them once the features that need them are used (logging, docs)", () => {
     const useFeatures = `
       core.createServerLogger({ destination: { write() {} } });
-      new core.ServerMetrics({ getActiveConnectionCount: () => 0 });
       core.createDocsRoutes({ getRoutes: () => [] });`;
-    expect(heavyPackagesLoaded(useFeatures)).toEqual(["pino", "prom-client", "yaml"]);
+    expect(heavyPackagesLoaded(useFeatures)).toEqual(["pino", "yaml"]);
   }, 60_000);
 });

@@ -34,7 +34,7 @@ function callContext(message: ClientMessage, connection: WebSocketConnection, si
 
 /** Streams the runtime's events as `stream-event` messages; the last is always `finish` or `error`. */
 async function streamToSocket(runtime: Runtime, message: ClientMessage, connection: WebSocketConnection): Promise<void> {
-  const request = parsePayload(generateRequestSchema as SafeParser<GenerateRequest>, message.payload);
+  const request = parsePayload(generateRequestSchema() as SafeParser<GenerateRequest>, message.payload);
   const operation = connection.startOperation(message.id);
   const id = message.id ?? null;
   let last: DataStreamEvent["type"] | undefined;
@@ -72,7 +72,7 @@ async function streamToSocket(runtime: Runtime, message: ClientMessage, connecti
  */
 export function registerAgentHandlers(surface: ConduitWebSocketServer, runtime: Runtime): ConduitWebSocketServer {
   surface.on("generate", async (message, connection) => {
-    const request = parsePayload(generateRequestSchema as SafeParser<GenerateRequest>, message.payload);
+    const request = parsePayload(generateRequestSchema() as SafeParser<GenerateRequest>, message.payload);
     const operation = connection.startOperation(message.id);
     try {
       const result = await runtime.generate(request, callContext(message, connection, operation.signal));
@@ -84,7 +84,7 @@ export function registerAgentHandlers(surface: ConduitWebSocketServer, runtime: 
   surface.on("stream", (message, connection) => streamToSocket(runtime, message, connection));
   surface.on("tool_call", async (message, connection) => {
     type ToolCall = { name: string; arguments?: Record<string, unknown>; confirmed?: boolean };
-    const call = parsePayload(namedToolExecuteRequestSchema as SafeParser<ToolCall>, message.payload);
+    const call = parsePayload(namedToolExecuteRequestSchema() as SafeParser<ToolCall>, message.payload);
     const operation = connection.startOperation(message.id);
     try {
       const result = await runtime.tools.execute(call.name, call.arguments ?? {}, {

@@ -13,6 +13,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
 import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
 import autocannon from "autocannon";
+import { median } from "./statistics.js";
 
 const GOAL = 0.8;
 const { values } = parseArgs({
@@ -48,11 +49,6 @@ async function measure(url: string, seconds: number): Promise<number> {
   return result.requests.average;
 }
 
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 const servers = Object.fromEntries(await Promise.all(modes.map(async (mode) => [mode, await startChild(mode)] as const))) as Record<Mode, { child: ChildProcess; url: string }>;
 try {

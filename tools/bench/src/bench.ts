@@ -16,6 +16,7 @@
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { median } from "./statistics.js";
 
 const GOAL = 0.7;
 const { values } = parseArgs({
@@ -63,11 +64,6 @@ async function measure(url: string, seconds: number): Promise<number> {
   return result.requests.average;
 }
 
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 interface Row {
   framework: string;

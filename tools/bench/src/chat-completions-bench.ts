@@ -16,6 +16,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { childCpu, forkChild } from "./bench-children.js";
 import { printCpuProfileSummary } from "./cpu-profile-summary.js";
+import { percentile } from "./statistics.js";
 
 const { values } = parseArgs({
   options: {
@@ -83,7 +84,6 @@ async function load(target: Target, concurrency: number, count: number, stream: 
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function latencyScenario(concurrency: number): Promise<void> {

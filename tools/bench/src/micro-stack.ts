@@ -11,6 +11,7 @@ import { type ServerAdapterConfig, createLoggingMiddleware } from "@conduit-ai/s
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
 import { pino } from "pino";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS } from "./stack-ecosystem.js";
+import { median } from "./statistics.js";
 
 type Handler = Parameters<typeof handleNodeRequest>[0];
 const devNull = pino.destination({ dest: "/dev/null", sync: false });
@@ -90,7 +91,6 @@ const results = new Map<string, number[]>();
 for (let round = 0; round < 3; round++) {
   for (const [name, target] of servers) results.set(name, [...(results.get(name) ?? []), await measure(target, 1)]);
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const whole = median(results.get("whole stack") ?? []);
 for (const [name, values] of results) {
   const value = median(values);

@@ -19,6 +19,7 @@ import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { childCpu, forkChild } from "./bench-children.js";
+import { percentile } from "./statistics.js";
 
 const { values } = parseArgs({
   options: {
@@ -85,7 +86,6 @@ async function load(target: Target, concurrency: number, count: number, body: st
   return { latencies, bytes, seconds };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function latencyScenario(concurrency: number): Promise<{ p50: number; p99: number }> {

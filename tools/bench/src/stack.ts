@@ -19,6 +19,7 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
+import { median } from "./statistics.js";
 
 const GOAL = 1.0;
 const { values } = parseArgs({
@@ -123,11 +124,6 @@ async function measure(child: Child, seconds: number): Promise<{ rate: number; c
   return { rate: result.requests.average, cpu: used / Math.max(result.requests.total, 1) };
 }
 
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 interface Row {
   framework: string;

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
+import { median } from "./statistics.js";
 
 const { values } = parseArgs({
   options: {
@@ -79,12 +80,6 @@ async function measure(server: Server): Promise<number> {
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors on ${server.url}`);
   return result.requests.average;
 }
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 const stopServe = (server: Server) =>
   new Promise<void>((resolve) => {

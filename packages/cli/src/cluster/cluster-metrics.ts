@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Worker } from "node:cluster";
-import { type ServerAdapter, getServerMetrics } from "@conduit-ai/server-core";
-import { AggregatorRegistry, type Registry } from "prom-client";
+import { type MetricJson, PROMETHEUS_CONTENT_TYPE, type ServerAdapter, aggregateMetrics, formatPrometheusText, getServerMetrics } from "@conduit-ai/server-core";
 
-type MetricsJson = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
+type MetricsJson = MetricJson[];
 
 /** Worker → primary: someone scraped this worker's /metrics. */
 interface ScrapeRequest {
@@ -82,7 +81,7 @@ export function shareMetricsWithCluster(server: ServerAdapter): void {
 
 /**
  * Primary side: on a worker's scrape, collects every live worker's metrics and answers with
- * their aggregate (prom-client's `AggregatorRegistry`: counters and histograms summed).
+ * their aggregate (`aggregateMetrics`: counters, histograms and gauges summed).
  */
 export function createMetricsAggregator(liveWorkers: () => Worker[]): (worker: Worker, message: unknown) => boolean {
   const collecting = new Map<string, (reply: CollectReply) => void>();
@@ -113,9 +112,9 @@ export function createMetricsAggregator(liveWorkers: () => Worker[]): (worker: W
     }
     if (!isMessage<ScrapeRequest>(message, "conduit:metrics-scrape")) return false;
     void (async () => {
-      const registry = AggregatorRegistry.aggregate(await collect());
-      const body = message.json ? JSON.stringify(await registry.getMetricsAsJSON()) : await registry.metrics();
-      const contentType = message.json ? "application/json; charset=utf-8" : registry.contentType;
+      const metrics = aggregateMetrics(await collect());
+      const body = message.json ? JSON.stringify(metrics) : formatPrometheusText(metrics);
+      const contentType = message.json ? "application/json; charset=utf-8" : PROMETHEUS_CONTENT_TYPE;
       if (!worker.isDead()) worker.send({ type: "conduit:metrics-result", id: message.id, body, contentType } satisfies ScrapeReply);
     })();
     return true;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server.js";
 
 /** A scripted answer: sent instead of a generated message for the next request of one credential. */
 export interface FakeReply {
@@ -206,12 +206,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     answer(request, response).catch(() => response.destroy());
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { url, close } = await listenOnLoopback(server);
+  fake.url = url;
+  fake.close = close;
   return fake;
 }

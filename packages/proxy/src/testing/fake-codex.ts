@@ -1,5 +1,5 @@
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server.js";
 
 export type CodexReply = { kind: "sse"; text: string } | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> };
 
@@ -51,16 +51,6 @@ export async function startFakeCodex(): Promise<{ url: string; requests: Array<{
       setImmediate(() => response.end(reply.text.slice(middle)));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    reply: (...replies) => queue.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, reply: (...replies) => queue.push(...replies), close };
 }

@@ -1,5 +1,5 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server.js";
 
 /** One scripted answer of the fake Messages API. */
 export type FakeReply =
@@ -79,18 +79,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       writeReply(response, queue.shift() ?? fallback);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    reply: (...replies) => queue.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, reply: (...replies) => queue.push(...replies), close };
 }
 
 /** A `SendMessages` that forwards to the fake (what the pool does with a real account). */

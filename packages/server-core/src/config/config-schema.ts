@@ -1,17 +1,27 @@
 import { z } from "zod";
+import { builtOnce } from "../core/built-once.js";
 import { SERVER_FRAMEWORKS } from "../contracts/http.js";
 import type { RateLimitStore } from "../middleware/rate-limit/rate-limit-store.js";
 
-const nonNegativeInt = z.number().int().nonnegative();
-const positiveInt = z.number().int().positive();
-const originMatcher = z.union([z.string().min(1), z.instanceof(RegExp)]);
-const byteSize = z.union([positiveInt, z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes such as 1048576 or \"10mb\"")]);
+const nonNegativeInt = builtOnce(() =>
+  z.number().int().nonnegative(),
+);
+const positiveInt = builtOnce(() =>
+  z.number().int().positive(),
+);
+const originMatcher = builtOnce(() =>
+  z.union([z.string().min(1), z.instanceof(RegExp)]),
+);
+const byteSize = builtOnce(() =>
+  z.union([positiveInt(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes such as 1048576 or \"10mb\"")]),
+);
 
 /**
  * Validates a `ServerAdapterConfig`. Strict: an unknown key is an error, so typos
  * (`bodyparser`) fail loudly instead of being ignored.
  */
-export const serverAdapterConfigSchema = z
+export const serverAdapterConfigSchema = builtOnce(() =>
+  z
   .object({
     port: z.number().int().min(0).max(65_535),
     host: z.string().min(1),
@@ -19,12 +29,12 @@ export const serverAdapterConfigSchema = z
     cors: z
       .object({
         enabled: z.boolean(),
-        origins: z.union([originMatcher, z.array(originMatcher), z.custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", "expected a function")]),
+        origins: z.union([originMatcher(), z.array(originMatcher()), z.custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", "expected a function")]),
         methods: z.array(z.string().min(1)),
         allowedHeaders: z.array(z.string().min(1)),
         exposedHeaders: z.array(z.string().min(1)),
         credentials: z.boolean(),
-        maxAge: nonNegativeInt,
+        maxAge: nonNegativeInt(),
       })
       .partial()
       .strict()
@@ -41,8 +51,8 @@ export const serverAdapterConfigSchema = z
     rateLimit: z
       .object({
         enabled: z.boolean(),
-        maxRequests: positiveInt,
-        windowMs: positiveInt,
+        maxRequests: positiveInt(),
+        windowMs: positiveInt(),
         message: z.string(),
         skipPaths: z.array(z.string()),
         trustProxy: z.boolean(),
@@ -55,7 +65,7 @@ export const serverAdapterConfigSchema = z
       .partial()
       .strict(),
     bodyParser: z
-      .object({ enabled: z.boolean(), limit: byteSize, maxDepth: positiveInt.max(10_000), lingerMs: nonNegativeInt, lingerLimit: z.union([nonNegativeInt, byteSize]) })
+      .object({ enabled: z.boolean(), limit: byteSize(), maxDepth: positiveInt().max(10_000), lingerMs: nonNegativeInt(), lingerLimit: z.union([nonNegativeInt(), byteSize()]) })
       .partial()
       .strict(),
     logging: z
@@ -66,7 +76,7 @@ export const serverAdapterConfigSchema = z
       })
       .partial()
       .strict(),
-    timeout: positiveInt,
+    timeout: positiveInt(),
     enableMetrics: z.boolean(),
     enableSwagger: z.boolean(),
     disableBuiltInHealth: z.boolean(),
@@ -82,13 +92,13 @@ export const serverAdapterConfigSchema = z
       .partial()
       .strict(),
     shutdown: z
-      .object({ gracefulShutdownTimeoutMs: positiveInt, drainTimeoutMs: nonNegativeInt, forceClose: z.boolean() })
+      .object({ gracefulShutdownTimeoutMs: positiveInt(), drainTimeoutMs: nonNegativeInt(), forceClose: z.boolean() })
       .partial()
       .strict(),
-    streaming: z.object({ keepAliveMs: nonNegativeInt }).partial().strict(),
+    streaming: z.object({ keepAliveMs: nonNegativeInt() }).partial().strict(),
     trustProxy: z.union([
       z.boolean(),
-      nonNegativeInt,
+      nonNegativeInt(),
       z.string().min(1),
       z.array(z.string().min(1)),
       z.custom<(address: string, hop: number) => boolean>((value) => typeof value === "function", "expected a function"),
@@ -96,6 +106,9 @@ export const serverAdapterConfigSchema = z
     health: z.object({ processDetails: z.enum(["authenticated", "always", "never"]) }).partial().strict(),
   })
   .partial()
-  .strict();
+  .strict(),
+);
 
-export const serverFrameworkSchema = z.enum(SERVER_FRAMEWORKS);
+export const serverFrameworkSchema = builtOnce(() =>
+  z.enum(SERVER_FRAMEWORKS),
+);

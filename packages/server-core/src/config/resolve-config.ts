@@ -30,7 +30,7 @@ function raise(issues: ConfigIssue[]): never {
 
 /** Checks a framework name, raising `ConfigurationError` for anything outside the closed set. */
 export function validateFramework(framework: unknown): ServerFramework {
-  const parsed = serverFrameworkSchema.safeParse(framework);
+  const parsed = serverFrameworkSchema().safeParse(framework);
   if (!parsed.success) raise(toIssues(parsed.error, "framework"));
   return parsed.data;
 }
@@ -43,7 +43,7 @@ export function validateFramework(framework: unknown): ServerFramework {
  * resolveConfig({ port: 8080, rateLimit: { maxRequests: 10 } }).rateLimit.windowMs; // 900000, kept from defaults
  */
 export function resolveConfig(config: ServerAdapterConfig = {}): RequiredServerAdapterConfig {
-  const parsed = serverAdapterConfigSchema.safeParse(config);
+  const parsed = serverAdapterConfigSchema().safeParse(config);
   if (!parsed.success) raise(toIssues(parsed.error, ""));
   const user = parsed.data as ServerAdapterConfig;
   const defaults = structuredClone(DEFAULT_SERVER_CONFIG);

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { MissingDependencyError } from "../errors/server-errors.js";
 
 /**
- * Loads heavy or optional packages (pino, prom-client, yaml, ioredis…) on first use instead of
+ * Loads heavy or optional packages (pino, yaml, ioredis…) on first use instead of
  * at `import`, so a consumer pays for them only when the feature that needs them is on.
  * `require` keeps the APIs that use them synchronous; all of them are CommonJS on Node.
  */
@@ -26,7 +26,7 @@ export function isMissingPackage(error: unknown, name: string): boolean {
 }
 
 export interface OptionalDependencyOptions {
-  /** What needs the package, for the error message (e.g. `"metrics (enableMetrics)"`). */
+  /** What needs the package, for the error message (e.g. `"request logging (logging.enabled)"`). */
   feature: string;
   /** The module resolving it (`import.meta.url` of the package that declares it); default server-core. */
   from?: string;

@@ -18,7 +18,7 @@ const installed = new WeakMap<object, ServerMetrics>();
  *
  * @example
  * installMetrics(adapter);
- * getServerMetrics(adapter)?.registry; // the server's prom-client Registry
+ * getServerMetrics(adapter)?.registry; // the server's MetricsRegistry
  */
 export function installMetrics(host: MetricsHost): ServerMetrics {
   const existing = installed.get(host);

@@ -11,7 +11,7 @@ function wantsJson(headers: IncomingHeaders): boolean {
 }
 
 /**
- * `GET /metrics` (under `basePath`): Prometheus text exposition, or prom-client's JSON
+ * `GET /metrics` (under `basePath`): Prometheus text exposition, or the same metrics as JSON
  * form with `Accept: application/json`. Sent raw, never in the success envelope.
  *
  * @example

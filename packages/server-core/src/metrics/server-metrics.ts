@@ -1,16 +1,18 @@
-import type { Counter, Gauge, Registry } from "prom-client";
-import { loadPromClient } from "./load-prom-client.js";
-import { type RequestHistogram, requestHistogram } from "./request-histogram.js";
+import type { Counter } from "./counter.js";
+import type { Gauge } from "./gauge.js";
+import type { Histogram } from "./histogram.js";
+import { MetricsRegistry } from "./metrics-registry.js";
 
 /** What the connection gauge reads at scrape time. */
 export interface ConnectionSource {
   getActiveConnectionCount(): number;
 }
 
+type RequestLabelName = "method" | "route" | "status";
+
 /**
- * The metrics of one server, on its own `Registry` (never prom-client's global one, so
- * several servers in one process keep separate numbers). Route labels are route
- * templates (`/api/tools/:name`) or `unmatched`, never raw paths: cardinality stays bounded.
+ * The metrics of one server, on its own registry. Route labels are route templates
+ * (`/api/tools/:name`) or `unmatched`, never raw paths: cardinality stays bounded.
  *
  * @example
  * const metrics = new ServerMetrics(adapter);
@@ -18,56 +20,48 @@ export interface ConnectionSource {
  * await metrics.registry.metrics(); // Prometheus text
  */
 export class ServerMetrics {
-  readonly registry: Registry;
-  readonly requests: Counter<"method" | "route" | "status">;
-  readonly duration: RequestHistogram;
+  readonly registry = new MetricsRegistry();
+  readonly requests: Counter<RequestLabelName>;
+  readonly duration: Histogram<RequestLabelName>;
   readonly activeConnections: Gauge;
   readonly activeStreams: Gauge;
   readonly rateLimitRejections: Counter<"method" | "route">;
 
   constructor(source: ConnectionSource) {
-    const { Counter, Gauge, Registry } = loadPromClient();
-    this.registry = new Registry();
-    const registers = [this.registry];
-    const RequestHistogramClass = requestHistogram();
-    const duration = new RequestHistogramClass({
+    const duration = this.registry.histogram<RequestLabelName>({
       name: "conduit_http_request_duration_seconds",
       help: "HTTP request latency in seconds (streams: until the last byte)",
       labelNames: ["method", "route", "status"],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
     });
     this.duration = duration;
-    this.requests = new Counter({
+    this.requests = this.registry.counter<RequestLabelName>({
       name: "conduit_http_requests_total",
       help: "HTTP requests by method, route template and status",
       labelNames: ["method", "route", "status"],
-      registers,
       // Read from the histogram's counts at scrape time: no second bookkeeping per request.
       collect() {
         this.reset();
-        for (const { labels, count } of duration.counts()) this.inc(labels, count);
+        for (const { labels, count } of duration.seriesCounts()) this.inc(labels, count);
       },
     });
-    this.activeConnections = new Gauge({
+    this.activeConnections = this.registry.gauge({
       name: "conduit_active_connections",
       help: "Open TCP connections",
-      registers,
       collect() {
         this.set(source.getActiveConnectionCount());
       },
     });
-    this.activeStreams = new Gauge({ name: "conduit_active_streams", help: "Streamed responses in progress", registers });
-    this.rateLimitRejections = new Counter({
+    this.activeStreams = this.registry.gauge({ name: "conduit_active_streams", help: "Streamed responses in progress" });
+    this.rateLimitRejections = this.registry.counter<"method" | "route">({
       name: "conduit_rate_limit_rejections_total",
       help: "Requests rejected with 429 by method and route template",
       labelNames: ["method", "route"],
-      registers,
     });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.duration.record(method, route, status, seconds);
+    this.duration.observe({ method, route, status }, seconds);
     if (status === 429) this.rateLimitRejections.inc({ method, route });
   }
 }

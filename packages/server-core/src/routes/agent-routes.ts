@@ -35,7 +35,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
       path,
       summary,
       description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
-      schema: { body: generateRequestSchema, response: generateResponseSchema },
+      schema: { body: generateRequestSchema(), response: generateResponseSchema() },
       handler: (ctx) => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
     });
   return {
@@ -54,7 +54,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
           "the body may then also be the `useChat` request (`{id, messages}`): the last user message is the input and the chat id the session.",
         streaming: true,
         middleware: [uiChatRequestMiddleware],
-        schema: { body: generateRequestSchema },
+        schema: { body: generateRequestSchema() },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
         handler: (ctx) => requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx)),
       }),
@@ -62,7 +62,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/providers",
         summary: "List providers and their models",
-        schema: { response: providersResponseSchema },
+        schema: { response: providersResponseSchema() },
         handler: async () => {
           const providers = await requireRuntime(runtime).listProviders();
           return { providers, total: providers.length };
@@ -72,14 +72,14 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "POST",
         path: "/embed",
         summary: "Embed one text",
-        schema: { body: embedRequestSchema, response: embedResponseSchema },
+        schema: { body: embedRequestSchema(), response: embedResponseSchema() },
         handler: (ctx) => requireRuntime(runtime).embed(ctx.body, callContextOf(ctx)),
       }),
       defineRoute({
         method: "POST",
         path: "/embed-many",
         summary: "Embed a batch of texts (at most 100)",
-        schema: { body: embedManyRequestSchema, response: embedManyResponseSchema },
+        schema: { body: embedManyRequestSchema(), response: embedManyResponseSchema() },
         handler: (ctx) => requireRuntime(runtime).embedMany(ctx.body, callContextOf(ctx)),
       }),
     ],

@@ -50,7 +50,7 @@ export function createMcpRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/servers",
         summary: "List MCP servers",
-        schema: { response: mcpServerListResponseSchema },
+        schema: { response: mcpServerListResponseSchema() },
         handler: async () => {
           const servers = await requireRuntime(runtime).mcp.list();
           return { servers, total: servers.length };
@@ -60,7 +60,7 @@ export function createMcpRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/servers/:name",
         summary: "Status of one MCP server, with its tools when connected",
-        schema: { params: mcpServerParamsSchema, response: mcpServerDetailResponseSchema },
+        schema: { params: mcpServerParamsSchema(), response: mcpServerDetailResponseSchema() },
         handler: async (ctx) => {
           const server = await findServer(ctx.params.name);
           // A disconnected server still has a status worth reporting; only its tools are unknown.
@@ -72,7 +72,7 @@ export function createMcpRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/servers/:name/tools",
         summary: "Tools of one MCP server",
-        schema: { params: mcpServerParamsSchema, response: mcpServerToolsResponseSchema },
+        schema: { params: mcpServerParamsSchema(), response: mcpServerToolsResponseSchema() },
         handler: async (ctx) => {
           const server = await connectedServer(ctx.params.name);
           const tools = await requireRuntime(runtime).mcp.listTools(server.name);
@@ -83,7 +83,7 @@ export function createMcpRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "POST",
         path: "/servers/:name/tools/:toolName/execute",
         summary: "Execute a tool of one MCP server",
-        schema: { params: mcpToolParamsSchema, body: toolExecuteRequestSchema, response: toolExecutionResponseSchema },
+        schema: { params: mcpToolParamsSchema(), body: toolExecuteRequestSchema(), response: toolExecutionResponseSchema() },
         handler: async (ctx) => {
           const server = await connectedServer(ctx.params.name);
           return requireRuntime(runtime).mcp.executeTool(server.name, ctx.params.toolName, ctx.body.arguments ?? {}, callContextOf(ctx));

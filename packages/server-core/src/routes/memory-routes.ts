@@ -30,7 +30,7 @@ export function createMemoryRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/sessions",
         summary: "List conversation sessions",
-        schema: { response: sessionListResponseSchema },
+        schema: { response: sessionListResponseSchema() },
         handler: async () => {
           const sessions = await memory().listSessions();
           return { sessions, total: sessions.length };
@@ -40,7 +40,7 @@ export function createMemoryRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/sessions/:id",
         summary: "Describe one session",
-        schema: { params: sessionIdParamsSchema, response: sessionSchema },
+        schema: { params: sessionIdParamsSchema(), response: sessionSchema() },
         handler: async (ctx) => {
           const session = await memory().getSession(ctx.params.id);
           if (session === undefined) throw sessionNotFound(ctx.params.id);
@@ -51,7 +51,7 @@ export function createMemoryRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/sessions/:id/messages",
         summary: "Messages of one session, oldest first, paginated",
-        schema: { params: sessionIdParamsSchema, query: sessionMessagesQuerySchema, response: sessionMessagesResponseSchema },
+        schema: { params: sessionIdParamsSchema(), query: sessionMessagesQuerySchema(), response: sessionMessagesResponseSchema() },
         handler: async (ctx) => {
           const page = await memory().getMessages(ctx.params.id, { limit: ctx.query.limit, offset: ctx.query.offset });
           if (page === undefined) throw sessionNotFound(ctx.params.id);
@@ -62,7 +62,7 @@ export function createMemoryRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "DELETE",
         path: "/sessions/:id",
         summary: "Delete a session and its messages",
-        schema: { params: sessionIdParamsSchema, response: sessionDeletedResponseSchema },
+        schema: { params: sessionIdParamsSchema(), response: sessionDeletedResponseSchema() },
         handler: async (ctx) => {
           if (!(await memory().deleteSession(ctx.params.id))) throw sessionNotFound(ctx.params.id);
           return { id: ctx.params.id, deleted: true };
@@ -72,7 +72,7 @@ export function createMemoryRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "POST",
         path: "/sessions/:sessionId/clear",
         summary: "Clear a session's history (the session remains)",
-        schema: { params: sessionClearParamsSchema, response: sessionClearedResponseSchema },
+        schema: { params: sessionClearParamsSchema(), response: sessionClearedResponseSchema() },
         handler: async (ctx) => {
           if (!(await memory().clearSession(ctx.params.sessionId))) throw sessionNotFound(ctx.params.sessionId);
           return { sessionId: ctx.params.sessionId, cleared: true };

@@ -34,7 +34,7 @@ export function createToolRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/",
         summary: "List tools",
-        schema: { response: toolListResponseSchema },
+        schema: { response: toolListResponseSchema() },
         handler: async () => {
           const tools = await requireRuntime(runtime).tools.list();
           return { tools, total: tools.length };
@@ -45,7 +45,7 @@ export function createToolRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "GET",
         path: "/search",
         summary: "Search tools by name, description or source",
-        schema: { query: toolSearchQuerySchema, response: toolSearchResponseSchema },
+        schema: { query: toolSearchQuerySchema(), response: toolSearchResponseSchema() },
         handler: async (ctx) => {
           const tools = await requireRuntime(runtime).tools.search(ctx.query);
           return { tools, total: tools.length, query: ctx.query };
@@ -55,14 +55,14 @@ export function createToolRoutes(runtime: Runtime | undefined): RouteGroup {
         method: "POST",
         path: "/execute",
         summary: "Execute a tool named in the body",
-        schema: { body: namedToolExecuteRequestSchema, response: toolExecutionResponseSchema },
+        schema: { body: namedToolExecuteRequestSchema(), response: toolExecutionResponseSchema() },
         handler: (ctx) => execute(ctx, ctx.body.name, ctx.body),
       }),
       defineRoute({
         method: "GET",
         path: "/:name",
         summary: "Describe one tool",
-        schema: { params: toolNameParamsSchema, response: toolSchema },
+        schema: { params: toolNameParamsSchema(), response: toolSchema() },
         handler: async (ctx) => {
           const tool = await requireRuntime(runtime).tools.get(ctx.params.name);
           if (tool === undefined) throw toolNotFound(ctx.params.name);
@@ -74,7 +74,7 @@ export function createToolRoutes(runtime: Runtime | undefined): RouteGroup {
         path: "/:name/execute",
         summary: "Execute one tool",
         description: "Invalid arguments → 400 listing the fields; tools flagged requiresConfirmation need `confirmed: true`.",
-        schema: { params: toolNameParamsSchema, body: toolExecuteRequestSchema, response: toolExecutionResponseSchema },
+        schema: { params: toolNameParamsSchema(), body: toolExecuteRequestSchema(), response: toolExecutionResponseSchema() },
         handler: (ctx) => execute(ctx, ctx.params.name, ctx.body),
       }),
     ],
