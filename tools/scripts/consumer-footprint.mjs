@@ -4,13 +4,18 @@
 // into an empty project next to what a Hono user has anyway (hono, zod, @hono/node-server), and prints:
 //
 //   (a) the bytes they add to node_modules beyond hono + zod + @hono/node-server (target ≤ 2 MB);
-//   (b) the time `import()` of both takes, median of fresh `node` processes (target ≤ 100 ms): wall
-//       time, and CPU time (steadier on a shared, busy machine); with the same figures for importing
-//       hono + zod + @hono/node-server alone, which the total includes.
+//   (b) the time `import()` of both takes, median of fresh `node` processes (target ≤ 100 ms), wall
+//       and CPU, next to importing hono + zod + @hono/node-server alone, which the total includes;
+//   (c) Conduit's own share: the median, over pairs of runs taken back to back, of the difference.
+//
+// The 100 ms goal was set on a quiet machine of this kind where the three alone import in 72 ms
+// (REFERENCE_BASELINE_MS). Machines of one kind differ by 20 % and more from day to day (the same
+// baseline measured 72, 81 and 91 ms), which moves the total with no change to Conduit; so --check
+// gates what Conduit controls: its share ≤ 100 − 72 = 28 ms. The absolute total is printed beside it.
 //
 // Usage: node tools/scripts/consumer-footprint.mjs [--runs 9] [--keep] [--check]
-//   --check  exit 1 when a target is missed (the figures are printed either way); a missed import
-//            time is measured again, up to three rounds, before it counts.
+//   --check  exit 1 when a target is missed (the figures are printed either way); a share over budget
+//            is measured again, up to three rounds, before it counts.
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +29,9 @@ const { values: options } = parseArgs({
 });
 const TARGET_BYTES = 2 * 1024 * 1024;
 const TARGET_MS = 100;
+/** hono + zod + @hono/node-server alone, median import on a quiet machine of this kind (2026-11-23). */
+const REFERENCE_BASELINE_MS = 72;
+const SHARE_BUDGET_MS = TARGET_MS - REFERENCE_BASELINE_MS;
 const PACKAGES = [
   { name: "@conduit-ai/server-core", directory: "packages/server-core" },
   { name: "@conduit-ai/adapter-hono", directory: "packages/adapter-hono" },
@@ -72,15 +80,28 @@ ${modules.map((name) => `await import(${JSON.stringify(name)});`).join("\n")}
 const wall = performance.now() - start;
 const used = process.cpuUsage(cpu);
 console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000 }));`;
+const importOnce = (project, modules) =>
+  JSON.parse(run(process.execPath, ["--input-type=module", "-e", importScript(modules)], project).trim());
 
-/** Median wall and CPU time of `runs` fresh processes importing `modules`. */
-function importTimes(project, modules, runs) {
-  const samples = [];
+/**
+ * `runs` pairs of fresh processes, each pair importing the baseline and then both packages back to
+ * back, so a machine that slows down slows both sides of a pair alike. Medians of each side, and the
+ * median of the per-pair differences (Conduit's share).
+ */
+function importTimes(project, runs) {
+  const pairs = [];
   for (let index = 0; index < runs; index++) {
-    samples.push(JSON.parse(run(process.execPath, ["--input-type=module", "-e", importScript(modules)], project).trim()));
+    const baseline = importOnce(project, BASELINE);
+    const both = importOnce(project, PACKAGES.map((item) => item.name));
+    pairs.push({ baseline, both });
   }
   const round = (value) => Math.round(value * 10) / 10;
-  return { wall: round(median(samples.map((sample) => sample.wall))), cpu: round(median(samples.map((sample) => sample.cpu))) };
+  const medianOf = (pick) => round(median(pairs.map(pick)));
+  return {
+    both: { wall: medianOf((pair) => pair.both.wall), cpu: medianOf((pair) => pair.both.cpu) },
+    baseline: { wall: medianOf((pair) => pair.baseline.wall), cpu: medianOf((pair) => pair.baseline.cpu) },
+    share: { wall: medianOf((pair) => pair.both.wall - pair.baseline.wall), cpu: medianOf((pair) => pair.both.cpu - pair.baseline.cpu) },
+  };
 }
 
 const workspace = mkdtempSync(join(tmpdir(), "conduit-footprint-"));
@@ -113,16 +134,14 @@ try {
   const addedByPackage = added.map((name) => [name, folderBytes(join(project, "node_modules", name))]).sort((a, b) => b[1] - a[1]);
 
   const runs = Number(options.runs);
-  importTimes(project, PACKAGES.map((item) => item.name), 1); // warms the file cache
-  let both = importTimes(project, PACKAGES.map((item) => item.name), runs);
-  // A time is noise-prone on a shared machine: with --check, a miss is measured again (up to
-  // three rounds in all) before it counts; a real regression misses every round.
-  for (let round = 2; options.check && both.wall > TARGET_MS && round <= 3; round++) {
-    log(`import took ${both.wall} ms (median), over ${TARGET_MS} ms: measuring again (round ${round} of 3)`);
-    both = importTimes(project, PACKAGES.map((item) => item.name), runs);
+  importOnce(project, PACKAGES.map((item) => item.name)); // warms the file cache
+  let times = importTimes(project, runs);
+  // Times are noise-prone on a shared machine: with --check, a share over budget is measured again
+  // (up to three rounds in all) before it counts; a real regression misses every round.
+  for (let round = 2; options.check && times.share.wall > SHARE_BUDGET_MS && round <= 3; round++) {
+    log(`Conduit's share of the import was ${times.share.wall} ms, over ${SHARE_BUDGET_MS} ms: measuring again (round ${round} of 3)`);
+    times = importTimes(project, runs);
   }
-  const baselineImport = importTimes(project, BASELINE, runs);
-  const importMs = both.wall;
 
   const report = {
     baseline: { packages: baselineSpecs, bytes: baselineBytes },
@@ -131,17 +150,27 @@ try {
       conduit: Object.fromEntries(conduitBytes),
       dependencies: Object.fromEntries(addedByPackage),
     },
-    importMs: { runs, serverCoreAndAdapterHono: both, baselineAlone: baselineImport },
+    importMs: {
+      runs,
+      serverCoreAndAdapterHono: times.both,
+      baselineAlone: times.baseline,
+      conduitShare: times.share,
+      referenceBaseline: REFERENCE_BASELINE_MS,
+    },
   };
   console.log(JSON.stringify(report, null, 2));
   const sizeOk = addedBytes <= TARGET_BYTES;
-  const timeOk = importMs <= TARGET_MS;
+  const shareOk = times.share.wall <= SHARE_BUDGET_MS;
+  const mark = (ok) => (ok ? "ok" : "MISSED");
   console.log(
-    `added to node_modules: ${megabytes(addedBytes)} (target ≤ ${megabytes(TARGET_BYTES)}) ${sizeOk ? "ok" : "MISSED"}; ` +
-      `import of server-core + adapter-hono: ${both.wall} ms wall / ${both.cpu} ms CPU, median of ${runs} (target ≤ ${TARGET_MS} ms) ${timeOk ? "ok" : "MISSED"}; ` +
-      `of that, hono + zod + @hono/node-server alone: ${baselineImport.wall} ms wall / ${baselineImport.cpu} ms CPU`,
+    `added to node_modules: ${megabytes(addedBytes)} (target ≤ ${megabytes(TARGET_BYTES)}) ${mark(sizeOk)}; ` +
+      `import of server-core + adapter-hono: ${times.both.wall} ms wall / ${times.both.cpu} ms CPU, median of ${runs} ` +
+      `(target ≤ ${TARGET_MS} ms: ${times.both.wall <= TARGET_MS ? "met" : "over"} on this machine today); ` +
+      `hono + zod + @hono/node-server alone: ${times.baseline.wall} ms wall (${REFERENCE_BASELINE_MS} ms on the reference machine); ` +
+      `Conduit's share: ${times.share.wall} ms wall / ${times.share.cpu} ms CPU (budget ≤ ${SHARE_BUDGET_MS} ms) ${mark(shareOk)}, ` +
+      `i.e. ${Math.round((REFERENCE_BASELINE_MS + times.share.wall) * 10) / 10} ms on the reference machine`,
   );
-  if (options.check && !(sizeOk && timeOk)) process.exitCode = 1;
+  if (options.check && !(sizeOk && shareOk)) process.exitCode = 1;
 } catch (error) {
   console.error(`consumer-footprint: FAILED — ${error.message}`);
   if (error.stderr) console.error(String(error.stderr));
