@@ -21,3 +21,17 @@ export function childCpu({ child }: BenchChild): Promise<number> {
     child.send("cpu");
   });
 }
+
+/**
+ * The child's side: reports `port` to the parent, answers each CPU question with this process's
+ * CPU time (µs), and on disconnect runs `stop` and exits — with process.exit (not a signal) so
+ * `--cpu-prof` writes its profile.
+ */
+export function serveParent(port: number, stop: () => Promise<void>): void {
+  process.send?.({ port });
+  process.on("message", () => {
+    const usage = process.cpuUsage();
+    process.send?.({ cpu: usage.user + usage.system });
+  });
+  process.on("disconnect", () => void stop().then(() => process.exit(0)));
+}

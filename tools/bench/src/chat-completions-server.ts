@@ -2,6 +2,7 @@
 // completions surface, one API-key account on the fake Messages API.
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
+import { serveParent } from "./bench-children.js";
 
 const proxy = createProxy(
   {
@@ -15,9 +16,4 @@ const proxy = createProxy(
 const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableMetrics: false });
 registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true });
 await adapter.start();
-process.send?.({ port: adapter.address()?.port });
-process.on("message", () => {
-  const usage = process.cpuUsage();
-  process.send?.({ cpu: usage.user + usage.system });
-});
-process.on("disconnect", () => void adapter.stop().then(() => process.exit(0)));
+serveParent(adapter.address()?.port ?? 0, () => adapter.stop());

@@ -1,6 +1,7 @@
 // `bench:proxy -- --baseline`: the floor any proxy hop pays here — Node's http server piping to
 // Node's http client (keep-alive), no framework, no pool. Same IPC contract as proxy-server.ts.
 import { Agent, createServer, request } from "node:http";
+import { serveParent } from "./bench-children.js";
 
 const upstream = new URL(process.argv[2] ?? "");
 const agent = new Agent({ keepAlive: true });
@@ -16,10 +17,5 @@ const server = createServer((incoming, outgoing) => {
 });
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
-  process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
+  serveParent(typeof address === "object" && address ? address.port : 0, () => new Promise((resolve) => server.close(() => resolve())));
 });
-process.on("message", () => {
-  const usage = process.cpuUsage();
-  process.send?.({ cpu: usage.user + usage.system });
-});
-process.on("disconnect", () => server.close(() => process.exit(0)));

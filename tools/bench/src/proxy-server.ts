@@ -2,6 +2,7 @@
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { createProxy } from "@conduit-ai/proxy";
 import { registerAllRoutes } from "@conduit-ai/server-core";
+import { serveParent } from "./bench-children.js";
 
 const upstream = process.argv[2] ?? "";
 const proxy = createProxy({
@@ -13,10 +14,4 @@ const proxy = createProxy({
 const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableMetrics: false });
 registerAllRoutes(adapter, undefined, { proxy });
 await adapter.start();
-process.send?.({ port: adapter.address()?.port });
-process.on("message", () => {
-  const usage = process.cpuUsage();
-  process.send?.({ cpu: usage.user + usage.system });
-});
-// process.exit (not a signal) so --cpu-prof writes its profile.
-process.on("disconnect", () => void adapter.stop().then(() => process.exit(0)));
+serveParent(adapter.address()?.port ?? 0, () => adapter.stop());

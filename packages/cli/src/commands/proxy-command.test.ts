@@ -1,19 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
 import { Redis } from "ioredis";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-conduit.js";
 
 // `conduit proxy` as a real process, driven by the official openai client, in front of a fake
 // Messages API and a fake codex backend on loopback.
-const bin = fileURLToPath(new URL("../bin.ts", import.meta.url));
 const CLIENT_KEY = "proxy-client-key-0123456789";
 const CODEX_STREAM = 'event: response.created\ndata: {"type":"response.created","response":{"id":"r1","model":"gpt-5-codex"}}\n\nevent: response.completed\ndata:  {"type":"response.completed","response":{"id":"r1","model":"gpt-5-codex","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
 
@@ -21,7 +19,6 @@ let anthropic: FakeAnthropic;
 let codex: Server;
 let codexUrl: string;
 const codexHeaders: Array<Record<string, string | string[] | undefined>> = [];
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   anthropic = await startFakeAnthropic();
@@ -38,9 +35,7 @@ afterAll(async () => {
   codex.closeAllConnections();
   await new Promise((resolve) => codex.close(resolve));
 });
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killLeftovers);
 
 function configFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), "conduit-proxy-")), "proxy.json");
@@ -60,25 +55,11 @@ const goodConfig = () => ({
   },
 });
 
+const PROXY_READY = "Conduit proxy listening on ";
+/** `conduit proxy <args>` with no vendor keys or HOST from the test's own environment. */
 function runConduit(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
-    env: { ...process.env, PORT: "", HOST: "", REDIS_URL: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => (stdout += chunk));
-  child.stderr?.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const ready = new Promise<number>((resolve, reject) => {
-    child.stdout?.on("data", () => {
-      const match = /^Conduit proxy listening on http:\/\/127\.0\.0\.1:(\d+)$/m.exec(stdout);
-      if (match) resolve(Number(match[1]));
-    });
-    void exited.then((code) => reject(new Error(`conduit proxy exited with ${code}: ${stderr}`)));
-  });
-  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+  const run = spawnConduit(args, { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env }, PROXY_READY);
+  return { ...run, ready: run.ready.then(portOf) };
 }
 
 // Each case spawns Node with tsx: generous under a busy machine.
@@ -115,6 +96,7 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
 
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
+    expect(run.output().stderr).toMatch(/SIGTERM received, draining…\nConduit proxy stopped\n/);
   });
 
   it("keeps the pool in Redis with store: redis (REDIS_URL, REDIS_KEY_PREFIX)", async () => {

@@ -6,6 +6,7 @@ import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveCon
 import type { Redis } from "ioredis";
 import { connectRedis } from "../redis-connection.js";
 import { UsageError } from "../usage-error.js";
+import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
@@ -105,25 +106,15 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      console.error(`${signal} received, draining…`);
-      try {
+    drainOnSignals({
+      drain: async () => {
         await server.stop();
         await proxy.close();
         await runtime.close();
         redis?.disconnect();
-        console.error("Conduit proxy stopped");
-        process.exit(0);
-      } catch (error) {
-        console.error(`Shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      }
-    };
-    process.on("SIGTERM", () => void shutdown("SIGTERM"));
-    process.on("SIGINT", () => void shutdown("SIGINT"));
+      },
+      stopped: "Conduit proxy stopped",
+    });
   } catch (error) {
     redis?.disconnect();
     const code = (error as { code?: string }).code;

@@ -7,6 +7,7 @@ import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { UsageError } from "../usage-error.js";
+import { drainOnSignals, within } from "./drain-on-signals.js";
 
 export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
   --workers N|auto           run N processes (auto: one per CPU) on one port with node:cluster
@@ -39,31 +40,20 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     if (cluster.isWorker) process.send?.({ type: "conduit:listening", port } satisfies WorkerListeningMessage);
     else console.log(`Conduit listening on http://${host}:${port} (framework: ${options.framework})`);
 
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      console.error(`${signal} received, draining…`);
-      const deadline = Date.now() + server.getConfig().shutdown.gracefulShutdownTimeoutMs;
-      try {
+    drainOnSignals({
+      drain: async () => {
+        const deadline = Date.now() + server.getConfig().shutdown.gracefulShutdownTimeoutMs;
         // Bounded by gracefulShutdownTimeoutMs; its timers keep the process alive until it is done.
         await server.stop();
         // The runtime (MCP clients, Redis) gets what is left of the grace period, at least 1 s.
         if ((await within(close(), Math.max(1_000, deadline - Date.now()))) === "timeout") {
-          console.error("Shutdown: the runtime did not close in time");
-          process.exit(1);
+          throw new Error("the runtime did not close in time");
         }
-        console.error("Conduit stopped (runtime closed)");
-        process.exit(0);
-      } catch (error) {
-        console.error(`Shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      }
-    };
-    process.on("SIGTERM", () => void shutdown("SIGTERM"));
-    process.on("SIGINT", () => void shutdown("SIGINT"));
-    // A worker whose primary is gone drains instead of serving unsupervised.
-    if (cluster.isWorker) process.on("disconnect", () => void shutdown("disconnect"));
+      },
+      stopped: "Conduit stopped (runtime closed)",
+      // A worker whose primary is gone drains instead of serving unsupervised.
+      alsoOn: cluster.isWorker ? ["disconnect"] : [],
+    });
   } catch (error) {
     exitOnStartFailure(error);
   }
@@ -79,16 +69,4 @@ function exitOnStartFailure(error: unknown): never {
   const code = (error as { code?: string }).code;
   console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${String((error as Error).message).split("\n")[0]}`);
   process.exit(1);
-}
-
-async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -16,8 +16,12 @@ export interface SpawnedConduit {
   output(): { stdout: string; stderr: string };
 }
 
-/** Runs `conduit <args>` from source, as `pnpm conduit -- <args>` does, with a clean PORT and REDIS_URL and no colour forcing. */
-export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}): SpawnedConduit {
+/**
+ * Runs `conduit <args>` from source, as `pnpm conduit -- <args>` does, with a clean PORT and
+ * REDIS_URL and no colour forcing. `ready` resolves with the first stdout line that starts with
+ * `readyPrefix` (`conduit proxy` prints "Conduit proxy listening on …").
+ */
+export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}, readyPrefix = "Conduit listening on "): SpawnedConduit {
   // The test runner's FORCE_COLOR would override NO_COLOR and the TTY check in the child.
   const { FORCE_COLOR: _forced, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args], {
@@ -32,7 +36,7 @@ export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}): Spawn
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", () => {
-      const line = stdout.split("\n").find((text) => text.startsWith("Conduit listening on "));
+      const line = stdout.split("\n").find((text) => text.startsWith(readyPrefix));
       if (line) resolve(line);
     });
     void exited.then((code) => reject(new Error(`conduit exited with ${code}: ${stderr}`)));
@@ -59,8 +63,9 @@ export function writeConfig(content: unknown): string {
   return file;
 }
 
+/** The port of a ready line ("… listening on http://host:port", maybe followed by " (framework: …)"). */
 export function portOf(readyLine: string): number {
-  const port = /:(\d+) \(framework: /.exec(readyLine)?.[1];
+  const port = /:(\d+)(?: \(framework: |$)/.exec(readyLine.trim())?.[1];
   if (!port) throw new Error(`no port in ${readyLine}`);
   return Number(port);
 }

@@ -1,0 +1,37 @@
+/**
+ * Drains once on SIGTERM or SIGINT (and on `alsoOn`, e.g. a cluster worker's "disconnect"): prints
+ * "<signal> received, draining…", runs `drain`, prints `stopped` and exits 0; a `drain` that throws
+ * exits 1 with "Shutdown failed: …". Signals that arrive while draining are ignored.
+ */
+export function drainOnSignals(options: { drain: () => Promise<void>; stopped: string; alsoOn?: string[] }): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal} received, draining…`);
+    try {
+      await options.drain();
+      console.error(options.stopped);
+      process.exit(0);
+    } catch (error) {
+      console.error(`Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  for (const signal of ["SIGTERM", "SIGINT", ...(options.alsoOn ?? [])]) {
+    process.on(signal, () => void shutdown(signal));
+  }
+}
+
+/** `work`'s result, or "timeout" once `ms` have passed (the timer is cleared either way). */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
