@@ -6,21 +6,21 @@ import { describe, expect, it } from "vitest";
 /**
  * The `./fetch` entry must run on web-standard runtimes: its module graph (Conduit's own code
  * and hono, bundled the way a Workers bundler would) may use only Node built-ins that Bun, Deno
- * and Cloudflare Workers (`nodejs_compat`) all provide — none of Node's server, network or
- * process modules (`node:http`, `node:net`, `node:worker_threads`…), no `@hono/node-server`.
+ * and Cloudflare Workers (`nodejs_compat`, from its first compatibility date, 2024-09-23) all
+ * provide — none of Node's server, network or process modules (`node:http`, `node:net`…), nor
+ * `node:perf_hooks` or `node:fs`, which Workers gained only at 2025–26 compatibility dates. No `@hono/node-server`.
+ * `tools/scripts/web-runtimes-check.mjs` runs the bundle itself on Bun, Deno and workerd.
  * Third-party packages other than hono are left external: keeping them lazy is the light core's
  * work (the list is checked here only for the Node server package).
  */
 const WEB_RUNTIME_BUILTINS = new Set([
   "node:events",
   "node:crypto",
-  "node:perf_hooks",
   "node:util",
   "node:zlib",
   "node:buffer",
   // The docs page only (assets read from the installed swagger-ui-dist): a file system exists on
   // Bun and Deno, and Workers' nodejs_compat provides these modules.
-  "node:fs",
   "node:fs/promises",
   "node:path",
   "node:module",

@@ -14,6 +14,7 @@ import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
 import { AlreadyRunningError, ConfigurationError, NotRunningError, ServerStartError, ServerStopError, invalidRoute } from "../errors/server-errors.js";
 import { InvalidLifecycleStateError } from "../errors/server-errors.js";
+import { uptimeClock } from "./clock.js";
 import { canTransition } from "./lifecycle-state.js";
 import { createConsoleLogger } from "./logger.js";
 import { joinPaths } from "./path-pattern.js";
@@ -58,7 +59,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   private app: TApp | undefined;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  private startedAt = 0;
+  /** Milliseconds running; a new clock at each start or mount. */
+  private uptime: () => number = () => 0;
   private boundAddress: { port: number; host: string } | undefined;
   /** Routes the current app mounted natively; later ones are matched by the core. */
   private readonly mounted = new Set<RegisteredRoute>();
@@ -156,7 +158,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
       });
     }
     this.handler.draining = false;
-    this.startedAt = Date.now();
+    this.uptime = uptimeClock();
     this.transition("running");
     this.handler.emitSafe("started", { port: this.boundAddress.port, host: this.boundAddress.host, timestamp: Date.now() });
   }
@@ -215,7 +217,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.destroySockets();
     await within(closed, remaining());
     if (this.app !== undefined) await this.disposeApp(this.app).catch(fail);
-    const uptime = Date.now() - this.startedAt;
+    const uptime = this.uptime();
     this.server = undefined;
     this.boundAddress = undefined;
     if (failures.length > 0) {
@@ -248,7 +250,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     // No server to listen: straight to running (the same steps `start()` takes, without the socket).
     this.state = "running";
     this.handler.draining = false;
-    this.startedAt = Date.now();
+    this.uptime = uptimeClock();
   }
 
   private destroySockets(): void {
@@ -324,7 +326,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     return {
       running,
       state: this.state,
-      uptime: running ? Date.now() - this.startedAt : 0,
+      uptime: running ? this.uptime() : 0,
       routeCount: this.handler.routes.size,
       middlewareCount: this.handler.middleware.size,
       activeConnections: this.sockets.size,

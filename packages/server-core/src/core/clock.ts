@@ -1,4 +1,10 @@
-// Hot paths import `performance` from node:perf_hooks: the global one is a lazy getter in Node.
+/**
+ * The global `performance`, read once: in Node the global is a lazy getter (hot paths skip it by
+ * importing this), and `node:perf_hooks` is missing on Cloudflare Workers before late-2026
+ * compatibility dates, so the fetch entry must not import it.
+ */
+export const performance: Performance = globalThis.performance;
+
 let cachedMs = -1;
 let cachedIso = "";
 
@@ -14,4 +20,18 @@ export function isoTimestamp(): string {
     cachedIso = new Date(now).toISOString();
   }
   return cachedIso;
+}
+
+/**
+ * Milliseconds since the call, for uptimes. Cloudflare Workers read the clock as 0 outside a
+ * request (at module scope, where a fetch handler is created), so a start read there is taken
+ * again at the first reading inside a request.
+ */
+export function uptimeClock(): () => number {
+  let startedAt = Date.now();
+  return () => {
+    const now = Date.now();
+    if (startedAt === 0) startedAt = now;
+    return now - startedAt;
+  };
 }

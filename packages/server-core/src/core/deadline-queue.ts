@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "./clock.js";
 
 /** One pending deadline; `remove` takes it out once its work settled. */
 export interface Deadline {

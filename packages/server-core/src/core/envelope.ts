@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "./clock.js";
 import type { ResponseHeaders } from "../contracts/http.js";
 import type { SerializedServerError, ServerAdapterError } from "../errors/server-adapter-error.js";
 import { isoTimestamp } from "./clock.js";

@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "./clock.js";
 import type { ContextResponse, IncomingHeaders, QueryValues, ServerContext } from "../contracts/context.js";
 import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";

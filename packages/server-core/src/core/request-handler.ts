@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "./clock.js";
 import { randomUUID } from "node:crypto";
 import { type EventEmitter, setMaxListeners } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";

@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "../core/clock.js";
 import type { ResponseBody, ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { isAsyncIterable } from "../core/raw-response.js";

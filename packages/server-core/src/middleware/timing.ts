@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "../core/clock.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 
 export interface TimingOptions {

@@ -1,5 +1,4 @@
-import { readdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { optionalDependencyDirectory } from "../core/optional-dependency.js";
 
@@ -35,7 +34,7 @@ export function swaggerUiDirectory(): string {
  * await readSwaggerUiAsset("swagger-ui.css"); // {body, contentType: "text/css; charset=utf-8"}
  */
 export async function readSwaggerUiAsset(name: string): Promise<{ body: Uint8Array; contentType: string } | undefined> {
-  allowed ??= new Set(readdirSync(swaggerUiDirectory()).filter((file) => CONTENT_TYPES[extname(file)] !== undefined));
+  allowed ??= new Set((await readdir(swaggerUiDirectory())).filter((file) => CONTENT_TYPES[extname(file)] !== undefined));
   if (!allowed.has(name)) return undefined;
   const contentType = CONTENT_TYPES[extname(name)] as string;
   let body = cache.get(name);

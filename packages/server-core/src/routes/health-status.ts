@@ -1,5 +1,6 @@
 import type { ServerLifecycleState } from "../contracts/lifecycle.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
+import { uptimeClock } from "../core/clock.js";
 
 /** What health routes need to know about the server they run in. */
 export interface HealthSource {
@@ -10,11 +11,11 @@ export interface HealthSource {
   checkDependencies?(): Promise<Record<string, DependencyHealth>>;
 }
 
-const processStartedAt = Date.now();
+const processUptime = uptimeClock();
 
-/** Seconds since the process started. */
+/** Seconds since the process started (on Cloudflare Workers: since the isolate's first reading). */
 export function processUptimeSeconds(): number {
-  return Math.round((Date.now() - processStartedAt) / 100) / 10;
+  return Math.round(processUptime() / 100) / 10;
 }
 
 export interface Readiness {

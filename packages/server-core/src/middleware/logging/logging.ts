@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { performance } from "../../core/clock.js";
 import type { DestinationStream, Logger as PinoLogger } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
