@@ -6,16 +6,18 @@
 //   (a) the bytes they add to node_modules beyond hono + zod + @hono/node-server (target ≤ 2 MB);
 //   (b) the time `import()` of both takes, median of fresh `node` processes (target ≤ 100 ms), wall
 //       and CPU, next to importing hono + zod + @hono/node-server alone, which the total includes;
-//   (c) Conduit's own share: the median, over pairs of runs taken back to back, of the difference.
+//   (c) Conduit's own share: the median, over pairs of runs taken back to back, of the difference;
+//   (d) the total scaled to the reference machine, which --check gates.
 //
 // The 100 ms goal was set on a quiet machine of this kind where the three alone import in 72 ms
-// (REFERENCE_BASELINE_MS). Machines of one kind differ by 20 % and more from day to day (the same
-// baseline measured 72, 81 and 91 ms), which moves the total with no change to Conduit; so --check
-// gates what Conduit controls: its share ≤ 100 − 72 = 28 ms. The absolute total is printed beside it.
+// (REFERENCE_BASELINE_MS). Machines of one kind differ by 20–50 % from run to run (the same
+// baseline measured 72, 81, 88 and 106 ms), and a slower machine slows every import alike, which
+// moves the total with no change to Conduit. So --check gates the total scaled to the reference:
+// the median over pairs of total ÷ baseline × 72 ms ≤ 100 ms. The absolute total is printed beside it.
 //
 // Usage: node tools/scripts/consumer-footprint.mjs [--runs 9] [--keep] [--check]
-//   --check  exit 1 when a target is missed (the figures are printed either way); a share over budget
-//            is measured again, up to three rounds, before it counts.
+//   --check  exit 1 when a target is missed (the figures are printed either way); a scaled total
+//            over the target is measured again, up to three rounds, before it counts.
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,7 +33,6 @@ const TARGET_BYTES = 2 * 1024 * 1024;
 const TARGET_MS = 100;
 /** hono + zod + @hono/node-server alone, median import on a quiet machine of this kind (2026-11-23). */
 const REFERENCE_BASELINE_MS = 72;
-const SHARE_BUDGET_MS = TARGET_MS - REFERENCE_BASELINE_MS;
 const PACKAGES = [
   { name: "@conduit-ai/server-core", directory: "packages/server-core" },
   { name: "@conduit-ai/adapter-hono", directory: "packages/adapter-hono" },
@@ -85,8 +86,8 @@ const importOnce = (project, modules) =>
 
 /**
  * `runs` pairs of fresh processes, each pair importing the baseline and then both packages back to
- * back, so a machine that slows down slows both sides of a pair alike. Medians of each side, and the
- * median of the per-pair differences (Conduit's share).
+ * back, so a machine that slows down slows both sides of a pair alike. Medians of each side, of the
+ * per-pair differences (Conduit's share) and of the per-pair totals scaled to the reference baseline.
  */
 function importTimes(project, runs) {
   const pairs = [];
@@ -101,6 +102,7 @@ function importTimes(project, runs) {
     both: { wall: medianOf((pair) => pair.both.wall), cpu: medianOf((pair) => pair.both.cpu) },
     baseline: { wall: medianOf((pair) => pair.baseline.wall), cpu: medianOf((pair) => pair.baseline.cpu) },
     share: { wall: medianOf((pair) => pair.both.wall - pair.baseline.wall), cpu: medianOf((pair) => pair.both.cpu - pair.baseline.cpu) },
+    scaled: { wall: medianOf((pair) => (pair.both.wall / pair.baseline.wall) * REFERENCE_BASELINE_MS) },
   };
 }
 
@@ -136,10 +138,10 @@ try {
   const runs = Number(options.runs);
   importOnce(project, PACKAGES.map((item) => item.name)); // warms the file cache
   let times = importTimes(project, runs);
-  // Times are noise-prone on a shared machine: with --check, a share over budget is measured again
-  // (up to three rounds in all) before it counts; a real regression misses every round.
-  for (let round = 2; options.check && times.share.wall > SHARE_BUDGET_MS && round <= 3; round++) {
-    log(`Conduit's share of the import was ${times.share.wall} ms, over ${SHARE_BUDGET_MS} ms: measuring again (round ${round} of 3)`);
+  // Times are noise-prone on a shared machine: with --check, a miss is measured again (up to three
+  // rounds in all) before it counts; a real regression misses every round.
+  for (let round = 2; options.check && times.scaled.wall > TARGET_MS && round <= 3; round++) {
+    log(`the import scaled to the reference machine took ${times.scaled.wall} ms, over ${TARGET_MS} ms: measuring again (round ${round} of 3)`);
     times = importTimes(project, runs);
   }
 
@@ -155,22 +157,21 @@ try {
       serverCoreAndAdapterHono: times.both,
       baselineAlone: times.baseline,
       conduitShare: times.share,
+      scaledToReference: times.scaled,
       referenceBaseline: REFERENCE_BASELINE_MS,
     },
   };
   console.log(JSON.stringify(report, null, 2));
   const sizeOk = addedBytes <= TARGET_BYTES;
-  const shareOk = times.share.wall <= SHARE_BUDGET_MS;
+  const timeOk = times.scaled.wall <= TARGET_MS;
   const mark = (ok) => (ok ? "ok" : "MISSED");
   console.log(
     `added to node_modules: ${megabytes(addedBytes)} (target ≤ ${megabytes(TARGET_BYTES)}) ${mark(sizeOk)}; ` +
-      `import of server-core + adapter-hono: ${times.both.wall} ms wall / ${times.both.cpu} ms CPU, median of ${runs} ` +
-      `(target ≤ ${TARGET_MS} ms: ${times.both.wall <= TARGET_MS ? "met" : "over"} on this machine today); ` +
-      `hono + zod + @hono/node-server alone: ${times.baseline.wall} ms wall (${REFERENCE_BASELINE_MS} ms on the reference machine); ` +
-      `Conduit's share: ${times.share.wall} ms wall / ${times.share.cpu} ms CPU (budget ≤ ${SHARE_BUDGET_MS} ms) ${mark(shareOk)}, ` +
-      `i.e. ${Math.round((REFERENCE_BASELINE_MS + times.share.wall) * 10) / 10} ms on the reference machine`,
+      `import of server-core + adapter-hono: ${times.both.wall} ms wall / ${times.both.cpu} ms CPU, median of ${runs}, ` +
+      `with hono + zod + @hono/node-server alone at ${times.baseline.wall} ms wall (Conduit's share ${times.share.wall} ms wall / ${times.share.cpu} ms CPU); ` +
+      `scaled to the reference machine (baseline ${REFERENCE_BASELINE_MS} ms): ${times.scaled.wall} ms (target ≤ ${TARGET_MS} ms) ${mark(timeOk)}`,
   );
-  if (options.check && !(sizeOk && shareOk)) process.exitCode = 1;
+  if (options.check && !(sizeOk && timeOk)) process.exitCode = 1;
 } catch (error) {
   console.error(`consumer-footprint: FAILED — ${error.message}`);
   if (error.stderr) console.error(String(error.stderr));
