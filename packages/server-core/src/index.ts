@@ -26,6 +26,7 @@ export {
 } from "./core/envelope.js";
 export { type Logger, createConsoleLogger, silentLogger } from "./core/logger.js";
 export { type Deadline, DeadlineQueue } from "./core/deadline-queue.js";
+export { within } from "./core/within.js";
 export { MiddlewareStack } from "./core/middleware-stack.js";
 export { compilePathPattern, joinPaths, pathMatchesFilter } from "./core/path-pattern.js";
 export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from "./core/raw-response.js";

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { within } from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig, WebSocketUser } from "./websocket-config.js";
 
 export type UpgradeAuthResult = { ok: true; user?: WebSocketUser } | { ok: false; reason: string };
@@ -53,17 +54,11 @@ export async function authenticateUpgrade(request: IncomingMessage, auth: WebSoc
   if (!auth.validate) return { ok: false, reason: "No validator configured" };
   const credential = extractCredential(request, auth);
   if (!credential) return { ok: false, reason: "Authentication required" };
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), auth.timeoutMs ?? 5000);
-    });
-    const user = await Promise.race([Promise.resolve(auth.validate(credential, { request })), timeout]);
+    const user = await within(Promise.resolve(auth.validate(credential, { request })), auth.timeoutMs ?? 5000);
     if (user === "timeout") return { ok: false, reason: "Authentication timed out" };
     return user && typeof user.id === "string" ? { ok: true, user } : { ok: false, reason: "Invalid credentials" };
   } catch {
     return { ok: false, reason: "Invalid credentials" };
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -15,9 +15,12 @@ export async function startDemoServer(args: string[] = [], env: NodeJS.ProcessEn
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });
+  let output = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
-      const found = /listening on http:\/\/[^:]+:(\d+)/.exec(chunk.toString());
+      // Kept whole: the ready line may arrive split across chunks.
+      output += chunk.toString();
+      const found = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
       if (found) resolve(Number(found[1]));
     });
     child.on("exit", (code) => reject(new Error(`demo exited with ${code}`)));

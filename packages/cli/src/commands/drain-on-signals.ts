@@ -22,16 +22,3 @@ export function drainOnSignals(options: { drain: () => Promise<void>; stopped: s
     process.on(signal, () => void shutdown(signal));
   }
 }
-
-/** `work`'s result, or "timeout" once `ms` have passed (the timer is cleared either way). */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { resolveConfig } from "@conduit-ai/server-core";
+import { resolveConfig, within } from "@conduit-ai/server-core";
 import { shareMetricsWithCluster } from "../cluster/cluster-metrics.js";
 import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
 import { perWorkerStateProblem } from "../cluster/shared-state-check.js";
@@ -7,7 +7,7 @@ import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { UsageError } from "../usage-error.js";
-import { drainOnSignals, within } from "./drain-on-signals.js";
+import { drainOnSignals } from "./drain-on-signals.js";
 
 export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
   --workers N|auto           run N processes (auto: one per CPU) on one port with node:cluster

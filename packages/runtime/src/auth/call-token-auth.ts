@@ -1,4 +1,4 @@
-import { MissingDependencyError, type RuntimeCallContext } from "@conduit-ai/server-core";
+import { MissingDependencyError, type RuntimeCallContext, within } from "@conduit-ai/server-core";
 
 /** The part of an `@conduit-ai/auth-providers` provider the runtime needs. */
 export interface RuntimeTokenProvider {
@@ -71,17 +71,11 @@ export class CallTokenAuth {
     if (token === undefined || this.#pending === undefined) return context;
     const provider = await this.#providerOf(this.#pending);
     const { InvalidTokenError } = await loadAuthProviders();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), this.#timeoutMs);
-    });
     let result: Awaited<ReturnType<RuntimeTokenProvider["authenticateToken"]>> | "timeout";
     try {
-      result = await Promise.race([provider.authenticateToken(token), timeout]);
+      result = await within(provider.authenticateToken(token), this.#timeoutMs);
     } catch (error) {
       throw new InvalidTokenError(provider.type, "Token validation failed", { cause: error });
-    } finally {
-      clearTimeout(timer);
     }
     if (result === "timeout") throw new InvalidTokenError(provider.type, `Token validation timed out after ${this.#timeoutMs} ms`, { details: { reason: "timeout" } });
     if (!result.valid) throw new InvalidTokenError(provider.type, result.error.message, { cause: result.error, details: { reason: (result.error as { code?: string }).code ?? "invalid" } });
