@@ -20,7 +20,10 @@ function startDemo(keyPrefix: string | undefined, config?: unknown): Promise<str
     writeFileSync(file, JSON.stringify(config));
     args.push("--config", file);
   }
-  const redis = keyPrefix === undefined ? { REDIS_URL: "" } : { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: keyPrefix };
+  const redis =
+    keyPrefix === undefined
+      ? { REDIS_URL: "" }
+      : { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: keyPrefix };
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...redis, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", PORT: "" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,8 +71,14 @@ describe("the usage ledger across two demo processes on one Redis", () => {
 describe("the aiWorkflows section of the config file", () => {
   it("false leaves the endpoints out; invalid options stop the start naming them", async () => {
     const base = await startDemo(undefined, { aiWorkflows: false });
-    const response = await fetch(`${base}/api/ai/analyze-usage`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const response = await fetch(`${base}/api/ai/analyze-usage`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(404);
-    await expect(startDemo(undefined, { aiWorkflows: { providerTimeoutMs: -1, colour: "red" } })).rejects.toThrow(/exited with 2: .*aiWorkflows\.providerTimeoutMs, aiWorkflows\.colour/);
+    await expect(startDemo(undefined, { aiWorkflows: { providerTimeoutMs: -1, colour: "red" } })).rejects.toThrow(
+      /exited with 2: .*aiWorkflows\.providerTimeoutMs, aiWorkflows\.colour/,
+    );
   });
 });

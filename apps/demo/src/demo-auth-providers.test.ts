@@ -28,7 +28,13 @@ describe("demo with a JWT provider, sessions and authorization rules from its co
       configFile,
       JSON.stringify({
         server: { rateLimit: { maxRequests: 1000 } },
-        auth: { type: "keycloak", url: idp.origin, realm: "demo", clientId: "conduit-api", sessions: { store: "memory", ttlMs: 3_600_000, maxSessionsPerUser: 3 } },
+        auth: {
+          type: "keycloak",
+          url: idp.origin,
+          realm: "demo",
+          clientId: "conduit-api",
+          sessions: { store: "memory", ttlMs: 3_600_000, maxSessionsPerUser: 3 },
+        },
         authorization: {
           hierarchy: { admin: ["operator"] },
           rolePermissions: { operator: ["tools:*"] },
@@ -51,10 +57,14 @@ describe("demo with a JWT provider, sessions and authorization rules from its co
 
   it("refuses missing, expired and foreign tokens with 401 and accepts a realm token", async () => {
     expect((await fetch(`http://${base}/api/tools`)).status).toBe(401);
-    const expired = await fetch(`http://${base}/api/tools`, { headers: { authorization: `Bearer ${await token(["viewer"], { exp: Math.floor(Date.now() / 1000) - 60 })}` } });
+    const expired = await fetch(`http://${base}/api/tools`, {
+      headers: { authorization: `Bearer ${await token(["viewer"], { exp: Math.floor(Date.now() / 1000) - 60 })}` },
+    });
     expect(expired.status).toBe(401);
     expect((await expired.json()).error.code).toBe("TOKEN_EXPIRED");
-    const foreign = await fetch(`http://${base}/api/tools`, { headers: { authorization: `Bearer ${await token(["viewer"], { iss: "https://elsewhere.example" })}` } });
+    const foreign = await fetch(`http://${base}/api/tools`, {
+      headers: { authorization: `Bearer ${await token(["viewer"], { iss: "https://elsewhere.example" })}` },
+    });
     expect(foreign.status).toBe(401);
     expect((await fetch(`http://${base}/api/tools`, { headers: { authorization: `Bearer ${await token(["viewer"])}` } })).status).toBe(200);
     expect((await fetch(`http://${base}/health`)).status).toBe(200);

@@ -10,8 +10,14 @@ const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.ur
 
 /** The curl commands of the README's "Try it" and "AI workflows" blocks, continuation lines joined. */
 function curlExamples(): Array<{ command: string; expectedStatus: number }> {
-  const blocks = ["## Try it", "## AI workflows"].map((heading) => readme.slice(readme.indexOf(heading)).split("```sh")[1]?.split("```")[0] ?? "");
-  const commands = blocks.join("\n").replace(/\\\n\s*/g, " ").split("\n").filter((line) => line.startsWith("curl "));
+  const blocks = ["## Try it", "## AI workflows"].map(
+    (heading) => readme.slice(readme.indexOf(heading)).split("```sh")[1]?.split("```")[0] ?? "",
+  );
+  const commands = blocks
+    .join("\n")
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .filter((line) => line.startsWith("curl "));
   return commands.map((line) => {
     const expected = /# (\d{3})\b/.exec(line)?.[1];
     return { command: line.replace(/\s+#.*$/, ""), expectedStatus: expected ? Number(expected) : 200 };
@@ -23,7 +29,13 @@ describe("apps/demo/README.md curl examples", () => {
   let child: ChildProcess;
 
   beforeAll(async () => {
-    ({ child, port } = await startDemoServer([], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "", REDIS_URL: "" }));
+    ({ child, port } = await startDemoServer([], {
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ANTHROPIC_API_KEY: "",
+      ANTHROPIC_BASE_URL: "",
+      REDIS_URL: "",
+    }));
   });
 
   afterAll(async () => {

@@ -22,7 +22,11 @@ describe("ExpressServerAdapter", () => {
     await adapter.initialize();
     adapter.getFrameworkInstance().use(express.json());
     await adapter.start();
-    const response = await fetch(url(adapter, "/api/echo"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const response = await fetch(url(adapter, "/api/echo"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(200);
     expect((await response.json()).data).toEqual({ received: { a: 1 } });
     expect(response.headers.get("x-powered-by")).toBeNull();
@@ -49,7 +53,11 @@ describe("ExpressServerAdapter", () => {
     await adapter.stop();
     await adapter.start();
     expect(adapter.getFrameworkInstance()).not.toBe(first);
-    const response = await fetch(url(adapter, "/api/echo"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ b: 2 }) });
+    const response = await fetch(url(adapter, "/api/echo"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ b: 2 }),
+    });
     expect((await response.json()).data).toEqual({ received: { b: 2 } });
   });
 });

@@ -1,5 +1,11 @@
 import { type IncomingMessage, type Server, STATUS_CODES, type ServerResponse, createServer } from "node:http";
-import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import {
+  type AdapterOptions,
+  BaseServerAdapter,
+  type RegisteredRoute,
+  type Runtime,
+  type ServerAdapterConfig,
+} from "@conduit-ai/server-core";
 import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import express, { type Express, type Request, type Response, type Router } from "express";
 
@@ -41,7 +47,9 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
     const optionsPaths = new Set<string>();
     for (const route of routes) {
       const path = nativeRoutePath(route.fullPath, "path-to-regexp");
-      router[route.method.toLowerCase() as RouterMethod](path, (request: Request, response: Response) => this.serve(request, response, route));
+      router[route.method.toLowerCase() as RouterMethod](path, (request: Request, response: Response) =>
+        this.serve(request, response, route),
+      );
       if (route.method !== "OPTIONS") optionsPaths.add(path);
     }
     // Express' router would answer OPTIONS itself ("GET,HEAD" in a text body): the core decides.
@@ -104,6 +112,10 @@ function httpStatusOf(error: unknown): number {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options: AdapterOptions = {}): ExpressServerAdapter {
+export function createAdapter(
+  runtime: Runtime | undefined,
+  config: ServerAdapterConfig = {},
+  options: AdapterOptions = {},
+): ExpressServerAdapter {
   return new ExpressServerAdapter(runtime, config, options);
 }

@@ -7,7 +7,12 @@ afterEach(async () => {
 });
 
 function newAdapter(limit = 10 * 1024 * 1024): FastifyServerAdapter {
-  const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, bodyParser: { enabled: true, limit } });
+  const adapter = createAdapter(undefined, {
+    port: 0,
+    host: "127.0.0.1",
+    logging: { enabled: false },
+    bodyParser: { enabled: true, limit },
+  });
   adapter.registerRoute({ method: "POST", path: "/echo", handler: (ctx) => ({ size: JSON.stringify(ctx.body).length }) });
   running.push(adapter);
   return adapter;
@@ -28,7 +33,11 @@ describe("FastifyServerAdapter", () => {
   it("answers an unsupported media type with Conduit's 415 envelope, not Fastify's error", async () => {
     const adapter = newAdapter();
     await adapter.start();
-    const response = await fetch(url(adapter, "/api/echo"), { method: "POST", headers: { "content-type": "application/xml" }, body: "<a/>" });
+    const response = await fetch(url(adapter, "/api/echo"), {
+      method: "POST",
+      headers: { "content-type": "application/xml" },
+      body: "<a/>",
+    });
     expect(response.status).toBe(415);
     expect((await response.json()).error.requestId).toMatch(/^req-/);
   });
@@ -38,7 +47,11 @@ describe("FastifyServerAdapter", () => {
     await adapter.initialize();
     adapter.getFrameworkInstance().post("/native", async (request) => ({ parsedByFastify: request.body }));
     await adapter.start();
-    const native = await fetch(url(adapter, "/native"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const native = await fetch(url(adapter, "/native"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(await native.json()).toEqual({ parsedByFastify: { a: 1 } });
     const first = adapter.getFrameworkInstance();
     await adapter.stop();

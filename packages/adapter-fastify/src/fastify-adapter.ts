@@ -1,7 +1,19 @@
 import { type Server, createServer } from "node:http";
-import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import {
+  type AdapterOptions,
+  BaseServerAdapter,
+  type RegisteredRoute,
+  type Runtime,
+  type ServerAdapterConfig,
+} from "@conduit-ai/server-core";
 import { nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type preParsingHookHandler } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HTTPMethods,
+  type preParsingHookHandler,
+} from "fastify";
 import { takeOver, takeOverBeforeParsing } from "./fastify-takeover.js";
 
 export type ConduitFastifyApp = FastifyInstance<Server>;
@@ -84,6 +96,10 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options: AdapterOptions = {}): FastifyServerAdapter {
+export function createAdapter(
+  runtime: Runtime | undefined,
+  config: ServerAdapterConfig = {},
+  options: AdapterOptions = {},
+): FastifyServerAdapter {
   return new FastifyServerAdapter(runtime, config, options);
 }

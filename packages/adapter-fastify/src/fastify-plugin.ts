@@ -36,14 +36,20 @@ async function mountConduit(fastify: FastifyInstance, options: ConduitPluginOpti
   for (const route of conduit.listRoutes()) mountRoute(fastify, conduit, route, methodsByPath);
   for (const [url, methods] of methodsByPath) {
     const others = FALLBACK_METHODS.filter((method) => !methods.has(method) && !(method === "HEAD" && methods.has("GET")));
-    if (others.length > 0) fastify.route({ method: others, url, preParsing: takeOverBeforeParsing(conduit.handler), handler: async () => undefined });
+    if (others.length > 0)
+      fastify.route({ method: others, url, preParsing: takeOverBeforeParsing(conduit.handler), handler: async () => undefined });
   }
   fastify.addHook("preClose", async () => {
     if (conduit.getLifecycleState() === "running") await conduit.stop();
   });
 }
 
-function mountRoute(fastify: FastifyInstance, conduit: FastifyServerAdapter, route: RegisteredRoute, methodsByPath: Map<string, Set<string>>): void {
+function mountRoute(
+  fastify: FastifyInstance,
+  conduit: FastifyServerAdapter,
+  route: RegisteredRoute,
+  methodsByPath: Map<string, Set<string>>,
+): void {
   const url = nativeRoutePath(route.fullPath, "find-my-way");
   const methods = methodsByPath.get(url) ?? new Set<string>();
   methodsByPath.set(url, methods.add(route.method));
@@ -52,7 +58,12 @@ function mountRoute(fastify: FastifyInstance, conduit: FastifyServerAdapter, rou
     fastify.route({ method: "GET", url, handler: (request, reply) => takeOver(conduit.handler, request, reply, route) });
     return;
   }
-  fastify.route({ method: route.method as HTTPMethods, url, preParsing: takeOverBeforeParsing(conduit.handler, route), handler: async () => undefined });
+  fastify.route({
+    method: route.method as HTTPMethods,
+    url,
+    preParsing: takeOverBeforeParsing(conduit.handler, route),
+    handler: async () => undefined,
+  });
 }
 
 /**

@@ -51,7 +51,9 @@ async function graphOf(entry: string) {
               return { path: args.path, external: true };
             }
             if (args.path.startsWith("@conduit-ai/") || args.path === "hono" || args.path.startsWith("hono/")) return undefined;
-            externalPackages.add(args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : (args.path.split("/")[0] as string));
+            externalPackages.add(
+              args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : (args.path.split("/")[0] as string),
+            );
             return { path: args.path, external: true };
           });
         },
@@ -64,7 +66,9 @@ async function graphOf(entry: string) {
 describe("the fetch entry's module graph", () => {
   it("uses only Node built-ins every web-standard runtime provides, and no Node server package", async () => {
     const { nodeBuiltins, externalPackages } = await graphOf("./fetch.ts");
-    const offending = [...nodeBuiltins].filter(([name]) => !WEB_RUNTIME_BUILTINS.has(name)).map(([name, importers]) => `${name} ← ${[...importers].join(", ")}`);
+    const offending = [...nodeBuiltins]
+      .filter(([name]) => !WEB_RUNTIME_BUILTINS.has(name))
+      .map(([name, importers]) => `${name} ← ${[...importers].join(", ")}`);
     expect(offending).toEqual([]);
     expect(externalPackages.has("@hono/node-server")).toBe(false);
   });

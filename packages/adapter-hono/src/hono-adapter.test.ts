@@ -36,7 +36,11 @@ describe("Hono adapter off Node (web-standard bridge)", () => {
     for (const [path, init, status] of [
       ["/api/circular", {}, 500],
       ["/api/bad-header", {}, 500],
-      ["/api/echo", { method: "POST", headers: { "content-type": "application/json" }, body: `${"[".repeat(10_000)}${"]".repeat(10_000)}` }, 400],
+      [
+        "/api/echo",
+        { method: "POST", headers: { "content-type": "application/json" }, body: `${"[".repeat(10_000)}${"]".repeat(10_000)}` },
+        400,
+      ],
     ] as const) {
       const response = await app.request(path, init);
       expect(response.status, path).toBe(status);
@@ -45,4 +49,3 @@ describe("Hono adapter off Node (web-standard bridge)", () => {
     }
   });
 });
-

@@ -4,7 +4,13 @@ import { type HttpBindings, getRequestListener } from "@hono/node-server";
 // @hono/node-server's lightweight global Response, whose instances skip the "already sent" check
 // (loaded lazily, it made Node write headers twice).
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import {
+  type AdapterOptions,
+  BaseServerAdapter,
+  type RegisteredRoute,
+  type Runtime,
+  type ServerAdapterConfig,
+} from "@conduit-ai/server-core";
 import { handleNodeRequest, guardNodeServer } from "@conduit-ai/server-core/node";
 import { handleWebRequest } from "@conduit-ai/server-core/web";
 import { type Context, Hono } from "hono";
@@ -43,7 +49,8 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
 
   protected createHttpServer(app: ConduitHonoApp): Server {
     // The listener serves HTTP/1.1 here: the bindings are HttpBindings.
-    const fetch = (request: Request, env: HttpBindings) => (request.method === "HEAD" ? fetchHead(app, request, env) : app.fetch(request, env));
+    const fetch = (request: Request, env: HttpBindings) =>
+      request.method === "HEAD" ? fetchHead(app, request, env) : app.fetch(request, env);
     const listener = getRequestListener(fetch as (request: Request, env: unknown) => Response | Promise<Response>);
     return createServer((incoming, outgoing) => {
       // Targets @hono/node-server cannot turn into a web Request (it would answer a bare 400): the core answers them, as on the other adapters.

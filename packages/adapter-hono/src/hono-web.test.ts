@@ -23,12 +23,16 @@ describe("createFetchHandler (Bun, Deno, Workers)", () => {
   });
 
   it("answers in Conduit's envelopes: success, validation error, 404", async () => {
-    const ok = await handler.fetch(new Request("http://worker.example/api/echo/7", { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' }));
+    const ok = await handler.fetch(
+      new Request("http://worker.example/api/echo/7", { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' }),
+    );
     expect(ok.status).toBe(200);
     const body = await ok.json();
     expect(body.data).toEqual({ id: "7", body: { a: 1 } });
     expect(ok.headers.get("x-request-id")).toBe(body.metadata.requestId);
-    const malformed = await handler.fetch(new Request("http://worker.example/api/echo/7", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }));
+    const malformed = await handler.fetch(
+      new Request("http://worker.example/api/echo/7", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }),
+    );
     expect([malformed.status, (await malformed.json()).error.code]).toEqual([400, "VALIDATION_ERROR"]);
     const missing = await handler.fetch(new Request("http://worker.example/nowhere"));
     expect([missing.status, (await missing.json()).error.code]).toEqual([404, "ROUTE_NOT_FOUND"]);
@@ -53,7 +57,14 @@ describe("createFetchHandler (Bun, Deno, Workers)", () => {
 describe("conduitApp (a Hono sub-app)", () => {
   it("serves Conduit under the host's mount point; other paths stay the host's", async () => {
     const host = new Hono();
-    host.route("/ai", conduitApp({ config: { logging: { enabled: false } }, setup: (conduit) => conduit.registerRoute({ method: "GET", path: "/items/:id", handler: (ctx) => ({ id: ctx.params.id, path: ctx.path }) }) }));
+    host.route(
+      "/ai",
+      conduitApp({
+        config: { logging: { enabled: false } },
+        setup: (conduit) =>
+          conduit.registerRoute({ method: "GET", path: "/items/:id", handler: (ctx) => ({ id: ctx.params.id, path: ctx.path }) }),
+      }),
+    );
     host.get("/host", (c) => c.text("host"));
     const item = await host.request("/ai/items/9");
     expect((await item.json()).data).toEqual({ id: "9", path: "/items/9" });

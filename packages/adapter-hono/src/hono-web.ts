@@ -33,7 +33,9 @@ export class HonoWebAdapter extends BaseServerAdapter<Hono> {
   protected guardHttpServer(): void {}
 
   protected createHttpServer(): never {
-    throw new ConfigurationError("A web-standard Conduit has no server of its own: serve its `fetch` (Bun.serve, Deno.serve, a Worker) or mount it in a Hono app");
+    throw new ConfigurationError(
+      "A web-standard Conduit has no server of its own: serve its `fetch` (Bun.serve, Deno.serve, a Worker) or mount it in a Hono app",
+    );
   }
 }
 
@@ -60,9 +62,11 @@ function serveWeb(handler: RequestHandler, c: Context, route?: RegisteredRoute, 
   // Under `app.route("/ai", sub)` Hono matched "/ai" + pattern: the core matches what lies under the mount point.
   // (`c.req.routePath`, not the newer `hono/route` helper: it works across the whole hono 4 peer range.)
   const routePath = pattern === undefined ? undefined : c.req.routePath;
-  const pathPrefix = pattern !== undefined && routePath?.endsWith(pattern) ? routePath.slice(0, routePath.length - pattern.length) : undefined;
+  const pathPrefix =
+    pattern !== undefined && routePath?.endsWith(pattern) ? routePath.slice(0, routePath.length - pattern.length) : undefined;
   // On Node (@hono/node-server) the socket is in the bindings; web runtimes have no peer address to give.
-  const clientAddress = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? "";
+  const clientAddress =
+    (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? "";
   return handleWebRequest(handler, c.req.raw, { clientAddress, pathPrefix }, route);
 }
 

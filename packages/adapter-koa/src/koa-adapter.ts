@@ -1,5 +1,11 @@
 import { type Server, createServer } from "node:http";
-import { type AdapterOptions, BaseServerAdapter, type RegisteredRoute, type Runtime, type ServerAdapterConfig } from "@conduit-ai/server-core";
+import {
+  type AdapterOptions,
+  BaseServerAdapter,
+  type RegisteredRoute,
+  type Runtime,
+  type ServerAdapterConfig,
+} from "@conduit-ai/server-core";
 import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
 import Router from "@koa/router";
 import Koa, { type Context } from "koa";
@@ -71,6 +77,10 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options: AdapterOptions = {}): KoaServerAdapter {
+export function createAdapter(
+  runtime: Runtime | undefined,
+  config: ServerAdapterConfig = {},
+  options: AdapterOptions = {},
+): KoaServerAdapter {
   return new KoaServerAdapter(runtime, config, options);
 }

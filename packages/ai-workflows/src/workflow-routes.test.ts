@@ -3,14 +3,35 @@ import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapter, createServer, generateOpenAPIDocument, registerAllRoutes } from "@conduit-ai/server-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FOCUS_AREAS, ISSUE_TYPES, LANGUAGES, OUTPUT_FORMATS, STYLES, TEST_FRAMEWORKS, TEST_TYPES, createAiWorkflowRoutes, registerAiWorkflows } from "./index.js";
+import {
+  FOCUS_AREAS,
+  ISSUE_TYPES,
+  LANGUAGES,
+  OUTPUT_FORMATS,
+  STYLES,
+  TEST_FRAMEWORKS,
+  TEST_TYPES,
+  createAiWorkflowRoutes,
+  registerAiWorkflows,
+} from "./index.js";
 
-const ENDPOINTS = ["analyze-usage", "benchmark-performance", "optimize-parameters", "generate-test-cases", "refactor-code", "generate-documentation", "debug-ai-output"];
+const ENDPOINTS = [
+  "analyze-usage",
+  "benchmark-performance",
+  "optimize-parameters",
+  "generate-test-cases",
+  "refactor-code",
+  "generate-documentation",
+  "debug-ai-output",
+];
 
 let server: ServerAdapter & { address(): { port: number } | null };
 const runtime = createRuntime({ env: {} });
 beforeAll(async () => {
-  server = (await createServer(runtime, { framework: "hono", config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableSwagger: true } })) as typeof server;
+  server = (await createServer(runtime, {
+    framework: "hono",
+    config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableSwagger: true },
+  })) as typeof server;
   registerAllRoutes(server);
   registerAiWorkflows(server, { benchmarkBudgetMs: 2_000 });
   await server.start();
@@ -21,26 +42,122 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${server.address()?.port}/api/ai/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const response = await fetch(`http://127.0.0.1:${server.address()?.port}/api/ai/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
   const text = await response.text();
   return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-const CODE_TOKENS = ["function", "f", "(", ")", "{", "}", "if", "==", "var", "x", "=", "1", ";", "return", "'a'", "+", "class", "export", "=>", "\n", "async", "await", "[", "]", "/**", "*/", "@param", "throw", "new", "Error", ":", "string", "<", ">", "`", "${", "\\", "\"", "typeof", "null", "__proto__"];
+const CODE_TOKENS = [
+  "function",
+  "f",
+  "(",
+  ")",
+  "{",
+  "}",
+  "if",
+  "==",
+  "var",
+  "x",
+  "=",
+  "1",
+  ";",
+  "return",
+  "'a'",
+  "+",
+  "class",
+  "export",
+  "=>",
+  "\n",
+  "async",
+  "await",
+  "[",
+  "]",
+  "/**",
+  "*/",
+  "@param",
+  "throw",
+  "new",
+  "Error",
+  ":",
+  "string",
+  "<",
+  ">",
+  "`",
+  "${",
+  "\\",
+  '"',
+  "typeof",
+  "null",
+  "__proto__",
+];
 const code = fc.array(fc.constantFrom(...CODE_TOKENS), { maxLength: 120 }).map((tokens) => tokens.join(" "));
-const anyValue = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
+const anyValue = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+);
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(fc.oneof(arbitrary, anyValue), { nil: undefined });
 
 const bodies: Record<string, fc.Arbitrary<unknown>> = {
-  "analyze-usage": fc.record({ timeframe: maybe(fc.constantFrom("1h", "24h", "7d", "30d")), providers: maybe(fc.array(fc.string(), { maxLength: 4 })), includeOptimizations: maybe(fc.boolean()), provider: maybe(fc.constantFrom("local", "openai")) }),
-  "benchmark-performance": fc.record({ iterations: maybe(fc.integer({ min: -2, max: 60 })), testPrompts: maybe(fc.array(fc.string({ maxLength: 60 }), { maxLength: 6 })), includeQualityMetrics: maybe(fc.boolean()), maxTokens: maybe(fc.integer()) }),
-  "optimize-parameters": fc.record({ prompt: maybe(fc.string({ maxLength: 400 })), style: maybe(fc.constantFrom(...STYLES)), optimizeFor: maybe(fc.constantFrom("speed", "quality", "cost", "tokens")), includeAlternatives: maybe(fc.boolean()) }),
-  "generate-test-cases": fc.record({ codeFunction: maybe(code), testTypes: maybe(fc.subarray([...TEST_TYPES], { minLength: 1 })), framework: maybe(fc.constantFrom(...TEST_FRAMEWORKS)), language: maybe(fc.constantFrom(...LANGUAGES)), modulePath: maybe(fc.string({ maxLength: 20 })) }),
-  "refactor-code": fc.record({ sourceCode: maybe(code), target: maybe(fc.constantFrom("readability", "performance", "maintainability", "modern-syntax")), focusAreas: maybe(fc.subarray([...FOCUS_AREAS], { minLength: 1 })) }),
-  "generate-documentation": fc.record({ codeBase: maybe(code), outputFormat: maybe(fc.constantFrom(...OUTPUT_FORMATS)), includeExamples: maybe(fc.boolean()), apiDocumentation: maybe(fc.boolean()) }),
+  "analyze-usage": fc.record({
+    timeframe: maybe(fc.constantFrom("1h", "24h", "7d", "30d")),
+    providers: maybe(fc.array(fc.string(), { maxLength: 4 })),
+    includeOptimizations: maybe(fc.boolean()),
+    provider: maybe(fc.constantFrom("local", "openai")),
+  }),
+  "benchmark-performance": fc.record({
+    iterations: maybe(fc.integer({ min: -2, max: 60 })),
+    testPrompts: maybe(fc.array(fc.string({ maxLength: 60 }), { maxLength: 6 })),
+    includeQualityMetrics: maybe(fc.boolean()),
+    maxTokens: maybe(fc.integer()),
+  }),
+  "optimize-parameters": fc.record({
+    prompt: maybe(fc.string({ maxLength: 400 })),
+    style: maybe(fc.constantFrom(...STYLES)),
+    optimizeFor: maybe(fc.constantFrom("speed", "quality", "cost", "tokens")),
+    includeAlternatives: maybe(fc.boolean()),
+  }),
+  "generate-test-cases": fc.record({
+    codeFunction: maybe(code),
+    testTypes: maybe(fc.subarray([...TEST_TYPES], { minLength: 1 })),
+    framework: maybe(fc.constantFrom(...TEST_FRAMEWORKS)),
+    language: maybe(fc.constantFrom(...LANGUAGES)),
+    modulePath: maybe(fc.string({ maxLength: 20 })),
+  }),
+  "refactor-code": fc.record({
+    sourceCode: maybe(code),
+    target: maybe(fc.constantFrom("readability", "performance", "maintainability", "modern-syntax")),
+    focusAreas: maybe(fc.subarray([...FOCUS_AREAS], { minLength: 1 })),
+  }),
+  "generate-documentation": fc.record({
+    codeBase: maybe(code),
+    outputFormat: maybe(fc.constantFrom(...OUTPUT_FORMATS)),
+    includeExamples: maybe(fc.boolean()),
+    apiDocumentation: maybe(fc.boolean()),
+  }),
   "debug-ai-output": fc.record({
-    aiResponse: maybe(fc.oneof(fc.string({ maxLength: 300 }), fc.json(), code, fc.jsonValue().map((value) => ({ data: value, metadata: {} })))),
-    expectedFormat: maybe(fc.oneof(fc.constantFrom("auto", "json", "yaml", "markdown", "javascript", "typescript", "text"), fc.jsonValue().map((value) => JSON.stringify({ type: "object", properties: { a: value } })))),
+    aiResponse: maybe(
+      fc.oneof(
+        fc.string({ maxLength: 300 }),
+        fc.json(),
+        code,
+        fc.jsonValue().map((value) => ({ data: value, metadata: {} })),
+      ),
+    ),
+    expectedFormat: maybe(
+      fc.oneof(
+        fc.constantFrom("auto", "json", "yaml", "markdown", "javascript", "typescript", "text"),
+        fc.jsonValue().map((value) => JSON.stringify({ type: "object", properties: { a: value } })),
+      ),
+    ),
     issueTypes: maybe(fc.subarray([...ISSUE_TYPES], { minLength: 1 })),
     analysisDepth: maybe(fc.constantFrom("quick", "detailed", "comprehensive")),
   }),
@@ -48,7 +165,10 @@ const bodies: Record<string, fc.Arbitrary<unknown>> = {
 
 describe("the /api/ai endpoints under fuzzed input", () => {
   it.each(ENDPOINTS)("%s never answers 5xx, always the JSON envelope", async (endpoint) => {
-    const arbitrary = fc.oneof({ weight: 4, arbitrary: bodies[endpoint] as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.jsonValue() });
+    const arbitrary = fc.oneof(
+      { weight: 4, arbitrary: bodies[endpoint] as fc.Arbitrary<unknown> },
+      { weight: 1, arbitrary: fc.jsonValue() },
+    );
     await fc.assert(
       fc.asyncProperty(arbitrary, async (body) => {
         const { status, json } = await post(endpoint, JSON.stringify(body ?? null));
@@ -68,7 +188,14 @@ describe("the /api/ai endpoints under fuzzed input", () => {
       JSON.stringify({ sourceCode: `${"if (a) {".repeat(2_000)}${"}".repeat(2_000)}` }),
       JSON.stringify({ codeBase: "x".repeat(299_999) }),
     ];
-    const paths = ["debug-ai-output", "debug-ai-output", "debug-ai-output", "generate-test-cases", "refactor-code", "generate-documentation"];
+    const paths = [
+      "debug-ai-output",
+      "debug-ai-output",
+      "debug-ai-output",
+      "generate-test-cases",
+      "refactor-code",
+      "generate-documentation",
+    ];
     for (const [index, body] of hostile.entries()) {
       const { status } = await post(paths[index] as string, body);
       expect(status, paths[index]).toBe(200);
@@ -82,10 +209,14 @@ describe("OpenAPI", () => {
     const document = generateOpenAPIDocument([createAiWorkflowRoutes(runtime)].flatMap((group) => group.routes));
     expect(Object.keys(document.paths ?? {}).sort()).toEqual(ENDPOINTS.map((name) => `/api/ai/${name}`).sort());
     await SwaggerParser.validate(structuredClone(document) as never);
-    const served = (await (await fetch(`http://127.0.0.1:${server.address()?.port}/api/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const served = (await (await fetch(`http://127.0.0.1:${server.address()?.port}/api/docs/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     for (const name of ENDPOINTS) expect(served.paths[`/api/ai/${name}`]).toBeDefined();
     await SwaggerParser.validate(served as never);
-    type Operation = { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { default?: unknown }> } }> } } };
+    type Operation = {
+      post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { default?: unknown }> } }> } };
+    };
     const debugOperation = document.paths?.["/api/ai/debug-ai-output"] as Operation;
     expect(debugOperation.post.requestBody.content["application/json"]?.schema.properties.issueTypes?.default).toEqual([...ISSUE_TYPES]);
   });

@@ -33,7 +33,11 @@ const PROVIDER_NOTE =
  */
 export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: AiWorkflowOptions = {}): RouteGroup {
   const settings = { ...DEFAULT_WORKFLOW_OPTIONS, ...options };
-  const path: ProviderPathSettings = { timeoutMs: settings.providerTimeoutMs, maxOutputTokens: settings.maxOutputTokens, maxPromptCharacters: settings.maxPromptCharacters };
+  const path: ProviderPathSettings = {
+    timeoutMs: settings.providerTimeoutMs,
+    maxOutputTokens: settings.maxOutputTokens,
+    maxPromptCharacters: settings.maxPromptCharacters,
+  };
   const route = (name: string) => `${settings.prefix.replace(/\/+$/, "")}/${name}`;
   return {
     prefix: settings.prefix,
@@ -53,9 +57,11 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         path: route("benchmark-performance"),
         absolute: true,
         summary: "Benchmark the providers: latency percentiles, tokens/s, quality and cost efficiency",
-        description: "Runs every test prompt `iterations` times against each available provider (local included); iterations × prompts ≤ 50. Latency p50/p95/p99, output tokens per second, quality scores (length, instruction keywords, format adherence) and quality per dollar. `simulated` is true when only the offline local provider ran.",
+        description:
+          "Runs every test prompt `iterations` times against each available provider (local included); iterations × prompts ≤ 50. Latency p50/p95/p99, output tokens per second, quality scores (length, instruction keywords, format adherence) and quality per dollar. `simulated` is true when only the offline local provider ran.",
         schema: { body: benchmarkRequestSchema, response: benchmarkResultSchema },
-        handler: (ctx) => runBenchmark(runtime, ctx.body, ctx, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
+        handler: (ctx) =>
+          runBenchmark(runtime, ctx.body, ctx, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
       }),
       defineRoute({
         method: "POST",
@@ -64,7 +70,16 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         summary: "Suggest temperature, topP, maxTokens and a model for a prompt, and rewrite the prompt",
         description: `style: creative, balanced, precise, factual; optimizeFor: speed, quality, cost, tokens. The prompt is rewritten by measurable rules (length, output format, ambiguity, structure).${PROVIDER_NOTE}`,
         schema: { body: optimizeParametersRequestSchema, response: optimizeParametersResultSchema },
-        handler: (ctx) => runWorkflow("optimize-parameters", runtime, ctx.body, ctx, path, () => optimizeParameters(runtime, ctx.body), optimizeModelStep(ctx.body)),
+        handler: (ctx) =>
+          runWorkflow(
+            "optimize-parameters",
+            runtime,
+            ctx.body,
+            ctx,
+            path,
+            () => optimizeParameters(runtime, ctx.body),
+            optimizeModelStep(ctx.body),
+          ),
       }),
       defineRoute({
         method: "POST",
@@ -73,7 +88,8 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         summary: "Generate tests for real functions of the code, in the chosen framework",
         description: `JavaScript/TypeScript is parsed with @babel/parser (jest, mocha, vitest, node-test); Python (pytest, unittest), Ruby (rspec) and Go (go-test) are read by a signature scanner. testTypes: unit, integration, edge-cases, performance, security.${PROVIDER_NOTE}`,
         schema: { body: generateTestCasesRequestSchema, response: generateTestCasesResultSchema },
-        handler: (ctx) => runWorkflow("generate-test-cases", runtime, ctx.body, ctx, path, () => generateTestCases(ctx.body), testCasesModelStep(ctx.body)),
+        handler: (ctx) =>
+          runWorkflow("generate-test-cases", runtime, ctx.body, ctx, path, () => generateTestCases(ctx.body), testCasesModelStep(ctx.body)),
       }),
       defineRoute({
         method: "POST",
@@ -82,7 +98,8 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         summary: "Refactor JavaScript/TypeScript: detected patterns, safe rewrites, metrics before and after",
         description: `target: readability, performance, maintainability, modern-syntax; focusAreas: var-declarations, strict-equality, nested-conditionals, long-functions, duplicated-literals, string-concatenation. optimizedCode always parses.${PROVIDER_NOTE}`,
         schema: { body: refactorCodeRequestSchema, response: refactorCodeResultSchema },
-        handler: (ctx) => runWorkflow("refactor-code", runtime, ctx.body, ctx, path, () => refactorCode(ctx.body), refactorModelStep(ctx.body)),
+        handler: (ctx) =>
+          runWorkflow("refactor-code", runtime, ctx.body, ctx, path, () => refactorCode(ctx.body), refactorModelStep(ctx.body)),
       }),
       defineRoute({
         method: "POST",
@@ -92,7 +109,15 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         description: `outputFormat: markdown, jsdoc (the code with JSDoc added; still parses), html, json.${PROVIDER_NOTE}`,
         schema: { body: generateDocumentationRequestSchema, response: generateDocumentationResultSchema },
         handler: async (ctx) => {
-          const { anchors: _anchors, ...result } = await runWorkflow("generate-documentation", runtime, ctx.body, ctx, path, () => generateDocumentation(ctx.body), documentationModelStep(ctx.body));
+          const { anchors: _anchors, ...result } = await runWorkflow(
+            "generate-documentation",
+            runtime,
+            ctx.body,
+            ctx,
+            path,
+            () => generateDocumentation(ctx.body),
+            documentationModelStep(ctx.body),
+          );
           return result;
         },
       }),
@@ -105,7 +130,15 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
         schema: { body: debugAiOutputRequestSchema, response: debugAiOutputResultSchema },
         handler: (ctx) => {
           const expected = resolveExpectedFormat(ctx.body.expectedFormat);
-          return runWorkflow("debug-ai-output", runtime, ctx.body, ctx, path, () => debugAiOutput(ctx.body, expected), debugModelStep(ctx.body, expected));
+          return runWorkflow(
+            "debug-ai-output",
+            runtime,
+            ctx.body,
+            ctx,
+            path,
+            () => debugAiOutput(ctx.body, expected),
+            debugModelStep(ctx.body, expected),
+          );
         },
       }),
     ],
@@ -120,7 +153,10 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
  * registerAllRoutes(server);
  * registerAiWorkflows(server);
  */
-export function registerAiWorkflows(adapter: ServerAdapter & { readonly runtime?: Runtime | undefined }, options: AiWorkflowOptions = {}): RouteGroup {
+export function registerAiWorkflows(
+  adapter: ServerAdapter & { readonly runtime?: Runtime | undefined },
+  options: AiWorkflowOptions = {},
+): RouteGroup {
   const group = createAiWorkflowRoutes(adapter.runtime, options);
   adapter.registerRouteGroup(group);
   return group;

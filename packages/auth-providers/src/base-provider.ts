@@ -76,7 +76,11 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     super();
     this.rbac = options.rbac instanceof RbacPolicy ? options.rbac : new RbacPolicy(options.rbac, type);
     this.sessions =
-      options.sessions === false ? undefined : options.sessions instanceof SessionManager ? options.sessions : new SessionManager({ ...options.sessions, provider: type });
+      options.sessions === false
+        ? undefined
+        : options.sessions instanceof SessionManager
+          ? options.sessions
+          : new SessionManager({ ...options.sessions, provider: type });
   }
 
   /** Checks the token; throws an `AuthProviderError` (401 for a refused token). */
@@ -91,7 +95,10 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     try {
       return this.validResult(await this.verifyToken(token));
     } catch (error) {
-      return { valid: false, error: AuthProviderError.isInstance(error) ? error : new ProviderAPIError(this.type, "Token validation failed", { cause: error }) };
+      return {
+        valid: false,
+        error: AuthProviderError.isInstance(error) ? error : new ProviderAPIError(this.type, "Token validation failed", { cause: error }),
+      };
     }
   }
 
@@ -130,7 +137,8 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
 
   async authorizeUser(user: AuthenticatedUser, requirement: AuthorizationRequirement, ctx?: ServerContext): Promise<boolean> {
     const decision = await this.rbac.decide(user, requirement, ctx);
-    if (!decision.allowed) this.reportUnauthorized({ code: "FORBIDDEN", message: "Insufficient permissions" }, decision.refusedBy, ctx, user.id);
+    if (!decision.allowed)
+      this.reportUnauthorized({ code: "FORBIDDEN", message: "Insufficient permissions" }, decision.refusedBy, ctx, user.id);
     return decision.allowed;
   }
 
@@ -214,7 +222,13 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     try {
       const message = await this.probe();
       if (this.sessions?.store.ping) await this.sessions.store.ping();
-      return { status: "ok", provider: this.type, latencyMs: Math.round(performance.now() - started), checkedAt, ...(message ? { message } : {}) };
+      return {
+        status: "ok",
+        provider: this.type,
+        latencyMs: Math.round(performance.now() - started),
+        checkedAt,
+        ...(message ? { message } : {}),
+      };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { status: "down", provider: this.type, latencyMs: Math.round(performance.now() - started), checkedAt, message };

@@ -39,7 +39,8 @@ export function collectClaims(claims: Record<string, unknown>, paths: readonly s
   return unique(paths.flatMap((path) => stringsFrom(readClaim(claims, path))));
 }
 
-const list = (value: string | string[] | undefined, fallback: string[]) => (value === undefined ? fallback : Array.isArray(value) ? value : [value]);
+const list = (value: string | string[] | undefined, fallback: string[]) =>
+  value === undefined ? fallback : Array.isArray(value) ? value : [value];
 
 /**
  * Builds the user from verified claims: id from `userIdClaim` (a token without one names no
@@ -59,7 +60,10 @@ export function claimsToUser(
   const user: AuthenticatedUser = {
     id: String(id),
     roles: unique([...collectClaims(claims, list(mapping.rolesClaim, defaults.roles ?? ["roles"])), ...(defaults.extraRoles ?? [])]),
-    permissions: unique([...collectClaims(claims, list(mapping.permissionsClaim, defaults.permissions ?? ["permissions"])), ...(defaults.extraPermissions ?? [])]),
+    permissions: unique([
+      ...collectClaims(claims, list(mapping.permissionsClaim, defaults.permissions ?? ["permissions"])),
+      ...(defaults.extraPermissions ?? []),
+    ]),
     metadata: { claims },
   };
   const email = readClaim(claims, mapping.emailClaim ?? "email");

@@ -49,8 +49,18 @@ export type { VendorCommonSettings } from "./providers/vendor-provider.js";
 export { type WorkOSProviderSettings, createWorkOSProvider } from "./providers/workos-provider.js";
 export { type AuthorizationRule, type AuthorizationRulesOptions, createAuthorizationRulesMiddleware } from "./rbac/authorization-rules.js";
 export { DEFAULT_SUPER_ADMIN_ROLES, type RbacDecision, type RbacOptions, RbacPolicy } from "./rbac/rbac-policy.js";
-export { type AuthProviderConfig, AuthProviderRegistry, authProviderRegistry, createAuthProvider } from "./registry/auth-provider-registry.js";
-export { type AuthProviderDefinition, BUILTIN_PROVIDER_TYPES, type BuiltinProviderType, builtinProviderDefinitions } from "./registry/provider-definitions.js";
+export {
+  type AuthProviderConfig,
+  AuthProviderRegistry,
+  authProviderRegistry,
+  createAuthProvider,
+} from "./registry/auth-provider-registry.js";
+export {
+  type AuthProviderDefinition,
+  BUILTIN_PROVIDER_TYPES,
+  type BuiltinProviderType,
+  builtinProviderDefinitions,
+} from "./registry/provider-definitions.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions, type SessionRedisClient } from "./sessions/redis-session-store.js";
 export { SessionManager, type SessionManagerOptions, boundSessionId } from "./sessions/session-manager.js";

@@ -27,7 +27,12 @@ export interface ProviderMetadata {
 
 /** Outcome of `authenticateToken`: never throws for a refused token, says why instead. */
 export type TokenValidationResult =
-  | { valid: true; user: AuthenticatedUser; claims: Record<string, unknown>; /** Epoch ms when the credential stops being valid. */ expiresAt?: number }
+  | {
+      valid: true;
+      user: AuthenticatedUser;
+      claims: Record<string, unknown> /** Epoch ms when the credential stops being valid. */;
+      expiresAt?: number;
+    }
   | { valid: false; error: AuthProviderError };
 
 /** A signed-in user's session, as every store keeps it (JSON-safe). */

@@ -58,7 +58,8 @@ function entriesOf<T extends z.ZodType>(user: T, username = false) {
       if (names.length === 0) context.addIssue({ code: "custom", message: "expected an object with at least one entry" });
       for (const name of names) {
         if (name.trim() === "") context.addIssue({ code: "custom", path: [name], message: "empty key" });
-        else if (username && name.includes(":")) context.addIssue({ code: "custom", path: [name], message: "a username cannot contain ':'" });
+        else if (username && name.includes(":"))
+          context.addIssue({ code: "custom", path: [name], message: "a username cannot contain ':'" });
       }
     },
     // Also when an entry's value failed: every problem is named in one pass.
@@ -128,7 +129,10 @@ function toIssues(error: z.ZodError, input: Record<string, unknown>, base: strin
  */
 export function parseStaticAuthConfig(input: unknown, path = "auth"): StaticAuthConfig {
   const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
-  if (!isRecord) throw new ConfigurationError(`Invalid auth config: ${path} must be an object`, { details: { issues: [{ path, message: "expected an object" }] } });
+  if (!isRecord)
+    throw new ConfigurationError(`Invalid auth config: ${path} must be an object`, {
+      details: { issues: [{ path, message: "expected an object" }] },
+    });
   const parsed = staticAuthSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const seen = new Set<string>();

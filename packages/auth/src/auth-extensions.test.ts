@@ -1,7 +1,15 @@
 import { ServerAdapterError } from "@conduit-ai/server-core";
 import { describe, expect, it } from "vitest";
 import { createPipeline } from "../test/pipeline.js";
-import { getAuthContext, getCurrentSession, getCurrentUser, hasPermission, hasRole, requireRole, updateAuthContext } from "./auth-context.js";
+import {
+  getAuthContext,
+  getCurrentSession,
+  getCurrentUser,
+  hasPermission,
+  hasRole,
+  requireRole,
+  updateAuthContext,
+} from "./auth-context.js";
 import { createAuthMiddleware } from "./auth-middleware.js";
 import { createAuthRoutes } from "./auth-routes.js";
 import type { AuthRefusal } from "./auth-types.js";
@@ -49,7 +57,12 @@ describe("auth middleware extensions", () => {
   it("makes the record ambient only with ambientContext, and never leaks it between requests", async () => {
     const handler = async () => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
-      return { user: getCurrentUser()?.id ?? null, admin: hasRole("admin"), docs: hasPermission("docs:write"), session: getCurrentSession()?.id ?? null };
+      return {
+        user: getCurrentUser()?.id ?? null,
+        admin: hasRole("admin"),
+        docs: hasPermission("docs:write"),
+        session: getCurrentSession()?.id ?? null,
+      };
     };
     const attach = createAuthMiddleware({
       type: "bearer",
@@ -65,20 +78,32 @@ describe("auth middleware extensions", () => {
       }),
     );
     for (const { token, body } of answers) {
-      expect(body).toEqual(token === "a" ? { user: "alice", admin: true, docs: true, session: "s-alice" } : { user: "bob", admin: false, docs: false, session: "s-bob" });
+      expect(body).toEqual(
+        token === "a"
+          ? { user: "alice", admin: true, docs: true, session: "s-alice" }
+          : { user: "bob", admin: false, docs: false, session: "s-bob" },
+      );
     }
-    const off = createPipeline([createAuthMiddleware({ type: "bearer", validate: (token) => users[token] ?? null })], ["/api/private"], handler);
+    const off = createPipeline(
+      [createAuthMiddleware({ type: "bearer", validate: (token) => users[token] ?? null })],
+      ["/api/private"],
+      handler,
+    );
     expect((await off({ url: "/api/private", headers: { authorization: "Bearer a" } })).json.data.user).toBeNull();
     expect(getCurrentUser()).toBeUndefined();
     expect(() => requireRole("admin")).toThrow("Authentication required");
   });
 
   it("keeps the record out of state and serialization", async () => {
-    const call = createPipeline([createAuthMiddleware({ type: "bearer", validate: (token) => users[token] ?? null })], ["/api/private"], (ctx) => ({
-      keys: Object.keys(ctx),
-      state: JSON.stringify(ctx.state),
-      record: getAuthContext(ctx)?.token,
-    }));
+    const call = createPipeline(
+      [createAuthMiddleware({ type: "bearer", validate: (token) => users[token] ?? null })],
+      ["/api/private"],
+      (ctx) => ({
+        keys: Object.keys(ctx),
+        state: JSON.stringify(ctx.state),
+        record: getAuthContext(ctx)?.token,
+      }),
+    );
     const body = (await call({ url: "/api/private", headers: { authorization: "Bearer a" } })).json.data;
     expect(body.record).toBe("a");
     expect(body.state).toBe("{}");
@@ -97,9 +122,14 @@ describe("roles", () => {
   it("says which step refused", async () => {
     const user = { id: "u", roles: ["viewer"], permissions: ["docs:read"] };
     expect(await authorizationDecision(user, undefined, { requiredRoles: ["admin"] })).toEqual({ allowed: false, refusedBy: "roles" });
-    expect(await authorizationDecision(user, undefined, { requiredPermissions: ["docs:write"] })).toEqual({ allowed: false, refusedBy: "permissions" });
+    expect(await authorizationDecision(user, undefined, { requiredPermissions: ["docs:write"] })).toEqual({
+      allowed: false,
+      refusedBy: "permissions",
+    });
     expect(await authorizationDecision(user, undefined, { authorize: () => false })).toEqual({ allowed: false, refusedBy: "authorize" });
-    expect(await authorizationDecision(user, undefined, { superAdminRoles: ["viewer"], requiredRoles: ["admin"] })).toEqual({ allowed: true });
+    expect(await authorizationDecision(user, undefined, { superAdminRoles: ["viewer"], requiredRoles: ["admin"] })).toEqual({
+      allowed: true,
+    });
   });
 });
 
@@ -112,7 +142,9 @@ describe("auth routes without sessions", () => {
     const ctx = { user: users.a } as never;
     expect(await me?.handler(ctx)).toEqual({ user: { id: "alice", roles: ["admin"], permissions: ["docs:*"] }, session: null });
     expect(await group.routes[1]?.handler(ctx)).toEqual({ sessions: [], total: 0 });
-    await expect(Promise.resolve().then(() => group.routes[2]?.handler({ user: users.a, params: { id: "x" } } as never))).rejects.toMatchObject({ code: "SESSION_NOT_FOUND", statusCode: 404 });
+    await expect(
+      Promise.resolve().then(() => group.routes[2]?.handler({ user: users.a, params: { id: "x" } } as never)),
+    ).rejects.toMatchObject({ code: "SESSION_NOT_FOUND", statusCode: 404 });
     await expect(Promise.resolve().then(() => me?.handler({} as never))).rejects.toMatchObject({ statusCode: 401 });
   });
 });

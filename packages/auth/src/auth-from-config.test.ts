@@ -9,7 +9,11 @@ const ROUTES = ["/api/private", "/api/public/info", "/health", "/api/health/live
 describe("createAuthFromConfig", () => {
   it("builds API-key auth from the demo config, with health paths always public", async () => {
     const run = createPipeline(
-      createAuthFromConfig({ type: "api-key", keys: { "demo-key": { id: "demo", roles: ["admin"], permissions: ["*"] } }, skipPaths: ["/public/*"] }),
+      createAuthFromConfig({
+        type: "api-key",
+        keys: { "demo-key": { id: "demo", roles: ["admin"], permissions: ["*"] } },
+        skipPaths: ["/public/*"],
+      }),
       ROUTES,
     );
     const ok = await run({ url: "/api/private", headers: { "x-api-key": "demo-key" } });
@@ -28,7 +32,11 @@ describe("createAuthFromConfig", () => {
   it("builds basic auth from users, id defaulting to the username", async () => {
     const run = createPipeline(createAuthFromConfig({ type: "basic", users: { ada: { password: "pw:1", roles: ["ops"] } } }));
     const basic = (credential: string) => ({ authorization: `Basic ${Buffer.from(credential).toString("base64")}` });
-    expect((await run({ url: "/api/private", headers: basic("ada:pw:1") })).json.data.user).toEqual({ id: "ada", roles: ["ops"], permissions: [] });
+    expect((await run({ url: "/api/private", headers: basic("ada:pw:1") })).json.data.user).toEqual({
+      id: "ada",
+      roles: ["ops"],
+      permissions: [],
+    });
     expect((await run({ url: "/api/private", headers: basic("ada:pw") })).status).toBe(401);
     expect((await run({ url: "/api/private", headers: basic("eve:pw:1") })).status).toBe(401);
     expect((await run({ url: "/api/private", headers: basic("constructor:x") })).status).toBe(401);

@@ -32,10 +32,19 @@ describe("createAuthMiddleware", () => {
 
   it("puts a normalized user on ctx.user and the record on getAuthContext", async () => {
     let record: unknown;
-    const run = createPipeline([createAuthMiddleware({ type: "bearer", validate: async (token) => (token === SECRET ? { id: "u1", metadata: { tenant: "t" } } : null) })], ["/api/private"], (ctx) => {
-      record = getAuthContext(ctx);
-      return ctx.user;
-    });
+    const run = createPipeline(
+      [
+        createAuthMiddleware({
+          type: "bearer",
+          validate: async (token) => (token === SECRET ? { id: "u1", metadata: { tenant: "t" } } : null),
+        }),
+      ],
+      ["/api/private"],
+      (ctx) => {
+        record = getAuthContext(ctx);
+        return ctx.user;
+      },
+    );
     const response = await run({ url: "/api/private", headers: { authorization: `bearer ${SECRET}` } });
     expect(response.status).toBe(200);
     expect(response.json.data).toEqual({ id: "u1", roles: [], permissions: [], metadata: { tenant: "t" } });
@@ -43,7 +52,12 @@ describe("createAuthMiddleware", () => {
   });
 
   it.each([
-    ["throws", () => { throw new Error("database down"); }],
+    [
+      "throws",
+      () => {
+        throw new Error("database down");
+      },
+    ],
     ["rejects", () => Promise.reject(new Error("database down"))],
     ["returns a user without id", () => ({ id: "" })],
     ["returns a non-object", () => "yes" as never],
@@ -86,7 +100,10 @@ describe("createAuthMiddleware", () => {
         return { id: token };
       },
     });
-    await run({ url: "/api/private?access_token=from-query", headers: { authorization: "Bearer from-header", cookie: "session=from-cookie" } });
+    await run({
+      url: "/api/private?access_token=from-query",
+      headers: { authorization: "Bearer from-header", cookie: "session=from-cookie" },
+    });
     await run({ url: "/api/private?access_token=from-query", headers: { cookie: "session=from-cookie" } });
     await run({ url: "/api/private?access_token=from-query" });
     await run({ url: "/api/private" });
@@ -95,7 +112,13 @@ describe("createAuthMiddleware", () => {
 
   it("treats malformed headers and oversized tokens as invalid without calling the validator", async () => {
     let calls = 0;
-    const run = pipeline({ maxTokenLength: 64, validate: () => { calls++; return null; } });
+    const run = pipeline({
+      maxTokenLength: 64,
+      validate: () => {
+        calls++;
+        return null;
+      },
+    });
     for (const authorization of ["Bearer", "Bearer  ", "Basic abc", "Bearer a b", `Bearer ${"x".repeat(65)}`]) {
       const response = await run({ url: "/api/private", headers: { authorization } });
       expect(response.status).toBe(401);
@@ -155,7 +178,9 @@ describe("createAuthMiddleware", () => {
   it("uses x-api-key for api-key and passes the decoded user:password for basic", async () => {
     const apiKey = pipeline({ type: "api-key", validate: (key) => (key === "k1" ? { id: "svc" } : null) });
     expect((await apiKey({ url: "/api/private", headers: { "x-api-key": "k1" } })).status).toBe(200);
-    expect((await apiKey({ url: "/api/private", headers: { authorization: "Bearer k1" } })).headers["www-authenticate"]).toContain("ApiKey");
+    expect((await apiKey({ url: "/api/private", headers: { authorization: "Bearer k1" } })).headers["www-authenticate"]).toContain(
+      "ApiKey",
+    );
     const basic = pipeline({ type: "basic", validate: (credential) => (credential === "ada:pw" ? { id: "ada" } : null) });
     const encoded = Buffer.from("ada:pw").toString("base64");
     expect((await basic({ url: "/api/private", headers: { authorization: `Basic ${encoded}` } })).status).toBe(200);

@@ -81,7 +81,10 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
   const refuse = (ctx: ServerContext, reason: AuthRefusal["reason"], specific?: ServerAdapterError): never => {
     const invalid = reason !== "missing";
     // The audit line: who was refused, by the same client address as rate limits and access logs.
-    requestLogger(ctx)?.info({ clientAddress: ctx.clientAddress, scheme: type, reason: invalid ? "invalid" : "missing" }, "authentication refused");
+    requestLogger(ctx)?.info(
+      { clientAddress: ctx.clientAddress, scheme: type, reason: invalid ? "invalid" : "missing" },
+      "authentication refused",
+    );
     ctx.setHeader("www-authenticate", challenge(type, realm, headerName, invalid));
     const error = specific ?? (invalid ? new InvalidAuthenticationError(invalidMessage) : new AuthenticationError(errorMessage));
     options.onRefused?.({ reason, error }, ctx);
@@ -119,7 +122,10 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
     options.onValidatorError?.(error, ctx);
     return ServerAdapterError.isInstance(error) && error.statusCode === 401 ? error : undefined;
   };
-  const resolveUser = (token: string, ctx: ServerContext): AuthenticatedUser | ServerAdapterError | undefined | Promise<AuthenticatedUser | ServerAdapterError | undefined> => {
+  const resolveUser = (
+    token: string,
+    ctx: ServerContext,
+  ): AuthenticatedUser | ServerAdapterError | undefined | Promise<AuthenticatedUser | ServerAdapterError | undefined> => {
     let result: ReturnType<typeof validate>;
     try {
       result = validate(token, ctx);
@@ -131,7 +137,13 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
   };
 
   // Built once: the handler runs per request.
-  const extractionOptions = { type, headerName, cookieName: options.cookieName, queryParam: options.queryParam, extractToken: options.extractToken };
+  const extractionOptions = {
+    type,
+    headerName,
+    cookieName: options.cookieName,
+    queryParam: options.queryParam,
+    extractToken: options.extractToken,
+  };
 
   const definition: MiddlewareDefinition = {
     name: options.name ?? "auth",

@@ -13,7 +13,9 @@ export interface AuthSessionSummary {
 
 /** Where the auth routes find a user's sessions; `@conduit-ai/auth-providers`' session manager is one. */
 export interface AuthSessionSource {
-  getUserSessions(userId: string): Promise<Array<{ id: string; userId: string; createdAt: number; expiresAt: number; lastAccessedAt?: number }>>;
+  getUserSessions(
+    userId: string,
+  ): Promise<Array<{ id: string; userId: string; createdAt: number; expiresAt: number; lastAccessedAt?: number }>>;
   /** True when a session of that id belonged to the user and was destroyed. */
   destroyUserSession(userId: string, sessionId: string): Promise<boolean>;
   /** How many were destroyed. */
@@ -28,7 +30,13 @@ export interface AuthRoutesOptions {
 }
 
 const userSchema = z.object({ id: z.string(), email: z.string().optional(), roles: z.array(z.string()), permissions: z.array(z.string()) });
-const sessionSchema = z.object({ id: z.string(), createdAt: z.number(), expiresAt: z.number(), lastAccessedAt: z.number().optional(), current: z.boolean() });
+const sessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  lastAccessedAt: z.number().optional(),
+  current: z.boolean(),
+});
 
 /**
  * The auth route group: who am I, my sessions, sign out one or all. Every route needs an
@@ -60,7 +68,12 @@ export function createAuthRoutes(options: AuthRoutesOptions = {}): RouteGroup {
           const user = requireAuth(ctx);
           const session = getAuthContext(ctx)?.session;
           return {
-            user: { id: user.id, ...(user.email === undefined ? {} : { email: user.email }), roles: user.roles, permissions: user.permissions },
+            user: {
+              id: user.id,
+              ...(user.email === undefined ? {} : { email: user.email }),
+              roles: user.roles,
+              permissions: user.permissions,
+            },
             session: session ? { id: session.id, expiresAt: session.expiresAt } : null,
           };
         },

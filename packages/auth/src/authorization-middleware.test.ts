@@ -65,7 +65,11 @@ describe("enforcement flow", () => {
 
   it("denies with 403 when authorize returns false or throws", async () => {
     const denying = createAuthorizationMiddleware({ authorize: (user) => user.id === "allowed" });
-    const throwing = createAuthorizationMiddleware({ authorize: () => { throw new Error("policy store down"); } });
+    const throwing = createAuthorizationMiddleware({
+      authorize: () => {
+        throw new Error("policy store down");
+      },
+    });
     expect(await statusFor(denying, { id: "allowed" })).toBe(200);
     expect(await statusFor(denying, { id: "other" })).toBe("403 FORBIDDEN");
     expect(await statusFor(throwing, { id: "allowed" })).toBe("403 FORBIDDEN");

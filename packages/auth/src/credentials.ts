@@ -57,7 +57,10 @@ export function readCookie(header: string | undefined, name: string): string | u
   for (const part of header.split(";")) {
     const separator = part.indexOf("=");
     if (separator === -1 || part.slice(0, separator).trim() !== name) continue;
-    const value = part.slice(separator + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value = part
+      .slice(separator + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     try {
       return decodeURIComponent(value);
     } catch {

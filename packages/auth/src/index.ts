@@ -26,7 +26,12 @@ export {
   updateAuthContext,
 } from "./auth-context.js";
 export { type AuthRoutesOptions, type AuthSessionSource, type AuthSessionSummary, createAuthRoutes } from "./auth-routes.js";
-export { ALWAYS_PUBLIC_PATHS, type StaticCredentialValidator, createAuthFromConfig, createStaticCredentialValidator } from "./auth-from-config.js";
+export {
+  ALWAYS_PUBLIC_PATHS,
+  type StaticCredentialValidator,
+  createAuthFromConfig,
+  createStaticCredentialValidator,
+} from "./auth-from-config.js";
 export { AUTH_MIDDLEWARE_ORDER, DEFAULT_AUTH_ERROR_MESSAGE, DEFAULT_INVALID_MESSAGE, createAuthMiddleware } from "./auth-middleware.js";
 export type {
   AuthContext,
@@ -56,6 +61,14 @@ export { decodeBasicCredential, parseAuthorization, readCookie } from "./credent
 export { credentialFromHeader, defaultHeaderName, extractCredential } from "./extract-token.js";
 export { DEV_PLAYGROUND_HEADER, devPlaygroundEnabled, isDevPlaygroundRequest } from "./dev-playground.js";
 export { type PermissionMiddlewareOptions, createPermissionMiddleware } from "./permission-middleware.js";
-export { type RoleHierarchy, type RolePermissions, effectivePermissions, expandRoles, findRoleCycle, hasPermissionIn, permissionCovers } from "./permissions.js";
+export {
+  type RoleHierarchy,
+  type RolePermissions,
+  effectivePermissions,
+  expandRoles,
+  findRoleCycle,
+  hasPermissionIn,
+  permissionCovers,
+} from "./permissions.js";
 export { type RoleMiddlewareOptions, createRoleMiddleware } from "./role-middleware.js";
 export type { SchemeMiddlewareOptions } from "./scheme-middleware.js";

@@ -28,6 +28,9 @@ describe("roles", () => {
   });
 
   it("adds the permissions of every role", () => {
-    expect(effectivePermissions(["a:read"], ["editor", "ghost"], { editor: ["a:write"], toString: ["x"] }).sort()).toEqual(["a:read", "a:write"]);
+    expect(effectivePermissions(["a:read"], ["editor", "ghost"], { editor: ["a:write"], toString: ["x"] }).sort()).toEqual([
+      "a:read",
+      "a:write",
+    ]);
   });
 });

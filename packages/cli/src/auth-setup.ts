@@ -41,7 +41,13 @@ const describe = (error: unknown) => (error as Error).message;
  */
 export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv, redis?: SessionRedisClient): Promise<AuthSetup> {
   const { auth, authorization } = file;
-  const none: AuthSetup = { middleware: [], routes: undefined, webSocket: { strategy: "none" }, tokenProvider: undefined, close: async () => undefined };
+  const none: AuthSetup = {
+    middleware: [],
+    routes: undefined,
+    webSocket: { strategy: "none" },
+    tokenProvider: undefined,
+    close: async () => undefined,
+  };
   if (auth === undefined && authorization === undefined) return none;
   const type = (auth as { type?: unknown } | undefined)?.type;
 

@@ -48,7 +48,10 @@ if (command.usage !== undefined && wantsHelp(argv)) {
   process.exit(0);
 }
 try {
-  await command.run(argv.filter((argument, index) => !(index === 0 && argument === "--")), process.env);
+  await command.run(
+    argv.filter((argument, index) => !(index === 0 && argument === "--")),
+    process.env,
+  );
 } catch (error) {
   fail(error, name);
 }

@@ -88,9 +88,11 @@ export function readConfigFile(path: string): ConduitConfigFile {
   } catch (error) {
     throw new UsageError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`Config file ${path} must hold a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`Config file ${path} must hold a JSON object`);
   const unknown = Object.keys(parsed).filter((key) => !KNOWN_FILE_KEYS.has(key));
-  if (unknown.length > 0) throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${[...KNOWN_FILE_KEYS].join(", ")})`);
+  if (unknown.length > 0)
+    throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${[...KNOWN_FILE_KEYS].join(", ")})`);
   return parsed as ConduitConfigFile;
 }
 

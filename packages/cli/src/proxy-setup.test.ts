@@ -17,7 +17,12 @@ describe("config file `proxy` key", () => {
   it("mounts /v1/messages over the configured accounts when enabled", async () => {
     fake = await startFakeAnthropic();
     fake.credentials.add("sk-file");
-    const proxy = { enabled: true, upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-file" }], clientKeys: [CLIENT_KEY] };
+    const proxy = {
+      enabled: true,
+      upstream: { anthropic: fake.url },
+      accounts: [{ id: "a", type: "api-key", apiKey: "sk-file" }],
+      clientKeys: [CLIENT_KEY],
+    };
     assembled = await assembleServer({ framework: "hono", server, file: { proxy } }, {});
     await assembled.server.start();
     const port = assembled.server.getStatus().port as number;
@@ -49,9 +54,18 @@ describe("config file `proxy` key", () => {
     await assembled.server.start();
     const port = assembled.server.getStatus().port as number;
     expect((await fetch(`http://127.0.0.1:${port}/v1/messages`, { method: "POST", body: "{}" })).status).toBe(404);
-    await expect(assembleServer({ framework: "hono", server, file: { proxy: { enabled: true, store: "redis" } } }, {})).rejects.toThrow(/REDIS_URL/);
+    await expect(assembleServer({ framework: "hono", server, file: { proxy: { enabled: true, store: "redis" } } }, {})).rejects.toThrow(
+      /REDIS_URL/,
+    );
     await expect(
-      assembleServer({ framework: "hono", server, file: { proxy: { enabled: true, accounts: [{ id: "a", type: "api-key", apiKey: "secret-value" , priority: "high" }] } } }, {}),
+      assembleServer(
+        {
+          framework: "hono",
+          server,
+          file: { proxy: { enabled: true, accounts: [{ id: "a", type: "api-key", apiKey: "secret-value", priority: "high" }] } },
+        },
+        {},
+      ),
     ).rejects.toThrow(/proxy\.accounts\.0\.priority/);
   });
 });

@@ -12,7 +12,8 @@ export async function setupProxy(
   section: unknown,
   { redis, runtime, env }: { redis: Redis | undefined; runtime: Runtime; env: NodeJS.ProcessEnv },
 ): Promise<ConduitProxy | undefined> {
-  if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true)) return undefined;
+  if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
+    return undefined;
   const { chatCompletionsFor, createProxy, parseProxyConfig } = await import("@conduit-ai/proxy");
   let config: ReturnType<typeof parseProxyConfig>;
   try {

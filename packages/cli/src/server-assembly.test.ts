@@ -24,14 +24,30 @@ describe("assembleServer: one credential rule for HTTP and the WebSocket upgrade
   });
 
   const configs = {
-    "api-key on a custom header": { auth: { type: "api-key", headerName: "x-custom-key", keys: { "key-123": { id: "k" } } }, good: { "x-custom-key": "key-123" }, wrongHeader: { "x-api-key": "key-123" } },
-    "bearer on a custom header (bare token)": { auth: { type: "bearer", headerName: "x-access-token", tokens: { "tok-123": { id: "t" } } }, good: { "x-access-token": "tok-123" }, wrongHeader: { authorization: "Bearer tok-123" } },
-    "basic on Authorization": { auth: { type: "basic", users: { ops: { password: "pw" } } }, good: { authorization: `Basic ${Buffer.from("ops:pw").toString("base64")}` }, wrongHeader: { "x-api-key": "ops:pw" } },
+    "api-key on a custom header": {
+      auth: { type: "api-key", headerName: "x-custom-key", keys: { "key-123": { id: "k" } } },
+      good: { "x-custom-key": "key-123" },
+      wrongHeader: { "x-api-key": "key-123" },
+    },
+    "bearer on a custom header (bare token)": {
+      auth: { type: "bearer", headerName: "x-access-token", tokens: { "tok-123": { id: "t" } } },
+      good: { "x-access-token": "tok-123" },
+      wrongHeader: { authorization: "Bearer tok-123" },
+    },
+    "basic on Authorization": {
+      auth: { type: "basic", users: { ops: { password: "pw" } } },
+      good: { authorization: `Basic ${Buffer.from("ops:pw").toString("base64")}` },
+      wrongHeader: { "x-api-key": "ops:pw" },
+    },
   } as const;
 
   for (const [name, { auth, good, wrongHeader }] of Object.entries(configs)) {
     it(`${name}: the upgrade accepts exactly what HTTP accepts`, async () => {
-      assembled = await assembleServer({ framework: "hono", server: { port: 0, host: "127.0.0.1", logging: { enabled: false } }, file: { auth } });
+      assembled = await assembleServer({
+        framework: "hono",
+        server: { port: 0, host: "127.0.0.1", logging: { enabled: false } },
+        file: { auth },
+      });
       await assembled.server.start();
       const port = assembled.server.getStatus().port as number;
       const http = async (headers: Record<string, string>) => (await fetch(`http://127.0.0.1:${port}/api/tools`, { headers })).status;

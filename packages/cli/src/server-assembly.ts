@@ -1,5 +1,13 @@
 import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
-import { type MiddlewareDefinition, RedisRateLimitStore, type ServerAdapter, type ServerAdapterConfig, createConsoleLogger, createServer, registerAllRoutes } from "@conduit-ai/server-core";
+import {
+  type MiddlewareDefinition,
+  RedisRateLimitStore,
+  type ServerAdapter,
+  type ServerAdapterConfig,
+  createConsoleLogger,
+  createServer,
+  registerAllRoutes,
+} from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { setupAuth } from "./auth-setup.js";
 import type { ServeOptions } from "./config-file.js";
@@ -82,10 +90,16 @@ const AI_WORKFLOW_NUMBERS = ["providerTimeoutMs", "maxOutputTokens", "maxPromptC
 async function mountAiWorkflows(server: ServerAdapter, section: unknown): Promise<void> {
   if (section === false) return;
   const options = section ?? {};
-  const invalid = typeof options !== "object" || options === null || Array.isArray(options)
-    ? ["aiWorkflows"]
-    : Object.entries(options).filter(([key, value]) => !(AI_WORKFLOW_NUMBERS.includes(key) && typeof value === "number" && value > 0)).map(([key]) => `aiWorkflows.${key}`);
-  if (invalid.length > 0) throw new UsageError(`Config file: invalid ${invalid.join(", ")} (aiWorkflows is false or {${AI_WORKFLOW_NUMBERS.join(", ")}} with positive numbers)`);
+  const invalid =
+    typeof options !== "object" || options === null || Array.isArray(options)
+      ? ["aiWorkflows"]
+      : Object.entries(options)
+          .filter(([key, value]) => !(AI_WORKFLOW_NUMBERS.includes(key) && typeof value === "number" && value > 0))
+          .map(([key]) => `aiWorkflows.${key}`);
+  if (invalid.length > 0)
+    throw new UsageError(
+      `Config file: invalid ${invalid.join(", ")} (aiWorkflows is false or {${AI_WORKFLOW_NUMBERS.join(", ")}} with positive numbers)`,
+    );
   const { registerAiWorkflows } = await import("@conduit-ai/ai-workflows");
   registerAiWorkflows(server, options);
 }

@@ -19,7 +19,11 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
  * const style = terminalStyle(process.stderr, process.env, { json: false });
  * console.error(style.red("Conduit failed"));
  */
-export function terminalStyle(stream: Pick<NodeJS.WriteStream, "isTTY" | "write">, env: NodeJS.ProcessEnv, options: { json?: boolean } = {}): TerminalStyle {
+export function terminalStyle(
+  stream: Pick<NodeJS.WriteStream, "isTTY" | "write">,
+  env: NodeJS.ProcessEnv,
+  options: { json?: boolean } = {},
+): TerminalStyle {
   // https://no-color.org: present and not empty turns colour off.
   const enabled = stream.isTTY === true && !env.NO_COLOR && options.json !== true;
   const paint = (open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);

@@ -28,7 +28,11 @@ const REQUESTS: Record<string, Json> = {
   "generate-test-cases": { codeFunction: CODE, testTypes: ["unit", "edge-cases", "security"], framework: "vitest" },
   "refactor-code": { sourceCode: CODE, target: "modern-syntax" },
   "generate-documentation": { codeBase: CODE, outputFormat: "markdown", includeExamples: true },
-  "debug-ai-output": { aiResponse: '{"name": "x", "age": "42",}', expectedFormat: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"] }, issueTypes: ["format", "type-mismatch", "completeness"] },
+  "debug-ai-output": {
+    aiResponse: '{"name": "x", "age": "42",}',
+    expectedFormat: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"] },
+    issueTypes: ["format", "type-mismatch", "completeness"],
+  },
 };
 const AI_PATH = Object.keys(REQUESTS).filter((name) => name !== "benchmark-performance");
 
@@ -39,7 +43,11 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 async function post(server: RunningServer, path: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(server.url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(server.url(path), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: (await response.json()) as Json };
 }
 
@@ -54,13 +62,15 @@ function withWorkflows(runtime: Runtime, options: AiWorkflowOptions = {}) {
   };
 }
 
-const remoteRuntime = () => createRuntime({ env: {}, openai: { baseURL: fake.url, apiKey: "test-key", models: ["gpt-4o-mini"] }, maxRetries: 0 });
+const remoteRuntime = () =>
+  createRuntime({ env: {}, openai: { baseURL: fake.url, apiKey: "test-key", models: ["gpt-4o-mini"] }, maxRetries: 0 });
 
 forEachAdapter("ai workflows", ({ start }) => {
   it("answers every endpoint with the simulated result, derived from the input, in the success envelope", async () => {
     const runtime = createRuntime({ env: {} });
     const server = await start(withWorkflows(runtime));
-    for (const text of ["first call", "second call"]) expect((await post(server, "/api/agent/execute", { input: { text } })).status).toBe(200);
+    for (const text of ["first call", "second call"])
+      expect((await post(server, "/api/agent/execute", { input: { text } })).status).toBe(200);
     const results: Record<string, Json> = {};
     for (const [name, body] of Object.entries(REQUESTS)) {
       const { status, json } = await post(server, `/api/ai/${name}`, body);
@@ -72,12 +82,20 @@ forEachAdapter("ai workflows", ({ start }) => {
     }
     expect(results["analyze-usage"]!.tokenUsage.total.calls).toBe(2);
     expect(results["analyze-usage"]!.tokenUsage.byProvider[0].provider).toBe("local");
-    expect(results["benchmark-performance"]!.latencyResults).toEqual([expect.objectContaining({ provider: "local", model: "echo", runs: 4, failures: 0 })]);
-    expect(results["benchmark-performance"]!.latencyResults[0].latencyMs.p99).toBeGreaterThanOrEqual(results["benchmark-performance"]!.latencyResults[0].latencyMs.p50);
+    expect(results["benchmark-performance"]!.latencyResults).toEqual([
+      expect.objectContaining({ provider: "local", model: "echo", runs: 4, failures: 0 }),
+    ]);
+    expect(results["benchmark-performance"]!.latencyResults[0].latencyMs.p99).toBeGreaterThanOrEqual(
+      results["benchmark-performance"]!.latencyResults[0].latencyMs.p50,
+    );
     expect(results["optimize-parameters"]!.promptAnalysis.findings.map((finding: Json) => finding.rule)).toContain("missing-output-format");
     expect(results["optimize-parameters"]!.alternatives).toHaveLength(3);
-    expect(results["generate-test-cases"]!.unitTests.map((test: Json) => test.functionName)).toEqual(expect.arrayContaining(["add", "greet"]));
-    expect(results["generate-test-cases"]!.edgeCases.some((test: Json) => test.code.includes("add(-1, 3)") && test.code.includes("toThrow()"))).toBe(true);
+    expect(results["generate-test-cases"]!.unitTests.map((test: Json) => test.functionName)).toEqual(
+      expect.arrayContaining(["add", "greet"]),
+    );
+    expect(
+      results["generate-test-cases"]!.edgeCases.some((test: Json) => test.code.includes("add(-1, 3)") && test.code.includes("toThrow()")),
+    ).toBe(true);
     expect(results["generate-test-cases"]!.testFile).toContain('import { add, greet } from "./module";');
     expect(results["refactor-code"]!.optimizedCode).toContain("const unused = 1;");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected code contains a template literal
@@ -100,7 +118,11 @@ forEachAdapter("ai workflows", ({ start }) => {
       ["benchmark-performance", { iterations: 10, testPrompts: ["a", "b", "c", "d", "e", "f"] }, ["body.iterations"]],
       ["benchmark-performance", { iterations: 0, testPrompts: [] }, ["body.iterations", "body.testPrompts"]],
       ["optimize-parameters", { prompt: "", style: "weird", optimizeFor: "vibes" }, ["body.optimizeFor", "body.prompt", "body.style"]],
-      ["generate-test-cases", { codeFunction: 1, framework: "junit", testTypes: ["unit", "unit"] }, ["body.codeFunction", "body.framework", "body.testTypes"]],
+      [
+        "generate-test-cases",
+        { codeFunction: 1, framework: "junit", testTypes: ["unit", "unit"] },
+        ["body.codeFunction", "body.framework", "body.testTypes"],
+      ],
       ["generate-test-cases", { codeFunction: "def f(x):\n  return x", framework: "pytest", language: "typescript" }, ["body.framework"]],
       ["refactor-code", { sourceCode: "x".repeat(300_001), focusAreas: ["nope"] }, ["body.focusAreas.0", "body.sourceCode"]],
       ["generate-documentation", { codeBase: "", outputFormat: "pdf" }, ["body.codeBase", "body.outputFormat"]],
@@ -126,7 +148,11 @@ forEachAdapter("ai workflows", ({ start }) => {
         const before = fake.requests.length;
         const { status, json } = await post(server, `/api/ai/${name}`, REQUESTS[name]);
         expect(status, `${scenario} ${name}`).toBe(200);
-        expect(json.data, `${scenario} ${name}: ${json.data.fallbackReason}`).toMatchObject({ simulated: false, provider: "openai", model: "gpt-4o-mini" });
+        expect(json.data, `${scenario} ${name}: ${json.data.fallbackReason}`).toMatchObject({
+          simulated: false,
+          provider: "openai",
+          model: "gpt-4o-mini",
+        });
         expect(fake.requests.length - before, `${scenario} ${name}`).toBe(scenario === "repair" ? 2 : 1);
       }
     }
@@ -134,17 +160,28 @@ forEachAdapter("ai workflows", ({ start }) => {
     const usage = (await post(server, "/api/ai/analyze-usage", REQUESTS["analyze-usage"])).json.data;
     expect(usage.recommendations[0]).toMatchObject({ rule: "model", title: "Cache repeated prompts" });
     expect(usage.tokenUsage.byProvider.find((row: Json) => row.provider === "openai").calls).toBeGreaterThan(1);
-    expect((await post(server, "/api/ai/optimize-parameters", REQUESTS["optimize-parameters"])).json.data.optimizedPrompt).toMatch(/^Model rewrite/);
-    expect((await post(server, "/api/ai/generate-test-cases", REQUESTS["generate-test-cases"])).json.data.unitTests[0].name).toBe("add is a function (model)");
-    expect((await post(server, "/api/ai/refactor-code", REQUESTS["refactor-code"])).json.data.optimizedCode).toMatch(/^\/\/ refactored by the model/);
-    expect((await post(server, "/api/ai/generate-documentation", REQUESTS["generate-documentation"])).json.data.userGuides[0].title).toBe("Model guide");
+    expect((await post(server, "/api/ai/optimize-parameters", REQUESTS["optimize-parameters"])).json.data.optimizedPrompt).toMatch(
+      /^Model rewrite/,
+    );
+    expect((await post(server, "/api/ai/generate-test-cases", REQUESTS["generate-test-cases"])).json.data.unitTests[0].name).toBe(
+      "add is a function (model)",
+    );
+    expect((await post(server, "/api/ai/refactor-code", REQUESTS["refactor-code"])).json.data.optimizedCode).toMatch(
+      /^\/\/ refactored by the model/,
+    );
+    expect((await post(server, "/api/ai/generate-documentation", REQUESTS["generate-documentation"])).json.data.userGuides[0].title).toBe(
+      "Model guide",
+    );
     const debug = (await post(server, "/api/ai/debug-ai-output", REQUESTS["debug-ai-output"])).json.data;
     expect(debug.issues.filter((issue: Json) => issue.source === "model")).toHaveLength(0); // logic was not among the requested issue types
     expect(debug.analysis.issuesFound).toBe(debug.issues.length);
     const benchmark = (await post(server, "/api/ai/benchmark-performance", REQUESTS["benchmark-performance"])).json.data;
     expect(benchmark.latencyResults.map((row: Json) => row.provider).sort()).toEqual(["local", "openai"]);
     expect(benchmark.simulated).toBe(false);
-    expect(benchmark.costEfficiency.find((row: Json) => row.provider === "openai")).toMatchObject({ priced: true, totalCostUsd: expect.any(Number) });
+    expect(benchmark.costEfficiency.find((row: Json) => row.provider === "openai")).toMatchObject({
+      priced: true,
+      totalCostUsd: expect.any(Number),
+    });
     // The caller may pick the local provider: the simulated result, no provider call.
     const before = fake.requests.length;
     const local = (await post(server, "/api/ai/optimize-parameters", { ...REQUESTS["optimize-parameters"], provider: "local" })).json.data;
@@ -156,7 +193,8 @@ forEachAdapter("ai workflows", ({ start }) => {
     // A generous limit where the provider answers (a busy machine must not turn "invalid" into "timeout"), a short one for the hang.
     const answering = await start(withWorkflows(remoteRuntime(), { providerTimeoutMs: 15_000 }));
     const hanging = await start(withWorkflows(remoteRuntime(), { providerTimeoutMs: 400 }));
-    for (const server of [answering, hanging]) expect((await post(server, "/api/agent/execute", { input: { text: "count me" }, provider: "local" })).status).toBe(200);
+    for (const server of [answering, hanging])
+      expect((await post(server, "/api/agent/execute", { input: { text: "count me" }, provider: "local" })).status).toBe(200);
     const reasons: Array<[StructuredScenario, RunningServer, RegExp]> = [
       ["invalid", answering, /returned invalid structured output twice/],
       ["error", answering, /failed: PROVIDER_/],

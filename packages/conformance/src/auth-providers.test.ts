@@ -45,10 +45,19 @@ const whoAmI: RouteDefinition = {
   // The ambient helpers, without ctx: they must see this request's user, not another's.
   handler: async (ctx) => {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-    return { user: getCurrentUser()?.id ?? null, session: getCurrentSession()?.id ?? null, sameAsCtx: getCurrentUser() === ctx.user, isOwnRole: hasRole(`r-${ctx.user?.id}`) };
+    return {
+      user: getCurrentUser()?.id ?? null,
+      session: getCurrentSession()?.id ?? null,
+      sameAsCtx: getCurrentUser() === ctx.user,
+      isOwnRole: hasRole(`r-${ctx.user?.id}`),
+    };
   },
 };
-const toolRoute: RouteDefinition = { method: "POST", path: "/tools/:name/execute", handler: (ctx) => ({ ran: ctx.params.name, by: requirePermission("tools:execute").id }) };
+const toolRoute: RouteDefinition = {
+  method: "POST",
+  path: "/tools/:name/execute",
+  handler: (ctx) => ({ ran: ctx.params.name, by: requirePermission("tools:execute").id }),
+};
 
 function setup(provider: BaseAuthProvider, extra: (adapter: BaseServerAdapter<unknown>) => void = () => undefined) {
   return {
@@ -72,10 +81,18 @@ forEachAdapter("auth providers: refused tokens", ({ start }) => {
     const publicPem = await exportSPKI(createPublicKey({ key: key.publicJwk as import("node:crypto").JsonWebKey, format: "jwk" }) as never);
     const cases: Array<[string, string | undefined, string, string]> = [
       ["no token", undefined, "AUTH_REQUIRED", "missing"],
-      ["alg none", `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: "eve", iss: idp.issuer, aud: AUDIENCE, exp: now + 600 })}.`, "AUTH_INVALID", "algorithm"],
+      [
+        "alg none",
+        `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: "eve", iss: idp.issuer, aud: AUDIENCE, exp: now + 600 })}.`,
+        "AUTH_INVALID",
+        "algorithm",
+      ],
       [
         "HS256 signed with the public key",
-        await new SignJWT({ sub: "eve", iss: idp.issuer, aud: AUDIENCE }).setProtectedHeader({ alg: "HS256", kid: key.kid }).setExpirationTime("1h").sign(new TextEncoder().encode(publicPem)),
+        await new SignJWT({ sub: "eve", iss: idp.issuer, aud: AUDIENCE })
+          .setProtectedHeader({ alg: "HS256", kid: key.kid })
+          .setExpirationTime("1h")
+          .sign(new TextEncoder().encode(publicPem)),
         "AUTH_INVALID",
         "algorithm",
       ],
@@ -119,10 +136,22 @@ forEachAdapter("auth providers: sessions and the auth routes", ({ start }) => {
   it("GET /api/auth/me answers the user and the session bound to the token; the same token reuses it", async () => {
     const { provider } = jwtProvider();
     const server = await start(setup(provider));
-    const token = await idp.sign({ sub: "alice", aud: AUDIENCE, email: "alice@example.com", roles: ["operator"], permissions: ["docs:read"], sid: "idp-session-1" });
+    const token = await idp.sign({
+      sub: "alice",
+      aud: AUDIENCE,
+      email: "alice@example.com",
+      roles: ["operator"],
+      permissions: ["docs:read"],
+      sid: "idp-session-1",
+    });
     const first = await (await fetch(server.url("/api/auth/me"), { headers: bearer(token) })).json();
     // Effective roles and permissions: operator inherits viewer and is granted tools:*.
-    expect(first.data.user).toEqual({ id: "alice", email: "alice@example.com", roles: ["operator", "viewer"], permissions: ["docs:read", "tools:*"] });
+    expect(first.data.user).toEqual({
+      id: "alice",
+      email: "alice@example.com",
+      roles: ["operator", "viewer"],
+      permissions: ["docs:read", "tools:*"],
+    });
     expect(first.data.session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.data.session.expiresAt).toBeGreaterThan(Date.now());
     const second = await (await fetch(server.url("/api/auth/me"), { headers: bearer(token) })).json();
@@ -167,7 +196,10 @@ forEachAdapter("auth providers: sessions and the auth routes", ({ start }) => {
       throw new Error("connect ECONNREFUSED 127.0.0.1:6390");
     };
     const store = { get: down, save: down, delete: down, listByUser: down, deleteByUser: down, revoke: down, isRevoked: down };
-    const provider = createJwtProvider({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: AUDIENCE }, { sessions: new SessionManager({ store }) });
+    const provider = createJwtProvider(
+      { jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: AUDIENCE },
+      { sessions: new SessionManager({ store }) },
+    );
     const server = await start(setup(provider));
     const response = await fetch(server.url("/api/whoami"), { headers: bearer(await idp.sign({ sub: "sam", aud: AUDIENCE })) });
     expect(response.status).toBe(503);
@@ -225,11 +257,14 @@ forEachAdapter("auth providers: role enforcement", ({ start }) => {
     expect((await call({ sub: "root", roles: ["super_admin"] })).status).toBe(200);
     expect((await call({ sub: "pat", permissions: ["tools:execute"] })).status).toBe(200);
     // The role rule: inherited viewer passes, a stranger does not.
-    const whoami = async (roles: string[]) => fetch(server.url("/api/whoami"), { headers: bearer(await idp.sign({ sub: "w", aud: AUDIENCE, roles })) });
+    const whoami = async (roles: string[]) =>
+      fetch(server.url("/api/whoami"), { headers: bearer(await idp.sign({ sub: "w", aud: AUDIENCE, roles })) });
     expect((await whoami(["operator"])).status).toBe(200);
     expect((await whoami(["guest"])).status).toBe(403);
     // GET on the tools prefix is outside the POST rule.
-    expect((await fetch(server.url("/api/tools/calculator/execute"), { headers: bearer(await idp.sign({ sub: "x", aud: AUDIENCE })) })).status).not.toBe(403);
+    expect(
+      (await fetch(server.url("/api/tools/calculator/execute"), { headers: bearer(await idp.sign({ sub: "x", aud: AUDIENCE })) })).status,
+    ).not.toBe(403);
   });
 });
 
@@ -238,7 +273,9 @@ forEachAdapter("auth providers: context helpers", ({ start }) => {
     const { provider } = jwtProvider();
     const server = await start(setup(provider));
     const users = Array.from({ length: 25 }, (_, index) => `user-${index}`);
-    const tokens = new Map(await Promise.all(users.map(async (id) => [id, await idp.sign({ sub: id, aud: AUDIENCE, roles: [`r-${id}`] })] as const)));
+    const tokens = new Map(
+      await Promise.all(users.map(async (id) => [id, await idp.sign({ sub: id, aud: AUDIENCE, roles: [`r-${id}`] })] as const)),
+    );
     const requests = Array.from({ length: 300 }, (_, index) => users[index % users.length] as string);
     const answers = await Promise.all(
       requests.map(async (id) => {

@@ -87,7 +87,13 @@ forEachAdapter("authentication", ({ start }) => {
 
   it("never lets a dot-segment or encoded path borrow a public prefix", async () => {
     const server = await start(setupWith([bearerAuth()]));
-    for (const path of ["/api/public/../private", "/api/public/%2e%2e/private", "/api/public/..%2fprivate", "/api/open/../private", "/api//private"]) {
+    for (const path of [
+      "/api/public/../private",
+      "/api/public/%2e%2e/private",
+      "/api/public/..%2fprivate",
+      "/api/open/../private",
+      "/api//private",
+    ]) {
       const response = await rawRequest(server.port, { path });
       // Whatever the framework makes of the path, the protected handler must not answer without credentials.
       expect(response.status, path).not.toBe(200);
@@ -96,7 +102,15 @@ forEachAdapter("authentication", ({ start }) => {
   });
 
   it("fails closed with 401 when the validator throws", async () => {
-    const server = await start(setupWith([bearerAuth({ validate: () => { throw new Error("identity provider down"); } })]));
+    const server = await start(
+      setupWith([
+        bearerAuth({
+          validate: () => {
+            throw new Error("identity provider down");
+          },
+        }),
+      ]),
+    );
     const response = await fetch(server.url("/api/private"), { headers: bearer(TOKEN) });
     expect(response.status).toBe(401);
     const text = await response.text();
@@ -223,8 +237,18 @@ const externalAddress = Object.values(networkInterfaces())
 const SCHEMES: Record<string, () => MiddlewareDefinition[]> = {
   "api-key": () => [createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey("key-1", { id: "k" }) })],
   bearer: () => [createBearerAuthMiddleware({ validate: (token) => USERS[token] ?? null })],
-  basic: () => [createBasicAuthMiddleware({ validate: (username, password) => (username === "ops" && secretsEqual(password, "pw") ? { id: "ops" } : null) })],
-  custom: () => [createAuthMiddleware({ type: "custom", extractToken: (ctx) => ctx.header("x-session") ?? null, validate: (token) => (token === "session-1" ? { id: "s" } : null) })],
+  basic: () => [
+    createBasicAuthMiddleware({
+      validate: (username, password) => (username === "ops" && secretsEqual(password, "pw") ? { id: "ops" } : null),
+    }),
+  ],
+  custom: () => [
+    createAuthMiddleware({
+      type: "custom",
+      extractToken: (ctx) => ctx.header("x-session") ?? null,
+      validate: (token) => (token === "session-1" ? { id: "s" } : null),
+    }),
+  ],
   "static config": () => createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } } }),
 };
 
@@ -275,7 +299,9 @@ forEachAdapter("dev playground header", ({ start }) => {
     const enabled = await start(setupWith(createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } }, devPlayground: true })));
     expect((await fetch(enabled.url("/api/private"), { headers: playground })).status).toBe(200);
     process.env.NODE_ENV = "production";
-    const production = await start(setupWith(createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } }, devPlayground: true })));
+    const production = await start(
+      setupWith(createAuthFromConfig({ type: "api-key", keys: { "key-1": { id: "k" } }, devPlayground: true })),
+    );
     expect((await fetch(production.url("/api/private"), { headers: playground })).status).toBe(401);
   });
 });

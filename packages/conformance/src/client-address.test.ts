@@ -7,10 +7,17 @@ import WebSocket from "ws";
 import { forEachAdapter } from "./harness.js";
 
 function registerRoutes(adapter: BaseServerAdapter<unknown>): void {
-  adapter.registerRoute({ method: "GET", path: "/whoami", handler: (ctx) => ({ clientAddress: ctx.clientAddress, peerAddress: ctx.peerAddress }) });
+  adapter.registerRoute({
+    method: "GET",
+    path: "/whoami",
+    handler: (ctx) => ({ clientAddress: ctx.clientAddress, peerAddress: ctx.peerAddress }),
+  });
 }
 
-const limited = (extra: ServerAdapterConfig = {}): ServerAdapterConfig => ({ rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000 }, ...extra });
+const limited = (extra: ServerAdapterConfig = {}): ServerAdapterConfig => ({
+  rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000 },
+  ...extra,
+});
 
 /** Sends `count` requests, each claiming a new leftmost X-Forwarded-For entry (the client's own) before the proxy's. */
 async function rotate(url: string, count: number, proxyAppended = "203.0.113.7"): Promise<number[]> {
@@ -38,10 +45,18 @@ forEachAdapter("client address (trustProxy)", ({ start }) => {
   });
 
   it("keys the WebSocket upgrade's share of the budget by the same client address", async () => {
-    const server = await start({ setup: (adapter) => { registerRoutes(adapter); attachWebSocket(adapter); }, config: limited({ trustProxy: 1 }) });
+    const server = await start({
+      setup: (adapter) => {
+        registerRoutes(adapter);
+        attachWebSocket(adapter);
+      },
+      config: limited({ trustProxy: 1 }),
+    });
     const upgrade = (index: number) =>
       new Promise<number | "open">((resolve) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, { headers: { "x-forwarded-for": `10.8.${index}.1, 203.0.113.7` } });
+        const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, {
+          headers: { "x-forwarded-for": `10.8.${index}.1, 203.0.113.7` },
+        });
         socket.once("open", () => {
           socket.close();
           resolve("open");
@@ -61,7 +76,10 @@ forEachAdapter("client address (trustProxy)", ({ start }) => {
   });
 
   it("the legacy rateLimit.trustProxy: true means one hop, never the leftmost entry", async () => {
-    const server = await start({ setup: registerRoutes, config: { rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000, trustProxy: true } } });
+    const server = await start({
+      setup: registerRoutes,
+      config: { rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000, trustProxy: true } },
+    });
     expect(await rotate(server.url("/api/whoami"), 3)).toEqual([200, 200, 429]);
   });
 

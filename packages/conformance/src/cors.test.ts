@@ -17,7 +17,10 @@ const preflight = (origin: string, requestHeaders?: string) => ({
   },
 });
 
-const varyOf = (headers: Record<string, string | string[] | undefined>) => String(headers.vary ?? "").split(/\s*,\s*/).filter(Boolean);
+const varyOf = (headers: Record<string, string | string[] | undefined>) =>
+  String(headers.vary ?? "")
+    .split(/\s*,\s*/)
+    .filter(Boolean);
 
 forEachAdapter("CORS", ({ start }) => {
   it("refuses credentials: true with the default origins at config time, naming the key", async () => {
@@ -36,7 +39,10 @@ forEachAdapter("CORS", ({ start }) => {
 
   it("never pairs a foreign origin with Access-Control-Allow-Credentials", async () => {
     const server = await start({ setup: registerRoutes, config: { cors: { credentials: true, origins: ["https://app.example"] } } });
-    for (const request of [preflight("https://evil.example", "content-type"), { method: "POST", path: "/api/data", headers: { origin: "https://evil.example" } }]) {
+    for (const request of [
+      preflight("https://evil.example", "content-type"),
+      { method: "POST", path: "/api/data", headers: { origin: "https://evil.example" } },
+    ]) {
       const response = await rawRequest(server.port, request);
       expect(response.headers["access-control-allow-origin"]).toBeUndefined();
       expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
@@ -78,7 +84,10 @@ forEachAdapter("CORS", ({ start }) => {
     expect(reflected.headers["access-control-max-age"]).toBe("60");
     expect(varyOf(reflected.headers)).toEqual(expect.arrayContaining(["Origin", "Access-Control-Request-Headers"]));
 
-    const listed = await start({ setup: registerRoutes, config: { cors: { origins: "*", allowedHeaders: ["Content-Type", "X-API-Key"] } } });
+    const listed = await start({
+      setup: registerRoutes,
+      config: { cors: { origins: "*", allowedHeaders: ["Content-Type", "X-API-Key"] } },
+    });
     const fixed = await rawRequest(listed.port, preflight("https://b.example", "x-custom-one"));
     expect(fixed.headers["access-control-allow-origin"]).toBe("*");
     expect(fixed.headers["access-control-allow-headers"]).toBe("Content-Type, X-API-Key");

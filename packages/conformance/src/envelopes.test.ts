@@ -57,7 +57,14 @@ forEachAdapter("envelopes and errors", ({ start }) => {
     const server = await start({
       setup: (adapter) => {
         registerSampleRoutes(adapter);
-        adapter.registerMiddleware({ name: "mark-items", paths: ["/items/*"], handler: async (ctx, next) => { await next(); ctx.setHeader("x-items", "yes"); } });
+        adapter.registerMiddleware({
+          name: "mark-items",
+          paths: ["/items/*"],
+          handler: async (ctx, next) => {
+            await next();
+            ctx.setHeader("x-items", "yes");
+          },
+        });
       },
     });
     for (const path of ["/api/echo/../items/9", "/api/echo/%2e%2e/items/9", "/api/./items/9"]) {
@@ -77,7 +84,11 @@ forEachAdapter("envelopes and errors", ({ start }) => {
 
   it("parses JSON bodies and answers malformed JSON with 400", async () => {
     const server = await start({ setup: registerSampleRoutes });
-    const ok = await fetch(server.url("/api/echo"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":[1,2]}' });
+    const ok = await fetch(server.url("/api/echo"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":[1,2]}',
+    });
     expect((await ok.json()).data).toEqual({ received: { a: [1, 2] } });
     const bad = await fetch(server.url("/api/echo"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":' });
     expect(bad.status).toBe(400);
@@ -96,17 +107,29 @@ forEachAdapter("envelopes and errors", ({ start }) => {
 
   it("validates bodies with zod and lists every failing field", async () => {
     const server = await start({ setup: registerSampleRoutes });
-    const bad = await fetch(server.url("/api/typed"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"","count":1.5}' });
+    const bad = await fetch(server.url("/api/typed"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"","count":1.5}',
+    });
     expect(bad.status).toBe(400);
     const fields = (await bad.json()).error.details.errors.map((error: { field: string }) => error.field).sort();
     expect(fields).toEqual(["body.count", "body.name"]);
-    const ok = await fetch(server.url("/api/typed"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"x","count":2}' });
+    const ok = await fetch(server.url("/api/typed"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"x","count":2}',
+    });
     expect(ok.status).toBe(201);
   });
 
   it("rejects a body over the limit with 413, by header and by streamed size", async () => {
     const server = await start({ setup: registerSampleRoutes, config: { bodyParser: { limit: 1024 } } });
-    const declared = await fetch(server.url("/api/echo"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ x: "a".repeat(2048) }) });
+    const declared = await fetch(server.url("/api/echo"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ x: "a".repeat(2048) }),
+    });
     expect(declared.status).toBe(413);
     expect((await declared.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
     const chunked = await fetch(server.url("/api/echo"), {
@@ -125,7 +148,12 @@ forEachAdapter("envelopes and errors", ({ start }) => {
 
   it("answers a handler crash with 500 HANDLER_ERROR and no internal detail", async () => {
     const errors: unknown[] = [];
-    const server = await start({ setup: (adapter) => { registerSampleRoutes(adapter); adapter.on("error", (event) => errors.push(event)); } });
+    const server = await start({
+      setup: (adapter) => {
+        registerSampleRoutes(adapter);
+        adapter.on("error", (event) => errors.push(event));
+      },
+    });
     const response = await fetch(server.url("/api/crash"));
     expect(response.status).toBe(500);
     const text = await response.text();

@@ -32,7 +32,8 @@ const handler = () => "ok";
 forEachAdapter("error codes raised where their condition happens", ({ start }) => {
   it("INVALID_ROUTE: a bad method, path, handler or route middleware is refused at registration", async () => {
     const server = await start();
-    const register = (route: Partial<RouteDefinition>) => () => server.adapter.registerRoute({ method: "GET", path: "/fine", handler, ...route } as RouteDefinition);
+    const register = (route: Partial<RouteDefinition>) => () =>
+      server.adapter.registerRoute({ method: "GET", path: "/fine", handler, ...route } as RouteDefinition);
     expect(codeOf(register({ method: "FETCH" as never }))).toBe("INVALID_ROUTE");
     expect(codeOf(register({ method: "get" as never }))).toBe("INVALID_ROUTE");
     expect(codeOf(register({ path: "/has space" }))).toBe("INVALID_ROUTE");
@@ -52,8 +53,12 @@ forEachAdapter("error codes raised where their condition happens", ({ start }) =
 
   it("SCHEMA_ERROR: a schema that is not a zod schema is refused; one that throws while validating is a 500", async () => {
     const server = await start();
-    expect(codeOf(() => server.adapter.registerRoute({ method: "POST", path: "/a", handler, schema: { body: { type: "object" } as never } }))).toBe("SCHEMA_ERROR");
-    expect(codeOf(() => server.adapter.registerRoute({ method: "POST", path: "/b", handler, schema: "z.object()" as never }))).toBe("SCHEMA_ERROR");
+    expect(
+      codeOf(() => server.adapter.registerRoute({ method: "POST", path: "/a", handler, schema: { body: { type: "object" } as never } })),
+    ).toBe("SCHEMA_ERROR");
+    expect(codeOf(() => server.adapter.registerRoute({ method: "POST", path: "/b", handler, schema: "z.object()" as never }))).toBe(
+      "SCHEMA_ERROR",
+    );
     server.adapter.registerRoute({
       method: "POST",
       path: "/broken-schema",
@@ -64,7 +69,11 @@ forEachAdapter("error codes raised where their condition happens", ({ start }) =
         }),
       },
     });
-    const response = await fetch(server.url("/api/broken-schema"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"x"}' });
+    const response = await fetch(server.url("/api/broken-schema"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"x"}',
+    });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text).error.code).toBe("SCHEMA_ERROR");
@@ -98,7 +107,11 @@ forEachAdapter("error codes raised where their condition happens", ({ start }) =
     expect(server.adapter.getLifecycleState()).toBe("error");
     expect(errors.length).toBeGreaterThan(0);
     // The HTTP server is closed all the same.
-    const refused = await new Promise<boolean>((resolve) => connect(port, "127.0.0.1").once("error", () => resolve(true)).once("connect", () => resolve(false)));
+    const refused = await new Promise<boolean>((resolve) =>
+      connect(port, "127.0.0.1")
+        .once("error", () => resolve(true))
+        .once("connect", () => resolve(false)),
+    );
     expect(refused).toBe(true);
     unregister();
     await server.adapter.start();
@@ -109,9 +122,21 @@ forEachAdapter("error codes raised where their condition happens", ({ start }) =
     const server = await start({ setup: (adapter) => void attachWebSocket(adapter) });
     const key = "dGhlIHNhbXBsZSBub25jZQ==";
     const broken = [
-      ["bad key", `GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n\r\n`, 400],
-      ["bad version", `GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 99\r\nSec-WebSocket-Key: ${key}\r\n\r\n`, 400],
-      ["bad method", `POST /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nContent-Length: 0\r\n\r\n`, 405],
+      [
+        "bad key",
+        `GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n\r\n`,
+        400,
+      ],
+      [
+        "bad version",
+        `GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 99\r\nSec-WebSocket-Key: ${key}\r\n\r\n`,
+        400,
+      ],
+      [
+        "bad method",
+        `POST /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nContent-Length: 0\r\n\r\n`,
+        405,
+      ],
     ] as const;
     for (const [name, bytes, status] of broken) {
       const answer = await rawExchange(server.port, bytes);

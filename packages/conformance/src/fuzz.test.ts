@@ -71,10 +71,21 @@ const jsonText = fc.oneof(
   fc.record({ name: fc.string(), tags: fc.array(fc.string()) }).map((value) => JSON.stringify(value)),
   fc.string({ unit: "binary" }),
 );
-const contentType = fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "application/xml", "", "application/json; charset=utf-16");
+const contentType = fc.constantFrom(
+  "application/json",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "application/xml",
+  "",
+  "application/json; charset=utf-16",
+);
 
 /** Header names and values, including CRLF injection, NUL, non-ASCII, huge and duplicated ones. */
-const headerName = fc.oneof(fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/), fc.constantFrom("__proto__", "constructor", "content-length", "transfer-encoding", "host", "x-request-id"), fc.string({ maxLength: 10 }));
+const headerName = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/),
+  fc.constantFrom("__proto__", "constructor", "content-length", "transfer-encoding", "host", "x-request-id"),
+  fc.string({ maxLength: 10 }),
+);
 const headerValue = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
@@ -84,19 +95,53 @@ const headerValue = fc.oneof(
 
 /** Path segments: traversal, encodings (valid, invalid, overlong), unicode, separators. */
 const segment = fc.oneof(
-  fc.constantFrom("..", ".", "%2e%2e", "%2E", "%2f", "%5c", "%00", "%", "%zz", "%c0%ae", "%ff", "items", "api", "echo", "\\", "~", "*", ":id", ""),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%2e%2e",
+    "%2E",
+    "%2f",
+    "%5c",
+    "%00",
+    "%",
+    "%zz",
+    "%c0%ae",
+    "%ff",
+    "items",
+    "api",
+    "echo",
+    "\\",
+    "~",
+    "*",
+    ":id",
+    "",
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+,;=:@-]{0,12}$/),
   fc.string({ maxLength: 8 }).map((text) => encodeURIComponent(text)),
 );
 const path = fc.array(segment, { minLength: 1, maxLength: 8 }).map((segments) => `/${segments.join("/")}`);
 
 /** Query strings with prototype keys, brackets, repeats and broken escapes. */
-const queryKey = fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "a[b]", "a[]", "%", "%zz", "format"), fc.string({ maxLength: 8 }).map(encodeURIComponent));
-const query = fc.array(fc.tuple(queryKey, fc.oneof(fc.string({ maxLength: 8 }).map(encodeURIComponent), fc.constantFrom("%", "ndjson", "%00", "a=b", ""))), { maxLength: 12 }).map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join("&"));
+const queryKey = fc.oneof(
+  fc.constantFrom("__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "a[b]", "a[]", "%", "%zz", "format"),
+  fc.string({ maxLength: 8 }).map(encodeURIComponent),
+);
+const query = fc
+  .array(
+    fc.tuple(queryKey, fc.oneof(fc.string({ maxLength: 8 }).map(encodeURIComponent), fc.constantFrom("%", "ndjson", "%00", "a=b", ""))),
+    { maxLength: 12 },
+  )
+  .map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join("&"));
 
 /** Client → server WebSocket frames: JSON messages of any shape, garbage text, binary. */
 const frame = fc.oneof(
-  fc.record({ type: fc.constantFrom("generate", "stream", "tool_call", "cancel", "nope", "__proto__", ""), id: fc.option(fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), { nil: undefined }), payload: fc.jsonValue({ maxDepth: 4 }) }).map((message) => ({ text: JSON.stringify(message) })),
+  fc
+    .record({
+      type: fc.constantFrom("generate", "stream", "tool_call", "cancel", "nope", "__proto__", ""),
+      id: fc.option(fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), { nil: undefined }),
+      payload: fc.jsonValue({ maxDepth: 4 }),
+    })
+    .map((message) => ({ text: JSON.stringify(message) })),
   fc.json({ maxDepth: 4 }).map((text) => ({ text })),
   fc.string({ maxLength: 200 }).map((text) => ({ text })),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ binary: Buffer.from(bytes) })),
@@ -110,7 +155,12 @@ forEachAdapter("fuzz", ({ start }) => {
       const server = await start({ setup: registerRoutes, config: { rateLimit: { enabled: false } } });
       await fc.assert(
         fc.asyncProperty(fc.constantFrom("/api/echo", "/api/typed"), jsonText, contentType, async (route, body, type) => {
-          const response = await fetch(server.url(route), { method: "POST", headers: type ? { "content-type": type } : {}, body, signal: AbortSignal.timeout(5_000) });
+          const response = await fetch(server.url(route), {
+            method: "POST",
+            headers: type ? { "content-type": type } : {},
+            body,
+            signal: AbortSignal.timeout(5_000),
+          });
           checkAnswer(response.status, await response.text(), `${route} ${type} ${body.slice(0, 60)}`);
         }),
         settings,
@@ -127,7 +177,10 @@ forEachAdapter("fuzz", ({ start }) => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.tuple(headerName, headerValue), { maxLength: 6 }), async (headers) => {
           const lines = headers.map(([name, value]) => `${name}: ${value}`).join("\r\n");
-          const bytes = Buffer.from(`GET /api/items/1 HTTP/1.1\r\nHost: x\r\n${lines}${lines ? "\r\n" : ""}Connection: close\r\n\r\n`, "latin1");
+          const bytes = Buffer.from(
+            `GET /api/items/1 HTTP/1.1\r\nHost: x\r\n${lines}${lines ? "\r\n" : ""}Connection: close\r\n\r\n`,
+            "latin1",
+          );
           const answer = await rawExchange(server.port, bytes, { timeoutMs: 5_000 });
           expect(answer.error === "timeout", "no answer in 5 s").toBe(false);
           // A request the parser cannot even frame may be dropped; anything answered is the envelope.
@@ -168,7 +221,11 @@ forEachAdapter("fuzz", ({ start }) => {
       const server = await start({ setup: registerRoutes, config: { rateLimit: { enabled: false } } });
       await fc.assert(
         fc.asyncProperty(query, async (search) => {
-          const answer = await rawExchange(server.port, Buffer.from(`GET /api/query?${search} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, "latin1"), { timeoutMs: 5_000 });
+          const answer = await rawExchange(
+            server.port,
+            Buffer.from(`GET /api/query?${search} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, "latin1"),
+            { timeoutMs: 5_000 },
+          );
           expect(answer.status, search).not.toBe(0);
           checkAnswer(answer.status, answer.body, search);
         }),
@@ -191,7 +248,8 @@ forEachAdapter("fuzz", ({ start }) => {
           const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
           socket.on("error", () => undefined);
           await new Promise((resolve) => socket.once("open", resolve));
-          for (const next of frames) if (socket.readyState === WebSocket.OPEN) socket.send("binary" in next ? next.binary : next.text, { binary: "binary" in next });
+          for (const next of frames)
+            if (socket.readyState === WebSocket.OPEN) socket.send("binary" in next ? next.binary : next.text, { binary: "binary" in next });
           // Every answer is a protocol message; an oversized frame closes with 1009, nothing else closes the socket.
           await sleep(30);
           for (const message of messages) expect(["connected", "result", "stream-event", "tool-result", "error"]).toContain(message.type);

@@ -76,15 +76,30 @@ export interface RawHttpResponse {
  */
 export function rawRequest(
   port: number,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; agent?: import("node:http").Agent | false },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    agent?: import("node:http").Agent | false;
+  },
 ): Promise<RawHttpResponse> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers: options.headers, agent: options.agent ?? false },
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+        agent: options.agent ?? false,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
         response.on("error", reject);
       },
     );

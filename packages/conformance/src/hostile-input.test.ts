@@ -66,13 +66,22 @@ function hostileRoutes(adapter: BaseServerAdapter<unknown>): void {
   for (const [name, handler] of Object.entries(results)) adapter.registerRoute({ method: "GET", path: `/hostile/${name}`, handler });
   adapter.registerRoute({ method: "POST", path: "/echo", handler: (ctx) => ({ received: ctx.body }) });
   adapter.registerRoute({ method: "GET", path: "/ok", handler: () => ({ ok: true }) });
-  adapter.registerRoute({ method: "GET", path: "/bigint-stream", streaming: true, handler: async function* () {
-    yield { type: "text-delta", id: "t", data: { delta: "fine" } };
-    yield { type: "data", data: { n: 1n } };
-  } });
+  adapter.registerRoute({
+    method: "GET",
+    path: "/bigint-stream",
+    streaming: true,
+    handler: async function* () {
+      yield { type: "text-delta", id: "t", data: { delta: "fine" } };
+      yield { type: "data", data: { n: 1n } };
+    },
+  });
 }
 
-async function expectEnvelope(response: Response | { status: number; body: string; headers: Record<string, unknown> }, status: number, code?: string) {
+async function expectEnvelope(
+  response: Response | { status: number; body: string; headers: Record<string, unknown> },
+  status: number,
+  code?: string,
+) {
   const text = "text" in response && typeof response.text === "function" ? await response.text() : (response as { body: string }).body;
   expect(response.status).toBe(status);
   const body = JSON.parse(text);
@@ -95,7 +104,11 @@ forEachAdapter("hostile input: nothing ends the process or escapes the envelope"
   });
 
   it("refuses a deep provider field of /agent/execute and /agent/stream without copying it back", async () => {
-    const server = await start({ runtime: createContractRuntime(), config: { rateLimit: { enabled: false } }, setup: (adapter) => void registerAllRoutes(adapter as never) });
+    const server = await start({
+      runtime: createContractRuntime(),
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => void registerAllRoutes(adapter as never),
+    });
     for (const path of ["/api/agent/execute", "/api/agent/stream"]) {
       const body = `{"input":{"text":"hi"},"provider":${nested(10_000)}}`;
       const response = await fetch(server.url(path), { method: "POST", headers: json, body });
@@ -108,7 +121,9 @@ forEachAdapter("hostile input: nothing ends the process or escapes the envelope"
     const { text, body } = await expectEnvelope(response, 400, "VALIDATION_ERROR");
     expect(body.error.details.errors[0].field).toBe("body.provider");
     expect(text.length).toBeLessThan(2_000);
-    expect((await fetch(server.url("/api/agent/execute"), { method: "POST", headers: json, body: '{"input":{"text":"still alive"}}' })).status).toBe(200);
+    expect(
+      (await fetch(server.url("/api/agent/execute"), { method: "POST", headers: json, body: '{"input":{"text":"still alive"}}' })).status,
+    ).toBe(200);
   });
 
   it("accepts nesting up to bodyParser.maxDepth (default 64) and refuses one level more", async () => {
@@ -173,7 +188,15 @@ forEachAdapter("hostile input: nothing ends the process or escapes the envelope"
     const throwing = () => {
       throw new Error("logger exploded");
     };
-    server.adapter.handler.logger = { trace: throwing, debug: throwing, info: throwing, warn: throwing, error: throwing, fatal: throwing, child: () => server.adapter.handler.logger } as never;
+    server.adapter.handler.logger = {
+      trace: throwing,
+      debug: throwing,
+      info: throwing,
+      warn: throwing,
+      error: throwing,
+      fatal: throwing,
+      child: () => server.adapter.handler.logger,
+    } as never;
     await expectEnvelope(await fetch(server.url("/api/hostile/circular")), 500, "HANDLER_ERROR");
     await expectEnvelope(await fetch(server.url("/api/hostile/throws-proxy")), 500, "HANDLER_ERROR");
     expect(server.adapter.handler.inFlightCount).toBe(0);
@@ -202,7 +225,13 @@ forEachAdapter("hostile input: nothing ends the process or escapes the envelope"
         });
         adapter.registerRoute({ method: "GET", path: "/after", handler: () => ({ fine: true }) });
         adapter.registerRoute({ method: "GET", path: "/before", handler: () => ({ fine: true }) });
-        adapter.registerRoute({ method: "GET", path: "/handler", handler: () => { throw new Error("handler exploded"); } });
+        adapter.registerRoute({
+          method: "GET",
+          path: "/handler",
+          handler: () => {
+            throw new Error("handler exploded");
+          },
+        });
       },
     });
     for (const path of ["/api/after", "/api/before"]) {
@@ -216,7 +245,17 @@ forEachAdapter("hostile input: nothing ends the process or escapes the envelope"
     const server = await start({ setup: hostileRoutes });
     const response = await fetch(server.url("/api/bigint-stream"));
     const text = await response.text();
-    const events = text.split("\n\n").filter(Boolean).map((frame) => JSON.parse(frame.split("\n").find((line) => line.startsWith("data: "))?.slice(6) ?? "null"));
+    const events = text
+      .split("\n\n")
+      .filter(Boolean)
+      .map((frame) =>
+        JSON.parse(
+          frame
+            .split("\n")
+            .find((line) => line.startsWith("data: "))
+            ?.slice(6) ?? "null",
+        ),
+      );
     expect(events[0].type).toBe("text-delta");
     expect(events.at(-1)).toMatchObject({ type: "error", data: { code: "STREAM_ERROR" } });
   });

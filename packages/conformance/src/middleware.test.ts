@@ -82,11 +82,14 @@ forEachAdapter("default middleware stack", ({ start }) => {
       },
     });
     const compressed = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      httpRequest({ host: "127.0.0.1", port: server.port, path: "/api/large", headers: { "accept-encoding": "gzip" }, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      })
+      httpRequest(
+        { host: "127.0.0.1", port: server.port, path: "/api/large", headers: { "accept-encoding": "gzip" }, agent: false },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        },
+      )
         .on("error", reject)
         .end();
     });
@@ -104,7 +107,13 @@ forEachAdapter("default middleware stack", ({ start }) => {
     // The first event must arrive while the handler is still blocked: nothing buffers the stream.
     const firstEvent = await new Promise<{ encoding: unknown; text: string }>((resolve, reject) => {
       httpRequest(
-        { host: "127.0.0.1", port: server.port, path: "/api/events", headers: { "accept-encoding": "gzip, br", accept: "text/event-stream" }, agent: false },
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/api/events",
+          headers: { "accept-encoding": "gzip, br", accept: "text/event-stream" },
+          agent: false,
+        },
         (response) => {
           response.once("data", (chunk: Buffer) => {
             resolve({ encoding: response.headers["content-encoding"], text: chunk.toString() });
@@ -246,9 +255,15 @@ forEachAdapter("opt-in middleware", ({ start }) => {
     expect(JSON.parse(hit.body).metadata.requestId).toBe(hit.headers["x-request-id"]);
     expect(hit.headers["x-cache-age"]).toBeDefined();
     const { createDeprecationMiddleware } = await import("@conduit-ai/server-core");
-    server.adapter.registerMiddleware(createDeprecationMiddleware({ sunset: "2027-06-30T00:00:00Z", link: "https://docs.example/migrate" }));
+    server.adapter.registerMiddleware(
+      createDeprecationMiddleware({ sunset: "2027-06-30T00:00:00Z", link: "https://docs.example/migrate" }),
+    );
     const old = await rawRequest(server.port, { path: "/api/old" });
-    expect(old.headers).toMatchObject({ deprecation: "true", sunset: "Wed, 30 Jun 2027 00:00:00 GMT", link: '<https://docs.example/migrate>; rel="deprecation"' });
+    expect(old.headers).toMatchObject({
+      deprecation: "true",
+      sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
+      link: '<https://docs.example/migrate>; rel="deprecation"',
+    });
     expect(old.headers["x-deprecation-notice"]).toContain("deprecated");
   });
 
@@ -260,10 +275,12 @@ forEachAdapter("opt-in middleware", ({ start }) => {
         callback();
       },
     });
-    const server = await start({ setup: (adapter) => {
-      registerRoutes(adapter);
-      adapter.registerMiddleware(createLoggingMiddleware({ destination, basePath: "/api" }));
-    } });
+    const server = await start({
+      setup: (adapter) => {
+        registerRoutes(adapter);
+        adapter.registerMiddleware(createLoggingMiddleware({ destination, basePath: "/api" }));
+      },
+    });
     const response = await rawRequest(server.port, {
       path: "/api/large?api_key=qk-secret-1&token=tk-secret-2",
       headers: { authorization: "Bearer bt-secret-3", cookie: "sid=ck-secret-4", "x-api-key": "ak-secret-5" },

@@ -1,4 +1,10 @@
-import { type BaseServerAdapter, type MiddlewareDefinition, type MountOptions, defineRoute, registerAllRoutes } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type MiddlewareDefinition,
+  type MountOptions,
+  defineRoute,
+  registerAllRoutes,
+} from "@conduit-ai/server-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ADAPTERS } from "./adapters.js";
@@ -34,7 +40,14 @@ function setup(server: BaseServerAdapter<unknown>): void {
       abortedStreams.add(ctx.requestId);
     },
   });
-  server.registerRoute(defineRoute({ method: "GET", path: "/items/:id", schema: { params: z.object({ id: z.string() }) }, handler: (ctx) => ({ id: ctx.params.id }) }));
+  server.registerRoute(
+    defineRoute({
+      method: "GET",
+      path: "/items/:id",
+      schema: { params: z.object({ id: z.string() }) },
+      handler: (ctx) => ({ id: ctx.params.id }),
+    }),
+  );
   server.registerRoute({
     method: "GET",
     path: "/boom",
@@ -57,11 +70,19 @@ const REQUESTS: Array<[string, string, RequestInit]> = [
   ["param route", "/ai/items/42", {}],
   ["malformed JSON", "/ai/agent/execute", { method: "POST", headers: json, body: "{" }],
   ["invalid body", "/ai/agent/execute", { method: "POST", headers: json, body: '{"input":{}}' }],
-  ["body over the limit", "/ai/agent/execute", { method: "POST", headers: json, body: JSON.stringify({ input: { text: "x".repeat(4096) } }) }],
+  [
+    "body over the limit",
+    "/ai/agent/execute",
+    { method: "POST", headers: json, body: JSON.stringify({ input: { text: "x".repeat(4096) } }) },
+  ],
   ["handler crash", "/ai/boom", {}],
   ["unknown tool", "/ai/tools/nope", {}],
   ["wrong method", "/ai/agent/execute", { method: "PUT" }],
-  ["preflight", "/ai/agent/execute", { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "POST" } }],
+  [
+    "preflight",
+    "/ai/agent/execute",
+    { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "POST" } },
+  ],
   ["readiness", "/ai/health/ready", {}],
 ];
 
@@ -110,7 +131,10 @@ describe.each(MOUNTS)("framework-native mounting [$framework]", ({ framework, pa
     const host = await mounted();
     const reference = await standaloneUrl();
     for (const [name, path, init] of REQUESTS) {
-      const [mine, theirs] = await Promise.all([fetch(host.url(path), init).then(comparable), fetch(reference(path), init).then(comparable)]);
+      const [mine, theirs] = await Promise.all([
+        fetch(host.url(path), init).then(comparable),
+        fetch(reference(path), init).then(comparable),
+      ]);
       expect(mine, name).toEqual(theirs);
     }
     const execute = await fetch(host.url("/ai/agent/execute"), REQUESTS[0]?.[2]);

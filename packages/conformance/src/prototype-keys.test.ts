@@ -18,13 +18,29 @@ function registerRoutes(adapter: BaseServerAdapter<unknown>): void {
   adapter.registerRoute({
     method: "GET",
     path: "/headers",
-    handler: (ctx) => ({ constructor: ctx.header("constructor") ?? null, toString: ctx.header("toString") ?? null, proto: ctx.header("__proto__") ?? null }),
+    handler: (ctx) => ({
+      constructor: ctx.header("constructor") ?? null,
+      toString: ctx.header("toString") ?? null,
+      proto: ctx.header("__proto__") ?? null,
+    }),
   });
-  adapter.registerRoute({ method: "GET", path: "/raw-headers", handler: () => rawResponse("{}", { headers: JSON.parse('{"content-type":"application/json","__proto__":{"x-polluted":"yes"}}') }) });
+  adapter.registerRoute({
+    method: "GET",
+    path: "/raw-headers",
+    handler: () => rawResponse("{}", { headers: JSON.parse('{"content-type":"application/json","__proto__":{"x-polluted":"yes"}}') }),
+  });
   adapter.registerRoute({
     method: "POST",
     path: "/validated",
-    middleware: [createValidationMiddleware({ body: { required: ["toString"], properties: { name: { type: "string" as const }, toString: { type: "string" as const } }, additionalProperties: false } })],
+    middleware: [
+      createValidationMiddleware({
+        body: {
+          required: ["toString"],
+          properties: { name: { type: "string" as const }, toString: { type: "string" as const } },
+          additionalProperties: false,
+        },
+      }),
+    ],
     handler: (ctx) => ctx.body,
   });
 }
@@ -32,7 +48,9 @@ function registerRoutes(adapter: BaseServerAdapter<unknown>): void {
 forEachAdapter("prototype keys are plain keys", ({ start }) => {
   it("parses ?__proto__=a&__proto__=b&constructor=x&hasOwnProperty=1 into a prototype-free object", async () => {
     const server = await start({ setup: registerRoutes });
-    const response = await rawRequest(server.port, { path: "/api/query?__proto__=a&__proto__=b&constructor=x&hasOwnProperty=1&toString=2" });
+    const response = await rawRequest(server.port, {
+      path: "/api/query?__proto__=a&__proto__=b&constructor=x&hasOwnProperty=1&toString=2",
+    });
     expect(response.status).toBe(200);
     const seen = JSON.parse(response.body).data;
     expect(seen.prototypeIsNull).toBe(true);
@@ -66,7 +84,11 @@ forEachAdapter("prototype keys are plain keys", ({ start }) => {
   it("collects a key repeated 50 000 times in linear time", async () => {
     const server = await start({ setup: registerRoutes });
     const body = Array.from({ length: 50_000 }, (_, index) => `k=${index}`).join("&");
-    const response = await fetch(server.url("/api/form"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const response = await fetch(server.url("/api/form"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
     const seen = (await response.json()).data;
     expect(seen.entries[0][1]).toHaveLength(50_000);
   });
@@ -88,10 +110,18 @@ forEachAdapter("prototype keys are plain keys", ({ start }) => {
 
   it("does not let Object.prototype satisfy a required field or pass additionalProperties: false", async () => {
     const server = await start({ setup: registerRoutes });
-    const missing = await fetch(server.url("/api/validated"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"x"}' });
+    const missing = await fetch(server.url("/api/validated"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"x"}',
+    });
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.details.errors.map((issue: { field: string }) => issue.field)).toEqual(["body.toString"]);
-    const extra = await fetch(server.url("/api/validated"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"toString":"1","constructor":"x"}' });
+    const extra = await fetch(server.url("/api/validated"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"toString":"1","constructor":"x"}',
+    });
     expect(extra.status).toBe(400);
     expect((await extra.json()).error.details.errors.map((issue: { field: string }) => issue.field)).toEqual(["body.constructor"]);
   });

@@ -21,23 +21,41 @@ const route = () =>
   createChatCompletionsRoute({
     runtime,
     isClientAllowed: createClientCheck(["k"]),
-    sendMessages: (body, init) => fetch(fake.url, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: init.headers, signal: init.signal }),
+    sendMessages: (body, init) =>
+      fetch(fake.url, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: init.headers, signal: init.signal }),
   });
 
 forEachAdapter("proxy chat completions", ({ start }) => {
-  const clientFor = (server: { url(path: string): string }) => new OpenAI({ apiKey: "k", baseURL: server.url("/v1"), maxRetries: 0, timeout: 20_000 });
+  const clientFor = (server: { url(path: string): string }) =>
+    new OpenAI({ apiKey: "k", baseURL: server.url("/v1"), maxRetries: 0, timeout: 20_000 });
 
   it("answers a Claude model through the Messages API, usage with cached tokens", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
-    const completion = await clientFor(server).chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "system", content: "S" }, { role: "user", content: "Hi" }] });
+    const completion = await clientFor(server).chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "Hi" },
+      ],
+    });
     expect(completion.choices[0]).toMatchObject({ message: { role: "assistant", content: "Hello there" }, finish_reason: "stop" });
-    expect(completion.usage).toEqual({ prompt_tokens: 12, completion_tokens: 2, total_tokens: 14, prompt_tokens_details: { cached_tokens: 3 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 12,
+      completion_tokens: 2,
+      total_tokens: 14,
+      prompt_tokens_details: { cached_tokens: 3 },
+    });
     expect(fake.bodies.at(-1)).toMatchObject({ system: "S", max_tokens: 4096 });
   });
 
   it("streams chunks ending with finish, usage and [DONE]", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
-    const stream = await clientFor(server).chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await clientFor(server).chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
@@ -45,17 +63,28 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe("Hello there");
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe("stop");
     expect(chunks.at(-1)!.usage?.total_tokens).toBe(14);
-    const raw = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "Hi" }] }) });
+    const raw = await fetch(server.url("/v1/chat/completions"), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer k" },
+      body: JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "Hi" }] }),
+    });
     expect((await raw.text()).endsWith("data: [DONE]\n\n")).toBe(true);
   });
 
   it("loops Claude models through the proxy's account pool (createProxy + chatCompletionsFor)", async () => {
     const proxy = createProxy(
-      { enabled: true, upstream: { anthropic: fake.base }, clientKeys: ["pool-client-key-0123456789"], accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }] },
+      {
+        enabled: true,
+        upstream: { anthropic: fake.base },
+        clientKeys: ["pool-client-key-0123456789"],
+        accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }],
+      },
       { chatCompletions: chatCompletionsFor(runtime) },
     );
     try {
-      const server = await start({ setup: (adapter) => void registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true }) });
+      const server = await start({
+        setup: (adapter) => void registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true }),
+      });
       const client = new OpenAI({ apiKey: "pool-client-key-0123456789", baseURL: server.url("/v1"), maxRetries: 0 });
       const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
       expect(completion.choices[0]!.message.content).toBe("Hello there");
@@ -76,7 +105,11 @@ forEachAdapter("proxy chat completions", ({ start }) => {
   it("refuses a caller without a client key with 401 in OpenAI's error shape", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
     const before = fake.bodies.length;
-    const response = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "x-api-key": "nope" }, body: JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "x" }] }) });
+    const response = await fetch(server.url("/v1/chat/completions"), {
+      method: "POST",
+      headers: { "x-api-key": "nope" },
+      body: JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "x" }] }),
+    });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
     expect(fake.bodies.length).toBe(before);
@@ -84,10 +117,16 @@ forEachAdapter("proxy chat completions", ({ start }) => {
 
   it("answers malformed JSON and invalid fields with 400 in OpenAI's error shape", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
-    const malformed = await fetch(server.url("/v1/chat/completions"), { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: "{" });
+    const malformed = await fetch(server.url("/v1/chat/completions"), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer k" },
+      body: "{",
+    });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
-    const invalid = await clientFor(server).chat.completions.create({ model: "claude-x", messages: [] }).catch((error: unknown) => error);
+    const invalid = await clientFor(server)
+      .chat.completions.create({ model: "claude-x", messages: [] })
+      .catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(OpenAI.BadRequestError);
     expect((invalid as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages");
   });

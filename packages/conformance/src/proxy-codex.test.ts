@@ -28,10 +28,21 @@ function codexRoute() {
     ],
   });
   proxies.push(proxy);
-  return { proxy, route: createCodexRoute({ sendCodex: createCodexSender({ pool: proxy.pool, config: proxy.config }), isClientAllowed: createClientCheck(proxy.config.clientKeys) }) };
+  return {
+    proxy,
+    route: createCodexRoute({
+      sendCodex: createCodexSender({ pool: proxy.pool, config: proxy.config }),
+      isClientAllowed: createClientCheck(proxy.config.clientKeys),
+    }),
+  };
 }
 
-const send = (url: string, key = CLIENT_KEY) => fetch(url, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: '{"model":"gpt-5-codex"}' });
+const send = (url: string, key = CLIENT_KEY) =>
+  fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: '{"model":"gpt-5-codex"}',
+  });
 
 forEachAdapter("proxy codex engine", ({ start }) => {
   it("streams the backend's bytes unchanged with the account's token and account id", async () => {

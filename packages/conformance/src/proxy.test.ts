@@ -35,7 +35,10 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
       ],
       ...config,
     });
-    const server = await start({ config: { rateLimit: { enabled: false } }, setup: (adapter) => void registerAllRoutes(adapter, undefined, { proxy }) });
+    const server = await start({
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => void registerAllRoutes(adapter, undefined, { proxy }),
+    });
     const sdk = new Anthropic({
       apiKey: CLIENT_KEY,
       baseURL: server.url(""),
@@ -54,7 +57,12 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
     expect(Buffer.from(await json.arrayBuffer()).equals(fake.exchanges.at(-1)?.sent as Buffer)).toBe(true);
     expect(fake.exchanges.at(-1)?.body.toString()).toBe(sentBodies.at(-1));
     const stream = await sdk.messages
-      .create({ ...ASK, stream: true, thinking: { type: "enabled", budget_tokens: 1024 }, tools: [{ name: "lookup", input_schema: { type: "object" } }] })
+      .create({
+        ...ASK,
+        stream: true,
+        thinking: { type: "enabled", budget_tokens: 1024 },
+        tools: [{ name: "lookup", input_schema: { type: "object" } }],
+      })
       .asResponse();
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     expect(Buffer.from(await stream.arrayBuffer()).equals(fake.exchanges.at(-1)?.sent as Buffer)).toBe(true);
@@ -65,7 +73,11 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
 
   it("demands a client key: 401 in Anthropic's shape on every proxy route", async () => {
     const { server } = await serve();
-    for (const [method, path] of [["POST", "/v1/messages"], ["GET", "/accounts"], ["GET", "/limits?snapshot=true"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/v1/messages"],
+      ["GET", "/accounts"],
+      ["GET", "/limits?snapshot=true"],
+    ] as const) {
       const response = await fetch(server.url(path), { method, ...(method === "POST" ? { body: JSON.stringify(ASK) } : {}) });
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
@@ -79,7 +91,11 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
     await sdk.messages.create(ASK);
     expect(fake.exchanges.map((exchange) => exchange.credential)).toEqual(["sk-a", "sk-b"]);
     fake.script("sk-b", { status: 429, headers: { "retry-after": "45" }, body: "{}" });
-    const response = await fetch(server.url("/v1/messages"), { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const response = await fetch(server.url("/v1/messages"), {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(response.status).toBe(429);
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(30);
     expect(await response.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });

@@ -43,7 +43,12 @@ function parse(raw: Buffer, bodyless: boolean): Omit<RawExchange, "closed"> | un
 export function rawExchange(
   port: number,
   head: string | Buffer,
-  options: { body?: Iterable<Buffer>; waitForClose?: boolean; timeoutMs?: number; /** A HEAD request: Content-Length announces no body. */ bodyless?: boolean } = {},
+  options: {
+    body?: Iterable<Buffer>;
+    waitForClose?: boolean;
+    timeoutMs?: number /** A HEAD request: Content-Length announces no body. */;
+    bodyless?: boolean;
+  } = {},
 ): Promise<RawExchange> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");

@@ -43,7 +43,12 @@ describe("README snippets", () => {
   }, 300_000);
 
   it("catches a snippet that does not compile (the check is real)", () => {
-    const broken = new Map([[virtualPath("broken"), 'import { createServer } from "@conduit-ai/server-core";\nawait createServer(undefined, { framework: "nest" });\nexport {};\n']]);
+    const broken = new Map([
+      [
+        virtualPath("broken"),
+        'import { createServer } from "@conduit-ai/server-core";\nawait createServer(undefined, { framework: "nest" });\nexport {};\n',
+      ],
+    ]);
     expect(typeCheck(broken).join("\n")).toMatch(/nest/);
   }, 300_000);
 });

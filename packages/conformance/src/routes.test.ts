@@ -28,7 +28,15 @@ function setup(runtime = createContractRuntime()) {
       setup: (adapter: BaseServerAdapter<unknown>) => {
         adapter.registerMiddleware(fakeUser);
         registerAllRoutes(adapter);
-        adapter.registerRoute(defineRoute({ method: "GET", path: "/custom/:thing", tags: ["custom"], schema: { params: z.object({ thing: z.string() }) }, handler: (ctx) => ({ thing: ctx.params.thing }) }));
+        adapter.registerRoute(
+          defineRoute({
+            method: "GET",
+            path: "/custom/:thing",
+            tags: ["custom"],
+            schema: { params: z.object({ thing: z.string() }) },
+            handler: (ctx) => ({ thing: ctx.params.thing }),
+          }),
+        );
       },
     },
   };
@@ -48,9 +56,27 @@ forEachAdapter("route groups", ({ start }) => {
     const { runtime, options } = setup();
     const server = await start(options);
     const cases: Array<[string, string, unknown, number, Record<string, unknown>]> = [
-      ["POST", "/api/agent/execute", { input: { text: "hi there" }, sessionId: "s1" }, 200, { content: "echo: hi there", provider: "test", model: "echo-1", toolCalls: [], finishReason: "stop" }],
-      ["POST", "/api/agent/generate", { prompt: "legacy", model: "echo-1" }, 200, { content: "echo: legacy", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } }],
-      ["GET", "/api/agent/providers", undefined, 200, { total: 1, providers: [{ name: "test", models: ["echo-1", "hash-8"], available: true, default: true }] }],
+      [
+        "POST",
+        "/api/agent/execute",
+        { input: { text: "hi there" }, sessionId: "s1" },
+        200,
+        { content: "echo: hi there", provider: "test", model: "echo-1", toolCalls: [], finishReason: "stop" },
+      ],
+      [
+        "POST",
+        "/api/agent/generate",
+        { prompt: "legacy", model: "echo-1" },
+        200,
+        { content: "echo: legacy", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } },
+      ],
+      [
+        "GET",
+        "/api/agent/providers",
+        undefined,
+        200,
+        { total: 1, providers: [{ name: "test", models: ["echo-1", "hash-8"], available: true, default: true }] },
+      ],
       ["POST", "/api/agent/embed", { text: "abc" }, 200, { provider: "test", model: "hash-8", dimension: 8 }],
       ["POST", "/api/agent/embed-many", { texts: ["a", "b", "c"] }, 200, { count: 3, dimension: 8 }],
       ["GET", "/api/tools", undefined, 200, { total: 2 }],
@@ -90,7 +116,11 @@ forEachAdapter("route groups", ({ start }) => {
     const invalid = await call(server, "POST", "/api/agent/execute", { temperature: 9, maxTokens: -1 });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error.code).toBe("VALIDATION_ERROR");
-    expect(invalid.json.error.details?.errors?.map((issue) => issue.field).sort()).toEqual(["body.input", "body.maxTokens", "body.temperature"]);
+    expect(invalid.json.error.details?.errors?.map((issue) => issue.field).sort()).toEqual([
+      "body.input",
+      "body.maxTokens",
+      "body.temperature",
+    ]);
     const batch = await call(server, "POST", "/api/agent/embed-many", { texts: Array.from({ length: 101 }, () => "x") });
     expect(batch.json.error.details?.errors?.map((issue) => issue.field)).toEqual(["body.texts"]);
     const toolArguments = await call(server, "POST", "/api/tools/add/execute", { arguments: { a: "two" } });
@@ -124,7 +154,8 @@ forEachAdapter("route groups", ({ start }) => {
         registerAllRoutes(adapter);
       },
     });
-    for (const path of ["/api/health", "/api/health/live", "/api/health/ready", "/health", "/ready"]) expect((await fetch(guarded.url(path))).status, path).toBe(200);
+    for (const path of ["/api/health", "/api/health/live", "/api/health/ready", "/health", "/ready"])
+      expect((await fetch(guarded.url(path))).status, path).toBe(200);
     const anonymous = await fetch(guarded.url("/api/health/detailed"));
     expect(anonymous.status).toBe(401);
     expect(JSON.stringify(await anonymous.json())).not.toContain(String(process.pid));
@@ -139,13 +170,23 @@ forEachAdapter("route groups", ({ start }) => {
     const always = await start({ ...setup().options, config: { rateLimit: { enabled: false }, health: { processDetails: "always" } } });
     expect((await (await fetch(always.url("/api/health/detailed"))).json()).data.process.pid).toBe(process.pid);
     const never = await start({ ...setup().options, config: { rateLimit: { enabled: false }, health: { processDetails: "never" } } });
-    expect((await (await fetch(never.url("/api/health/detailed"), { headers: { "x-test-user": "ops" } })).json()).data.process).toBeUndefined();
+    expect(
+      (await (await fetch(never.url("/api/health/detailed"), { headers: { "x-test-user": "ops" } })).json()).data.process,
+    ).toBeUndefined();
   });
 
   it("answers a tool that needs confirmation with 428 from the reference runtime and the fixture alike", async () => {
     const reference = createRuntime({
       builtinTools: false,
-      tools: [{ name: "wipe", description: "Deletes everything", schema: z.object({}), requiresConfirmation: true, execute: () => ({ wiped: true }) }],
+      tools: [
+        {
+          name: "wipe",
+          description: "Deletes everything",
+          schema: z.object({}),
+          requiresConfirmation: true,
+          execute: () => ({ wiped: true }),
+        },
+      ],
     });
     try {
       for (const runtime of [reference, createContractRuntime()]) {
@@ -173,7 +214,9 @@ forEachAdapter("route groups", ({ start }) => {
     const parser = createParser({ onEvent: (event) => frames.push(event) });
     parser.feed(await response.text());
     expect(frames.map((frame) => frame.event)).toEqual(["text-start", "text-delta", "text-delta", "text-delta", "text-end", "finish"]);
-    const deltas = frames.filter((frame) => frame.event === "text-delta").map((frame) => (JSON.parse(frame.data) as { data: { delta: string } }).data.delta);
+    const deltas = frames
+      .filter((frame) => frame.event === "text-delta")
+      .map((frame) => (JSON.parse(frame.data) as { data: { delta: string } }).data.delta);
     expect(deltas.join("")).toBe("echo: one two ");
     expect(frames[1]?.id).toBe("text-1");
     expect(JSON.parse(frames.at(-1)?.data ?? "{}")).toMatchObject({ type: "finish", data: { reason: "stop" } });
@@ -184,7 +227,10 @@ forEachAdapter("route groups", ({ start }) => {
       body: JSON.stringify({ prompt: "x" }),
     });
     expect(ndjson.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
-    const lines = (await ndjson.text()).trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const lines = (await ndjson.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.at(-1)?.type).toBe("finish");
     const invalid = await call(server, "POST", "/api/agent/stream", { input: {} });
     expect([invalid.status, invalid.json.error.details?.errors?.[0]?.field]).toEqual([400, "body.input.text"]);
@@ -197,7 +243,9 @@ forEachAdapter("route groups", ({ start }) => {
     const document = (await json.json()) as { openapi: string; data?: unknown; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe("3.1.0");
     expect(document.data).toBeUndefined();
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/custom/{thing}", "/api/tools/{name}", "/api/agent/stream", "/api/metrics"]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/custom/{thing}", "/api/tools/{name}", "/api/agent/stream", "/api/metrics"]),
+    );
     const yaml = await fetch(server.url("/api/docs/openapi.yaml"));
     expect(yaml.headers.get("content-type")).toContain("application/yaml");
     const yamlText = await yaml.text();
@@ -217,7 +265,11 @@ forEachAdapter("route groups", ({ start }) => {
     await call(server, "GET", "/api/tools/add");
     await call(server, "GET", "/api/tools/nope");
     await call(server, "GET", "/api/not/a/route");
-    const stream = await fetch(server.url("/api/agent/stream"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"prompt":"x"}' });
+    const stream = await fetch(server.url("/api/agent/stream"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"prompt":"x"}',
+    });
     await stream.text();
     const text = await fetch(server.url("/api/metrics"));
     expect(text.headers.get("content-type")).toContain("text/plain");

@@ -95,7 +95,9 @@ describe.each(frameworks)(`shutdown under load: ${REQUESTS} requests and ${STREA
     });
     const receivedBefore = provider.received;
     // Half the streams end within the drain (1 s), half would run 5 minutes: the drain timeout cuts those.
-    const streams = Array.from({ length: STREAMS }, (_, index) => readStream(conduit.url("/api/agent/stream"), index % 2 === 0 ? "slow-20x50" : "slow-6000x50"));
+    const streams = Array.from({ length: STREAMS }, (_, index) =>
+      readStream(conduit.url("/api/agent/stream"), index % 2 === 0 ? "slow-20x50" : "slow-6000x50"),
+    );
     const requests = Array.from({ length: REQUESTS }, () => execute(conduit.url("/api/agent/execute")));
     // Everything is in flight once the provider has seen every call (a retried call counts twice).
     const deadline = Date.now() + 120_000;

@@ -86,7 +86,10 @@ forEachAdapter("shutdown", ({ start, framework }) => {
     const last = lastSseEvent(sseText);
     expect(last.event).toBe("error");
     expect(last.data).toMatchObject({ type: "error", data: { code: "SERVER_SHUTTING_DOWN", reason: "server-shutdown", retryable: true } });
-    const lines = ndjsonText.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = ndjsonText
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.at(-1)).toMatchObject({ type: "error", data: { code: "SERVER_SHUTTING_DOWN" } });
     // Each handler learned why it was stopped (so it can cancel upstream work).
@@ -119,7 +122,9 @@ forEachAdapter("shutdown", ({ start, framework }) => {
 
   it(`a request stuck in flight does not let the process exit half-stopped: stop() completes [${framework}]`, async () => {
     const fixture = fileURLToPath(new URL("./fixtures/stuck-request-server.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fixture, framework], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", fixture, framework], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stdout += chunk));

@@ -37,7 +37,9 @@ describe.each(MODULES)("createServer with a statically imported adapter [$framew
 
   it("refuses a framework that contradicts the module, and a module that is not an adapter", async () => {
     const other = framework === "hono" ? "koa" : "hono";
-    await expect(createServer(undefined, { adapter: module, framework: other, config: TEST_CONFIG })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(createServer(undefined, { adapter: module, framework: other, config: TEST_CONFIG })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
     await expect(createServer(undefined, { adapter: {} as never })).rejects.toBeInstanceOf(ConfigurationError);
   });
 });
@@ -58,7 +60,9 @@ describe("a bundled server (esbuild)", () => {
         outfile,
         logLevel: "silent",
         // CommonJS dependencies call require() for Node built-ins: give the ESM bundle one.
-        banner: { js: "import { createRequire as __conduitCreateRequire } from 'node:module'; const require = __conduitCreateRequire(import.meta.url);" },
+        banner: {
+          js: "import { createRequire as __conduitCreateRequire } from 'node:module'; const require = __conduitCreateRequire(import.meta.url);",
+        },
       });
       const child = spawn(process.execPath, [outfile], { cwd: folder, stdio: ["pipe", "pipe", "inherit"] });
       try {

@@ -55,7 +55,10 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
   it("Redis rate limiter, fail closed (default): 503 STORE_UNAVAILABLE at once (not the 408 of the request timeout), readiness down, recovery", async () => {
     const client = failFastClient();
     const server = await start({
-      config: { timeout: 5_000, rateLimit: { maxRequests: 1_000, windowMs: 60_000, store: new RedisRateLimitStore(client, { prefix: `rl:${randomUUID()}:` }) } },
+      config: {
+        timeout: 5_000,
+        rateLimit: { maxRequests: 1_000, windowMs: 60_000, store: new RedisRateLimitStore(client, { prefix: `rl:${randomUUID()}:` }) },
+      },
       setup: (adapter) => {
         adapter.registerRoute(ping);
         adapter.registerRouteGroup(createHealthRoutes(adapter));
@@ -85,7 +88,10 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
     expect(await statusOf(server.url("/ready"))).toBe(503);
     // The WebSocket surface fails closed the same way.
     socket.send({ type: "generate", id: "g1", payload: { input: { text: "hi" } } });
-    expect((await socket.waitFor((message) => message.id === "g1"))[0]?.payload).toMatchObject({ code: "STORE_UNAVAILABLE", retryAfter: 2 });
+    expect((await socket.waitFor((message) => message.id === "g1"))[0]?.payload).toMatchObject({
+      code: "STORE_UNAVAILABLE",
+      retryAfter: 2,
+    });
     const upgrade = await upgradeRefusal(server.port);
     expect(upgrade?.status).toBe(503);
     expect(upgrade?.body.error.code).toBe("STORE_UNAVAILABLE");
@@ -99,7 +105,14 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
   it("Redis rate limiter with failOpen: true serves uncounted while Redis is down; readiness stays ready (degraded)", async () => {
     const client = failFastClient();
     const server = await start({
-      config: { rateLimit: { maxRequests: 1_000, windowMs: 60_000, failOpen: true, store: new RedisRateLimitStore(client, { prefix: `rl:${randomUUID()}:` }) } },
+      config: {
+        rateLimit: {
+          maxRequests: 1_000,
+          windowMs: 60_000,
+          failOpen: true,
+          store: new RedisRateLimitStore(client, { prefix: `rl:${randomUUID()}:` }),
+        },
+      },
       setup: (adapter) => {
         adapter.registerRoute(ping);
         adapter.registerRouteGroup(createHealthRoutes(adapter));
@@ -132,7 +145,11 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
       },
     });
     const execute = (text: string) =>
-      fetch(server.url("/api/agent/execute"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input: { text }, sessionId: "s1" }) });
+      fetch(server.url("/api/agent/execute"), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ input: { text }, sessionId: "s1" }),
+      });
     expect((await execute("first")).status).toBe(200);
     expect(await statusOf(server.url("/api/memory/sessions/s1"))).toBe(200);
 

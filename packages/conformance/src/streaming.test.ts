@@ -66,7 +66,10 @@ forEachAdapter("streaming", ({ start }) => {
       expect(response.headers.get("x-accel-buffering")).toBe("no");
       const text = await response.text();
       expect(text.endsWith("\n")).toBe(true);
-      const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+      const lines = text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
       expect(lines.map((line) => line.type)).toEqual(TEXT_ORDER);
     }
   });
@@ -104,8 +107,14 @@ forEachAdapter("streaming", ({ start }) => {
     });
     const server = await start({
       setup: (adapter) => {
-        const record = (level: string) => (object: object, message?: string) => seen.logs.push(`${level}:${message}:${JSON.stringify(object)}`);
-        adapter.handler.logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") } satisfies Logger;
+        const record = (level: string) => (object: object, message?: string) =>
+          seen.logs.push(`${level}:${message}:${JSON.stringify(object)}`);
+        adapter.handler.logger = {
+          debug: record("debug"),
+          info: record("info"),
+          warn: record("warn"),
+          error: record("error"),
+        } satisfies Logger;
         adapter.on("error", () => seen.errorEvents++);
         adapter.on("response", (event: { statusCode: number }) => seen.statuses.push(event.statusCode));
         adapter.registerRoute({
@@ -185,7 +194,10 @@ forEachAdapter("streaming", ({ start }) => {
     expect(sse).toContain(": keep-alive\n\n");
     expect(parseSse(sse).map((event) => event.event)).toEqual(["finish"]);
     const ndjson = await (await fetch(server.url("/api/stream/slow?format=ndjson"))).text();
-    const lines = ndjson.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = ndjson
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.some((line) => line.type === "keep-alive")).toBe(true);
     expect(lines.at(-1).type).toBe("finish");
   });
@@ -252,10 +264,16 @@ forEachAdapter("streaming", ({ start }) => {
       setup: (adapter) => {
         adapter.registerRoute(answerRoute);
         adapter.registerRoute({ ...answerRoute, path: "/open/answer" });
-        adapter.registerMiddleware({ ...createStreamRedactionMiddleware({ enabled: true, redactToolArgs: false }), paths: ["/api/stream/*"] });
+        adapter.registerMiddleware({
+          ...createStreamRedactionMiddleware({ enabled: true, redactToolArgs: false }),
+          paths: ["/api/stream/*"],
+        });
       },
     });
-    const redacted = (await (await fetch(server.url("/api/stream/answer?format=ndjson"))).text()).trim().split("\n").map((line) => JSON.parse(line));
+    const redacted = (await (await fetch(server.url("/api/stream/answer?format=ndjson"))).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(redacted.find((line) => line.type === "tool-call").data.arguments).toEqual({ query: "cats", token: "[REDACTED]" });
     expect(redacted.find((line) => line.type === "data").data.apiKey).toBe("[REDACTED]");
     const open = parseSse(await (await fetch(server.url("/api/open/answer"))).text()).map((event) => JSON.parse(event.data));

@@ -69,7 +69,11 @@ describe("route types", () => {
     defineRoute({
       method: "POST",
       path: "/items/:id",
-      schema: { params: z.object({ id: z.coerce.number() }), body: z.object({ name: z.string() }), query: z.object({ dryRun: z.stringbool().optional() }) },
+      schema: {
+        params: z.object({ id: z.coerce.number() }),
+        body: z.object({ name: z.string() }),
+        query: z.object({ dryRun: z.stringbool().optional() }),
+      },
       handler: (ctx) => {
         expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
         expectTypeOf(ctx.body).toEqualTypeOf<{ name: string }>();

@@ -1,5 +1,12 @@
 import { type BaseServerAdapter, type GenerateRequest, registerAllRoutes } from "@conduit-ai/server-core";
-import { DefaultChatTransport, type UIMessage, type UIMessageChunk, parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema } from "ai";
+import {
+  DefaultChatTransport,
+  type UIMessage,
+  type UIMessageChunk,
+  parseJsonEventStream,
+  readUIMessageStream,
+  uiMessageChunkSchema,
+} from "ai";
 import { expect, it } from "vitest";
 import { createContractRuntime } from "./fixtures/contract-runtime.js";
 import { forEachAdapter } from "./harness.js";
@@ -111,13 +118,21 @@ forEachAdapter("AI SDK UI message stream", ({ start }) => {
   it("keeps the plain SSE encoding without the selector, and refuses a useChat body without user text", async () => {
     const { runtime } = recordingRuntime();
     const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup });
-    const plain = await fetch(server.url("/api/agent/stream"), { method: "POST", headers: { "content-type": "application/json" }, body: '{"input":{"text":"x"}}' });
+    const plain = await fetch(server.url("/api/agent/stream"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"input":{"text":"x"}}',
+    });
     expect(plain.headers.get("x-vercel-ai-ui-message-stream")).toBeNull();
     expect(await plain.text()).toContain("event: finish");
     const empty = await fetch(server.url("/api/agent/stream?format=ui-message"), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id: "c", messages: [{ id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] }], trigger: "submit-message" }),
+      body: JSON.stringify({
+        id: "c",
+        messages: [{ id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] }],
+        trigger: "submit-message",
+      }),
     });
     expect(empty.status).toBe(400);
     expect((await empty.json()).error.code).toBe("VALIDATION_ERROR");

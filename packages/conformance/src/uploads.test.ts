@@ -60,7 +60,11 @@ forEachAdapter("oversized uploads see the 413", ({ start }) => {
 
   it("fetch in this process gets the 413 envelope too", async () => {
     const server = await start({ setup: registerRoutes });
-    const response = await fetch(server.url("/api/upload"), { method: "POST", headers: { "content-type": "application/json" }, body: OVERSIZED });
+    const response = await fetch(server.url("/api/upload"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: OVERSIZED,
+    });
     expect(response.headers.get("connection")).toBe("close");
     expect413(response.status, await response.text());
   });
@@ -68,7 +72,18 @@ forEachAdapter("oversized uploads see the 413", ({ start }) => {
   it("curl (which sends Expect: 100-continue) gets the 413 envelope", async () => {
     const server = await start({ setup: registerRoutes });
     for (let attempt = 0; attempt < ATTEMPTS / 2; attempt++) {
-      const { stdout } = await run("curl", ["-sS", "-X", "POST", "-H", "content-type: application/json", "--data-binary", `@${oversizedFile}`, "-w", "\n%{http_code}", server.url("/api/upload")]);
+      const { stdout } = await run("curl", [
+        "-sS",
+        "-X",
+        "POST",
+        "-H",
+        "content-type: application/json",
+        "--data-binary",
+        `@${oversizedFile}`,
+        "-w",
+        "\n%{http_code}",
+        server.url("/api/upload"),
+      ]);
       const lines = stdout.trimEnd().split("\n");
       const status = Number(lines.pop());
       expect413(status, lines.join("\n"));

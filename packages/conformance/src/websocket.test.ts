@@ -42,12 +42,20 @@ class TestClient {
   }
 }
 
-function connect(server: RunningServer, options: { path?: string; headers?: Record<string, string>; autoPong?: boolean } = {}): Promise<TestClient> {
+function connect(
+  server: RunningServer,
+  options: { path?: string; headers?: Record<string, string>; autoPong?: boolean } = {},
+): Promise<TestClient> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? "/ws"}`, { headers: options.headers, autoPong: options.autoPong ?? true });
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? "/ws"}`, {
+      headers: options.headers,
+      autoPong: options.autoPong ?? true,
+    });
     const client = new TestClient(socket);
     socket.once("open", () => resolve(client));
-    socket.once("unexpected-response", (_request, response) => reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode })));
+    socket.once("unexpected-response", (_request, response) =>
+      reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode })),
+    );
     socket.once("error", reject);
   });
 }
@@ -112,7 +120,9 @@ forEachAdapter("websocket", ({ start }) => {
 
     client.send({ type: "stream", id: "s1", payload: { input: { text: "one two" } } });
     const finish = await client.next((message) => message.type === "stream-event" && message.payload.type === "finish");
-    const events = client.messages.filter((message) => message.type === "stream-event" && message.id === "s1").map((message) => message.payload.type);
+    const events = client.messages
+      .filter((message) => message.type === "stream-event" && message.id === "s1")
+      .map((message) => message.payload.type);
     expect(events).toEqual(["text-start", "text-delta", "text-delta", "text-delta", "text-end", "finish"]);
     expect(finish.payload.data.reason).toBe("stop");
 
@@ -209,11 +219,15 @@ forEachAdapter("websocket", ({ start }) => {
 
     const basic = await startWithSocket({ auth: { strategy: "basic", validate } });
     const encoded = Buffer.from("alice:wonderland").toString("base64");
-    expect(await refusalStatus(basic.server, { headers: { authorization: `Basic ${Buffer.from("alice:wrong").toString("base64")}` } })).toBe(401);
+    expect(
+      await refusalStatus(basic.server, { headers: { authorization: `Basic ${Buffer.from("alice:wrong").toString("base64")}` } }),
+    ).toBe(401);
     (await connect(basic.server, { headers: { authorization: `Basic ${encoded}` } })).socket.close();
     await basic.server.adapter.stop();
 
-    const slow = await startWithSocket({ auth: { strategy: "apiKey", timeoutMs: 50, validate: () => sleep(500).then(() => ({ id: "late" })) } });
+    const slow = await startWithSocket({
+      auth: { strategy: "apiKey", timeoutMs: 50, validate: () => sleep(500).then(() => ({ id: "late" })) },
+    });
     expect(await refusalStatus(slow.server, { headers: { "x-api-key": "k" } })).toBe(401);
   });
 
@@ -222,7 +236,14 @@ forEachAdapter("websocket", ({ start }) => {
     const check = createStaticCredentialValidator(auth);
     if (!check) throw new Error("auth is enabled");
     const { server } = await startWithSocket({
-      auth: { strategy: "custom", extractToken: (request) => check.extractCredential(request.headers), validate: (credential) => { const user = check.validate(credential); return user ? { ...user } : null; } },
+      auth: {
+        strategy: "custom",
+        extractToken: (request) => check.extractCredential(request.headers),
+        validate: (credential) => {
+          const user = check.validate(credential);
+          return user ? { ...user } : null;
+        },
+      },
     });
     for (const middleware of createAuthFromConfig(auth)) server.adapter.registerMiddleware(middleware);
     expect((await fetch(server.url("/api/nowhere"), { headers: { "x-custom-key": "custom-key-1" } })).status).toBe(404);
@@ -233,7 +254,9 @@ forEachAdapter("websocket", ({ start }) => {
     expect(await refusalStatus(server, { headers: { "x-api-key": "custom-key-1" } })).toBe(401);
 
     // The websocket package's own strategies honor headerName the same way.
-    const own = await startWithSocket({ auth: { strategy: "bearer", headerName: "x-access-token", validate: (token) => (token === "tok-1" ? { id: "t" } : null) } });
+    const own = await startWithSocket({
+      auth: { strategy: "bearer", headerName: "x-access-token", validate: (token) => (token === "tok-1" ? { id: "t" } : null) },
+    });
     const bare = await connect(own.server, { headers: { "x-access-token": "tok-1" } });
     bare.socket.close();
     expect(await refusalStatus(own.server, { headers: { authorization: "Bearer tok-1" } })).toBe(401);

@@ -15,7 +15,8 @@ const HOSTILE: Array<{ name: string; bytes: string; status: number; code?: strin
   { name: "unknown method token", bytes: "FOO /api/ok HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "VALIDATION_ERROR" },
   {
     name: "Content-Length with Transfer-Encoding (smuggling)",
-    bytes: "POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/ok HTTP/1.1\r\nHost: x\r\n\r\n",
+    bytes:
+      "POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/ok HTTP/1.1\r\nHost: x\r\n\r\n",
     status: 400,
     code: "VALIDATION_ERROR",
   },
@@ -25,13 +26,38 @@ const HOSTILE: Array<{ name: string; bytes: string; status: number; code?: strin
     status: 400,
     code: "VALIDATION_ERROR",
   },
-  { name: "header without a colon", bytes: "GET /api/ok HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n", status: 400, code: "VALIDATION_ERROR" },
-  { name: "control byte in a header value", bytes: "GET /api/ok HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n", status: 400, code: "VALIDATION_ERROR" },
-  { name: "oversized headers", bytes: `GET /api/ok HTTP/1.1\r\nHost: x\r\nX-Huge: ${"a".repeat(20_000)}\r\n\r\n`, status: 431, code: "HEADERS_TOO_LARGE" },
+  {
+    name: "header without a colon",
+    bytes: "GET /api/ok HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n",
+    status: 400,
+    code: "VALIDATION_ERROR",
+  },
+  {
+    name: "control byte in a header value",
+    bytes: "GET /api/ok HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n",
+    status: 400,
+    code: "VALIDATION_ERROR",
+  },
+  {
+    name: "oversized headers",
+    bytes: `GET /api/ok HTTP/1.1\r\nHost: x\r\nX-Huge: ${"a".repeat(20_000)}\r\n\r\n`,
+    status: 431,
+    code: "HEADERS_TOO_LARGE",
+  },
   { name: "HTTP/1.1 without Host", bytes: "GET /api/ok HTTP/1.1\r\nConnection: close\r\n\r\n", status: 400, code: "VALIDATION_ERROR" },
   { name: "asterisk-form for GET", bytes: "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", status: 400, code: "VALIDATION_ERROR" },
-  { name: "CONNECT (no proxying)", bytes: "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", status: 405, code: "METHOD_NOT_ALLOWED" },
-  { name: "a method nobody routes (PROPFIND)", bytes: "PROPFIND /api/ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", status: 404, code: "ROUTE_NOT_FOUND" },
+  {
+    name: "CONNECT (no proxying)",
+    bytes: "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+  },
+  {
+    name: "a method nobody routes (PROPFIND)",
+    bytes: "PROPFIND /api/ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    status: 404,
+    code: "ROUTE_NOT_FOUND",
+  },
 ];
 
 function expectEnvelope(answer: RawExchange, status: number, code?: string): void {
@@ -74,7 +100,10 @@ forEachAdapter("answers that never reach a route", ({ start }) => {
 
   it("serves an absolute-form target by its path", async () => {
     const server = await start({ setup: registerRoutes });
-    const answer = await rawExchange(server.port, "GET http://example.com/api/ok?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n");
+    const answer = await rawExchange(
+      server.port,
+      "GET http://example.com/api/ok?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n",
+    );
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body).data).toEqual({ ok: true });
   });
@@ -107,10 +136,15 @@ describe("answers outside the routes are the same bytes on every adapter", () =>
       await adapter.start();
       servers.push(adapter);
     }
-    const cases = [...HOSTILE.map((entry) => entry.bytes), "GET /api/ok HTTP/1.0\r\n\r\n", "OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"];
+    const cases = [
+      ...HOSTILE.map((entry) => entry.bytes),
+      "GET /api/ok HTTP/1.0\r\n\r\n",
+      "OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ];
     for (const bytes of cases) {
       const answers = await Promise.all(servers.map(async (server) => normalized(await rawExchange(server.address()?.port ?? 0, bytes))));
-      for (const [index, answer] of answers.entries()) expect(answer, `${ADAPTERS[index]?.framework}: ${bytes.slice(0, 40)}`).toBe(answers[0]);
+      for (const [index, answer] of answers.entries())
+        expect(answer, `${ADAPTERS[index]?.framework}: ${bytes.slice(0, 40)}`).toBe(answers[0]);
     }
   });
 });

@@ -68,7 +68,11 @@ export const proxyConfigSchema = z
     /** Header naming a sticky session (else the request's `metadata.user_id`). */
     sessionHeader: z.string().default("x-conduit-session"),
     /** How long a session keeps its account after its last request. */
-    stickyTtlMs: z.number().int().positive().default(60 * 60 * 1000),
+    stickyTtlMs: z
+      .number()
+      .int()
+      .positive()
+      .default(60 * 60 * 1000),
     /** 529/5xx retries on the same account before moving on. */
     maxRetries: z.number().int().nonnegative().max(10).default(2),
     retryBaseMs: z.number().int().nonnegative().default(250),
@@ -76,7 +80,11 @@ export const proxyConfigSchema = z
      * Time allowed until upstream's answer starts, instead of the server's `timeout`: a
      * non-streaming answer only starts once the model finished (the SDKs wait 10 minutes).
      */
-    timeoutMs: z.number().int().positive().default(10 * 60 * 1000),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(10 * 60 * 1000),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })
@@ -84,7 +92,8 @@ export const proxyConfigSchema = z
   .superRefine((config, ctx) => {
     const seen = new Set<string>();
     config.accounts.forEach((account, index) => {
-      if (seen.has(account.id)) ctx.addIssue({ code: "custom", path: ["accounts", index, "id"], message: `duplicate account id ${account.id}` });
+      if (seen.has(account.id))
+        ctx.addIssue({ code: "custom", path: ["accounts", index, "id"], message: `duplicate account id ${account.id}` });
       seen.add(account.id);
     });
   });
@@ -101,6 +110,8 @@ export type ProxyConfig = z.output<typeof proxyConfigSchema>;
 export function parseProxyConfig(input: unknown): ProxyConfig {
   const result = proxyConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => `proxy.${issue.path.join(".")}: ${issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code}`);
+  const issues = result.error.issues.map(
+    (issue) => `proxy.${issue.path.join(".")}: ${issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code}`,
+  );
   throw new Error(`Invalid proxy config: ${issues.join("; ")}`);
 }

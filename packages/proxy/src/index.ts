@@ -18,7 +18,15 @@ export { type ProxyReply, anthropicErrorReply, replyToResponse } from "./anthrop
 export { type AnthropicErrorType, anthropicError } from "./anthropic/errors.js";
 export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
 export { tapUsage } from "./anthropic/usage-tap.js";
-export { type AccountPoolOptions, type AccountRow, type AccountStatus, type AcquireOptions, AccountPool, type Lease, type Selection } from "./pool/account-pool.js";
+export {
+  type AccountPoolOptions,
+  type AccountRow,
+  type AccountStatus,
+  type AcquireOptions,
+  AccountPool,
+  type Lease,
+  type Selection,
+} from "./pool/account-pool.js";
 export { OAuthRefresher, RefreshRejectedError } from "./pool/oauth-refresher.js";
 export { createClientCheck } from "./client-auth.js";
 export { DEFAULT_PRICES, type PriceTable, type TokenUsage, costOf, mergePrices, priceOf } from "./prices.js";

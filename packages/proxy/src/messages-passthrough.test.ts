@@ -20,7 +20,13 @@ function client(options: { apiKey?: string | null; authToken?: string } = {}): A
   });
 }
 
-const TOOLS = [{ name: "get_weather", description: "Weather of a city", input_schema: { type: "object" as const, properties: { city: { type: "string" } } } }];
+const TOOLS = [
+  {
+    name: "get_weather",
+    description: "Weather of a city",
+    input_schema: { type: "object" as const, properties: { city: { type: "string" } } },
+  },
+];
 
 beforeEach(async () => {
   sentBodies = [];
@@ -46,20 +52,34 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
     expect(exchange?.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(response.headers.get("anthropic-ratelimit-requests-remaining")).toBe("999");
     // Raw bytes through a second call.
-    const raw = await client().messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "again" }] }).asResponse();
+    const raw = await client()
+      .messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "again" }] })
+      .asResponse();
     expect(Buffer.from(await raw.arrayBuffer()).equals(fake.exchanges.at(-1)?.sent as Buffer)).toBe(true);
   });
 
   it("pipes a thinking + tool stream unchanged, and the SDK's stream helper reads it", async () => {
     const raw = await client()
-      .messages.create({ model: "claude-sonnet-4-5", max_tokens: 2048, stream: true, thinking: { type: "enabled", budget_tokens: 1024 }, tools: TOOLS, messages: [{ role: "user", content: "weather?" }] })
+      .messages.create({
+        model: "claude-sonnet-4-5",
+        max_tokens: 2048,
+        stream: true,
+        thinking: { type: "enabled", budget_tokens: 1024 },
+        tools: TOOLS,
+        messages: [{ role: "user", content: "weather?" }],
+      })
       .asResponse();
     expect(raw.headers.get("content-type")).toContain("text/event-stream");
     const bytes = Buffer.from(await raw.arrayBuffer());
     expect(bytes.equals(fake.exchanges.at(-1)?.sent as Buffer)).toBe(true);
     expect(fake.exchanges.at(-1)?.body.toString()).toBe(sentBodies.at(-1));
 
-    const stream = client().messages.stream({ model: "claude-sonnet-4-5", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "think" }] });
+    const stream = client().messages.stream({
+      model: "claude-sonnet-4-5",
+      max_tokens: 2048,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [{ role: "user", content: "think" }],
+    });
     const message = await stream.finalMessage();
     const thinking = message.content.find((block) => block.type === "thinking");
     expect(thinking?.type === "thinking" && thinking.signature).toBe("EqQBCkYIBxgCKkBsig+/=\u00e9");
@@ -67,12 +87,22 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
   });
 
   it("forwards the query string (?beta=true) and the client's beta header, never its key", async () => {
-    await client().beta.messages.create({ model: "claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "x" }], betas: ["context-1m-2025-08-07"] });
+    await client().beta.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 8,
+      messages: [{ role: "user", content: "x" }],
+      betas: ["context-1m-2025-08-07"],
+    });
     expect(fake.exchanges.at(-1)?.headers["anthropic-beta"]).toBe("context-1m-2025-08-07");
     // Claude Code's form: the query string reaches upstream as sent.
     await fetch(`${server.url}/v1/messages?beta=true`, {
       method: "POST",
-      headers: { "x-api-key": CLIENT_KEY, "content-type": "application/json", "anthropic-version": "2023-06-01", "anthropic-beta": "context-1m-2025-08-07" },
+      headers: {
+        "x-api-key": CLIENT_KEY,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": "context-1m-2025-08-07",
+      },
       body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "x" }] }),
     });
     const exchange = fake.exchanges.at(-1);
@@ -82,13 +112,21 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
   });
 
   it("refuses a client without a key (401 in Anthropic's shape) and accepts Bearer", async () => {
-    await expect(client({ apiKey: "wrong-key-0000000000000" }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] })).rejects.toBeInstanceOf(
-      Anthropic.AuthenticationError,
-    );
+    await expect(
+      client({ apiKey: "wrong-key-0000000000000" }).messages.create({
+        model: "m",
+        max_tokens: 1,
+        messages: [{ role: "user", content: "x" }],
+      }),
+    ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
     const anonymous = await fetch(`${server.url}/v1/messages`, { method: "POST", body: "{}" });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
-    const bearer = await client({ apiKey: null, authToken: CLIENT_KEY }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] });
+    const bearer = await client({ apiKey: null, authToken: CLIENT_KEY }).messages.create({
+      model: "m",
+      max_tokens: 1,
+      messages: [{ role: "user", content: "x" }],
+    });
     expect(bearer.type).toBe("message");
     expect((await fetch(`${server.url}/accounts`)).status).toBe(401);
     expect((await fetch(`${server.url}/limits?snapshot=true`)).status).toBe(401);
@@ -123,7 +161,13 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
     const row = (JSON.parse(text) as { data: { accounts: AccountRow[] } }).data.accounts[0];
     expect(row).toMatchObject({ id: "a", type: "api-key", status: "active" });
     // Each answer: input 12, output 7, cache read 5, cache write 3.
-    expect(row?.usage.totals).toMatchObject({ requests: 2, inputTokens: 24, outputTokens: 14, cacheReadTokens: 10, cacheCreationTokens: 6 });
+    expect(row?.usage.totals).toMatchObject({
+      requests: 2,
+      inputTokens: 24,
+      outputTokens: 14,
+      cacheReadTokens: 10,
+      cacheCreationTokens: 6,
+    });
     expect(row?.usage.byModel["claude-sonnet-4-5"]?.cost).toBeCloseTo((24 * 3 + 14 * 15 + 10 * 0.3 + 6 * 3.75) / 1e6, 12);
   });
 

@@ -44,7 +44,11 @@ describe("account pool", () => {
 
   it("a 429 with a reset cools the account (extend-only) and the request moves on transparently", async () => {
     const { fake, server, sdk } = await setup();
-    fake.script("sk-a", { status: 429, headers: { "retry-after": "120" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }) });
+    fake.script("sk-a", {
+      status: 429,
+      headers: { "retry-after": "120" },
+      body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }),
+    });
     const message = await sdk.messages.create(ASK);
     expect(message.type).toBe("message");
     expect(credentialsUsed(fake)).toEqual(["sk-a", "sk-b"]);
@@ -63,7 +67,11 @@ describe("account pool", () => {
   it("reads the reset from the unified headers, capped at the longest window", async () => {
     const { fake, server, sdk } = await setup();
     const farFuture = Math.floor(Date.now() / 1000) + 60 * 24 * 3600;
-    fake.script("sk-a", { status: 429, headers: { "anthropic-ratelimit-unified-status": "rejected", "anthropic-ratelimit-unified-reset": String(farFuture) }, body: "{}" });
+    fake.script("sk-a", {
+      status: 429,
+      headers: { "anthropic-ratelimit-unified-status": "rejected", "anthropic-ratelimit-unified-reset": String(farFuture) },
+      body: "{}",
+    });
     await sdk.messages.create(ASK);
     const until = Date.parse((await rows(server)).a?.cooldownUntil ?? "");
     expect(until).toBeLessThanOrEqual(Date.now() + 7 * 24 * 3600 * 1000);
@@ -74,14 +82,25 @@ describe("account pool", () => {
     const { fake, server, sdk } = await setup();
     const body = JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "no reset" } });
     fake.script("sk-a", { status: 429, body });
-    const response = await sdk.messages.create(ASK).asResponse().catch((error: unknown) => error);
+    const response = await sdk.messages
+      .create(ASK)
+      .asResponse()
+      .catch((error: unknown) => error);
     expect(response).toBeInstanceOf(Anthropic.RateLimitError);
     expect(credentialsUsed(fake)).toEqual(["sk-a"]);
     expect((await rows(server)).a?.status).toBe("active");
-    const raw = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const raw = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(raw.status).toBe(200);
     fake.script("sk-a", { status: 429, body });
-    const again = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const again = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(again.status).toBe(429);
     expect(await again.text()).toBe(body);
   });
@@ -92,7 +111,11 @@ describe("account pool", () => {
     fake.script("sk-b", { status: 429, headers: { "retry-after": "30" }, body: "{}" });
     const error = await sdk.messages.create(ASK).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
-    const raw = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const raw = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(raw.status).toBe(429);
     const seconds = Number(raw.headers.get("retry-after"));
     expect(seconds).toBeGreaterThan(20);
@@ -130,7 +153,11 @@ describe("account pool", () => {
     const overloaded = { status: 529, body: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) };
     fake.script("sk-a", overloaded, overloaded);
     fake.script("sk-b", overloaded, overloaded);
-    const raw = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const raw = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(raw.status).toBe(529);
     expect(await raw.json()).toMatchObject({ error: { type: "overloaded_error" } });
     expect(fake.exchanges).toHaveLength(4);
@@ -204,8 +231,15 @@ it("a failing pool store answers 503 api_error in Anthropic's shape (the SDKs re
   }
   fake = await startFakeAnthropic();
   const warnings: string[] = [];
-  server = await startProxyServer({ upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] }, { store: new DownStore(), onWarning: (message) => warnings.push(message) });
-  const response = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+  server = await startProxyServer(
+    { upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] },
+    { store: new DownStore(), onWarning: (message) => warnings.push(message) },
+  );
+  const response = await fetch(`${server.url}/v1/messages`, {
+    method: "POST",
+    headers: { "x-api-key": CLIENT_KEY },
+    body: JSON.stringify(ASK),
+  });
   expect(response.status).toBe(503);
   expect(await response.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
   expect(warnings).toHaveLength(1);
@@ -213,8 +247,16 @@ it("a failing pool store answers 503 api_error in Anthropic's shape (the SDKs re
 
 it("an unreachable upstream: bounded retries, then 502 api_error in Anthropic's shape", async () => {
   fake = await startFakeAnthropic();
-  server = await startProxyServer({ upstream: { anthropic: "http://127.0.0.1:1" }, maxRetries: 1, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] });
-  const response = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+  server = await startProxyServer({
+    upstream: { anthropic: "http://127.0.0.1:1" },
+    maxRetries: 1,
+    accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }],
+  });
+  const response = await fetch(`${server.url}/v1/messages`, {
+    method: "POST",
+    headers: { "x-api-key": CLIENT_KEY },
+    body: JSON.stringify(ASK),
+  });
   expect(response.status).toBe(502);
   expect(await response.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
   expect((await rows(server)).a?.inFlight).toBe(0);
@@ -223,7 +265,16 @@ it("an unreachable upstream: bounded retries, then 502 api_error in Anthropic's 
 describe("OAuth accounts", () => {
   const oauth = (fakeUrl: string, expiresAt: number) => ({
     upstream: { anthropic: fakeUrl },
-    accounts: [{ id: "o", type: "oauth" as const, accessToken: "access-initial", refreshToken: "refresh-initial", expiresAt, tokenUrl: `${fakeUrl}/oauth/token` }],
+    accounts: [
+      {
+        id: "o",
+        type: "oauth" as const,
+        accessToken: "access-initial",
+        refreshToken: "refresh-initial",
+        expiresAt,
+        tokenUrl: `${fakeUrl}/oauth/token`,
+      },
+    ],
   });
 
   it("refreshes an expiring token once for N concurrent requests, and sends it as Bearer with the oauth beta", async () => {
@@ -250,7 +301,11 @@ describe("OAuth accounts", () => {
     expect((await rows(server)).o?.status).toBe("active");
     // Expired and unrefreshable: disabled, and the client hears "no account".
     await server.proxy.pool.store.saveTokens("o", { accessToken: "gone", refreshToken: "revoked", expiresAt: 0 });
-    const raw = await fetch(`${server.url}/v1/messages`, { method: "POST", headers: { "x-api-key": CLIENT_KEY }, body: JSON.stringify(ASK) });
+    const raw = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": CLIENT_KEY },
+      body: JSON.stringify(ASK),
+    });
     expect(raw.status).toBe(503);
     expect(await raw.json()).toMatchObject({ type: "error", error: { type: "overloaded_error" } });
     expect((await rows(server)).o).toMatchObject({ status: "disabled", disabledReason: "OAuth refresh refused (HTTP 400)" });

@@ -58,8 +58,18 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     pool,
     sendMessages,
     createProxyRoutes(surfaces = {}) {
-      const wanted = { messages: surfaces.messages ?? true, chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined };
-      const deps = { pool, config, relayMessages, isClientAllowed, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}) };
+      const wanted = {
+        messages: surfaces.messages ?? true,
+        chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined,
+      };
+      const deps = {
+        pool,
+        config,
+        relayMessages,
+        isClientAllowed,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      };
       return createProxyRouteGroups(deps, wanted, options.chatCompletions?.(proxy));
     },
     close: async () => {
@@ -82,7 +92,11 @@ function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {
  * @example
  * registerProxyRoutes(server, createProxy(config), { messages: true });
  */
-export function registerProxyRoutes(adapter: Pick<ServerAdapter, "registerRouteGroup">, proxy: ConduitProxy, surfaces?: Partial<ProxySurfaces>): RouteGroup[] {
+export function registerProxyRoutes(
+  adapter: Pick<ServerAdapter, "registerRouteGroup">,
+  proxy: ConduitProxy,
+  surfaces?: Partial<ProxySurfaces>,
+): RouteGroup[] {
   const groups = proxy.createProxyRoutes(surfaces);
   for (const group of groups) adapter.registerRouteGroup(group);
   return groups;

@@ -49,7 +49,9 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       if (!body) return asRouteResult(anthropicErrorReply(400, "invalid_request_error", "Request body is required"));
       const search = searchOf(ctx);
       try {
-        return asRouteResult(await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }));
+        return asRouteResult(
+          await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }),
+        );
       } catch (error) {
         if (ctx.abortSignal.aborted) throw error;
         // The pool's store (Redis) or the relay failed: an answer the SDKs retry, in their shape.
@@ -103,7 +105,13 @@ export function createLimitsRoute(deps: ProxyRouteDeps): RouteDefinition {
       const rows = await deps.pool.rows();
       return {
         snapshot,
-        accounts: rows.map((row) => ({ id: row.id, vendor: row.vendor, status: row.status, cooldownUntil: row.cooldownUntil, quota: row.quota })),
+        accounts: rows.map((row) => ({
+          id: row.id,
+          vendor: row.vendor,
+          status: row.status,
+          cooldownUntil: row.cooldownUntil,
+          quota: row.quota,
+        })),
       };
     },
   };
@@ -122,7 +130,9 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
       .map(async (account) => {
         try {
           const credential: Record<string, string> =
-            account.type === "api-key" ? { "x-api-key": account.apiKey } : { authorization: `Bearer ${await deps.pool.oauth.accessToken(account)}`, "anthropic-beta": "oauth-2025-04-20" };
+            account.type === "api-key"
+              ? { "x-api-key": account.apiKey }
+              : { authorization: `Bearer ${await deps.pool.oauth.accessToken(account)}`, "anthropic-beta": "oauth-2025-04-20" };
           const response = await fetchImpl(endpoint, {
             method: "POST",
             headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...credential },
@@ -140,14 +150,20 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
 }
 
 /** The proxy's route groups for the surfaces asked for. */
-export function createProxyRouteGroups(deps: ProxyRouteDeps, surfaces: { messages: boolean; chatCompletions: boolean }, chatCompletions?: RouteDefinition): RouteGroup[] {
+export function createProxyRouteGroups(
+  deps: ProxyRouteDeps,
+  surfaces: { messages: boolean; chatCompletions: boolean },
+  chatCompletions?: RouteDefinition,
+): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
   // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
   // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
   if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
   else if (surfaces.chatCompletions && !surfaces.messages) {
-    throw new Error("POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)");
+    throw new Error(
+      "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",
+    );
   }
   return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"] }] : [];
 }

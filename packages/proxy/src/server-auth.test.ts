@@ -33,10 +33,16 @@ it("admits whoever the server's own auth admitted, and no one else when no clien
     await proxy.close();
   };
   const baseURL = `http://127.0.0.1:${adapter.address()?.port}`;
-  const admitted = await new Anthropic({ apiKey: "server-user-token", baseURL, maxRetries: 0 }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] });
+  const admitted = await new Anthropic({ apiKey: "server-user-token", baseURL, maxRetries: 0 }).messages.create({
+    model: "m",
+    max_tokens: 1,
+    messages: [{ role: "user", content: "x" }],
+  });
   expect(admitted.type).toBe("message");
   // No clientKeys: any other key is refused (fail closed), and never reaches upstream.
-  const refused = await new Anthropic({ apiKey: "sk-a", baseURL, maxRetries: 0 }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+  const refused = await new Anthropic({ apiKey: "sk-a", baseURL, maxRetries: 0 }).messages
+    .create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] })
+    .catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
   expect(fake.exchanges).toHaveLength(1);
 });
@@ -45,8 +51,19 @@ it("a slow non-streaming answer outlives the server's timeout (the route has the
   fake = await startFakeAnthropic();
   fake.credentials.add("sk-a");
   fake.responseDelayMs = 800;
-  const proxy = createProxy({ enabled: true, clientKeys: ["client-key-0123456789abcdef"], upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] });
-  const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, timeout: 200 });
+  const proxy = createProxy({
+    enabled: true,
+    clientKeys: ["client-key-0123456789abcdef"],
+    upstream: { anthropic: fake.url },
+    accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }],
+  });
+  const adapter = createAdapter(undefined, {
+    port: 0,
+    host: "127.0.0.1",
+    logging: { enabled: false },
+    rateLimit: { enabled: false },
+    timeout: 200,
+  });
   registerAllRoutes(adapter, undefined, { proxy });
   await adapter.start();
   stop = async () => {
@@ -54,6 +71,10 @@ it("a slow non-streaming answer outlives the server's timeout (the route has the
     await proxy.close();
   };
   const baseURL = `http://127.0.0.1:${adapter.address()?.port}`;
-  const message = await new Anthropic({ apiKey: "client-key-0123456789abcdef", baseURL, maxRetries: 0 }).messages.create({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] });
+  const message = await new Anthropic({ apiKey: "client-key-0123456789abcdef", baseURL, maxRetries: 0 }).messages.create({
+    model: "m",
+    max_tokens: 1,
+    messages: [{ role: "user", content: "x" }],
+  });
   expect(message.type).toBe("message");
 });

@@ -75,9 +75,21 @@ describe("two processes sharing one Redis pool", () => {
     fake = await startFakeAnthropic();
     fake.refreshDelayMs = 300;
     const [one, two] = await twoProcesses({
-      accounts: [{ id: "o", type: "oauth", accessToken: "access-old", refreshToken: "refresh-old", expiresAt: Date.now() + 1_000, tokenUrl: `${fake.url}/oauth/token` }],
+      accounts: [
+        {
+          id: "o",
+          type: "oauth",
+          accessToken: "access-old",
+          refreshToken: "refresh-old",
+          expiresAt: Date.now() + 1_000,
+          tokenUrl: `${fake.url}/oauth/token`,
+        },
+      ],
     });
-    await Promise.all([...Array.from({ length: 5 }, () => one.messages.create(ASK)), ...Array.from({ length: 5 }, () => two.messages.create(ASK))]);
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => one.messages.create(ASK)),
+      ...Array.from({ length: 5 }, () => two.messages.create(ASK)),
+    ]);
     expect(fake.refreshes).toHaveLength(1);
     expect(new Set(fake.exchanges.map((exchange) => exchange.credential)).size).toBe(1);
   });

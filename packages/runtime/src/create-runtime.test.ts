@@ -41,7 +41,9 @@ describe("runtime on the embedded local provider", () => {
   });
 
   it("lists the local provider as the default when nothing is configured", async () => {
-    expect(await offlineRuntime().listProviders()).toEqual([{ name: "local", models: ["echo", "hashed-ngram-256"], available: true, default: true }]);
+    expect(await offlineRuntime().listProviders()).toEqual([
+      { name: "local", models: ["echo", "hashed-ngram-256"], available: true, default: true },
+    ]);
   });
 
   it("streams text-start, word deltas, text-end and finish", async () => {
@@ -85,7 +87,10 @@ describe("runtime on the embedded local provider", () => {
 
   it("rejects empty input, unknown providers, models and tools with 400s listing the options", async () => {
     const runtime = offlineRuntime();
-    expect(await rejection(() => runtime.generate({ input: { text: "  " } }))).toMatchObject({ statusCode: 400, details: { errors: [{ field: "input.text" }] } });
+    expect(await rejection(() => runtime.generate({ input: { text: "  " } }))).toMatchObject({
+      statusCode: 400,
+      details: { errors: [{ field: "input.text" }] },
+    });
     expect(await rejection(() => runtime.generate({}))).toMatchObject({ statusCode: 400 });
     expect(await rejection(() => runtime.stream({ input: { text: "x" }, provider: "openai" }))).toMatchObject({
       statusCode: 400,

@@ -134,7 +134,12 @@ export class ConduitRuntime implements Runtime {
     planGeneration(request, context, this.#dependencies);
     // The request is checked first (400), then the token (401); the plan is made with the token's identity.
     const validated = planGeneration(request, await this.#tokenAuth.apply(context), this.#dependencies);
-    const call = { provider: validated.provider.name, model: validated.model, operation: "generate" as const, startedAt: performance.now() };
+    const call = {
+      provider: validated.provider.name,
+      model: validated.model,
+      operation: "generate" as const,
+      startedAt: performance.now(),
+    };
     let plan: GenerationPlan;
     let result: GenerateResult;
     try {
@@ -145,7 +150,12 @@ export class ConduitRuntime implements Runtime {
       throw error;
     }
     await recordUsage(this.usage, { ...call, usage: result.usage });
-    this.#recordUsage(plan, request.sessionId, { outcome: "finish", usage: result.usage, usageReported: true, outputCharacters: result.content.length });
+    this.#recordUsage(plan, request.sessionId, {
+      outcome: "finish",
+      usage: result.usage,
+      usageReported: true,
+      outputCharacters: result.content.length,
+    });
     await this.#remember(request.sessionId, plan.text, result.content);
     return result;
   }
@@ -200,7 +210,11 @@ export class ConduitRuntime implements Runtime {
   }
 
   /** Reports a generation's consumption to `onUsage`; an aborted or failed one is logged too (info). */
-  #recordUsage(plan: GenerationPlan, sessionId: string | undefined, result: Pick<UsageRecord, "outcome" | "usage" | "usageReported" | "outputCharacters">): void {
+  #recordUsage(
+    plan: GenerationPlan,
+    sessionId: string | undefined,
+    result: Pick<UsageRecord, "outcome" | "usage" | "usageReported" | "outputCharacters">,
+  ): void {
     const record: UsageRecord = {
       provider: plan.provider.name,
       model: plan.model,
@@ -221,7 +235,14 @@ export class ConduitRuntime implements Runtime {
     const startedAt = performance.now();
     let used: { provider: string; model: string; inputTokens: number } | undefined;
     const result = await run({ ...this.#embedCall, onUsage: (provider, model, inputTokens) => (used = { provider, model, inputTokens }) });
-    if (used) await recordUsage(this.usage, { provider: used.provider, model: used.model, operation: "embed", startedAt, usage: { inputTokens: used.inputTokens, outputTokens: 0, totalTokens: used.inputTokens } });
+    if (used)
+      await recordUsage(this.usage, {
+        provider: used.provider,
+        model: used.model,
+        operation: "embed",
+        startedAt,
+        usage: { inputTokens: used.inputTokens, outputTokens: 0, totalTokens: used.inputTokens },
+      });
     return result;
   }
 

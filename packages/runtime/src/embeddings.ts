@@ -34,7 +34,11 @@ export async function embedTexts(
   let embeddings: number[][];
   if (provider.embeddingModel === undefined) {
     embeddings = values.map((text) => embedLocally(text));
-    call.onUsage?.(provider.name, model, values.reduce((sum, text) => sum + countTokens(text), 0));
+    call.onUsage?.(
+      provider.name,
+      model,
+      values.reduce((sum, text) => sum + countTokens(text), 0),
+    );
   } else {
     try {
       // The AI SDK has no timeout for embeddings: the caller's signal and the provider timeout, combined.

@@ -9,7 +9,14 @@ export { DEFAULT_SERVER_CONFIG } from "./config/defaults.js";
 export { serverAdapterConfigSchema } from "./config/config-schema.js";
 export { type ConfigIssue, normalizeBasePath, resolveConfig, validateFramework } from "./config/resolve-config.js";
 export { type BeforeCloseHook, BaseServerAdapter } from "./core/base-adapter.js";
-export { type BodySource, DEFAULT_MAX_BODY_DEPTH, parseForm, parseRawBody, readRawRequestBody, readRequestBody } from "./core/body-parser.js";
+export {
+  type BodySource,
+  DEFAULT_MAX_BODY_DEPTH,
+  parseForm,
+  parseRawBody,
+  readRawRequestBody,
+  readRequestBody,
+} from "./core/body-parser.js";
 export { type TrustFunction, compileTrustProxy, isLoopbackAddress, resolveClientAddress } from "./core/client-address.js";
 export { jsonDepthExceeds } from "./core/json-depth.js";
 export { validateRoute } from "./core/route-validation.js";
@@ -70,7 +77,13 @@ export { createToolRoutes } from "./routes/tool-routes.js";
 export { createMcpRoutes } from "./routes/mcp-routes.js";
 export { createMemoryRoutes } from "./routes/memory-routes.js";
 export { type DocsRoutesOptions, createDocsRoutes } from "./routes/docs-routes.js";
-export { type AllRoutesOptions, type ProxyRoutesProvider, type ProxySurfaces, createAllRoutes, registerAllRoutes } from "./routes/all-routes.js";
+export {
+  type AllRoutesOptions,
+  type ProxyRoutesProvider,
+  type ProxySurfaces,
+  createAllRoutes,
+  registerAllRoutes,
+} from "./routes/all-routes.js";
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
 export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";

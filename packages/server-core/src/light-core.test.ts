@@ -29,7 +29,11 @@ function heavyPackagesLoaded(then = ""): string[] {
     ${then}
     console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`;
   try {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: sourceDir, encoding: "utf8", timeout: 60_000 });
+    const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: sourceDir,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(result.status, result.stderr).toBe(0);
     const required: string[] = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "[]");
     const resolved = readFileSync(file, "utf8").split("\n");

@@ -23,7 +23,16 @@ describe("DataStreamResponse", () => {
       },
     });
     const events = await collect(stream.toIterable());
-    expect(events.map((event) => event.type)).toEqual(["text-start", "text-delta", "text-delta", "text-end", "tool-call", "tool-result", "data", "finish"]);
+    expect(events.map((event) => event.type)).toEqual([
+      "text-start",
+      "text-delta",
+      "text-delta",
+      "text-end",
+      "tool-call",
+      "tool-result",
+      "data",
+      "finish",
+    ]);
     expect(events[1]).toMatchObject({ id: "t1", data: { delta: "Hel" } });
     expect(events[4]).toMatchObject({ id: "c1", data: { id: "c1", name: "clock", arguments: { zone: "UTC" } } });
     expect(events[5]?.data).toEqual({ id: "c1", name: "clock", result: { time: "noon" } });
@@ -106,7 +115,10 @@ describe("DataStreamResponse", () => {
     const stream = createStreamResponse({ keepAliveMs: 0, execute: (writer) => writer.finish({ reason: "length" }) });
     let text = "";
     for await (const chunk of stream.encode("ndjson")) text += chunk;
-    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([{ type: "finish", timestamp: expect.any(Number), data: { reason: "length" } }]);
   });
 });

@@ -1,9 +1,4 @@
-import {
-  type DataStreamEvent,
-  type StreamFormat,
-  type TokenUsage,
-  encodeEventStream,
-} from "@conduit-ai/server-core";
+import { type DataStreamEvent, type StreamFormat, type TokenUsage, encodeEventStream } from "@conduit-ai/server-core";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 

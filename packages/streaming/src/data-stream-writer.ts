@@ -91,7 +91,12 @@ export class DataStreamWriter {
   /** Builds and sends one event; a no-op after close. Never rejects. */
   protected write(type: DataStreamEventType, data: unknown, id?: string): Promise<void> {
     if (this.closed) return Promise.resolve();
-    const event = { type, ...(id === undefined ? {} : { id }), ...(this.timestamps ? { timestamp: Date.now() } : {}), data } as DataStreamEvent;
+    const event = {
+      type,
+      ...(id === undefined ? {} : { id }),
+      ...(this.timestamps ? { timestamp: Date.now() } : {}),
+      data,
+    } as DataStreamEvent;
     return this.sink(event).catch(() => undefined);
   }
 }

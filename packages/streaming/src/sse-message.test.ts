@@ -26,7 +26,11 @@ describe("formatSseMessage", () => {
   });
 
   it("cannot be used to inject another event through event or id", () => {
-    const text = formatSseMessage({ event: "x\n\nevent: evil\ndata: pwned", id: "1\r\ndata: evil", data: "ok\n\nevent: evil\ndata: pwned" });
+    const text = formatSseMessage({
+      event: "x\n\nevent: evil\ndata: pwned",
+      id: "1\r\ndata: evil",
+      data: "ok\n\nevent: evil\ndata: pwned",
+    });
     const { events } = parse(text);
     expect(events).toHaveLength(1);
     expect(events[0]?.event).toBe("xevent: evildata: pwned");
@@ -41,6 +45,8 @@ describe("formatSseMessage", () => {
 
   it("formats comments the client ignores", () => {
     expect(formatSseComment("keep-alive")).toBe(": keep-alive\n\n");
-    expect(parse(formatSseComment("a\nb") + formatSseMessage({ data: "1" })).events).toEqual([{ data: "1", event: undefined, id: undefined }]);
+    expect(parse(formatSseComment("a\nb") + formatSseMessage({ data: "1" })).events).toEqual([
+      { data: "1", event: undefined, id: undefined },
+    ]);
   });
 });

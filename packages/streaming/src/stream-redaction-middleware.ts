@@ -1,9 +1,4 @@
-import {
-  type MiddlewareDefinition,
-  type RedactionConfig,
-  addStreamEventTransform,
-  createStreamRedactor,
-} from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, type RedactionConfig, addStreamEventTransform, createStreamRedactor } from "@conduit-ai/server-core";
 
 /**
  * Redaction for the streams of some routes only (global redaction is `config.redaction`,

@@ -37,7 +37,9 @@ describe("redactStreamEvent", () => {
 
   it("adds additionalFields, keeps preserveFields and uses the placeholder", () => {
     const input = event("data", { ssn: "1", token: "t", email: "e" });
-    expect(redactStreamEvent(input, { enabled: true, additionalFields: ["ssn"], preserveFields: ["token"], placeholder: "***" }).data).toEqual({
+    expect(
+      redactStreamEvent(input, { enabled: true, additionalFields: ["ssn"], preserveFields: ["token"], placeholder: "***" }).data,
+    ).toEqual({
       ssn: "***",
       token: "t",
       email: "e",

@@ -33,7 +33,10 @@ describe("createWebStreamWriter", () => {
       await writer.writeEvent("custom", [1, 2]);
       await writer.finish({ reason: "stop" });
     })();
-    const lines = (await readAll(readable)).trim().split("\n").map((line) => JSON.parse(line));
+    const lines = (await readAll(readable))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.type)).toEqual(["custom", "finish"]);
     expect(lines[0].data).toEqual([1, 2]);
   });

@@ -77,7 +77,10 @@ export class WebStreamWriter extends DataStreamWriter {
  * void (async () => { await writer.writeData({ step: 1 }); await writer.writeDone(); })();
  * return new Response(readable, { headers: streamHeaders("sse") });
  */
-export function createWebStreamWriter(options: WebStreamWriterOptions = {}): { readable: ReadableStream<Uint8Array>; writer: WebStreamWriter } {
+export function createWebStreamWriter(options: WebStreamWriterOptions = {}): {
+  readable: ReadableStream<Uint8Array>;
+  writer: WebStreamWriter;
+} {
   const format = options.format ?? "sse";
   const owner: { writer?: WebStreamWriter } = {};
   const queue = new AsyncQueue<string>({ onCancel: () => owner.writer?.close() });

@@ -14,7 +14,9 @@ import { toAuthenticatedUser } from "./websocket-user.js";
 import type { ConduitWebSocketServer } from "./websocket-server.js";
 
 interface SafeParser<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 /** Validates a payload with the same zod schema the HTTP route uses; a bad payload → `VALIDATION_ERROR`. */
@@ -28,9 +30,12 @@ function parsePayload<T>(schema: SafeParser<T>, payload: unknown): T {
 }
 
 function callContext(message: ClientMessage, connection: WebSocketConnection, signal: AbortSignal) {
-  return { ...(message.id ? { requestId: message.id } : {}), ...(connection.user ? { user: toAuthenticatedUser(connection.user) } : {}), signal };
+  return {
+    ...(message.id ? { requestId: message.id } : {}),
+    ...(connection.user ? { user: toAuthenticatedUser(connection.user) } : {}),
+    signal,
+  };
 }
-
 
 /** Streams the runtime's events as `stream-event` messages; the last is always `finish` or `error`. */
 async function streamToSocket(runtime: Runtime, message: ClientMessage, connection: WebSocketConnection): Promise<void> {
@@ -52,11 +57,19 @@ async function streamToSocket(runtime: Runtime, message: ClientMessage, connecti
     }
   } catch (error) {
     if (operation.signal.aborted) {
-      await connection.send({ type: "stream-event", id, payload: { type: "finish", timestamp: Date.now(), data: { reason: "cancelled" } } });
+      await connection.send({
+        type: "stream-event",
+        id,
+        payload: { type: "finish", timestamp: Date.now(), data: { reason: "cancelled" } },
+      });
       return;
     }
     const wrapped = wrapError(error);
-    await connection.send({ type: "stream-event", id, payload: { type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } } });
+    await connection.send({
+      type: "stream-event",
+      id,
+      payload: { type: "error", timestamp: Date.now(), data: { code: wrapped.code, message: wrapped.message } },
+    });
   } finally {
     operation.end();
   }

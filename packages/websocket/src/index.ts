@@ -5,7 +5,13 @@
  */
 export { registerAgentHandlers } from "./agent-handlers.js";
 export { type AttachWebSocketOptions, attachWebSocket } from "./attach-websocket.js";
-export { type ClientMessage, type ParsedClientMessage, type ServerMessage, type ServerMessageType, parseClientMessage } from "./message-protocol.js";
+export {
+  type ClientMessage,
+  type ParsedClientMessage,
+  type ServerMessage,
+  type ServerMessageType,
+  parseClientMessage,
+} from "./message-protocol.js";
 export { type UpgradeAuthResult, authenticateUpgrade } from "./upgrade-auth.js";
 export {
   DEFAULT_WEBSOCKET_CONFIG,

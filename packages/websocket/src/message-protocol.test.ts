@@ -3,7 +3,10 @@ import { parseClientMessage } from "./message-protocol.js";
 
 describe("parseClientMessage", () => {
   it("accepts {type, id?, payload}", () => {
-    expect(parseClientMessage('{"type":"generate","id":"1","payload":{"a":1}}')).toEqual({ ok: true, message: { type: "generate", id: "1", payload: { a: 1 } } });
+    expect(parseClientMessage('{"type":"generate","id":"1","payload":{"a":1}}')).toEqual({
+      ok: true,
+      message: { type: "generate", id: "1", payload: { a: 1 } },
+    });
     expect(parseClientMessage('{"type":"ping"}')).toEqual({ ok: true, message: { type: "ping", payload: undefined } });
   });
 

@@ -14,7 +14,11 @@ export type ServerMessage =
   | { type: "connected"; id: string; payload: { connectionId: string; userId?: string } }
   | { type: "result" | "tool-result"; id: string | null; payload: unknown }
   | { type: "stream-event"; id: string | null; payload: DataStreamEvent }
-  | { type: "error"; id: string | null; payload: { code: string; message: string; details?: unknown; /** Seconds (429, 503). */ retryAfter?: number } };
+  | {
+      type: "error";
+      id: string | null;
+      payload: { code: string; message: string; details?: unknown /** Seconds (429, 503). */; retryAfter?: number };
+    };
 
 export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; id: string | null; code: string; message: string };
 
@@ -37,7 +41,8 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   }
   const record = value as Record<string, unknown>;
   const id = typeof record.id === "string" && record.id.length <= 200 ? record.id : null;
-  if (record.id !== undefined && id === null) return { ok: false, id: null, code: "VALIDATION_ERROR", message: "Message id must be a string of at most 200 characters" };
+  if (record.id !== undefined && id === null)
+    return { ok: false, id: null, code: "VALIDATION_ERROR", message: "Message id must be a string of at most 200 characters" };
   if (typeof record.type !== "string" || record.type.length === 0 || record.type.length > 100) {
     return { ok: false, id, code: "VALIDATION_ERROR", message: "Message type is required" };
   }

@@ -11,7 +11,10 @@ describe("authenticateUpgrade", () => {
   });
 
   it("bearer reads the Authorization header, and the query only when configured", async () => {
-    expect(await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate })).toEqual({ ok: true, user: { id: "u1" } });
+    expect(await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate })).toEqual({
+      ok: true,
+      user: { id: "u1" },
+    });
     expect((await authenticateUpgrade(request({ authorization: "Bearer bad" }), { strategy: "bearer", validate })).ok).toBe(false);
     expect((await authenticateUpgrade(request({}, "/ws?token=good"), { strategy: "bearer", validate })).ok).toBe(false);
     expect((await authenticateUpgrade(request({}, "/ws?token=good"), { strategy: "bearer", validate, queryParam: "token" })).ok).toBe(true);
@@ -23,7 +26,11 @@ describe("authenticateUpgrade", () => {
     const basic = `Basic ${Buffer.from("u:p").toString("base64")}`;
     expect((await authenticateUpgrade(request({ authorization: basic }), { strategy: "basic", validate })).ok).toBe(true);
     expect((await authenticateUpgrade(request({ authorization: "Basic !!!" }), { strategy: "basic", validate })).ok).toBe(false);
-    const custom = { strategy: "custom" as const, validate, extractToken: (incoming: IncomingMessage) => String(incoming.headers["x-session"] ?? "") };
+    const custom = {
+      strategy: "custom" as const,
+      validate,
+      extractToken: (incoming: IncomingMessage) => String(incoming.headers["x-session"] ?? ""),
+    };
     expect((await authenticateUpgrade(request({ "x-session": "good" }), custom)).ok).toBe(true);
   });
 
@@ -31,10 +38,14 @@ describe("authenticateUpgrade", () => {
     const throwing = () => {
       throw new Error("down");
     };
-    expect((await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate: throwing })).ok).toBe(false);
+    expect((await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate: throwing })).ok).toBe(
+      false,
+    );
     expect((await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer" })).ok).toBe(false);
     const slow = () => new Promise<{ id: string }>((resolve) => setTimeout(() => resolve({ id: "late" }), 300));
-    expect(await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate: slow, timeoutMs: 20 })).toEqual({
+    expect(
+      await authenticateUpgrade(request({ authorization: "Bearer good" }), { strategy: "bearer", validate: slow, timeoutMs: 20 }),
+    ).toEqual({
       ok: false,
       reason: "Authentication timed out",
     });

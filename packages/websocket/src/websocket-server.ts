@@ -103,11 +103,18 @@ export class ConduitWebSocketServer {
 
   constructor(options: WebSocketServerOptions = {}) {
     this.config = resolveWebSocketConfig(options);
-    if (options.rateLimit) this.rateLimit = new RateLimitGate(options.rateLimit, new Set(options.rateLimitedTypes ?? DEFAULT_RATE_LIMITED_TYPES), options.trustProxy);
+    if (options.rateLimit)
+      this.rateLimit = new RateLimitGate(
+        options.rateLimit,
+        new Set(options.rateLimitedTypes ?? DEFAULT_RATE_LIMITED_TYPES),
+        options.trustProxy,
+      );
     this.logger = options.logger ?? silentLogger;
     this.connectionHandler = options.connectionHandler ?? {};
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.config.maxMessageSize, clientTracking: false });
-    this.wss.on("error", (error) => this.logger.warn({ err: new WebSocketError("WebSocket server error", { cause: error }) }, "websocket server error"));
+    this.wss.on("error", (error) =>
+      this.logger.warn({ err: new WebSocketError("WebSocket server error", { cause: error }) }, "websocket server error"),
+    );
     // Handshake mistakes (bad key, version, Upgrade header) are answered in the envelope, not ws' plain text.
     this.wss.on("wsClientError", (error: Error, socket: Duplex) => refuse(socket, handshakeError(error.message)));
     for (const [type, handler] of Object.entries(options.handlers ?? {})) this.on(type, handler);
@@ -186,7 +193,11 @@ export class ConduitWebSocketServer {
       connection.closed(`Socket closed (${code})`);
       void this.hook(connection, "onClose", { kind: "close", code, reason: reason.toString("utf8") });
     });
-    void connection.send({ type: "connected", id: connection.id, payload: { connectionId: connection.id, ...(user ? { userId: user.id } : {}) } });
+    void connection.send({
+      type: "connected",
+      id: connection.id,
+      payload: { connectionId: connection.id, ...(user ? { userId: user.id } : {}) },
+    });
     void this.hook(connection, "onOpen");
   }
 
@@ -218,7 +229,11 @@ export class ConduitWebSocketServer {
     const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     await this.hook(connection, "onMessage", { kind: isBinary ? "binary" : "text", data: isBinary ? buffer : buffer.toString("utf8") });
     if (isBinary) {
-      await connection.send({ type: "error", id: null, payload: { code: "VALIDATION_ERROR", message: "Binary messages are not routed; send JSON text" } });
+      await connection.send({
+        type: "error",
+        id: null,
+        payload: { code: "VALIDATION_ERROR", message: "Binary messages are not routed; send JSON text" },
+      });
       return;
     }
     const parsed = parseClientMessage(buffer.toString("utf8"));
@@ -229,7 +244,11 @@ export class ConduitWebSocketServer {
     const message = parsed.message;
     const handler = this.handlers.get(message.type);
     if (!handler) {
-      await connection.send({ type: "error", id: message.id ?? null, payload: { code: "UNKNOWN_MESSAGE_TYPE", message: `Unknown message type: ${message.type}` } });
+      await connection.send({
+        type: "error",
+        id: message.id ?? null,
+        payload: { code: "UNKNOWN_MESSAGE_TYPE", message: `Unknown message type: ${message.type}` },
+      });
       return;
     }
     if (this.rateLimit?.counts(message.type)) {
@@ -239,7 +258,12 @@ export class ConduitWebSocketServer {
         await connection.send({
           type: "error",
           id: message.id ?? null,
-          payload: { code, message: text, ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }), ...(details === undefined ? {} : { details }) },
+          payload: {
+            code,
+            message: text,
+            ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }),
+            ...(details === undefined ? {} : { details }),
+          },
         });
         return;
       }
@@ -248,7 +272,8 @@ export class ConduitWebSocketServer {
       await handler(message, connection);
     } catch (error) {
       const wrapped = wrapError(error);
-      if (wrapped.statusCode >= 500) this.logger.error({ err: error, type: message.type, connectionId: connection.id }, "websocket handler failed");
+      if (wrapped.statusCode >= 500)
+        this.logger.error({ err: error, type: message.type, connectionId: connection.id }, "websocket handler failed");
       await connection.send({
         type: "error",
         id: message.id ?? null,
@@ -287,10 +312,15 @@ export class ConduitWebSocketServer {
     const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     await within(Promise.allSettled([...this.inFlight]), drainTimeoutMs);
     const open = [...this.connections];
-    const closed = Promise.all(open.map((connection) => new Promise<void>((resolve) => {
-      if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
-      connection.socket.once("close", () => resolve());
-    })));
+    const closed = Promise.all(
+      open.map(
+        (connection) =>
+          new Promise<void>((resolve) => {
+            if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
+            connection.socket.once("close", () => resolve());
+          }),
+      ),
+    );
     for (const connection of open) {
       connection.closed("Server shutting down");
       connection.socket.close(options.code ?? 1001, "Server shutting down");

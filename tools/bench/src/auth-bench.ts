@@ -44,13 +44,20 @@ function startChild(mode: Mode): Promise<{ child: ChildProcess; url: string }> {
 }
 
 async function measure(url: string, seconds: number): Promise<number> {
-  const result = await autocannon({ url, connections: Number(values.connections), duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  const result = await autocannon({
+    url,
+    connections: Number(values.connections),
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   return result.requests.average;
 }
 
-
-const servers = Object.fromEntries(await Promise.all(modes.map(async (mode) => [mode, await startChild(mode)] as const))) as Record<Mode, { child: ChildProcess; url: string }>;
+const servers = Object.fromEntries(await Promise.all(modes.map(async (mode) => [mode, await startChild(mode)] as const))) as Record<
+  Mode,
+  { child: ChildProcess; url: string }
+>;
 try {
   // Warm-up: JIT, the one JWKS fetch, the verified-token cache.
   for (const mode of modes) await measure(servers[mode].url, 1);
@@ -66,11 +73,19 @@ try {
   }
   const spread = (list: number[]) => `${Math.min(...list).toFixed(2)}–${Math.max(...list).toFixed(2)}`;
   const jwtRatio = median(ratios.jwt);
-  console.log(`\nbench:auth (${values.framework}, ${rounds} rounds × ${values.duration}s, ${values.connections} connections, JWKS fetches: ${idp.totalJwksFetches()})`);
+  console.log(
+    `\nbench:auth (${values.framework}, ${rounds} rounds × ${values.duration}s, ${values.connections} connections, JWKS fetches: ${idp.totalJwksFetches()})`,
+  );
   console.log(`  no auth        ${median(throughput.none).toFixed(0)} req/s`);
-  console.log(`  jwt (default)  ${median(throughput.jwt).toFixed(0)} req/s   ratio ${jwtRatio.toFixed(2)} (rounds ${spread(ratios.jwt)})   goal ≥ ${GOAL}: ${jwtRatio >= GOAL ? "met" : "NOT met"}`);
-  console.log(`  jwt-verify     ${median(throughput["jwt-verify"]).toFixed(0)} req/s   ratio ${median(ratios["jwt-verify"]).toFixed(2)} (rounds ${spread(ratios["jwt-verify"])})   RS256 checked on every request`);
-  console.log(`  jwt-ambient    ${median(throughput["jwt-ambient"]).toFixed(0)} req/s   ratio ${median(ratios["jwt-ambient"]).toFixed(2)} (rounds ${spread(ratios["jwt-ambient"])})   with ambientContext (AsyncLocalStorage)`);
+  console.log(
+    `  jwt (default)  ${median(throughput.jwt).toFixed(0)} req/s   ratio ${jwtRatio.toFixed(2)} (rounds ${spread(ratios.jwt)})   goal ≥ ${GOAL}: ${jwtRatio >= GOAL ? "met" : "NOT met"}`,
+  );
+  console.log(
+    `  jwt-verify     ${median(throughput["jwt-verify"]).toFixed(0)} req/s   ratio ${median(ratios["jwt-verify"]).toFixed(2)} (rounds ${spread(ratios["jwt-verify"])})   RS256 checked on every request`,
+  );
+  console.log(
+    `  jwt-ambient    ${median(throughput["jwt-ambient"]).toFixed(0)} req/s   ratio ${median(ratios["jwt-ambient"]).toFixed(2)} (rounds ${spread(ratios["jwt-ambient"])})   with ambientContext (AsyncLocalStorage)`,
+  );
 } finally {
   for (const { child } of Object.values(servers)) child.kill();
   await idp.close();

@@ -11,8 +11,16 @@
 import { createJwtProvider, createProviderAuthMiddleware, getCurrentUser } from "@conduit-ai/auth-providers";
 import { type ServerFramework, createServer } from "@conduit-ai/server-core";
 
-const [mode, framework, jwksUrl, issuer] = process.argv.slice(2) as ["none" | "jwt" | "jwt-verify" | "jwt-ambient", ServerFramework, string, string];
-const server = await createServer(undefined, { framework, config: { port: 0, host: "127.0.0.1", rateLimit: { enabled: false }, logging: { enabled: false } } });
+const [mode, framework, jwksUrl, issuer] = process.argv.slice(2) as [
+  "none" | "jwt" | "jwt-verify" | "jwt-ambient",
+  ServerFramework,
+  string,
+  string,
+];
+const server = await createServer(undefined, {
+  framework,
+  config: { port: 0, host: "127.0.0.1", rateLimit: { enabled: false }, logging: { enabled: false } },
+});
 if (mode !== "none") {
   const provider = createJwtProvider({ jwksUrl, issuer, audience: "bench", ...(mode === "jwt-verify" ? { verifiedCacheTtlMs: 0 } : {}) });
   server.registerMiddleware(createProviderAuthMiddleware(provider, { ambientContext: mode === "jwt-ambient" }));

@@ -43,7 +43,9 @@ async function startConduit(withDefaultStack: boolean): Promise<number> {
   if (withDefaultStack) server = await createServer(undefined, { framework, config });
   else {
     const module = (await import(ADAPTER_PACKAGES[framework].adapter)) as Record<string, unknown>;
-    const Adapter = Object.values(module).find((value) => typeof value === "function" && value.name.endsWith("ServerAdapter")) as AdapterClass;
+    const Adapter = Object.values(module).find(
+      (value) => typeof value === "function" && value.name.endsWith("ServerAdapter"),
+    ) as AdapterClass;
     server = new Adapter(undefined, config, { defaultMiddleware: false });
   }
   server.registerRouteGroup(createHealthRoutes(server as Parameters<typeof createHealthRoutes>[0]));

@@ -64,7 +64,6 @@ async function measure(url: string, seconds: number): Promise<number> {
   return result.requests.average;
 }
 
-
 interface Row {
   framework: string;
   medians: Partial<Record<Mode, number>>;
@@ -75,7 +74,9 @@ interface Row {
 
 if (!values.source) {
   const projects = ["@conduit-ai/server-core", ...frameworks.map((framework) => `@conduit-ai/adapter-${framework}`)];
-  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 const modes: Mode[] = values["with-core"] ? ["conduit", "core", "bare"] : ["conduit", "bare"];
@@ -105,11 +106,15 @@ for (const framework of frameworks) {
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 const columns = modes.map((mode) => (mode === "core" ? "no stack req/s" : `${mode} req/s`));
-console.log(`\n${"framework".padEnd(10)}${columns.map((column) => pad(column, 16)).join("")}${pad("ratio", 8)}${pad("rounds", 13)}  goal ≥ ${GOAL}`);
+console.log(
+  `\n${"framework".padEnd(10)}${columns.map((column) => pad(column, 16)).join("")}${pad("ratio", 8)}${pad("rounds", 13)}  goal ≥ ${GOAL}`,
+);
 for (const row of rows) {
   const figures = modes.map((mode) => pad(Math.round(row.medians[mode] ?? 0), 16)).join("");
   const spread = `${Math.min(...row.roundRatios).toFixed(2)}–${Math.max(...row.roundRatios).toFixed(2)}`;
-  console.log(`${row.framework.padEnd(10)}${figures}${pad(row.ratio.toFixed(2), 8)}${pad(spread, 13)}  ${row.ratio >= GOAL ? "ok" : "BELOW GOAL"}`);
+  console.log(
+    `${row.framework.padEnd(10)}${figures}${pad(row.ratio.toFixed(2), 8)}${pad(spread, 13)}  ${row.ratio >= GOAL ? "ok" : "BELOW GOAL"}`,
+  );
 }
 console.log("req/s: medians of the rounds. ratio: median over rounds of conduit (default middleware stack) / bare framework,");
 console.log("each round measuring the two back to back (drift on a shared machine hits both); rounds: lowest–highest round ratio.");

@@ -30,7 +30,11 @@ const { values } = parseArgs({
 });
 
 const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), [values.deltas]);
-const conduit = await forkChild(new URL("./chat-completions-server.ts", import.meta.url), [`http://127.0.0.1:${upstream.port}`], values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []);
+const conduit = await forkChild(
+  new URL("./chat-completions-server.ts", import.meta.url),
+  [`http://127.0.0.1:${upstream.port}`],
+  values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : [],
+);
 
 interface Target {
   name: "direct" | "conduit";
@@ -52,22 +56,47 @@ const viaConduit: Target = {
   port: conduit.port,
   path: "/v1/chat/completions",
   headers: { authorization: "Bearer bench-client-key-0123456789" },
-  body: (stream) => JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages, ...(stream ? { stream, stream_options: { include_usage: true } } : {}) }),
+  body: (stream) =>
+    JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 64,
+      messages,
+      ...(stream ? { stream, stream_options: { include_usage: true } } : {}),
+    }),
 };
 
 function call(target: Target, agent: Agent, stream: boolean): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: "127.0.0.1", port: target.port, path: target.path, method: "POST", agent, headers: { "content-type": "application/json", ...target.headers } }, (response) => {
-      response.resume();
-      response.on("end", () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target.name}: status ${response.statusCode}`))));
-    });
+    const outgoing = request(
+      {
+        host: "127.0.0.1",
+        port: target.port,
+        path: target.path,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", ...target.headers },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          response.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${target.name}: status ${response.statusCode}`)),
+        );
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(target.body(stream));
   });
 }
 
-async function load(target: Target, concurrency: number, count: number, stream: boolean): Promise<{ latencies: number[]; seconds: number }> {
+async function load(
+  target: Target,
+  concurrency: number,
+  count: number,
+  stream: boolean,
+): Promise<{ latencies: number[]; seconds: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let next = 0;
@@ -112,7 +141,8 @@ async function streamScenario(): Promise<void> {
   await load(direct, 16, 16, true);
   await load(viaConduit, 16, 16, true);
   for (let round = 0; round < Number(values.streamRounds); round++) {
-    for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct]) seconds[target.name] += (await load(target, 16, 16, true)).seconds;
+    for (const target of round % 2 === 0 ? [direct, viaConduit] : [viaConduit, direct])
+      seconds[target.name] += (await load(target, 16, 16, true)).seconds;
   }
   const deltas = 16 * Number(values.streamRounds) * Number(values.deltas);
   console.log(

@@ -13,7 +13,13 @@ const proxy = createProxy(
   },
   { chatCompletions: chatCompletionsFor() },
 );
-const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableMetrics: false });
+const adapter = createAdapter(undefined, {
+  port: 0,
+  host: "127.0.0.1",
+  logging: { enabled: false },
+  rateLimit: { enabled: false },
+  enableMetrics: false,
+});
 registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true });
 await adapter.start();
 serveParent(adapter.address()?.port ?? 0, () => adapter.stop());

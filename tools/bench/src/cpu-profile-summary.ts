@@ -25,5 +25,6 @@ export function printCpuProfileSummary(directory: string, top: number): void {
     selfHits.set(key, (selfHits.get(key) ?? 0) + hits);
   }
   console.log(`profile: ${file}`);
-  for (const [key, hits] of [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  for (const [key, hits] of [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
 }

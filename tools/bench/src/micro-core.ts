@@ -67,7 +67,11 @@ async function measure(name: string, server: { handler: Handler }, seconds = 3):
     count += 1000;
   }
   const microseconds = (seconds * 1e6) / count;
-  console.log(`${name.padEnd(22)} ${Math.round(count / seconds).toString().padStart(8)} req/s  ${microseconds.toFixed(2)} µs/request`);
+  console.log(
+    `${name.padEnd(22)} ${Math.round(count / seconds)
+      .toString()
+      .padStart(8)} req/s  ${microseconds.toFixed(2)} µs/request`,
+  );
   return microseconds;
 }
 

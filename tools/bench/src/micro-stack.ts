@@ -16,7 +16,9 @@ import { median } from "./statistics.js";
 type Handler = Parameters<typeof handleNodeRequest>[0];
 const devNull = pino.destination({ dest: "/dev/null", sync: false });
 
-function server(parts: { logging?: boolean; auth?: boolean; rateLimit?: boolean; metrics?: boolean; cors?: boolean }): { handler: Handler } {
+function server(parts: { logging?: boolean; auth?: boolean; rateLimit?: boolean; metrics?: boolean; cors?: boolean }): {
+  handler: Handler;
+} {
   const config: ServerAdapterConfig = {
     port: 0,
     host: "127.0.0.1",
@@ -27,7 +29,8 @@ function server(parts: { logging?: boolean; auth?: boolean; rateLimit?: boolean;
   };
   const adapter = new HonoServerAdapter(undefined, config);
   if (parts.logging !== false) adapter.registerMiddleware(createLoggingMiddleware({ destination: devNull }));
-  if (parts.auth !== false) adapter.registerMiddleware(createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey(API_KEY, { id: "bench" }) }));
+  if (parts.auth !== false)
+    adapter.registerMiddleware(createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey(API_KEY, { id: "bench" }) }));
   adapter.registerRoute({ method: "GET", path: "/items", handler: () => ({ items: ITEMS }) });
   return adapter as unknown as { handler: Handler };
 }
@@ -66,7 +69,13 @@ async function measure(target: { handler: Handler }, seconds: number): Promise<n
   let count = 0;
   while (cpu() < seconds * 1e6) {
     for (let index = 0; index < 100; index++) {
-      const request = { method: "GET", url: "/api/items", headers, socket: { remoteAddress: "127.0.0.1" }, readableEnded: true } as unknown as IncomingMessage;
+      const request = {
+        method: "GET",
+        url: "/api/items",
+        headers,
+        socket: { remoteAddress: "127.0.0.1" },
+        readableEnded: true,
+      } as unknown as IncomingMessage;
       const response = new FakeResponse();
       await handleNodeRequest(target.handler, request, response as unknown as ServerResponse, route);
       if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
@@ -94,5 +103,7 @@ for (let round = 0; round < 3; round++) {
 const whole = median(results.get("whole stack") ?? []);
 for (const [name, values] of results) {
   const value = median(values);
-  console.log(`${name.padEnd(20)} ${value.toFixed(2).padStart(7)} µs/request${name === "whole stack" ? "" : `  (part: ${(whole - value).toFixed(2)} µs)`}`);
+  console.log(
+    `${name.padEnd(20)} ${value.toFixed(2).padStart(7)} µs/request${name === "whole stack" ? "" : `  (part: ${(whole - value).toFixed(2)} µs)`}`,
+  );
 }

@@ -11,7 +11,9 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 
-const [framework = "fastify", side = "conduit", store = "memory", seconds = "8"] = process.argv.slice(2).filter((argument) => argument !== "--");
+const [framework = "fastify", side = "conduit", store = "memory", seconds = "8"] = process.argv
+  .slice(2)
+  .filter((argument) => argument !== "--");
 const directory = mkdtempSync(join(tmpdir(), "conduit-stack-profile-"));
 const child = fork(new URL("./stack-server.ts", import.meta.url), [framework, side, store, `bench:profile:${randomUUID()}:`], {
   execArgv: ["--import", "tsx", "--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${directory}`],

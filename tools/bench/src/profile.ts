@@ -14,7 +14,14 @@ const dist = process.argv.includes("--dist");
 const [framework = "fastify", seconds = "5", mode = "conduit"] = process.argv.slice(2).filter((argument) => argument !== "--dist");
 const directory = mkdtempSync(join(tmpdir(), "conduit-profile-"));
 const child = fork(new URL("./bench-server.ts", import.meta.url), [framework, mode], {
-  execArgv: [...(dist ? [] : ["--conditions=@conduit-ai/source"]), "--import", "tsx", "--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${directory}`],
+  execArgv: [
+    ...(dist ? [] : ["--conditions=@conduit-ai/source"]),
+    "--import",
+    "tsx",
+    "--cpu-prof",
+    "--cpu-prof-interval=100",
+    `--cpu-prof-dir=${directory}`,
+  ],
 });
 const port = await new Promise<number>((resolve) => child.once("message", (message: { port: number }) => resolve(message.port)));
 const result = await autocannon({ url: `http://127.0.0.1:${port}/api/health`, connections: 50, duration: Number(seconds) });

@@ -46,13 +46,17 @@ const GOAL_KB = 64;
 
 const openFiles = Number(execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim());
 if (Number.isFinite(openFiles) && openFiles < STREAMS * 2 + 1000) {
-  console.error(`ulimit -n is ${openFiles}: Conduit needs two descriptors per stream (${STREAMS * 2 + 1000}); raise it (ulimit -n ${STREAMS * 2 + 1000}) or lower --streams`);
+  console.error(
+    `ulimit -n is ${openFiles}: Conduit needs two descriptors per stream (${STREAMS * 2 + 1000}); raise it (ulimit -n ${STREAMS * 2 + 1000}) or lower --streams`,
+  );
   process.exit(2);
 }
 
 if (!values.source) {
   const projects = ["@conduit-ai/server-core", "@conduit-ai/runtime", `@conduit-ai/adapter-${values.framework}`];
-  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 function forkChild(file: string, args: string[], execArgv: string[]): Promise<{ child: ChildProcess; port: number }> {
@@ -83,11 +87,15 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
 
 const upstream = await forkChild("./provider-upstream.ts", [values.interval, "600"], ["--import", "tsx"]);
 // Conduit runs as users run it (plain node on the built packages); `--source` needs tsx for the sources.
-const conduit = await forkChild("./provider-server.mjs", [values.framework, `http://127.0.0.1:${upstream.port}`], [
-  ...(values.source ? ["--import", "tsx", "--conditions=@conduit-ai/source"] : []),
-  "--expose-gc",
-  ...(values.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${values.profile}`]),
-]);
+const conduit = await forkChild(
+  "./provider-server.mjs",
+  [values.framework, `http://127.0.0.1:${upstream.port}`],
+  [
+    ...(values.source ? ["--import", "tsx", "--conditions=@conduit-ai/source"] : []),
+    "--expose-gc",
+    ...(values.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${values.profile}`]),
+  ],
+);
 
 interface Sample {
   rss: number;
@@ -111,7 +119,14 @@ interface Stream {
 function openStream(origin: number, onStreaming: () => void): Stream {
   const stream = {} as Stream;
   stream.request = request(
-    { host: "127.0.0.1", port: conduit.port, path: "/api/agent/stream", method: "POST", agent: false, headers: { "content-type": "application/json" } },
+    {
+      host: "127.0.0.1",
+      port: conduit.port,
+      path: "/api/agent/stream",
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json" },
+    },
     (response) => {
       if (response.statusCode !== 200) {
         stream.failed = `status ${response.statusCode}`;
@@ -224,7 +239,8 @@ await snapshot("streaming");
 const streaming = streams.filter((stream) => stream.streamingAt !== undefined);
 const started = streams.filter((stream) => stream.startedAt !== undefined);
 const failures = streams.filter((stream) => stream.failed !== undefined);
-const allStreamingSeconds = streaming.length === STREAMS ? Math.max(...streaming.map((stream) => stream.streamingAt ?? 0)) / 1000 : Number.NaN;
+const allStreamingSeconds =
+  streaming.length === STREAMS ? Math.max(...streaming.map((stream) => stream.streamingAt ?? 0)) / 1000 : Number.NaN;
 // Steady streaming: every stream receives a token per interval for `hold` seconds.
 await wait(Number(values.hold) * 1000);
 sampling = false;
@@ -256,10 +272,16 @@ const rssPerStream = (peak.rss - before.rss) / Math.max(streaming.length, 1);
 const perStream = (bytes: number) => bytes / Math.max(streaming.length, 1);
 const heapPerStream = perStream(retained.heapUsed - before.heapUsed);
 
-console.log(`${STREAMS} concurrent POST /api/agent/stream on ${values.framework}, provider: OpenAI-compatible SSE over HTTP in its own process, one token per ${values.interval} ms`);
+console.log(
+  `${STREAMS} concurrent POST /api/agent/stream on ${values.framework}, provider: OpenAI-compatible SSE over HTTP in its own process, one token per ${values.interval} ms`,
+);
 console.log(`ramp: ${BATCH} requests every ${EVERY_MS} ms (${values.source ? "TypeScript sources" : "built packages"})`);
-console.log(`streams started (200 + headers): ${started.length}/${STREAMS}; streaming (first token relayed): ${streaming.length}/${STREAMS}; failed: ${failures.length}${failures[0] ? ` (first: ${failures[0].failed})` : ""}`);
-console.log(`time until all streaming: ${Number.isNaN(allStreamingSeconds) ? `not all within ${rampSeconds.toFixed(1)} s` : `${allStreamingSeconds.toFixed(2)} s`}   (goal ≤ ${GOAL_SECONDS} s)`);
+console.log(
+  `streams started (200 + headers): ${started.length}/${STREAMS}; streaming (first token relayed): ${streaming.length}/${STREAMS}; failed: ${failures.length}${failures[0] ? ` (first: ${failures[0].failed})` : ""}`,
+);
+console.log(
+  `time until all streaming: ${Number.isNaN(allStreamingSeconds) ? `not all within ${rampSeconds.toFixed(1)} s` : `${allStreamingSeconds.toFixed(2)} s`}   (goal ≤ ${GOAL_SECONDS} s)`,
+);
 const firstTokens = streaming.map((stream) => (stream.streamingAt ?? 0) / 1000).sort((a, b) => a - b);
 const at = (p: number) => (firstTokens[Math.min(firstTokens.length - 1, Math.floor(p * firstTokens.length))] ?? Number.NaN).toFixed(2);
 console.log(`first token after (from the first request sent): p50 ${at(0.5)} s, p90 ${at(0.9)} s, p99 ${at(0.99)} s, max ${at(1)} s`);
@@ -267,9 +289,15 @@ console.log(`Conduit RSS: ${mb(before.rss)} before → ${mb(peak.rss)} peak; per
 console.log(
   `Conduit heap per stream after GC: ${kb(heapPerStream)} (V8 heap committed +${kb(perStream(retained.heapTotal - before.heapTotal))}, external +${kb(perStream(retained.external - before.external))}); RSS after GC +${kb(perStream(retained.rss - before.rss))}`,
 );
-console.log(`CPU during the ramp: ${(cpuMs / Math.max(streaming.length, 1)).toFixed(2)} ms per stream; steady streaming: ${((steadyCpuMs / (Number(values.hold) * 1000)) * 100).toFixed(0)}% of a core for ${streaming.length} streams`);
-console.log(`/api/metrics during the load: ${sorted.length} scrapes, median ${percentile(0.5).toFixed(0)} ms, p90 ${percentile(0.9).toFixed(0)} ms, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms`);
-console.log(`upstream streams open: ${upstreamBefore.open} while streaming → ${upstreamAfter.open} ${cancelSeconds.toFixed(1)} s after the clients left; Conduit RSS then ${mb(afterClose.rss)}`);
+console.log(
+  `CPU during the ramp: ${(cpuMs / Math.max(streaming.length, 1)).toFixed(2)} ms per stream; steady streaming: ${((steadyCpuMs / (Number(values.hold) * 1000)) * 100).toFixed(0)}% of a core for ${streaming.length} streams`,
+);
+console.log(
+  `/api/metrics during the load: ${sorted.length} scrapes, median ${percentile(0.5).toFixed(0)} ms, p90 ${percentile(0.9).toFixed(0)} ms, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms`,
+);
+console.log(
+  `upstream streams open: ${upstreamBefore.open} while streaming → ${upstreamAfter.open} ${cancelSeconds.toFixed(1)} s after the clients left; Conduit RSS then ${mb(afterClose.rss)}`,
+);
 const ok = streaming.length === STREAMS && allStreamingSeconds <= GOAL_SECONDS && rssPerStream <= GOAL_KB * 1024;
 console.log(ok ? "goal met" : "BELOW GOAL");
 

@@ -25,14 +25,27 @@ let served = 0;
 
 const frame = (body: unknown) => `data: ${JSON.stringify(body)}\n\n`;
 const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-  frame({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "bench-model", choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  frame({
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "bench-model",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
 const TOKEN = chunk({ content: "token " });
 
 function finish(stream: OpenStream): void {
   open.delete(stream);
   stream.response.write(chunk({}, "stop"));
   stream.response.write(
-    frame({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "bench-model", choices: [], usage: { prompt_tokens: 5, completion_tokens: stream.sent, total_tokens: 5 + stream.sent } }),
+    frame({
+      id: "chatcmpl-bench",
+      object: "chat.completion.chunk",
+      created: 1,
+      model: "bench-model",
+      choices: [],
+      usage: { prompt_tokens: 5, completion_tokens: stream.sent, total_tokens: 5 + stream.sent },
+    }),
   );
   stream.response.end("data: [DONE]\n\n");
 }

@@ -7,7 +7,14 @@ const upstream = new URL(process.argv[2] ?? "");
 const agent = new Agent({ keepAlive: true });
 const server = createServer((incoming, outgoing) => {
   const forward = request(
-    { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, agent, headers: { ...incoming.headers, "x-api-key": "sk-bench", host: upstream.host } },
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      path: incoming.url,
+      method: incoming.method,
+      agent,
+      headers: { ...incoming.headers, "x-api-key": "sk-bench", host: upstream.host },
+    },
     (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);

@@ -11,7 +11,13 @@ const proxy = createProxy({
   clientKeys: ["bench-client-key-0123456789"],
   accounts: [{ id: "bench", type: "api-key", apiKey: "sk-bench", maxInFlight: 10_000 }],
 });
-const adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableMetrics: false });
+const adapter = createAdapter(undefined, {
+  port: 0,
+  host: "127.0.0.1",
+  logging: { enabled: false },
+  rateLimit: { enabled: false },
+  enableMetrics: false,
+});
 registerAllRoutes(adapter, undefined, { proxy });
 await adapter.start();
 serveParent(adapter.address()?.port ?? 0, () => adapter.stop());

@@ -8,7 +8,10 @@
 import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { sessions: { type: "string", default: "20000" }, variant: { type: "string" } }, args: process.argv.slice(2).filter((a) => a !== "--") });
+const { values } = parseArgs({
+  options: { sessions: { type: "string", default: "20000" }, variant: { type: "string" } },
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+});
 const sessions = Number(values.sessions);
 
 interface Measure {
@@ -22,14 +25,20 @@ async function measure(variant: "unbounded" | "default"): Promise<Measure> {
   const { silentLogger } = await import("@conduit-ai/server-core");
   const memoryLimits =
     variant === "unbounded"
-      ? { maxSessions: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, maxMessagesPerSession: Number.POSITIVE_INFINITY, ttlMs: Number.POSITIVE_INFINITY }
+      ? {
+          maxSessions: Number.POSITIVE_INFINITY,
+          maxBytes: Number.POSITIVE_INFINITY,
+          maxMessagesPerSession: Number.POSITIVE_INFINITY,
+          ttlMs: Number.POSITIVE_INFINITY,
+        }
       : {};
   const runtime = createRuntime({ env: {}, logger: silentLogger, memoryLimits });
   await runtime.generate({ input: { text: "warm up" } });
   const gc = (globalThis as { gc?: () => void }).gc as () => void;
   gc();
   const before = process.memoryUsage().heapUsed;
-  for (let index = 0; index < sessions; index++) await runtime.generate({ input: { text: `hello ${index}` }, sessionId: `session-${index}` });
+  for (let index = 0; index < sessions; index++)
+    await runtime.generate({ input: { text: `hello ${index}` }, sessionId: `session-${index}` });
   gc();
   const after = process.memoryUsage().heapUsed;
   const kept = (await runtime.memory.listSessions()).length;
@@ -51,7 +60,8 @@ if (values.variant) {
   }
   console.log(`conversation memory after ${sessions} generations with new sessionIds (local provider)`);
   console.log("variant     sessions kept   heap growth");
-  for (const result of results) console.log(`${result.variant.padEnd(11)} ${String(result.kept).padStart(13)}   ${result.heapGrowthMiB.toFixed(1).padStart(7)} MiB`);
+  for (const result of results)
+    console.log(`${result.variant.padEnd(11)} ${String(result.kept).padStart(13)}   ${result.heapGrowthMiB.toFixed(1).padStart(7)} MiB`);
   const [unbounded, bounded] = results as [Measure, Measure];
   console.log(`ratio bounded / unbounded heap growth: ${(bounded.heapGrowthMiB / unbounded.heapGrowthMiB).toFixed(3)}`);
 }

@@ -44,7 +44,9 @@ if (!(checkpoint > 0 && checkpoint < total)) throw new Error("--checkpoint must 
 
 if (!values.source) {
   const projects = ["@conduit-ai/server-core", "@conduit-ai/auth", ...frameworks.map((framework) => `@conduit-ai/adapter-${framework}`)];
-  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 interface Memory {
@@ -75,7 +77,15 @@ let counter = 0;
 /** One round of the mix (autocannon cycles through it): 7 stack requests, a new 404 path, a refused one. */
 const mix: autocannon.Request[] = [
   ...Array.from({ length: 6 }, () => ({ method: "GET" as const, path: "/api/items", headers: KEY })),
-  { method: "GET", headers: KEY, setupRequest: (request) => ({ ...request, path: `/api/items?page=${++counter}`, headers: { ...KEY, "x-request-id": `soak-${counter}` } }) },
+  {
+    method: "GET",
+    headers: KEY,
+    setupRequest: (request) => ({
+      ...request,
+      path: `/api/items?page=${++counter}`,
+      headers: { ...KEY, "x-request-id": `soak-${counter}` },
+    }),
+  },
   { method: "GET", headers: KEY, setupRequest: (request) => ({ ...request, path: `/api/missing/${++counter}` }) },
   { method: "GET", path: "/api/items" },
 ];
@@ -96,7 +106,9 @@ async function drive(port: number, amount: number): Promise<Outcome> {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const EXPECTED = new Set(["200", "401", "404"]);
 let failed = false;
-console.log(`soak: ${total.toLocaleString("en")} requests per adapter through the full stack (${values.store} rate-limit store), RSS and heap after GC at ${checkpoint.toLocaleString("en")} and at the end; goal: ${values.gate === "rss" ? "RSS" : "heap"} at the end ≤ checkpoint + ${GROWTH_LIMIT * 100}% (growth column)`);
+console.log(
+  `soak: ${total.toLocaleString("en")} requests per adapter through the full stack (${values.store} rate-limit store), RSS and heap after GC at ${checkpoint.toLocaleString("en")} and at the end; goal: ${values.gate === "rss" ? "RSS" : "heap"} at the end ≤ checkpoint + ${GROWTH_LIMIT * 100}% (growth column)`,
+);
 const rows: string[] = [];
 for (const framework of frameworks) {
   const server = await start(framework);
@@ -115,7 +127,9 @@ for (const framework of frameworks) {
     const ok = growth <= GROWTH_LIMIT && unexpected.length === 0 && first.errors + rest.errors === 0 && served >= total;
     failed ||= !ok;
     rows.push(
-      `${framework.padEnd(9)}${String(served).padStart(10)}${String(first.errors + rest.errors).padStart(8)}${Math.round(served / seconds).toString().padStart(9)}` +
+      `${framework.padEnd(9)}${String(served).padStart(10)}${String(first.errors + rest.errors).padStart(8)}${Math.round(served / seconds)
+        .toString()
+        .padStart(9)}` +
         `${mb(atCheckpoint.rss).padStart(11)}${mb(atEnd.rss).padStart(11)}${`${(growth * 100).toFixed(1)}%`.padStart(9)}` +
         `${mb(atCheckpoint.heapUsed).padStart(11)}${mb(atEnd.heapUsed).padStart(11)}  ${JSON.stringify(statuses)}  ${ok ? "ok" : "FAILED"}`,
     );
@@ -124,7 +138,9 @@ for (const framework of frameworks) {
     server.child.kill();
   }
 }
-console.log(`\n${"adapter".padEnd(9)}${"requests".padStart(10)}${"errors".padStart(8)}${"req/s".padStart(9)}${"RSS@ckpt".padStart(11)}${"RSS@end".padStart(11)}${"growth".padStart(9)}${"heap@ckpt".padStart(11)}${"heap@end".padStart(11)}  statuses`);
+console.log(
+  `\n${"adapter".padEnd(9)}${"requests".padStart(10)}${"errors".padStart(8)}${"req/s".padStart(9)}${"RSS@ckpt".padStart(11)}${"RSS@end".padStart(11)}${"growth".padStart(9)}${"heap@ckpt".padStart(11)}${"heap@end".padStart(11)}  statuses`,
+);
 for (const row of rows) console.log(row);
 console.log(failed ? "SOAK FAILED" : "soak ok");
 process.exit(failed ? 1 : 0);

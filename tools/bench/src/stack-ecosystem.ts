@@ -51,7 +51,9 @@ const UNAUTHORIZED = JSON.stringify({ error: { code: "AUTH_REQUIRED", message: "
  * it gets Conduit's default instead (4 KB buffer, flushed every 100 ms), to compare the rest alone.
  */
 const destination = () =>
-  process.env.STACK_LOG_BUFFERED === "1" ? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }) : pino.destination(1);
+  process.env.STACK_LOG_BUFFERED === "1"
+    ? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 })
+    : pino.destination(1);
 const logger = () => pino(destination());
 
 /** The request id rule pino-http documents: a client's `x-request-id`, else a fresh UUID echoed back. */
@@ -127,7 +129,9 @@ async function expressStack(redis: Redis | undefined, prefix: string): Promise<S
       limit: RATE_LIMIT,
       standardHeaders: false,
       legacyHeaders: true,
-      ...(redis ? { store: new RedisStore({ prefix, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never }) } : {}),
+      ...(redis
+        ? { store: new RedisStore({ prefix, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never }) }
+        : {}),
     }),
   );
   app.use((request, response, next) => {

@@ -14,7 +14,12 @@ import { RedisRateLimitStore, type ServerFramework, createRateLimitMiddleware, c
 import { Redis } from "ioredis";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS, ecosystemServer } from "./stack-ecosystem.js";
 
-const [framework, side, store, prefix = "bench:stack:"] = process.argv.slice(2) as [ServerFramework, "conduit" | "ecosystem", "memory" | "redis", string];
+const [framework, side, store, prefix = "bench:stack:"] = process.argv.slice(2) as [
+  ServerFramework,
+  "conduit" | "ecosystem",
+  "memory" | "redis",
+  string,
+];
 const redis = store === "redis" ? new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined;
 
 async function startConduit(): Promise<number> {
@@ -28,7 +33,9 @@ async function startConduit(): Promise<number> {
     },
   });
   if (redis) {
-    server.registerMiddleware(createRateLimitMiddleware({ maxRequests: RATE_LIMIT, windowMs: WINDOW_MS, store: new RedisRateLimitStore(redis, { prefix }) }));
+    server.registerMiddleware(
+      createRateLimitMiddleware({ maxRequests: RATE_LIMIT, windowMs: WINDOW_MS, store: new RedisRateLimitStore(redis, { prefix }) }),
+    );
   }
   server.registerMiddleware(createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey(API_KEY, { id: "bench", roles: ["user"] }) }));
   server.registerRoute({ method: "GET", path: "/items", handler: () => ({ items: ITEMS }) });

@@ -54,7 +54,9 @@ interface Child {
 
 if (!values.source) {
   const projects = ["@conduit-ai/server-core", "@conduit-ai/auth", ...frameworks.map((framework) => `@conduit-ai/adapter-${framework}`)];
-  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 /** `countLogs`: stdout piped and its lines counted (the check); otherwise stdout goes to /dev/null. */
@@ -107,7 +109,9 @@ async function check(framework: string, side: Side, store: string): Promise<stri
       ["security", has("x-content-type-options")],
     ].flatMap(([name, present]) => (present ? [] : [name as string]));
     if (response.status !== 200 || refused.status !== 401 || missing.length > 0) {
-      throw new Error(`${framework} ${side} (${store}): ${response.status} with key, ${refused.status} without, missing ${missing.join(", ") || "nothing"}`);
+      throw new Error(
+        `${framework} ${side} (${store}): ${response.status} with key, ${refused.status} without, missing ${missing.join(", ") || "nothing"}`,
+      );
     }
     return String(linesPerRequest);
   } finally {
@@ -123,7 +127,6 @@ async function measure(child: Child, seconds: number): Promise<{ rate: number; c
   if (result.errors > 0 || result.non2xx > 0) throw new Error(`${child.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   return { rate: result.requests.average, cpu: used / Math.max(result.requests.total, 1) };
 }
-
 
 interface Row {
   framework: string;
@@ -144,7 +147,10 @@ const rows: Row[] = [];
 for (const framework of frameworks) {
   for (const store of stores) {
     const logs = `${await check(framework, "conduit", store)}/${await check(framework, "ecosystem", store)}`;
-    const children = { conduit: await startChild(framework, "conduit", store, false), ecosystem: await startChild(framework, "ecosystem", store, false) };
+    const children = {
+      conduit: await startChild(framework, "conduit", store, false),
+      ecosystem: await startChild(framework, "ecosystem", store, false),
+    };
     try {
       const runs: Record<Side, Array<{ rate: number; cpu: number }>> = { conduit: [], ecosystem: [] };
       for (const side of ["conduit", "ecosystem"] as const) await measure(children[side], 1);
@@ -155,8 +161,19 @@ for (const framework of frameworks) {
       const cpuRatios = runs.conduit.map((conduit, round) => (runs.ecosystem[round]?.cpu ?? Number.NaN) / conduit.cpu);
       const rates = (side: Side) => runs[side].map((run) => run.rate);
       const cpu = { conduit: median(runs.conduit.map((run) => run.cpu)), ecosystem: median(runs.ecosystem.map((run) => run.cpu)) };
-      rows.push({ framework, store, conduit: median(rates("conduit")), ecosystem: median(rates("ecosystem")), ratios, cpuRatios, cpu, logs });
-      console.log(`  ${framework} (${store}): conduit ${rates("conduit").map(Math.round).join(" / ")}  ecosystem ${rates("ecosystem").map(Math.round).join(" / ")} req/s`);
+      rows.push({
+        framework,
+        store,
+        conduit: median(rates("conduit")),
+        ecosystem: median(rates("ecosystem")),
+        ratios,
+        cpuRatios,
+        cpu,
+        logs,
+      });
+      console.log(
+        `  ${framework} (${store}): conduit ${rates("conduit").map(Math.round).join(" / ")}  ecosystem ${rates("ecosystem").map(Math.round).join(" / ")} req/s`,
+      );
     } finally {
       await Promise.all([stop(children.conduit), stop(children.ecosystem)]);
     }
@@ -187,6 +204,12 @@ for (const row of rows) {
     `${row.framework.padEnd(10)}${row.store.padEnd(8)}${pad(Math.round(row.conduit), 15)}${pad(Math.round(row.ecosystem), 17)}${pad(ratio.toFixed(2), 8)}${pad(spread(row.ratios), 12)}${pad(`${Math.round(row.cpu.conduit)}/${Math.round(row.cpu.ecosystem)}`, 13)}${pad(cpuRatio.toFixed(2), 11)}${pad(spread(row.cpuRatios), 12)}${pad(row.logs, 11)}  ${ratio >= GOAL ? "ok" : "BELOW GOAL"}`,
   );
 }
-console.log("req/s: medians of the rounds. ratio: median over rounds of conduit / ecosystem req/s, each round measuring the two back to back.");
-console.log("µs/req: server CPU time per request (user + system), conduit/ecosystem; cpu ratio: ecosystem / conduit per round (> 1: Conduit");
-console.log("spends less), steadier than req/s on a shared machine. rounds: lowest–highest. log lines: lines logged for one request (conduit/ecosystem).");
+console.log(
+  "req/s: medians of the rounds. ratio: median over rounds of conduit / ecosystem req/s, each round measuring the two back to back.",
+);
+console.log(
+  "µs/req: server CPU time per request (user + system), conduit/ecosystem; cpu ratio: ecosystem / conduit per round (> 1: Conduit",
+);
+console.log(
+  "spends less), steadier than req/s on a shared machine. rounds: lowest–highest. log lines: lines logged for one request (conduit/ecosystem).",
+);

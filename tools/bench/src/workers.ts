@@ -36,7 +36,10 @@ const prefix = `bench:workers:${randomUUID()}:`;
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
 if (!values.source) {
-  execFileSync("pnpm", ["exec", "nx", "run", "@conduit-ai/cli:build", "--output-style=static"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run", "@conduit-ai/cli:build", "--output-style=static"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 const config = join(mkdtempSync(join(tmpdir(), "bench-workers-")), "config.json");
@@ -51,11 +54,17 @@ interface Server {
 
 /** `policy` is Node's NODE_CLUSTER_SCHED_POLICY: "rr" (the primary hands out connections, the default) or "none" (the kernel does). */
 function startServe(workers: number, policy: "rr" | "none" = "rr"): Promise<Server> {
-  const entry = values.source ? ["--conditions=@conduit-ai/source", "--import", "tsx", join(root, "packages/cli/src/bin.ts")] : [join(root, "packages/cli/bin/conduit.mjs")];
-  const child = spawn(process.execPath, [...entry, "serve", "--workers", String(workers), "--port", "0", "--host", "127.0.0.1", "--config", config], {
-    env: { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}${policy}:`, PORT: "", NODE_CLUSTER_SCHED_POLICY: policy },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const entry = values.source
+    ? ["--conditions=@conduit-ai/source", "--import", "tsx", join(root, "packages/cli/src/bin.ts")]
+    : [join(root, "packages/cli/bin/conduit.mjs")];
+  const child = spawn(
+    process.execPath,
+    [...entry, "serve", "--workers", String(workers), "--port", "0", "--host", "127.0.0.1", "--config", config],
+    {
+      env: { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}${policy}:`, PORT: "", NODE_CLUSTER_SCHED_POLICY: policy },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -70,7 +79,8 @@ function startServe(workers: number, policy: "rr" | "none" = "rr"): Promise<Serv
 /** The stack is really there: 200 with the rate-limit headers, and the counter lives in Redis. */
 async function check(server: Server, label: string, keyPrefix: string, redis: Redis): Promise<void> {
   const response = await fetch(server.url);
-  if (response.status !== 200 || !response.headers.get("x-ratelimit-limit")) throw new Error(`${label}: ${response.status}, no rate-limit headers`);
+  if (response.status !== 200 || !response.headers.get("x-ratelimit-limit"))
+    throw new Error(`${label}: ${response.status}, no rate-limit headers`);
   const [, keys] = await redis.scan("0", "MATCH", `${keyPrefix}ratelimit:*`, "COUNT", 1000);
   if (keys.length === 0) throw new Error(`${label}: no rate-limit key in Redis`);
 }
@@ -110,14 +120,27 @@ try {
     });
   }
   const cores = availableParallelism();
-  const load = loadavg().map((value) => value.toFixed(1)).join(" ");
-  console.log(`GET /api/health, default stack, rate limiting on Redis; ${connections} connections, ${rounds} rounds × ${duration} s; autocannon on the same machine`);
-  console.log(`cores: ${cores} (os.availableParallelism; os.cpus: ${cpus().length}, ${cpus()[0]?.model ?? "unknown"}); load average at the end: ${load}`);
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+  console.log(
+    `GET /api/health, default stack, rate limiting on Redis; ${connections} connections, ${rounds} rounds × ${duration} s; autocannon on the same machine`,
+  );
+  console.log(
+    `cores: ${cores} (os.availableParallelism; os.cpus: ${cpus().length}, ${cpus()[0]?.model ?? "unknown"}); load average at the end: ${load}`,
+  );
   console.log(`${"".padEnd(32)}${"req/s".padStart(8)}  ratio vs 1 worker (median, spread)`);
   variants.forEach((variant, index) => {
     const variantRatios = ratios[index] as number[];
-    const ratio = index === 0 ? "" : `${median(variantRatios).toFixed(2)} (${Math.min(...variantRatios).toFixed(2)}–${Math.max(...variantRatios).toFixed(2)})`;
-    console.log(`${variant.label.padEnd(32)}${Math.round(median(rates[index] as number[])).toString().padStart(8)}  ${ratio}`);
+    const ratio =
+      index === 0
+        ? ""
+        : `${median(variantRatios).toFixed(2)} (${Math.min(...variantRatios).toFixed(2)}–${Math.max(...variantRatios).toFixed(2)})`;
+    console.log(
+      `${variant.label.padEnd(32)}${Math.round(median(rates[index] as number[]))
+        .toString()
+        .padStart(8)}  ${ratio}`,
+    );
   });
 } finally {
   await Promise.all(variants.map((variant) => stopServe(variant.server)));

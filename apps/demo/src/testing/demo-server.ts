@@ -11,10 +11,14 @@ const mainFile = fileURLToPath(new URL("../main.ts", import.meta.url));
  * const { child, port } = await startDemoServer(["--config", configFile]);
  */
 export async function startDemoServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", mainFile, "--port", "0", "--host", "127.0.0.1", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@conduit-ai/source", "--import", "tsx", mainFile, "--port", "0", "--host", "127.0.0.1", ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env },
+    },
+  );
   let output = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {

@@ -8,7 +8,9 @@ export function percentile(sorted: readonly number[], fraction: number): number 
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /** min, mean, p50, p95, p99, max of latencies in milliseconds (rounded to 0.01 ms). */
-export function latencySummary(values: readonly number[]): { min: number; mean: number; p50: number; p95: number; p99: number; max: number } | null {
+export function latencySummary(
+  values: readonly number[],
+): { min: number; mean: number; p50: number; p95: number; p99: number; max: number } | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;

@@ -26,9 +26,16 @@ export function expectationOf(prompt: string): PromptExpectation {
   const base = { keywords };
   if (/\bjson\b/.test(text)) return { ...base, format: "json", minWords: 1, maxWords: 2_000 };
   if (/\btable\b/.test(text)) return { ...base, format: "table", minWords: 5, maxWords: 1_000 };
-  if (countMatch?.[2] === "words" && count) return { ...base, format: count === 1 ? "word" : "text", minWords: Math.max(1, Math.floor(count * 0.7)), maxWords: Math.ceil(count * 1.3) };
+  if (countMatch?.[2] === "words" && count)
+    return {
+      ...base,
+      format: count === 1 ? "word" : "text",
+      minWords: Math.max(1, Math.floor(count * 0.7)),
+      maxWords: Math.ceil(count * 1.3),
+    };
   if (count && countMatch?.[2] !== "sentences") return { ...base, format: "list", items: count, minWords: count * 2, maxWords: count * 60 };
-  if (/\b(code|function|snippet|script|implement|typescript|javascript|python|sql)\b/.test(text)) return { ...base, format: "code", minWords: 5, maxWords: 1_500 };
+  if (/\b(code|function|snippet|script|implement|typescript|javascript|python|sql)\b/.test(text))
+    return { ...base, format: "code", minWords: 5, maxWords: 1_500 };
   if (/\b(one|single) word\b/.test(text)) return { ...base, format: "word", minWords: 1, maxWords: 3 };
   if (/\b(one|a single|in a) sentence\b/.test(text)) return { ...base, format: "sentence", minWords: 4, maxWords: 45 };
   if (/\b(list|bullet|steps|enumerate)\b/.test(text) || (count && countMatch?.[2] !== "sentences")) {
@@ -74,7 +81,11 @@ function formatScore(answer: string, expectation: PromptExpectation): number {
       return Math.min(items, expectation.items) / Math.max(items, expectation.items);
     }
     case "code":
-      return /```/.test(text) ? 1 : lines.some((line) => /[;{}()=]\s*$|^\s*(def|function|const|let|class|return|import)\b/.test(line)) ? 0.6 : 0;
+      return /```/.test(text)
+        ? 1
+        : lines.some((line) => /[;{}()=]\s*$|^\s*(def|function|const|let|class|return|import)\b/.test(line))
+          ? 0.6
+          : 0;
     case "table":
       return lines.filter((line) => /^\s*\|.*\|\s*$/.test(line)).length >= 2 ? 1 : 0;
     case "sentence": {
@@ -99,11 +110,20 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  * @example
  * scoreAnswer("List 3 colors", "- red\n- green\n- blue").formatAdherence; // 1
  */
-export function scoreAnswer(prompt: string, answer: string): { length: number; instructionKeywords: number; formatAdherence: number; overall: number; expectedFormat: string } {
+export function scoreAnswer(
+  prompt: string,
+  answer: string,
+): { length: number; instructionKeywords: number; formatAdherence: number; overall: number; expectedFormat: string } {
   const expectation = expectationOf(prompt);
   const words = answer.trim() === "" ? 0 : answer.trim().split(/\s+/).length;
   const length = round(lengthScore(words, expectation));
   const instructionKeywords = round(keywordScore(answer, expectation.keywords));
   const formatAdherence = round(formatScore(answer, expectation));
-  return { length, instructionKeywords, formatAdherence, overall: round((length + instructionKeywords + formatAdherence) / 3), expectedFormat: expectation.format };
+  return {
+    length,
+    instructionKeywords,
+    formatAdherence,
+    overall: round((length + instructionKeywords + formatAdherence) / 3),
+    expectedFormat: expectation.format,
+  };
 }

@@ -29,7 +29,14 @@ interface ProviderRuns {
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-async function runProvider(runtime: Runtime, provider: string, request: BenchmarkRequest, deadline: number, settings: BenchmarkSettings, signal: AbortSignal): Promise<ProviderRuns> {
+async function runProvider(
+  runtime: Runtime,
+  provider: string,
+  request: BenchmarkRequest,
+  deadline: number,
+  settings: BenchmarkSettings,
+  signal: AbortSignal,
+): Promise<ProviderRuns> {
   const outcome: ProviderRuns = { provider, model: request.model, runs: [], failures: 0, errors: new Set() };
   // Sequential per provider, so one run's latency is not another's queueing.
   for (let iteration = 0; iteration < request.iterations; iteration++) {
@@ -42,7 +49,13 @@ async function runProvider(runtime: Runtime, provider: string, request: Benchmar
           { signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]) },
         );
         outcome.model ??= result.model;
-        outcome.runs.push({ latencyMs: performance.now() - started, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, promptIndex, content: result.content });
+        outcome.runs.push({
+          latencyMs: performance.now() - started,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          promptIndex,
+          content: result.content,
+        });
       } catch (error) {
         outcome.failures++;
         if (outcome.errors.size < 5) outcome.errors.add(error instanceof Error ? error.message.slice(0, 300) : String(error));
@@ -57,16 +70,27 @@ async function runProvider(runtime: Runtime, provider: string, request: Benchmar
  * (local included; providers in parallel, runs within a provider one after another) and reports
  * latency percentiles, output tokens per second, quality scores and cost efficiency.
  */
-export async function runBenchmark(runtime: Runtime | undefined, request: BenchmarkRequest, ctx: Pick<ServerContext, "abortSignal">, settings: BenchmarkSettings): Promise<BenchmarkResult> {
-  const available = runtime ? (await runtime.listProviders()).filter((provider) => provider.available).map((provider) => provider.name) : [];
+export async function runBenchmark(
+  runtime: Runtime | undefined,
+  request: BenchmarkRequest,
+  ctx: Pick<ServerContext, "abortSignal">,
+  settings: BenchmarkSettings,
+): Promise<BenchmarkResult> {
+  const available = runtime
+    ? (await runtime.listProviders()).filter((provider) => provider.available).map((provider) => provider.name)
+    : [];
   const wanted = request.provider ? [request.provider] : request.providers && request.providers.length > 0 ? request.providers : available;
   const unknown = wanted.filter((name) => !available.includes(name));
   if (unknown.length > 0 || runtime === undefined) {
     const field = request.provider ? "body.provider" : "body.providers";
-    throw new ServerValidationError("Request validation failed", [{ field, message: `Unknown provider(s) ${unknown.join(", ")}. Available: ${available.join(", ") || "none"}`, value: unknown }]);
+    throw new ServerValidationError("Request validation failed", [
+      { field, message: `Unknown provider(s) ${unknown.join(", ")}. Available: ${available.join(", ") || "none"}`, value: unknown },
+    ]);
   }
   const deadline = performance.now() + settings.budgetMs;
-  const outcomes = await Promise.all(wanted.map((provider) => runProvider(runtime, provider, request, deadline, settings, ctx.abortSignal)));
+  const outcomes = await Promise.all(
+    wanted.map((provider) => runProvider(runtime, provider, request, deadline, settings, ctx.abortSignal)),
+  );
   const label = (outcome: ProviderRuns) => `${outcome.provider}/${outcome.model ?? "default"}`;
   const latencyResults = outcomes.map((outcome) => {
     const seconds = outcome.runs.reduce((sum, run) => sum + run.latencyMs, 0) / 1000;
@@ -87,14 +111,17 @@ export async function runBenchmark(runtime: Runtime | undefined, request: Benchm
   const costEfficiency = outcomes.map((outcome, index) => {
     const price = outcome.model ? runtime.usage?.priceOf?.(outcome.provider, outcome.model) : undefined;
     const totals = latencyResults[index] as (typeof latencyResults)[number];
-    const cost = price ? (totals.totalInputTokens * price.inputPerMillionUsd + totals.totalOutputTokens * price.outputPerMillionUsd) / 1_000_000 : null;
+    const cost = price
+      ? (totals.totalInputTokens * price.inputPerMillionUsd + totals.totalOutputTokens * price.outputPerMillionUsd) / 1_000_000
+      : null;
     const quality = qualityScores[index]?.overall ?? qualityOf(outcome, request.testPrompts).overall;
     return {
       provider: outcome.provider,
       model: outcome.model ?? "default",
       priced: price !== undefined,
       totalCostUsd: cost === null ? null : round(cost, 8),
-      costPerThousandOutputTokensUsd: cost !== null && totals.totalOutputTokens > 0 ? round((cost / totals.totalOutputTokens) * 1000, 8) : null,
+      costPerThousandOutputTokensUsd:
+        cost !== null && totals.totalOutputTokens > 0 ? round((cost / totals.totalOutputTokens) * 1000, 8) : null,
       qualityPerDollar: cost !== null && cost > 0 && outcome.runs.length > 0 ? round(quality / cost, 2) : null,
     };
   });
@@ -103,7 +130,9 @@ export async function runBenchmark(runtime: Runtime | undefined, request: Benchm
       .filter((item) => value(item) !== null)
       .sort((a, b) => (pick === "min" ? 1 : -1) * ((value(a) as number) - (value(b) as number)))[0];
   const fastest = best(outcomes, (outcome) => latencyResults[outcomes.indexOf(outcome)]?.latencyMs?.p50 ?? null, "min");
-  const bestQuality = request.includeQualityMetrics ? best(outcomes, (outcome) => (outcome.runs.length > 0 ? (qualityScores[outcomes.indexOf(outcome)]?.overall ?? null) : null), "max") : undefined;
+  const bestQuality = request.includeQualityMetrics
+    ? best(outcomes, (outcome) => (outcome.runs.length > 0 ? (qualityScores[outcomes.indexOf(outcome)]?.overall ?? null) : null), "max")
+    : undefined;
   const efficient = best(outcomes, (outcome) => costEfficiency[outcomes.indexOf(outcome)]?.qualityPerDollar ?? null, "max");
   const completed = outcomes.reduce((sum, outcome) => sum + outcome.runs.length + outcome.failures, 0);
   const planned = wanted.length * request.iterations * request.testPrompts.length;
@@ -132,10 +161,28 @@ function qualityOf(outcome: ProviderRuns, prompts: string[]): BenchmarkResult["q
     const runs = outcome.runs.filter((run) => run.promptIndex === promptIndex);
     if (runs.length === 0) return [];
     const scores = runs.map((run) => scoreAnswer(prompt, run.content));
-    const mean = (key: "length" | "instructionKeywords" | "formatAdherence" | "overall") => round(scores.reduce((sum, score) => sum + score[key], 0) / scores.length);
-    return [{ promptIndex, overall: mean("overall"), length: mean("length"), instructionKeywords: mean("instructionKeywords"), formatAdherence: mean("formatAdherence"), expectedFormat: scores[0]?.expectedFormat ?? "text" }];
+    const mean = (key: "length" | "instructionKeywords" | "formatAdherence" | "overall") =>
+      round(scores.reduce((sum, score) => sum + score[key], 0) / scores.length);
+    return [
+      {
+        promptIndex,
+        overall: mean("overall"),
+        length: mean("length"),
+        instructionKeywords: mean("instructionKeywords"),
+        formatAdherence: mean("formatAdherence"),
+        expectedFormat: scores[0]?.expectedFormat ?? "text",
+      },
+    ];
   });
   const mean = (key: "length" | "instructionKeywords" | "formatAdherence" | "overall") =>
     perPrompt.length > 0 ? round(perPrompt.reduce((sum, score) => sum + score[key], 0) / perPrompt.length) : 0;
-  return { provider: outcome.provider, model: outcome.model ?? "default", overall: mean("overall"), length: mean("length"), instructionKeywords: mean("instructionKeywords"), formatAdherence: mean("formatAdherence"), perPrompt };
+  return {
+    provider: outcome.provider,
+    model: outcome.model ?? "default",
+    overall: mean("overall"),
+    length: mean("length"),
+    instructionKeywords: mean("instructionKeywords"),
+    formatAdherence: mean("formatAdherence"),
+    perPrompt,
+  };
 }

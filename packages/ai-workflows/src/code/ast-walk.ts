@@ -1,6 +1,18 @@
 import type { Node } from "@babel/types";
 
-const SKIPPED_KEYS = new Set(["loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments", "comments", "tokens", "errors"]);
+const SKIPPED_KEYS = new Set([
+  "loc",
+  "start",
+  "end",
+  "range",
+  "extra",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "comments",
+  "tokens",
+  "errors",
+]);
 
 function isNode(value: unknown): value is Node {
   return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";

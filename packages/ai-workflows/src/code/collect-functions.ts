@@ -13,7 +13,15 @@ function declarationFacts(parsed: ParsedCode, statement: Node, wrapper: Node | u
       const init = declarator.init;
       if (declarator.id.type !== "Identifier" || !init) return [];
       if (init.type === "ArrowFunctionExpression" || init.type === "FunctionExpression") {
-        return [factOf(parsed, init, declarator.id.name, init.type === "ArrowFunctionExpression" ? "arrow" : "function", statement.declarations.length === 1 ? comments : declarator.leadingComments)];
+        return [
+          factOf(
+            parsed,
+            init,
+            declarator.id.name,
+            init.type === "ArrowFunctionExpression" ? "arrow" : "function",
+            statement.declarations.length === 1 ? comments : declarator.leadingComments,
+          ),
+        ];
       }
       return [];
     });
@@ -21,7 +29,10 @@ function declarationFacts(parsed: ParsedCode, statement: Node, wrapper: Node | u
   if (statement.type === "ClassDeclaration" || statement.type === "ClassExpression") {
     const className = statement.id?.name ?? "default";
     const constructorMethod = statement.body.body.find((member) => member.type === "ClassMethod" && member.kind === "constructor");
-    const classFact = factOf(parsed, constructorMethod ?? statement, className, "class", comments, { line: statement.loc?.start.line ?? 0, endLine: statement.loc?.end.line ?? 0 });
+    const classFact = factOf(parsed, constructorMethod ?? statement, className, "class", comments, {
+      line: statement.loc?.start.line ?? 0,
+      endLine: statement.loc?.end.line ?? 0,
+    });
     const methods = statement.body.body.flatMap((member) => {
       if (member.type !== "ClassMethod" || member.kind !== "method" || member.key.type !== "Identifier") return [];
       if (member.accessibility === "private" || member.accessibility === "protected") return [];
@@ -37,10 +48,16 @@ function commonJsExports(statement: Statement, names: Map<string, string>, parse
   if (statement.type !== "ExpressionStatement" || statement.expression.type !== "AssignmentExpression") return;
   const { left, right } = statement.expression;
   if (left.type !== "MemberExpression") return;
-  const isModuleExports = (node: Node) => node.type === "MemberExpression" && node.object.type === "Identifier" && node.object.name === "module" && node.property.type === "Identifier" && node.property.name === "exports";
+  const isModuleExports = (node: Node) =>
+    node.type === "MemberExpression" &&
+    node.object.type === "Identifier" &&
+    node.object.name === "module" &&
+    node.property.type === "Identifier" &&
+    node.property.name === "exports";
   if (isModuleExports(left) && right.type === "ObjectExpression") {
     for (const property of right.properties) {
-      if (property.type === "ObjectProperty" && property.key.type === "Identifier" && property.value.type === "Identifier") names.set(property.value.name, property.key.name);
+      if (property.type === "ObjectProperty" && property.key.type === "Identifier" && property.value.type === "Identifier")
+        names.set(property.value.name, property.key.name);
     }
     return;
   }
@@ -48,7 +65,17 @@ function commonJsExports(statement: Statement, names: Map<string, string>, parse
   if ((isModuleExports(target) || (target.type === "Identifier" && target.name === "exports")) && left.property.type === "Identifier") {
     if (right.type === "Identifier") names.set(right.name, left.property.name);
     else if (right.type === "FunctionExpression" || right.type === "ArrowFunctionExpression") {
-      facts.push({ ...factOf(parsed, right, left.property.name, right.type === "ArrowFunctionExpression" ? "arrow" : "function", statement.leadingComments), exported: true, exportName: left.property.name });
+      facts.push({
+        ...factOf(
+          parsed,
+          right,
+          left.property.name,
+          right.type === "ArrowFunctionExpression" ? "arrow" : "function",
+          statement.leadingComments,
+        ),
+        exported: true,
+        exportName: left.property.name,
+      });
     }
   }
 }
@@ -68,7 +95,8 @@ export function collectFunctions(parsed: ParsedCode): FunctionFact[] {
   for (const statement of program.body) {
     if (statement.type === "ExportNamedDeclaration") {
       if (statement.declaration) {
-        for (const fact of declarationFacts(parsed, statement.declaration, statement)) facts.push(fact.kind === "method" ? fact : { ...fact, exported: true, exportName: fact.name });
+        for (const fact of declarationFacts(parsed, statement.declaration, statement))
+          facts.push(fact.kind === "method" ? fact : { ...fact, exported: true, exportName: fact.name });
       }
       for (const specifier of statement.specifiers) {
         if (specifier.type === "ExportSpecifier" && !statement.source) {
@@ -80,11 +108,19 @@ export function collectFunctions(parsed: ParsedCode): FunctionFact[] {
       const declaration = statement.declaration;
       if (declaration.type === "Identifier") exportedNames.set(declaration.name, "default");
       else if (declaration.type === "ArrowFunctionExpression" || declaration.type === "FunctionExpression") {
-        facts.push({ ...factOf(parsed, declaration, "defaultExport", "arrow", commentsOf(statement)), exported: true, exportName: "default" });
+        facts.push({
+          ...factOf(parsed, declaration, "defaultExport", "arrow", commentsOf(statement)),
+          exported: true,
+          exportName: "default",
+        });
       } else {
         for (const fact of declarationFacts(parsed, declaration, statement)) {
           const name = fact.name === "default" ? "defaultExport" : fact.name;
-          facts.push(fact.kind === "method" ? { ...fact, className: fact.className === "default" ? "defaultExport" : fact.className } : { ...fact, name, exported: true, exportName: "default" });
+          facts.push(
+            fact.kind === "method"
+              ? { ...fact, className: fact.className === "default" ? "defaultExport" : fact.className }
+              : { ...fact, name, exported: true, exportName: "default" },
+          );
         }
       }
     } else {
@@ -98,7 +134,8 @@ export function collectFunctions(parsed: ParsedCode): FunctionFact[] {
   }
   // Methods are exported with their class.
   for (const fact of facts) {
-    if (fact.kind === "method") fact.exported = facts.some((owner) => owner.kind === "class" && owner.name === fact.className && owner.exported);
+    if (fact.kind === "method")
+      fact.exported = facts.some((owner) => owner.kind === "class" && owner.name === fact.className && owner.exported);
   }
   const names = new Set(facts.filter((fact) => fact.kind !== "method").map((fact) => fact.name));
   for (const fact of facts) fact.calls = fact.calls.filter((name) => names.has(name) && name !== fact.name);

@@ -46,11 +46,18 @@ export function conditionsOf(test: Node, params: Set<string>, consequent: Node |
     if (node.type === "CallExpression") {
       const callee = node.callee;
       const argument = node.arguments[0];
-      if (argument?.type === "Identifier" && params.has(argument.name) && callee.type === "MemberExpression" && callee.property.type === "Identifier") {
+      if (
+        argument?.type === "Identifier" &&
+        params.has(argument.name) &&
+        callee.type === "MemberExpression" &&
+        callee.property.type === "Identifier"
+      ) {
         if (callee.property.name === "isArray") found.push({ param: argument.name, kind: "array", throws, line });
-        if (callee.property.name === "isNaN" || callee.property.name === "isFinite" || callee.property.name === "isInteger") found.push({ param: argument.name, kind: "nan", throws, line });
+        if (callee.property.name === "isNaN" || callee.property.name === "isFinite" || callee.property.name === "isInteger")
+          found.push({ param: argument.name, kind: "nan", throws, line });
       }
-      if (argument?.type === "Identifier" && params.has(argument.name) && callee.type === "Identifier" && callee.name === "isNaN") found.push({ param: argument.name, kind: "nan", throws, line });
+      if (argument?.type === "Identifier" && params.has(argument.name) && callee.type === "Identifier" && callee.name === "isNaN")
+        found.push({ param: argument.name, kind: "nan", throws, line });
       continue;
     }
     if (node.type !== "BinaryExpression" || !(node.operator in FLIP)) continue;
@@ -59,14 +66,27 @@ export function conditionsOf(test: Node, params: Set<string>, consequent: Node |
       [node.right, node.left, FLIP[node.operator] as string],
     ] as const) {
       if (subject.type === "Identifier" && params.has(subject.name)) {
-        if (other.type === "NullLiteral" || (other.type === "Identifier" && other.name === "undefined")) found.push({ param: subject.name, kind: "null", throws, line });
+        if (other.type === "NullLiteral" || (other.type === "Identifier" && other.name === "undefined"))
+          found.push({ param: subject.name, kind: "null", throws, line });
         const value = literalValue(other);
         if (value !== undefined) found.push({ param: subject.name, kind: "compare", operator, value, throws, line });
       }
-      if (subject.type === "UnaryExpression" && subject.operator === "typeof" && subject.argument.type === "Identifier" && params.has(subject.argument.name) && other.type === "StringLiteral") {
+      if (
+        subject.type === "UnaryExpression" &&
+        subject.operator === "typeof" &&
+        subject.argument.type === "Identifier" &&
+        params.has(subject.argument.name) &&
+        other.type === "StringLiteral"
+      ) {
         found.push({ param: subject.argument.name, kind: "typeof", operator, value: other.value, throws, line });
       }
-      if (subject.type === "MemberExpression" && subject.object.type === "Identifier" && params.has(subject.object.name) && subject.property.type === "Identifier" && subject.property.name === "length") {
+      if (
+        subject.type === "MemberExpression" &&
+        subject.object.type === "Identifier" &&
+        params.has(subject.object.name) &&
+        subject.property.type === "Identifier" &&
+        subject.property.name === "length"
+      ) {
         const value = literalValue(other);
         if (typeof value === "number") found.push({ param: subject.object.name, kind: "length", operator, value, throws, line });
       }

@@ -60,24 +60,51 @@ function parameterOf(source: string, param: Node): ParameterFact {
     const inner = parameterOf(source, param.left);
     return { ...inner, optional: true, defaultValue: textOf(source, param.right), type: inner.type ?? inferType(param.right) };
   }
-  if (param.type === "RestElement") return { ...parameterOf(source, param.argument), rest: true, optional: true, type: typeText(source, param.typeAnnotation as Node) };
+  if (param.type === "RestElement")
+    return { ...parameterOf(source, param.argument), rest: true, optional: true, type: typeText(source, param.typeAnnotation as Node) };
   const type = typeText(source, (param as { typeAnnotation?: Node }).typeAnnotation);
   const optional = Boolean((param as { optional?: boolean }).optional);
   if (param.type === "Identifier") return { name: param.name, type, optional, defaultValue: null, rest: false };
   const name = param.type === "ObjectPattern" ? "options" : param.type === "ArrayPattern" ? "items" : "value";
-  return { name, type: type ?? (param.type === "ObjectPattern" ? "object" : param.type === "ArrayPattern" ? "unknown[]" : null), optional, defaultValue: null, rest: false };
+  return {
+    name,
+    type: type ?? (param.type === "ObjectPattern" ? "object" : param.type === "ArrayPattern" ? "unknown[]" : null),
+    optional,
+    defaultValue: null,
+    rest: false,
+  };
 }
 
 function jsdocOf(comments: readonly Comment[] | null | undefined): { text: string; doc: JsDoc } | null {
   const block = [...(comments ?? [])].reverse().find((comment) => comment.type === "CommentBlock" && comment.value.startsWith("*"));
   if (!block) return null;
   const doc = parseJsDoc(block.value);
-  return { text: block.value.replace(/^\*/, "").replace(/^\s*\* ?/gm, "").trim(), doc };
+  return {
+    text: block.value
+      .replace(/^\*/, "")
+      .replace(/^\s*\* ?/gm, "")
+      .trim(),
+    doc,
+  };
 }
 
-const BRANCH_TYPES = new Set(["IfStatement", "ConditionalExpression", "SwitchCase", "LogicalExpression", "CatchClause", "ForStatement", "WhileStatement", "DoWhileStatement", "ForOfStatement", "ForInStatement"]);
+const BRANCH_TYPES = new Set([
+  "IfStatement",
+  "ConditionalExpression",
+  "SwitchCase",
+  "LogicalExpression",
+  "CatchClause",
+  "ForStatement",
+  "WhileStatement",
+  "DoWhileStatement",
+  "ForOfStatement",
+  "ForInStatement",
+]);
 
-function bodyFacts(fn: Node, paramNames: Set<string>): { branches: number; throws: boolean; conditions: ParamCondition[]; called: Set<string>; returnsValue: boolean } {
+function bodyFacts(
+  fn: Node,
+  paramNames: Set<string>,
+): { branches: number; throws: boolean; conditions: ParamCondition[]; called: Set<string>; returnsValue: boolean } {
   let branches = 0;
   let throws = false;
   let returnsValue = false;
@@ -100,7 +127,14 @@ function bodyFacts(fn: Node, paramNames: Set<string>): { branches: number; throw
 }
 
 /** The facts of one function node. */
-function factOf(parsed: ParsedCode, fn: Node, name: string, kind: FunctionFact["kind"], comments: readonly Comment[] | null | undefined, extra: Partial<FunctionFact> = {}): FunctionFact {
+function factOf(
+  parsed: ParsedCode,
+  fn: Node,
+  name: string,
+  kind: FunctionFact["kind"],
+  comments: readonly Comment[] | null | undefined,
+  extra: Partial<FunctionFact> = {},
+): FunctionFact {
   const source = parsed.source;
   const params = ((fn as { params?: Node[] }).params ?? []).map((param) => parameterOf(source, param));
   const facts = bodyFacts(fn, new Set(params.map((param) => param.name)));

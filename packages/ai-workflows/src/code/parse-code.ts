@@ -63,7 +63,11 @@ export function parseCode(source: string, language?: "javascript" | "typescript"
   const candidates: ParserPlugin[][] =
     language === "javascript"
       ? [["jsx"], ["jsx", "flow"]]
-      : [["typescript", "decorators-legacy"], ...(looksLikeJsx ? [["typescript", "jsx", "decorators-legacy"] as ParserPlugin[]] : []), ...(language ? [] : [["jsx"] as ParserPlugin[]])];
+      : [
+          ["typescript", "decorators-legacy"],
+          ...(looksLikeJsx ? [["typescript", "jsx", "decorators-legacy"] as ParserPlugin[]] : []),
+          ...(language ? [] : [["jsx"] as ParserPlugin[]]),
+        ];
   let best: { ast?: File; errors: ParseIssue[]; plugins: ParserPlugin[] } | undefined;
   for (const plugins of candidates) {
     const result = { ...attempt(source, plugins), plugins };
@@ -92,7 +96,10 @@ export function parseCode(source: string, language?: "javascript" | "typescript"
  * Code cut off mid-way (pasted or truncated) stops the parser with no tree at all: read the part
  * up to the last top-level block that closes before the error, so its functions are still found.
  */
-function salvagePrefix(source: string, failed: { errors: ParseIssue[]; plugins: ParserPlugin[] }): { ast?: File; errors: ParseIssue[]; plugins: ParserPlugin[] } {
+function salvagePrefix(
+  source: string,
+  failed: { errors: ParseIssue[]; plugins: ParserPlugin[] },
+): { ast?: File; errors: ParseIssue[]; plugins: ParserPlugin[] } {
   const errorLine = failed.errors[0]?.line ?? 1;
   const lines = source.split("\n", errorLine);
   for (let index = Math.min(errorLine, lines.length) - 2; index > 0; index--) {

@@ -36,15 +36,29 @@ export function checkJson(text: string, offset: number, positions: TextPositions
     const where = positions.at(offset + at);
     const truncated = at >= text.trimEnd().length || /end of (JSON )?input|Unterminated string/i.test(message);
     if (truncated) {
-      issues.add({ type: "completeness", severity: "critical", description: "The JSON ends before it is complete (the output was cut off)", ...where, suggestion: "Raise maxTokens or ask for a shorter answer; correctedOutput closes the open strings, arrays and objects" });
+      issues.add({
+        type: "completeness",
+        severity: "critical",
+        description: "The JSON ends before it is complete (the output was cut off)",
+        ...where,
+        suggestion: "Raise maxTokens or ask for a shorter answer; correctedOutput closes the open strings, arrays and objects",
+      });
     } else {
-      issues.add({ type: "format", severity: "high", description: `Invalid JSON: ${clean(message)}`, ...where, suggestion: "Fix the syntax at this position (correctedOutput does it where possible)" });
+      issues.add({
+        type: "format",
+        severity: "high",
+        description: `Invalid JSON: ${clean(message)}`,
+        ...where,
+        suggestion: "Fix the syntax at this position (correctedOutput does it where possible)",
+      });
     }
     return { ok: false, offset, text };
   }
 }
 
-type Frame = { kind: "object"; path: string; keys: Set<string>; key: string; expectKey: boolean } | { kind: "array"; path: string; index: number };
+type Frame =
+  | { kind: "object"; path: string; keys: Set<string>; key: string; expectKey: boolean }
+  | { kind: "array"; path: string; index: number };
 
 function stringEnd(text: string, start: number): number {
   for (let index = start + 1; index < text.length; index++) {
@@ -60,7 +74,10 @@ function stringEnd(text: string, start: number): number {
  * (`a.b.0`, for locating schema issues) and keys repeated within one object (which
  * `JSON.parse` silently collapses). Iterative, so nesting depth cannot overflow the stack.
  */
-export function scanJson(text: string, withOffsets: boolean): { offsets: Map<string, number>; duplicates: Array<{ key: string; offset: number }> } {
+export function scanJson(
+  text: string,
+  withOffsets: boolean,
+): { offsets: Map<string, number>; duplicates: Array<{ key: string; offset: number }> } {
   const offsets = new Map<string, number>();
   const duplicates: Array<{ key: string; offset: number }> = [];
   const stack: Frame[] = [];
@@ -92,7 +109,9 @@ export function scanJson(text: string, withOffsets: boolean): { offsets: Map<str
     } else if (character === "{" || character === "[") {
       record(index);
       const path = valuePath();
-      stack.push(character === "{" ? { kind: "object", path, keys: new Set(), key: "", expectKey: true } : { kind: "array", path, index: 0 });
+      stack.push(
+        character === "{" ? { kind: "object", path, keys: new Set(), key: "", expectKey: true } : { kind: "array", path, index: 0 },
+      );
       index++;
     } else if (character === "}" || character === "]") {
       stack.pop();
@@ -111,8 +130,19 @@ export function scanJson(text: string, withOffsets: boolean): { offsets: Map<str
 }
 
 /** Object keys that appear twice in one object (JSON.parse keeps the last silently). */
-export function reportDuplicateKeys(duplicates: Array<{ key: string; offset: number }>, jsonOffset: number, positions: TextPositions, issues: IssueList): void {
+export function reportDuplicateKeys(
+  duplicates: Array<{ key: string; offset: number }>,
+  jsonOffset: number,
+  positions: TextPositions,
+  issues: IssueList,
+): void {
   for (const duplicate of duplicates) {
-    issues.add({ type: "logic", severity: "medium", description: `Key "${duplicate.key}" appears twice in one object; parsers keep only the last value`, ...positions.at(jsonOffset + duplicate.offset), suggestion: "Remove or merge the duplicate key" });
+    issues.add({
+      type: "logic",
+      severity: "medium",
+      description: `Key "${duplicate.key}" appears twice in one object; parsers keep only the last value`,
+      ...positions.at(jsonOffset + duplicate.offset),
+      suggestion: "Remove or merge the duplicate key",
+    });
   }
 }

@@ -14,7 +14,10 @@ function withSafePatterns(schema: unknown, dropped: string[], depth = 0): unknow
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "__proto__") continue;
-    if ((key === "pattern" && typeof value === "string" && (value.length > 500 || NESTED_QUANTIFIER.test(value))) || key === "patternProperties") {
+    if (
+      (key === "pattern" && typeof value === "string" && (value.length > 500 || NESTED_QUANTIFIER.test(value))) ||
+      key === "patternProperties"
+    ) {
       dropped.push(String(value).slice(0, 80));
       continue;
     }
@@ -33,7 +36,9 @@ export function compileJsonSchema(schema: Record<string, unknown>): { validator:
     for (const sample of [null, {}, [], ""]) validator.safeParse(sample);
     return { validator, droppedPatterns };
   } catch (error) {
-    throw new Error(error instanceof RangeError ? "the schema is recursive or too deeply nested" : error instanceof Error ? error.message : String(error));
+    throw new Error(
+      error instanceof RangeError ? "the schema is recursive or too deeply nested" : error instanceof Error ? error.message : String(error),
+    );
   }
 }
 
@@ -56,25 +61,42 @@ function typeOfIssue(issue: z.core.$ZodIssue, value: unknown): DebugIssue["type"
  * Validates a parsed value against the expected JSON Schema: missing required fields
  * (completeness), wrong types (type-mismatch), other constraints (format) — each located.
  */
-export function checkSchema(value: unknown, validator: z.ZodType, pathOffsets: Map<string, number> | undefined, jsonOffset: number, positions: TextPositions, issues: IssueList): void {
+export function checkSchema(
+  value: unknown,
+  validator: z.ZodType,
+  pathOffsets: Map<string, number> | undefined,
+  jsonOffset: number,
+  positions: TextPositions,
+  issues: IssueList,
+): void {
   const result = validator.safeParse(value);
   if (result.success) return;
   for (const issue of result.error.issues.slice(0, 200)) {
     const path = issue.path.map(String).join(".");
     const type = typeOfIssue(issue, value);
     let located = path;
-    while (pathOffsets && !pathOffsets.has(located) && located !== "") located = located.includes(".") ? located.slice(0, located.lastIndexOf(".")) : "";
+    while (pathOffsets && !pathOffsets.has(located) && located !== "")
+      located = located.includes(".") ? located.slice(0, located.lastIndexOf(".")) : "";
     const offset = pathOffsets?.get(located);
     const where = offset === undefined ? {} : positions.at(jsonOffset + offset);
     const description =
-      type === "completeness" ? `Missing required field "${path}"` : type === "type-mismatch" ? `"${path || "(root)"}" has the wrong type: ${issue.message}` : `"${path || "(root)"}" breaks the schema: ${issue.message}`;
+      type === "completeness"
+        ? `Missing required field "${path}"`
+        : type === "type-mismatch"
+          ? `"${path || "(root)"}" has the wrong type: ${issue.message}`
+          : `"${path || "(root)"}" breaks the schema: ${issue.message}`;
     issues.add({
       type,
       severity: type === "completeness" ? "high" : type === "type-mismatch" ? "high" : "medium",
       description,
       ...where,
       path: path || "(root)",
-      suggestion: type === "completeness" ? `Add "${path}"` : type === "type-mismatch" ? "Convert the value to the schema's type (correctedOutput converts what it safely can)" : "Change the value to satisfy the schema",
+      suggestion:
+        type === "completeness"
+          ? `Add "${path}"`
+          : type === "type-mismatch"
+            ? "Convert the value to the schema's type (correctedOutput converts what it safely can)"
+            : "Change the value to satisfy the schema",
     });
   }
 }

@@ -33,7 +33,13 @@ export function yamlParsable(text: string): boolean {
 /** YAML syntax errors and warnings with line and column (the `yaml` package's own positions). */
 export function checkYaml(text: string, offset: number, positions: TextPositions, issues: IssueList): { ok: boolean } {
   if (!yamlParsable(text)) {
-    issues.add({ type: "format", severity: "high", description: `YAML flow collections nested deeper than ${MAX_YAML_FLOW_DEPTH} levels (not parsed)`, ...positions.at(offset), suggestion: "Flatten the structure" });
+    issues.add({
+      type: "format",
+      severity: "high",
+      description: `YAML flow collections nested deeper than ${MAX_YAML_FLOW_DEPTH} levels (not parsed)`,
+      ...positions.at(offset),
+      suggestion: "Flatten the structure",
+    });
     return { ok: false };
   }
   const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
@@ -69,21 +75,54 @@ export function fencedBlocks(text: string): FencedBlock[] {
   let open: { fence: string; language: string; offset: number; line: number; start: number } | undefined;
   for (const [index, line] of lines.entries()) {
     const fence = /^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(line);
-    if (!open && fence) open = { fence: fence[1] as string, language: (fence[2] ?? "").toLowerCase(), offset: offset + line.length + 1, line: index + 1, start: offset };
-    else if (open && fence && (fence[1] as string).startsWith(open.fence[0] as string) && (fence[1] as string).length >= open.fence.length && (fence[2] ?? "") === "") {
-      blocks.push({ language: open.language, content: text.slice(open.offset, offset), offset: open.offset, line: open.line, closed: true });
+    if (!open && fence)
+      open = {
+        fence: fence[1] as string,
+        language: (fence[2] ?? "").toLowerCase(),
+        offset: offset + line.length + 1,
+        line: index + 1,
+        start: offset,
+      };
+    else if (
+      open &&
+      fence &&
+      (fence[1] as string).startsWith(open.fence[0] as string) &&
+      (fence[1] as string).length >= open.fence.length &&
+      (fence[2] ?? "") === ""
+    ) {
+      blocks.push({
+        language: open.language,
+        content: text.slice(open.offset, offset),
+        offset: open.offset,
+        line: open.line,
+        closed: true,
+      });
       open = undefined;
     }
     offset += line.length + 1;
   }
-  if (open) blocks.push({ language: open.language, content: text.slice(Math.min(open.offset, text.length)), offset: Math.min(open.offset, text.length), line: open.line, closed: false });
+  if (open)
+    blocks.push({
+      language: open.language,
+      content: text.slice(Math.min(open.offset, text.length)),
+      offset: Math.min(open.offset, text.length),
+      line: open.line,
+      closed: false,
+    });
   return blocks;
 }
 
 /** Markdown structure: unclosed fences, skipped heading levels, empty links, ragged tables. */
 export function checkMarkdown(text: string, positions: TextPositions, issues: IssueList, blocks: FencedBlock[]): void {
   for (const block of blocks.filter((item) => !item.closed)) {
-    issues.add({ type: "completeness", severity: "high", description: "A code fence is opened and never closed (the output may be cut off)", line: block.line, column: 1, suggestion: "Close the fence with ```" });
+    issues.add({
+      type: "completeness",
+      severity: "high",
+      description: "A code fence is opened and never closed (the output may be cut off)",
+      line: block.line,
+      column: 1,
+      suggestion: "Close the fence with ```",
+    });
   }
   const lines = text.split("\n");
   let previousLevel = 0;
@@ -95,15 +134,41 @@ export function checkMarkdown(text: string, positions: TextPositions, issues: Is
     const heading = /^(#{1,6})\s+\S/.exec(line);
     if (heading) {
       const level = (heading[1] as string).length;
-      if (previousLevel > 0 && level > previousLevel + 1) issues.add({ type: "format", severity: "low", description: `Heading jumps from level ${previousLevel} to ${level}`, line: index + 1, column: 1, suggestion: `Use ${"#".repeat(previousLevel + 1)} here` });
+      if (previousLevel > 0 && level > previousLevel + 1)
+        issues.add({
+          type: "format",
+          severity: "low",
+          description: `Heading jumps from level ${previousLevel} to ${level}`,
+          line: index + 1,
+          column: 1,
+          suggestion: `Use ${"#".repeat(previousLevel + 1)} here`,
+        });
       previousLevel = level;
     }
     for (const link of line.matchAll(/\[([^\]\n]{0,200})\]\(\s*\)/g)) {
-      issues.add({ type: "completeness", severity: "medium", description: `Link "${link[1]}" has no target`, line: index + 1, column: (link.index ?? 0) + 1, suggestion: "Add the URL or remove the link" });
+      issues.add({
+        type: "completeness",
+        severity: "medium",
+        description: `Link "${link[1]}" has no target`,
+        line: index + 1,
+        column: (link.index ?? 0) + 1,
+        suggestion: "Add the URL or remove the link",
+      });
     }
     if (/^\s*\|.*\|\s*$/.test(line)) {
-      const columns = line.trim().replace(/^\||\|$/g, "").split("|").length;
-      if (tableColumns !== undefined && columns !== tableColumns) issues.add({ type: "format", severity: "medium", description: `Table row has ${columns} cells, the header has ${tableColumns}`, line: index + 1, column: 1, suggestion: "Make every row have the same number of cells" });
+      const columns = line
+        .trim()
+        .replace(/^\||\|$/g, "")
+        .split("|").length;
+      if (tableColumns !== undefined && columns !== tableColumns)
+        issues.add({
+          type: "format",
+          severity: "medium",
+          description: `Table row has ${columns} cells, the header has ${tableColumns}`,
+          line: index + 1,
+          column: 1,
+          suggestion: "Make every row have the same number of cells",
+        });
       tableColumns ??= columns;
     } else tableColumns = undefined;
   }
@@ -111,11 +176,25 @@ export function checkMarkdown(text: string, positions: TextPositions, issues: Is
 }
 
 /** JavaScript/TypeScript syntax errors of a code text, located in the analyzed output. */
-export function checkCode(code: string, offset: number, language: "javascript" | "typescript" | undefined, positions: TextPositions, issues: IssueList, limit = 20): boolean {
+export function checkCode(
+  code: string,
+  offset: number,
+  language: "javascript" | "typescript" | undefined,
+  positions: TextPositions,
+  issues: IssueList,
+  limit = 20,
+): boolean {
   const parsed = parseCode(code, language);
   const startLine = positions.at(offset).line;
   for (const error of parsed.errors.slice(0, limit)) {
-    issues.add({ type: "format", severity: "high", description: `Invalid ${parsed.language === "typescript" ? "TypeScript" : "JavaScript"}: ${error.message}`, line: startLine + error.line - 1, column: error.column, suggestion: "Fix the syntax at this position" });
+    issues.add({
+      type: "format",
+      severity: "high",
+      description: `Invalid ${parsed.language === "typescript" ? "TypeScript" : "JavaScript"}: ${error.message}`,
+      line: startLine + error.line - 1,
+      column: error.column,
+      suggestion: "Fix the syntax at this position",
+    });
   }
   return parsed.errors.length === 0;
 }

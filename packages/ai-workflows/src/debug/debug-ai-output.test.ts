@@ -28,8 +28,20 @@ describe("debug-ai-output", () => {
   });
 
   it("checks a JSON Schema: missing fields, wrong types, constraints; groups issues by type; coerces in the correction", () => {
-    const schema = { type: "object", properties: { id: { type: "integer" }, email: { type: "string" }, role: { enum: ["admin", "user"] }, tags: { type: "array", items: { type: "string" } } }, required: ["id", "email", "role"] };
-    const result = debug({ aiResponse: '{\n  "id": "7",\n  "role": "root",\n  "tags": ["a", 3]\n}', expectedFormat: JSON.stringify(schema) });
+    const schema = {
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        email: { type: "string" },
+        role: { enum: ["admin", "user"] },
+        tags: { type: "array", items: { type: "string" } },
+      },
+      required: ["id", "email", "role"],
+    };
+    const result = debug({
+      aiResponse: '{\n  "id": "7",\n  "role": "root",\n  "tags": ["a", 3]\n}',
+      expectedFormat: JSON.stringify(schema),
+    });
     expect(result.issues.map((issue) => [issue.type, issue.path, issue.line])).toEqual([
       ["format", "role", 3],
       ["completeness", "email", 1],
@@ -49,7 +61,11 @@ describe("debug-ai-output", () => {
   });
 
   it("reports only the requested issue types", () => {
-    const result = debug({ aiResponse: '{"id": "7"}', expectedFormat: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } }, required: ["id", "name"] }, issueTypes: ["completeness"] });
+    const result = debug({
+      aiResponse: '{"id": "7"}',
+      expectedFormat: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } }, required: ["id", "name"] },
+      issueTypes: ["completeness"],
+    });
     expect(result.issues.map((issue) => issue.type)).toEqual(["completeness"]);
   });
 
@@ -61,7 +77,8 @@ describe("debug-ai-output", () => {
       ["logic", 5, 1],
     ]);
     const markdown = debug({
-      aiResponse: "# Title\n### Skipped\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\nAs an AI language model I cannot help.\nSee [docs]().\n```json\n{\"a\": 1,}\n```\n```js\nconst x = 1;\n",
+      aiResponse:
+        '# Title\n### Skipped\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\nAs an AI language model I cannot help.\nSee [docs]().\n```json\n{"a": 1,}\n```\n```js\nconst x = 1;\n',
       expectedFormat: "markdown",
     });
     const descriptions = markdown.issues.map((issue) => `${issue.type}@${issue.line}: ${issue.description}`);
@@ -70,18 +87,33 @@ describe("debug-ai-output", () => {
         "format@2: Heading jumps from level 1 to 3",
         "format@5: Table row has 3 cells, the header has 2",
         expect.stringMatching(/^format@9: Invalid JSON/),
-        "completeness@7: Link \"docs\" has no target",
+        'completeness@7: Link "docs" has no target',
         "completeness@11: A code fence is opened and never closed (the output may be cut off)",
         expect.stringMatching(/^logic@6: The model refused/),
       ]),
     );
     expect(markdown.correctedOutput?.endsWith("```\n")).toBe(true);
-    const looping = debug({ aiResponse: Array.from({ length: 6 }, () => "The answer is forty-two, as always.").join("\n"), expectedFormat: "text" });
+    const looping = debug({
+      aiResponse: Array.from({ length: 6 }, () => "The answer is forty-two, as always.").join("\n"),
+      expectedFormat: "text",
+    });
     expect(looping.issues[0]).toMatchObject({ type: "logic", severity: "high", line: 1 });
   });
 
   it("accepts a previous step's whole result envelope and checks it as that step's result", () => {
-    const envelope = { data: { optimizedCode: "const x = ;", improvements: [], target: "readability", parseErrors: [], simulated: true, provider: null, model: null, fallbackReason: "provider timed out" }, metadata: { requestId: "req-1" } };
+    const envelope = {
+      data: {
+        optimizedCode: "const x = ;",
+        improvements: [],
+        target: "readability",
+        parseErrors: [],
+        simulated: true,
+        provider: null,
+        model: null,
+        fallbackReason: "provider timed out",
+      },
+      metadata: { requestId: "req-1" },
+    };
     const result = debug({ aiResponse: envelope, expectedFormat: "auto" });
     expect(result.analysis.previousStep).toEqual({ workflow: "refactor-code", succeeded: true });
     const descriptions = result.issues.map((issue) => issue.description).join("\n");
@@ -95,12 +127,23 @@ describe("debug-ai-output", () => {
 
   it("handles hostile and malformed output without throwing", () => {
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
-    for (const aiResponse of ["", "\u0000\u0001", deep, "[".repeat(100_000), '{"__proto__": {"polluted": true}}', "```", "{".repeat(50_000), "- a: [\n  b: {", "x".repeat(1_000_000)]) {
+    for (const aiResponse of [
+      "",
+      "\u0000\u0001",
+      deep,
+      "[".repeat(100_000),
+      '{"__proto__": {"polluted": true}}',
+      "```",
+      "{".repeat(50_000),
+      "- a: [\n  b: {",
+      "x".repeat(1_000_000),
+    ]) {
       for (const expectedFormat of ["auto", "json", "yaml", "markdown", "typescript"]) {
         for (const analysisDepth of ["quick", "comprehensive"]) {
           const result = debug({ aiResponse, expectedFormat, analysisDepth });
           if (result.correctedOutput !== undefined && expectedFormat === "json") JSON.parse(result.correctedOutput);
-          if (result.correctedOutput !== undefined && expectedFormat === "yaml") expect(parseDocument(result.correctedOutput).errors).toEqual([]);
+          if (result.correctedOutput !== undefined && expectedFormat === "yaml")
+            expect(parseDocument(result.correctedOutput).errors).toEqual([]);
         }
       }
     }
@@ -110,7 +153,10 @@ describe("debug-ai-output", () => {
   it("refuses unusable expected formats and neutralizes catastrophic schema patterns", () => {
     expect(() => resolveExpectedFormat("csv")).toThrow(/Request validation failed/);
     expect(() => resolveExpectedFormat({ $ref: "#" })).toThrow(/Request validation failed/);
-    const result = debug({ aiResponse: JSON.stringify({ code: `${"a".repeat(40)}!` }), expectedFormat: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } } });
+    const result = debug({
+      aiResponse: JSON.stringify({ code: `${"a".repeat(40)}!` }),
+      expectedFormat: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } },
+    });
     expect(result.analysis.checksSkipped[0]).toMatch(/pattern not evaluated/);
   });
 });

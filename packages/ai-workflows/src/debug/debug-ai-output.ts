@@ -27,7 +27,8 @@ function detectFormat(text: string): { format: string; strong: boolean } {
   }
   if (/^\s{0,3}(#{1,6}\s|[-*]\s|\d+\.\s|\|.*\||`{3}|~{3}|>\s)/m.test(trimmed)) return { format: "markdown", strong: false };
   const lines = trimmed.split("\n").filter((line) => line.trim() !== "");
-  if (lines.length >= 2 && lines.filter((line) => /^\s*(-\s+)?[\w"'.-]+:(\s|$)/.test(line)).length / lines.length > 0.6) return { format: "yaml", strong: false };
+  if (lines.length >= 2 && lines.filter((line) => /^\s*(-\s+)?[\w"'.-]+:(\s|$)/.test(line)).length / lines.length > 0.6)
+    return { format: "yaml", strong: false };
   return { format: "text", strong: false };
 }
 
@@ -35,26 +36,59 @@ function detectFormat(text: string): { format: string; strong: boolean } {
 function unwrap(text: string, format: string, positions: TextPositions, issues: IssueList): { inner: string; offset: number } {
   const fence = /^(\s*)(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\2\s*$/.exec(text);
   if (fence) {
-    issues.add({ type: "format", severity: "low", description: `The ${format} is wrapped in a markdown code fence`, line: 1, column: 1, suggestion: "Ask for the raw output, or strip the fence before parsing (correctedOutput does)" });
+    issues.add({
+      type: "format",
+      severity: "low",
+      description: `The ${format} is wrapped in a markdown code fence`,
+      line: 1,
+      column: 1,
+      suggestion: "Ask for the raw output, or strip the fence before parsing (correctedOutput does)",
+    });
     return { inner: fence[3] as string, offset: (fence[1] as string).length + text.slice((fence[1] as string).length).indexOf("\n") + 1 };
   }
   if (format === "json") {
     const start = text.search(/[[{]/);
     const trimmedStart = text.length - text.trimStart().length;
     if (start > trimmedStart) {
-      issues.add({ type: "format", severity: "medium", description: "Text before the JSON value", ...positions.at(trimmedStart), suggestion: "Ask for JSON only, without an introduction" });
+      issues.add({
+        type: "format",
+        severity: "medium",
+        description: "Text before the JSON value",
+        ...positions.at(trimmedStart),
+        suggestion: "Ask for JSON only, without an introduction",
+      });
       return { inner: text.slice(start), offset: start };
     }
-    if (start < 0) issues.add({ type: "format", severity: "high", description: "Expected JSON, but the output contains no JSON object or array", line: 1, column: 1, suggestion: "Ask explicitly for a JSON object (or use the provider's JSON mode)" });
+    if (start < 0)
+      issues.add({
+        type: "format",
+        severity: "high",
+        description: "Expected JSON, but the output contains no JSON object or array",
+        line: 1,
+        column: 1,
+        suggestion: "Ask explicitly for a JSON object (or use the provider's JSON mode)",
+      });
   }
   return { inner: text, offset: 0 };
 }
 
 const RECOMMENDATIONS: Array<[(issue: DebugIssue) => boolean, string]> = [
-  [(issue) => issue.type === "format" && /JSON/.test(issue.description), "Use the provider's JSON mode or structured outputs, and validate every answer against a schema before using it."],
-  [(issue) => /cut off|mid-sentence|never closed|ends before/.test(issue.description), "The output was truncated: raise maxTokens or ask for a shorter answer."],
-  [(issue) => issue.type === "type-mismatch", "State the expected types in the prompt (or give the model the JSON Schema) and coerce values on your side."],
-  [(issue) => issue.type === "completeness" && /Missing required/.test(issue.description), "List the required fields in the prompt; models drop fields they were not told about."],
+  [
+    (issue) => issue.type === "format" && /JSON/.test(issue.description),
+    "Use the provider's JSON mode or structured outputs, and validate every answer against a schema before using it.",
+  ],
+  [
+    (issue) => /cut off|mid-sentence|never closed|ends before/.test(issue.description),
+    "The output was truncated: raise maxTokens or ask for a shorter answer.",
+  ],
+  [
+    (issue) => issue.type === "type-mismatch",
+    "State the expected types in the prompt (or give the model the JSON Schema) and coerce values on your side.",
+  ],
+  [
+    (issue) => issue.type === "completeness" && /Missing required/.test(issue.description),
+    "List the required fields in the prompt; models drop fields they were not told about.",
+  ],
   [(issue) => /repeats/.test(issue.description), "Lower the temperature or add a frequency/presence penalty to stop repetition."],
   [(issue) => /refused/.test(issue.description), "The model declined: rephrase the request or supply the missing context."],
   [(issue) => /previous step/.test(issue.description), "Fix the previous workflow step before feeding its output forward."],
@@ -78,7 +112,8 @@ export function debugAiOutput(request: DebugAiOutputRequest, expected: ExpectedF
   const quick = request.analysisDepth === "quick";
   const comprehensive = request.analysisDepth === "comprehensive";
   let corrected: string | undefined;
-  for (const pattern of expected.droppedPatterns) issues.skipped.push(`schema pattern not evaluated (risk of catastrophic backtracking): ${pattern}`);
+  for (const pattern of expected.droppedPatterns)
+    issues.skipped.push(`schema pattern not evaluated (risk of catastrophic backtracking): ${pattern}`);
 
   if (format === "json") {
     issues.run("json", () => {
@@ -93,7 +128,14 @@ export function debugAiOutput(request: DebugAiOutputRequest, expected: ExpectedF
       }
       const doubleEncoded = reading.ok && typeof reading.value === "string" && /^\s*[[{]/.test(reading.value);
       if (doubleEncoded) {
-        issues.add({ type: "type-mismatch", severity: "medium", description: "The JSON is a string holding JSON (encoded twice)", line: 1, column: 1, suggestion: "Parse it once more, or ask for the object itself" });
+        issues.add({
+          type: "type-mismatch",
+          severity: "medium",
+          description: "The JSON is a string holding JSON (encoded twice)",
+          line: 1,
+          column: 1,
+          suggestion: "Parse it once more, or ask for the object itself",
+        });
       }
       const validator = expected.validator;
       const repaired = reading.ok ? { value: reading.value } : repairJsonValue(inner);
@@ -108,9 +150,10 @@ export function debugAiOutput(request: DebugAiOutputRequest, expected: ExpectedF
         issues.run("schema", () => checkSchema(repaired.value, validator, undefined, offset, positions, issues));
       }
       const needsCorrection = issues.issues.some((issue) => issue.type !== "logic") || inner !== text;
-      if (needsCorrection && repaired !== undefined) issues.run("correction", () => {
-        corrected = correctedJson(doubleEncoded ? JSON.parse(reading.value as string) : repaired.value, validator);
-      });
+      if (needsCorrection && repaired !== undefined)
+        issues.run("correction", () => {
+          corrected = correctedJson(doubleEncoded ? JSON.parse(reading.value as string) : repaired.value, validator);
+        });
     });
   } else if (format === "yaml") {
     issues.run("yaml", () => {
@@ -133,22 +176,37 @@ export function debugAiOutput(request: DebugAiOutputRequest, expected: ExpectedF
       for (const block of blocks.filter((item) => item.closed).slice(0, 50)) {
         if (block.language === "json") checkJson(block.content, block.offset, positions, issues);
         else if (block.language === "yaml" || block.language === "yml") checkYaml(block.content, block.offset, positions, issues);
-        else if (comprehensive && ["js", "javascript", "jsx", "ts", "typescript", "tsx"].includes(block.language)) checkCode(block.content, block.offset, block.language.startsWith("t") ? "typescript" : "javascript", positions, issues);
+        else if (comprehensive && ["js", "javascript", "jsx", "ts", "typescript", "tsx"].includes(block.language))
+          checkCode(block.content, block.offset, block.language.startsWith("t") ? "typescript" : "javascript", positions, issues);
       }
       corrected = repairMarkdown(text, blocks);
     });
   }
   if (!quick) issues.run("content", () => checkContent(text, positions, issues, format === "text" || format === "markdown"));
-  return summarize(request, issues, { detected: format, expected: expected.name, previousStep, corrected, strong: expected.name !== "auto" || detected.strong });
+  return summarize(request, issues, {
+    detected: format,
+    expected: expected.name,
+    previousStep,
+    corrected,
+    strong: expected.name !== "auto" || detected.strong,
+  });
 }
 
 export function summarize(
   request: DebugAiOutputRequest,
   issues: IssueList,
-  facts: { detected: string; expected: string; previousStep: Debugging["analysis"]["previousStep"]; corrected: string | undefined; strong: boolean },
+  facts: {
+    detected: string;
+    expected: string;
+    previousStep: Debugging["analysis"]["previousStep"];
+    corrected: string | undefined;
+    strong: boolean;
+  },
 ): Debugging {
   const order = Object.fromEntries(ISSUE_TYPES.map((type, index) => [type, index]));
-  const sorted = [...issues.issues].sort((a, b) => (order[a.type] ?? 9) - (order[b.type] ?? 9) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const sorted = [...issues.issues].sort(
+    (a, b) => (order[a.type] ?? 9) - (order[b.type] ?? 9) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  );
   const listed = sorted.slice(0, MAX_ISSUES);
   const severityDistribution: Record<string, number> = { low: 0, medium: 0, high: 0, critical: 0 };
   const issuesByType: Record<string, number> = Object.fromEntries(ISSUE_TYPES.map((type) => [type, 0]));

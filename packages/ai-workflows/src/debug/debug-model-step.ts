@@ -10,7 +10,17 @@ import { yamlParsable } from "./check-text.js";
 import { IssueList } from "./issue-list.js";
 
 const modelOutputSchema = z.object({
-  issues: z.array(z.object({ type: z.enum(ISSUE_TYPES), description: z.string().min(1).max(1000), severity: severitySchema, line: z.number().int().min(1).optional(), suggestion: z.string().max(1000).optional() })).max(50),
+  issues: z
+    .array(
+      z.object({
+        type: z.enum(ISSUE_TYPES),
+        description: z.string().min(1).max(1000),
+        severity: severitySchema,
+        line: z.number().int().min(1).optional(),
+        suggestion: z.string().max(1000).optional(),
+      }),
+    )
+    .max(50),
   recommendations: z.array(z.string().min(1).max(1000)).max(10),
   correctedOutput: z.string().optional(),
 });
@@ -34,7 +44,10 @@ function parsesAs(format: string, text: string, expected: ExpectedFormat): boole
  * (logic and completeness); its issues are added, counted and grouped with the others, and its
  * corrected output is used only when it parses in the expected format.
  */
-export function debugModelStep(request: DebugAiOutputRequest, expected: ExpectedFormat): (simulated: Debugging) => ModelStep<Debugging, z.infer<typeof modelOutputSchema>> {
+export function debugModelStep(
+  request: DebugAiOutputRequest,
+  expected: ExpectedFormat,
+): (simulated: Debugging) => ModelStep<Debugging, z.infer<typeof modelOutputSchema>> {
   const text = typeof request.aiResponse === "string" ? request.aiResponse : JSON.stringify(request.aiResponse, null, 2);
   return (simulated) => ({
     instructions: `Debug the AI output below: find logic errors, missing content and type mismatches that a parser cannot see (issue types: ${request.issueTypes.join(", ")}). Give line numbers where you can, and a corrected output in ${simulated.analysis.detectedFormat} when one is needed.`,
@@ -45,7 +58,10 @@ export function debugModelStep(request: DebugAiOutputRequest, expected: Expected
       for (const issue of debugging.issues) issues.add(issue);
       for (const issue of output.issues) issues.add({ ...issue, source: "model" });
       issues.skipped.push(...debugging.analysis.checksSkipped);
-      const modelCorrection = output.correctedOutput !== undefined && parsesAs(debugging.analysis.detectedFormat, output.correctedOutput, expected) ? output.correctedOutput : undefined;
+      const modelCorrection =
+        output.correctedOutput !== undefined && parsesAs(debugging.analysis.detectedFormat, output.correctedOutput, expected)
+          ? output.correctedOutput
+          : undefined;
       const merged = summarize(request, issues, {
         detected: debugging.analysis.detectedFormat,
         expected: debugging.analysis.expectedFormat,
@@ -53,7 +69,12 @@ export function debugModelStep(request: DebugAiOutputRequest, expected: Expected
         corrected: debugging.correctedOutput ?? modelCorrection,
         strong: debugging.confidence >= 0.8,
       });
-      return { ...merged, recommendations: [...new Set([...merged.recommendations.filter((item) => !item.startsWith("No problems")), ...output.recommendations])] };
+      return {
+        ...merged,
+        recommendations: [
+          ...new Set([...merged.recommendations.filter((item) => !item.startsWith("No problems")), ...output.recommendations]),
+        ],
+      };
     },
   });
 }

@@ -21,7 +21,9 @@ export class IssueList {
     try {
       check();
     } catch (error) {
-      this.skipped.push(`${name}: ${error instanceof RangeError ? "input too deeply nested" : error instanceof Error ? error.message : String(error)}`);
+      this.skipped.push(
+        `${name}: ${error instanceof RangeError ? "input too deeply nested" : error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -50,7 +50,12 @@ export function checkPreviousStep(input: unknown, issues: IssueList): { workflow
   if (!envelope) return undefined;
   if (envelope.error && typeof envelope.error === "object") {
     const error = envelope.error as { code?: unknown; message?: unknown };
-    issues.add({ type: "logic", severity: "high", description: `The previous step failed: ${String(error.code ?? "ERROR")}: ${String(error.message ?? "")}`.trim(), suggestion: "Fix the previous step's request (see its error details) and run it again" });
+    issues.add({
+      type: "logic",
+      severity: "high",
+      description: `The previous step failed: ${String(error.code ?? "ERROR")}: ${String(error.message ?? "")}`.trim(),
+      suggestion: "Fix the previous step's request (see its error details) and run it again",
+    });
     return { workflow: null, succeeded: false };
   }
   const data = envelope.data;
@@ -66,7 +71,12 @@ export function checkPreviousStep(input: unknown, issues: IssueList): { workflow
     for (const issue of checked.error.issues.slice(0, 50)) {
       const path = `data.${issue.path.map(String).join(".")}`;
       const missing = issue.code === "invalid_type" && !presentAt(record, issue.path);
-      issues.add({ type: missing ? "completeness" : "type-mismatch", severity: "high", description: `${workflow.name} result: "${path}" ${missing ? "is missing" : issue.message}`, path });
+      issues.add({
+        type: missing ? "completeness" : "type-mismatch",
+        severity: "high",
+        description: `${workflow.name} result: "${path}" ${missing ? "is missing" : issue.message}`,
+        path,
+      });
     }
   }
   const code: Array<[string, unknown]> = [];
@@ -74,10 +84,23 @@ export function checkPreviousStep(input: unknown, issues: IssueList): { workflow
   if (workflow.name === "refactor-code") code.push(["data.optimizedCode", record.optimizedCode]);
   if (workflow.name === "generate-documentation" && record.outputFormat === "jsdoc") code.push(["data.document", record.document]);
   for (const [path, value] of code) {
-    if (typeof value === "string" && !parsesCleanly(value)) issues.add({ type: "format", severity: "high", description: `${workflow.name} result: ${path} is not valid JavaScript/TypeScript`, path, suggestion: "Run the step again, or fix the code by hand" });
+    if (typeof value === "string" && !parsesCleanly(value))
+      issues.add({
+        type: "format",
+        severity: "high",
+        description: `${workflow.name} result: ${path} is not valid JavaScript/TypeScript`,
+        path,
+        suggestion: "Run the step again, or fix the code by hand",
+      });
   }
   if (record.simulated === true && typeof record.fallbackReason === "string") {
-    issues.add({ type: "logic", severity: "low", description: `${workflow.name} fell back to its simulated result: ${record.fallbackReason}`, path: "data.fallbackReason", suggestion: "Check the provider, or accept the deterministic result" });
+    issues.add({
+      type: "logic",
+      severity: "low",
+      description: `${workflow.name} fell back to its simulated result: ${record.fallbackReason}`,
+      path: "data.fallbackReason",
+      suggestion: "Check the provider, or accept the deterministic result",
+    });
   }
   return { workflow: workflow.name, succeeded: true };
 }

@@ -13,12 +13,18 @@ function coerce(value: unknown, validator: z.ZodType): unknown {
     let changed = false;
     for (const issue of result.error.issues) {
       if (issue.code !== "invalid_type" || issue.path.length === 0 || issue.path.some((key) => UNSAFE_KEYS.has(String(key)))) continue;
-      const parent = issue.path.slice(0, -1).reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), value);
+      const parent = issue.path
+        .slice(0, -1)
+        .reduce<unknown>(
+          (node, key) => (node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined),
+          value,
+        );
       if (!parent || typeof parent !== "object") continue;
       const key = issue.path.at(-1) as PropertyKey;
       const current = (parent as Record<PropertyKey, unknown>)[key];
       let next: unknown = current;
-      if (issue.expected === "number" && typeof current === "string" && current.trim() !== "" && Number.isFinite(Number(current))) next = Number(current);
+      if (issue.expected === "number" && typeof current === "string" && current.trim() !== "" && Number.isFinite(Number(current)))
+        next = Number(current);
       else if (issue.expected === "boolean" && (current === "true" || current === "false")) next = current === "true";
       else if (issue.expected === "string" && (typeof current === "number" || typeof current === "boolean")) next = String(current);
       else if (issue.expected === "array" && current !== undefined && current !== null && !Array.isArray(current)) next = [current];

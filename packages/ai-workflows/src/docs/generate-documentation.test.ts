@@ -36,12 +36,21 @@ export class Cache<T> {
 function internalHelper(x) { return x; }
 `;
 
-const document = (overrides: Record<string, unknown>) => generateDocumentation(generateDocumentationRequestSchema.parse({ codeBase: CODE, ...overrides }));
+const document = (overrides: Record<string, unknown>) =>
+  generateDocumentation(generateDocumentationRequestSchema.parse({ codeBase: CODE, ...overrides }));
 
 describe("generate-documentation", () => {
   it("reads the real signatures, types and JSDoc", () => {
     const result = document({ outputFormat: "markdown" });
-    expect(result.apiReference.map((entry) => `${entry.kind}:${entry.name}`)).toEqual(["interface:LoadOptions", "constant:DEFAULT_PATH", "function:loadConfig", "class:Cache", "method:Cache.get", "method:Cache.set", "function:internalHelper"]);
+    expect(result.apiReference.map((entry) => `${entry.kind}:${entry.name}`)).toEqual([
+      "interface:LoadOptions",
+      "constant:DEFAULT_PATH",
+      "function:loadConfig",
+      "class:Cache",
+      "method:Cache.get",
+      "method:Cache.set",
+      "function:internalHelper",
+    ]);
     const load = result.apiReference.find((entry) => entry.name === "loadConfig");
     expect(load).toMatchObject({
       signature: "async loadConfig(path: string = DEFAULT_PATH, options: LoadOptions = {}): Promise<Record<string, unknown>>",
@@ -52,11 +61,22 @@ describe("generate-documentation", () => {
       documented: true,
       exported: true,
     });
-    expect(load?.params[0]).toMatchObject({ name: "path", type: "string", optional: true, defaultValue: "DEFAULT_PATH", description: "Where the file is" });
+    expect(load?.params[0]).toMatchObject({
+      name: "path",
+      type: "string",
+      optional: true,
+      defaultValue: "DEFAULT_PATH",
+      description: "Where the file is",
+    });
     expect(result.coverage).toEqual({ documented: 2, total: 7 });
     expect(result.document).toContain("### loadConfig");
     expect(result.document).toContain("| `path` (optional) | `string` | Where the file is Default: `DEFAULT_PATH`. |");
-    expect(result.userGuides.map((guide) => guide.title)).toEqual(["Getting started", "Working with Cache", "Error handling", "Asynchronous calls"]);
+    expect(result.userGuides.map((guide) => guide.title)).toEqual([
+      "Getting started",
+      "Working with Cache",
+      "Error handling",
+      "Asynchronous calls",
+    ]);
   });
 
   it("adds JSDoc to the undocumented entries in jsdoc format, and the code still parses", () => {

@@ -3,7 +3,11 @@ import { z } from "zod";
 import { expectationOf } from "../benchmark/quality-score.js";
 import type { ModelStep } from "../provider/run-workflow.js";
 import type { ResultMeta } from "../schemas/common.js";
-import { OPTIMIZATION_GOALS, type OptimizeParametersRequest, type OptimizeParametersResult } from "../schemas/optimize-parameters-schema.js";
+import {
+  OPTIMIZATION_GOALS,
+  type OptimizeParametersRequest,
+  type OptimizeParametersResult,
+} from "../schemas/optimize-parameters-schema.js";
 import { GOAL_TOKENS, type Goal, STYLE_SAMPLING, type Style, pickModel } from "./parameter-table.js";
 import { clarityScore, countWords, estimateTokens, promptFindings, rewritePrompt } from "./prompt-rules.js";
 
@@ -16,7 +20,12 @@ const TRADEOFFS: Record<Goal, string> = {
   tokens: "Fewest tokens: condensed prompt and an output budget at the expected length.",
 };
 
-function parametersFor(style: Style, goal: Goal, expectedWords: number, context: { providers: Awaited<ReturnType<Runtime["listProviders"]>>; runtime: Runtime | undefined }) {
+function parametersFor(
+  style: Style,
+  goal: Goal,
+  expectedWords: number,
+  context: { providers: Awaited<ReturnType<Runtime["listProviders"]>>; runtime: Runtime | undefined },
+) {
   const sampling = STYLE_SAMPLING[style];
   const tokens = GOAL_TOKENS[goal];
   // ≈ 1.35 tokens per English word; clamp to what chat models accept.
@@ -24,7 +33,14 @@ function parametersFor(style: Style, goal: Goal, expectedWords: number, context:
   const model = pickModel(context.providers, goal, context.runtime?.usage?.priceOf?.bind(context.runtime.usage));
   const reasoning = [sampling.why, `${tokens.why}: the prompt implies at most ${expectedWords} words → maxTokens ${maxTokens}`];
   reasoning.push(model ? model.why : "model: no provider besides the offline local one is configured, so no model is suggested");
-  return { temperature: sampling.temperature, topP: sampling.topP, maxTokens, provider: model?.provider ?? null, model: model?.model ?? null, reasoning };
+  return {
+    temperature: sampling.temperature,
+    topP: sampling.topP,
+    maxTokens,
+    provider: model?.provider ?? null,
+    model: model?.model ?? null,
+    reasoning,
+  };
 }
 
 /**
@@ -35,12 +51,16 @@ function parametersFor(style: Style, goal: Goal, expectedWords: number, context:
 export async function optimizeParameters(runtime: Runtime | undefined, request: OptimizeParametersRequest): Promise<Optimization> {
   const providers = runtime ? await runtime.listProviders() : [];
   const expectation = expectationOf(request.prompt);
-  const expectedWords = request.optimizeFor === "quality" ? expectation.maxWords : Math.round((expectation.minWords + expectation.maxWords) / 2);
+  const expectedWords =
+    request.optimizeFor === "quality" ? expectation.maxWords : Math.round((expectation.minWords + expectation.maxWords) / 2);
   const parameters = parametersFor(request.style, request.optimizeFor, expectedWords, { providers, runtime });
   const findings = promptFindings(request.prompt, request.optimizeFor, request.style);
   const optimizedPrompt = rewritePrompt(request.prompt, findings, request.optimizeFor, request.style, expectedWords);
   const after = promptFindings(optimizedPrompt, request.optimizeFor, request.style);
-  const notes = findings.length === 0 ? ["The prompt passes every rule; only the parameters changed."] : findings.map((finding) => `${finding.rule}: ${finding.message}`);
+  const notes =
+    findings.length === 0
+      ? ["The prompt passes every rule; only the parameters changed."]
+      : findings.map((finding) => `${finding.rule}: ${finding.message}`);
   const alternatives = request.includeAlternatives
     ? OPTIMIZATION_GOALS.filter((goal) => goal !== request.optimizeFor).map((goal) => {
         const { reasoning: _reasoning, ...alternative } = parametersFor(request.style, goal, expectedWords, { providers, runtime });
@@ -72,7 +92,9 @@ const modelOutputSchema = z.object({
 });
 
 /** The AI path: the model rewrites the prompt and tunes sampling; the rules' figures are recomputed on its rewrite. */
-export function optimizeModelStep(request: OptimizeParametersRequest): (simulated: Optimization) => ModelStep<Optimization, z.infer<typeof modelOutputSchema>> {
+export function optimizeModelStep(
+  request: OptimizeParametersRequest,
+): (simulated: Optimization) => ModelStep<Optimization, z.infer<typeof modelOutputSchema>> {
   return (simulated) => ({
     instructions: `Choose sampling parameters for the prompt below (style "${request.style}", optimizing for ${request.optimizeFor}) and rewrite the prompt to be unambiguous, with an explicit output format. Keep the author's intent.`,
     prompt: `Prompt:\n"""\n${request.prompt}\n"""\nRule findings: ${JSON.stringify(simulated.promptAnalysis.findings)}\nRule-based parameters: ${JSON.stringify(simulated.optimizedParameters)}`,
@@ -81,9 +103,19 @@ export function optimizeModelStep(request: OptimizeParametersRequest): (simulate
       const after = promptFindings(output.optimizedPrompt, request.optimizeFor, request.style);
       return {
         ...analysis,
-        optimizedParameters: { ...analysis.optimizedParameters, temperature: output.temperature, topP: output.topP, maxTokens: output.maxTokens, reasoning: output.reasoning },
+        optimizedParameters: {
+          ...analysis.optimizedParameters,
+          temperature: output.temperature,
+          topP: output.topP,
+          maxTokens: output.maxTokens,
+          reasoning: output.reasoning,
+        },
         optimizedPrompt: output.optimizedPrompt,
-        expectedImprovement: { ...analysis.expectedImprovement, clarityScoreAfter: clarityScore(after), promptTokensAfter: estimateTokens(output.optimizedPrompt) },
+        expectedImprovement: {
+          ...analysis.expectedImprovement,
+          clarityScoreAfter: clarityScore(after),
+          promptTokensAfter: estimateTokens(output.optimizedPrompt),
+        },
       };
     },
   });

@@ -27,7 +27,11 @@ const NOT_TEXT = /(embed|ngram|whisper|tts|dall-e|image)/i;
  * The model that fits a goal among the runtime's text models (not `local`): by price for cost
  * when prices are known, else by the tier its name suggests (mini/haiku/flash small; opus/sonnet/4o large).
  */
-export function pickModel(providers: ProviderInfo[], goal: Goal, priceOf: ((provider: string, model: string) => ModelPrice | undefined) | undefined): { provider: string; model: string; why: string } | undefined {
+export function pickModel(
+  providers: ProviderInfo[],
+  goal: Goal,
+  priceOf: ((provider: string, model: string) => ModelPrice | undefined) | undefined,
+): { provider: string; model: string; why: string } | undefined {
   const candidates = providers
     .filter((provider) => provider.available && provider.name !== "local")
     .sort((a, b) => Number(b.default) - Number(a.default))
@@ -38,9 +42,15 @@ export function pickModel(providers: ProviderInfo[], goal: Goal, priceOf: ((prov
     return price ? price.inputPerMillionUsd + 3 * price.outputPerMillionUsd : undefined;
   };
   if (goal === "cost" || goal === "tokens") {
-    const priced = candidates.filter((candidate) => blended(candidate) !== undefined).sort((a, b) => (blended(a) as number) - (blended(b) as number));
+    const priced = candidates
+      .filter((candidate) => blended(candidate) !== undefined)
+      .sort((a, b) => (blended(a) as number) - (blended(b) as number));
     const cheapest = priced[0];
-    if (cheapest) return { ...cheapest, why: `${cheapest.model}: the cheapest priced model ($${blended(cheapest)?.toFixed(2)} per million tokens at a 1:3 input:output mix)` };
+    if (cheapest)
+      return {
+        ...cheapest,
+        why: `${cheapest.model}: the cheapest priced model ($${blended(cheapest)?.toFixed(2)} per million tokens at a 1:3 input:output mix)`,
+      };
   }
   const wantSmall = goal !== "quality";
   const tiered = candidates.find((candidate) => (wantSmall ? SMALL : LARGE).test(candidate.model));

@@ -73,7 +73,14 @@ export async function generateStructured<T>(
   const ask = async (text: string) => {
     const result = await Promise.race([
       runtime.generate(
-        { input: { text }, system, provider: choice.provider, ...(choice.model ? { model: choice.model } : {}), temperature: 0.2, maxTokens: options.maxOutputTokens },
+        {
+          input: { text },
+          system,
+          provider: choice.provider,
+          ...(choice.model ? { model: choice.model } : {}),
+          temperature: 0.2,
+          maxTokens: options.maxOutputTokens,
+        },
         { signal },
       ),
       expired,

@@ -3,14 +3,51 @@ import { isFunctionNode, walk } from "../code/ast-walk.js";
 import type { ParsedCode } from "../code/parse-code.js";
 import type { CodeMetrics } from "../schemas/refactor-code-schema.js";
 
-const DECISIONS = new Set(["IfStatement", "ConditionalExpression", "ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "CatchClause"]);
-const NESTING = new Set(["IfStatement", "ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "SwitchStatement", "TryStatement"]);
+const DECISIONS = new Set([
+  "IfStatement",
+  "ConditionalExpression",
+  "ForStatement",
+  "ForInStatement",
+  "ForOfStatement",
+  "WhileStatement",
+  "DoWhileStatement",
+  "CatchClause",
+]);
+const NESTING = new Set([
+  "IfStatement",
+  "ForStatement",
+  "ForInStatement",
+  "ForOfStatement",
+  "WhileStatement",
+  "DoWhileStatement",
+  "SwitchStatement",
+  "TryStatement",
+]);
 const TRIVIAL_NUMBERS = new Set([0, 1, -1, 2, 10, 100, 1000]);
 
 /** Literal values worth naming: strings of 3+ characters and numbers other than the usual 0, 1, 2, 10… */
 export function literalKey(node: Node, parent: Node | undefined): string | undefined {
-  if (parent && (parent.type === "ImportDeclaration" || parent.type === "ExportAllDeclaration" || parent.type === "ExportNamedDeclaration" || parent.type === "TSLiteralType" || parent.type === "TSEnumMember" || parent.type === "TSExternalModuleReference" || parent.type === "JSXAttribute")) return undefined;
-  if (parent && (parent.type === "ObjectProperty" || parent.type === "ClassProperty" || parent.type === "ObjectMethod" || parent.type === "ClassMethod") && (parent as { key: Node }).key === node && !(parent as { computed?: boolean }).computed) return undefined;
+  if (
+    parent &&
+    (parent.type === "ImportDeclaration" ||
+      parent.type === "ExportAllDeclaration" ||
+      parent.type === "ExportNamedDeclaration" ||
+      parent.type === "TSLiteralType" ||
+      parent.type === "TSEnumMember" ||
+      parent.type === "TSExternalModuleReference" ||
+      parent.type === "JSXAttribute")
+  )
+    return undefined;
+  if (
+    parent &&
+    (parent.type === "ObjectProperty" ||
+      parent.type === "ClassProperty" ||
+      parent.type === "ObjectMethod" ||
+      parent.type === "ClassMethod") &&
+    (parent as { key: Node }).key === node &&
+    !(parent as { computed?: boolean }).computed
+  )
+    return undefined;
   if (parent?.type === "CallExpression" && parent.callee.type === "Identifier" && parent.callee.name === "require") return undefined;
   if (parent?.type === "CallExpression" && parent.callee.type === "Import") return undefined;
   if (node.type === "StringLiteral" && node.value.length >= 3) return `s:${node.value}`;
@@ -24,7 +61,16 @@ export function literalKey(node: Node, parent: Node | undefined): string | undef
  * loose equalities, `var` declarations and literal values repeated 3 or more times.
  */
 export function codeMetrics(parsed: ParsedCode): CodeMetrics {
-  const metrics: CodeMetrics = { lines: parsed.source.split("\n").filter((line) => line.trim() !== "").length, functions: 0, cyclomaticComplexity: 1, maxNestingDepth: 0, longestFunctionLines: 0, looseEqualities: 0, varDeclarations: 0, duplicatedLiterals: 0 };
+  const metrics: CodeMetrics = {
+    lines: parsed.source.split("\n").filter((line) => line.trim() !== "").length,
+    functions: 0,
+    cyclomaticComplexity: 1,
+    maxNestingDepth: 0,
+    longestFunctionLines: 0,
+    looseEqualities: 0,
+    varDeclarations: 0,
+    duplicatedLiterals: 0,
+  };
   if (!parsed.ast) return metrics;
   const literals = new Map<string, number>();
   walk(parsed.ast.program, (node, parent, ancestors) => {

@@ -49,21 +49,36 @@ export function detectNestedConditionals(parsed: ParsedCode): Finding[] {
       const onlyBrace = source.slice(closing.start, closing.end).trim() === "}";
       edits.push(onlyBrace ? { start: closing.start, end: closing.end, text: "" } : { start: block.end - 1, end: block.end, text: "" });
       // Lines inside the block lose one indentation level.
-      for (let position = source.indexOf("\n", block.start) + 1; position > 0 && position < block.end - 1; position = source.indexOf("\n", position) + 1) dedent.add(position);
+      for (
+        let position = source.indexOf("\n", block.start) + 1;
+        position > 0 && position < block.end - 1;
+        position = source.indexOf("\n", position) + 1
+      )
+        dedent.add(position);
     }
     const indentOf = (position: number) => /^[ \t]*/.exec(source.slice(lineBounds(source, position).start))?.[0] ?? "";
     const outerIndent = indentOf(chain[0]?.start ?? 0);
     const firstInner = source.indexOf("\n", chain[0]?.consequent.start ?? 0) + 1;
     const unit = indentOf(firstInner).slice(outerIndent.length) || "  ";
     for (const position of dedent) {
-      const count = chain.filter((statement) => position > (statement.consequent.start ?? 0) && position < (statement.consequent.end ?? 0)).length;
+      const count = chain.filter(
+        (statement) => position > (statement.consequent.start ?? 0) && position < (statement.consequent.end ?? 0),
+      ).length;
       const remove = Math.min(indentOf(position).length, unit.length * count);
-      if (remove > 0 && !edits.some((edit) => edit.start <= position && position < edit.end)) edits.push({ start: position, end: position + remove, text: "" });
+      if (remove > 0 && !edits.some((edit) => edit.start <= position && position < edit.end))
+        edits.push({ start: position, end: position + remove, text: "" });
     }
     const before = chain.map((statement, depth) => `${"  ".repeat(depth)}if (${textOf(source, statement.test)}) {`).join("\n");
     const after = chain.map((statement) => `if (!(${textOf(source, statement.test)})) return;`).join("\n");
     findings.push({
-      improvement: { type: "nested-conditionals", description: `Replace ${chain.length} nested ifs with guard clauses (flatter, easier to follow)`, ...at(chain[0] as Node), before, after, impact: chain.length >= 3 ? "high" : "medium" },
+      improvement: {
+        type: "nested-conditionals",
+        description: `Replace ${chain.length} nested ifs with guard clauses (flatter, easier to follow)`,
+        ...at(chain[0] as Node),
+        before,
+        after,
+        impact: chain.length >= 3 ? "high" : "medium",
+      },
       edits,
     });
     return undefined;
@@ -80,8 +95,14 @@ export function detectLongFunctions(parsed: ParsedCode, limit: number): Finding[
     const length = (node.loc?.end.line ?? 0) - (node.loc?.start.line ?? 0) + 1;
     if (length <= limit) return undefined;
     const body = (node as { body?: { body?: Statement[] } }).body?.body ?? [];
-    const blocks = body.filter((statement) => ["IfStatement", "ForStatement", "ForOfStatement", "ForInStatement", "WhileStatement", "SwitchStatement", "TryStatement"].includes(statement.type));
-    const largest = blocks.sort((a, b) => (b.loc?.end.line ?? 0) - (b.loc?.start.line ?? 0) - ((a.loc?.end.line ?? 0) - (a.loc?.start.line ?? 0)))[0];
+    const blocks = body.filter((statement) =>
+      ["IfStatement", "ForStatement", "ForOfStatement", "ForInStatement", "WhileStatement", "SwitchStatement", "TryStatement"].includes(
+        statement.type,
+      ),
+    );
+    const largest = blocks.sort(
+      (a, b) => (b.loc?.end.line ?? 0) - (b.loc?.start.line ?? 0) - ((a.loc?.end.line ?? 0) - (a.loc?.start.line ?? 0)),
+    )[0];
     const header = textOf(parsed.source, node).split("\n")[0] ?? "";
     findings.push({
       improvement: {
@@ -89,7 +110,9 @@ export function detectLongFunctions(parsed: ParsedCode, limit: number): Finding[
         description: `This function is ${length} lines long (limit ${limit}); split it into named helpers`,
         ...at(node),
         before: `${header} … (${length} lines)`,
-        after: largest ? `Extract lines ${largest.loc?.start.line}-${largest.loc?.end.line} (${largest.type.replace("Statement", "").toLowerCase()} block) into a helper function and call it` : "Split the body into helper functions, one per step",
+        after: largest
+          ? `Extract lines ${largest.loc?.start.line}-${largest.loc?.end.line} (${largest.type.replace("Statement", "").toLowerCase()} block) into a helper function and call it`
+          : "Split the body into helper functions, one per step",
         impact: length > limit * 2 ? "high" : "medium",
         reason: "splitting needs names only the author can choose",
       },
@@ -102,7 +125,12 @@ export function detectLongFunctions(parsed: ParsedCode, limit: number): Finding[
 
 function constantName(key: string, taken: Set<string>): string {
   const value = key.slice(2);
-  const words = key.startsWith("s:") ? value.toUpperCase().match(/[A-Z0-9]+/g)?.slice(0, 4) ?? [] : ["VALUE", value.replace(/[^0-9]/g, "_")];
+  const words = key.startsWith("s:")
+    ? (value
+        .toUpperCase()
+        .match(/[A-Z0-9]+/g)
+        ?.slice(0, 4) ?? [])
+    : ["VALUE", value.replace(/[^0-9]/g, "_")];
   let base = words.join("_") || "TEXT";
   if (/^[0-9]/.test(base)) base = `TEXT_${base}`;
   let name = base;
@@ -121,7 +149,8 @@ export function detectDuplicatedLiterals(parsed: ParsedCode): Finding[] {
   walk(program, (node, parent) => {
     if (node.type === "Identifier") identifiers.add(node.name);
     const key = literalKey(node, parent);
-    if (key && !(node.type === "StringLiteral" && parent?.type === "TemplateLiteral")) occurrences.set(key, [...(occurrences.get(key) ?? []), node]);
+    if (key && !(node.type === "StringLiteral" && parent?.type === "TemplateLiteral"))
+      occurrences.set(key, [...(occurrences.get(key) ?? []), node]);
     return undefined;
   });
   const lastImport = [...program.body].reverse().find((statement) => statement.type === "ImportDeclaration");
@@ -143,7 +172,11 @@ export function detectDuplicatedLiterals(parsed: ParsedCode): Finding[] {
         impact: nodes.length >= 5 ? "medium" : "low",
       },
       edits: [
-        { start: insertAt, end: insertAt, text: `${insertAt > 0 && parsed.source[insertAt - 1] !== "\n" ? "\n" : ""}const ${name} = ${raw};\n` },
+        {
+          start: insertAt,
+          end: insertAt,
+          text: `${insertAt > 0 && parsed.source[insertAt - 1] !== "\n" ? "\n" : ""}const ${name} = ${raw};\n`,
+        },
         ...nodes.map((node) => ({ start: node.start ?? 0, end: node.end ?? 0, text: name })),
       ],
     });

@@ -22,7 +22,16 @@ function referencesOf(scope: Node, name: string): Array<{ node: Node; parent: No
     if (node.type !== "Identifier" || node.name !== name) return undefined;
     if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return undefined;
     if (parent?.type === "OptionalMemberExpression" && parent.property === node && !parent.computed) return undefined;
-    if ((parent?.type === "ObjectProperty" || parent?.type === "ClassProperty" || parent?.type === "ObjectMethod" || parent?.type === "ClassMethod") && parent.key === node && !parent.computed && !(parent.type === "ObjectProperty" && parent.shorthand)) return undefined;
+    if (
+      (parent?.type === "ObjectProperty" ||
+        parent?.type === "ClassProperty" ||
+        parent?.type === "ObjectMethod" ||
+        parent?.type === "ClassMethod") &&
+      parent.key === node &&
+      !parent.computed &&
+      !(parent.type === "ObjectProperty" && parent.shorthand)
+    )
+      return undefined;
     found.push({ node, parent, ancestors: [...ancestors] });
     return undefined;
   });
@@ -38,7 +47,8 @@ export function detectVarDeclarations(parsed: ParsedCode): Finding[] {
     if (node.type !== "VariableDeclaration" || node.kind !== "var") return undefined;
     const declaration = node as VariableDeclaration;
     const scope = [...ancestors].reverse().find(isFunctionNode) ?? program;
-    const block = parent && (parent.type === "ForStatement" || parent.type === "ForInStatement" || parent.type === "ForOfStatement") ? parent : parent;
+    const block =
+      parent && (parent.type === "ForStatement" || parent.type === "ForInStatement" || parent.type === "ForOfStatement") ? parent : parent;
     const names = declaration.declarations.map((declarator) => (declarator.id.type === "Identifier" ? declarator.id.name : undefined));
     const before = firstLine(textOf(parsed.source, declaration));
     let reason: string | undefined;
@@ -47,7 +57,11 @@ export function detectVarDeclarations(parsed: ParsedCode): Finding[] {
     for (const name of names) {
       if (reason || name === undefined) break;
       for (const use of referencesOf(scope, name)) {
-        if (use.node.start === (declaration.declarations.find((item) => item.id.type === "Identifier" && item.id.name === name)?.id.start ?? -1)) continue;
+        if (
+          use.node.start ===
+          (declaration.declarations.find((item) => item.id.type === "Identifier" && item.id.name === name)?.id.start ?? -1)
+        )
+          continue;
         const inBlock = block && (use.node.start ?? 0) >= (block.start ?? 0) && (use.node.end ?? 0) <= (block.end ?? 0);
         if (!inBlock || (use.node.start ?? 0) < (declaration.start ?? 0)) {
           reason = `"${name}" is used ${inBlock ? "before its declaration" : "outside the block that declares it"} (var hoisting), so let/const would change behavior`;
@@ -57,14 +71,27 @@ export function detectVarDeclarations(parsed: ParsedCode): Finding[] {
           reason = `"${name}" is declared more than once`;
           break;
         }
-        if ((use.parent?.type === "AssignmentExpression" && use.parent.left === use.node) || use.parent?.type === "UpdateExpression") reassigned = true;
-        if ((use.parent?.type === "ForInStatement" || use.parent?.type === "ForOfStatement") && use.parent.left === use.node) reassigned = true;
+        if ((use.parent?.type === "AssignmentExpression" && use.parent.left === use.node) || use.parent?.type === "UpdateExpression")
+          reassigned = true;
+        if ((use.parent?.type === "ForInStatement" || use.parent?.type === "ForOfStatement") && use.parent.left === use.node)
+          reassigned = true;
       }
     }
-    const keyword = reassigned || declaration.declarations.some((declarator) => declarator.init === null || declarator.init === undefined) ? "let" : "const";
+    const keyword =
+      reassigned || declaration.declarations.some((declarator) => declarator.init === null || declarator.init === undefined)
+        ? "let"
+        : "const";
     const after = before.replace(/^var\b/, keyword);
     findings.push({
-      improvement: { type: "var-declarations", description: `Declare with ${keyword} instead of var (block scope${keyword === "const" ? ", never reassigned" : ""})`, ...at(declaration), before, after, impact: "low", ...(reason ? { reason } : {}) },
+      improvement: {
+        type: "var-declarations",
+        description: `Declare with ${keyword} instead of var (block scope${keyword === "const" ? ", never reassigned" : ""})`,
+        ...at(declaration),
+        before,
+        after,
+        impact: "low",
+        ...(reason ? { reason } : {}),
+      },
       edits: reason ? [] : [{ start: declaration.start ?? 0, end: (declaration.start ?? 0) + 3, text: keyword }],
     });
     return undefined;
@@ -73,7 +100,9 @@ export function detectVarDeclarations(parsed: ParsedCode): Finding[] {
 }
 
 function isLiteral(node: Node): boolean {
-  return node.type === "StringLiteral" || node.type === "NumericLiteral" || node.type === "BooleanLiteral" || node.type === "TemplateLiteral";
+  return (
+    node.type === "StringLiteral" || node.type === "NumericLiteral" || node.type === "BooleanLiteral" || node.type === "TemplateLiteral"
+  );
 }
 
 /** `==`/`!=` → `===`/`!==`; applied where the operand types cannot differ (typeof comparisons, two literals of one kind). */
@@ -86,17 +115,36 @@ export function detectLooseEquality(parsed: ParsedCode): Finding[] {
     const strict = `${expression.operator}=`;
     const operatorAt = parsed.source.indexOf(expression.operator, expression.left.end ?? 0);
     const before = textOf(parsed.source, expression);
-    const nullCheck = [expression.left, expression.right].some((side) => side.type === "NullLiteral" || (side.type === "Identifier" && side.name === "undefined"));
-    const typeofCheck = [expression.left, expression.right].some((side) => side.type === "UnaryExpression" && side.operator === "typeof") && [expression.left, expression.right].some((side) => side.type === "StringLiteral");
+    const nullCheck = [expression.left, expression.right].some(
+      (side) => side.type === "NullLiteral" || (side.type === "Identifier" && side.name === "undefined"),
+    );
+    const typeofCheck =
+      [expression.left, expression.right].some((side) => side.type === "UnaryExpression" && side.operator === "typeof") &&
+      [expression.left, expression.right].some((side) => side.type === "StringLiteral");
     const sameLiterals = isLiteral(expression.left) && isLiteral(expression.right) && expression.left.type === expression.right.type;
     const safe = typeofCheck || sameLiterals;
     const after = nullCheck
       ? `${textOf(parsed.source, expression.left)} ${strict} null || ${textOf(parsed.source, expression.left)} ${strict} undefined`
       : `${textOf(parsed.source, expression.left)} ${strict} ${textOf(parsed.source, expression.right)}`;
-    const reason = nullCheck ? "`== null` deliberately matches null and undefined" : safe ? undefined : "the operands may have different types; == converts them, so check before switching";
+    const reason = nullCheck
+      ? "`== null` deliberately matches null and undefined"
+      : safe
+        ? undefined
+        : "the operands may have different types; == converts them, so check before switching";
     findings.push({
-      improvement: { type: "strict-equality", description: `Use ${strict} to compare without type conversion`, ...at(expression), before: firstLine(before), after: firstLine(after), impact: nullCheck ? "low" : "medium", ...(reason ? { reason } : {}) },
-      edits: safe && operatorAt >= 0 && operatorAt < (expression.right.start ?? 0) ? [{ start: operatorAt, end: operatorAt + expression.operator.length, text: strict }] : [],
+      improvement: {
+        type: "strict-equality",
+        description: `Use ${strict} to compare without type conversion`,
+        ...at(expression),
+        before: firstLine(before),
+        after: firstLine(after),
+        impact: nullCheck ? "low" : "medium",
+        ...(reason ? { reason } : {}),
+      },
+      edits:
+        safe && operatorAt >= 0 && operatorAt < (expression.right.start ?? 0)
+          ? [{ start: operatorAt, end: operatorAt + expression.operator.length, text: strict }]
+          : [],
     });
     return undefined;
   });
@@ -134,7 +182,14 @@ export function detectStringConcatenation(parsed: ParsedCode): Finding[] {
     }
     template += "`";
     findings.push({
-      improvement: { type: "string-concatenation", description: "Build the string with a template literal", ...at(node), before: firstLine(textOf(parsed.source, node)), after: firstLine(template), impact: "low" },
+      improvement: {
+        type: "string-concatenation",
+        description: "Build the string with a template literal",
+        ...at(node),
+        before: firstLine(textOf(parsed.source, node)),
+        after: firstLine(template),
+        impact: "low",
+      },
       edits: template.includes("\n") ? [] : [{ start: node.start ?? 0, end: node.end ?? 0, text: template }],
     });
     return false;

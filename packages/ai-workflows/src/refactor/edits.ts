@@ -12,7 +12,11 @@ export interface Edit {
 export function applyEdits(source: string, groups: Edit[][]): { output: string; accepted: boolean[] } {
   const taken: Edit[] = [];
   const overlaps = (edit: Edit) =>
-    taken.some((other) => (edit.start < other.end && other.start < edit.end) || (edit.start === edit.end && other.start === other.end && edit.start === other.start));
+    taken.some(
+      (other) =>
+        (edit.start < other.end && other.start < edit.end) ||
+        (edit.start === edit.end && other.start === other.end && edit.start === other.start),
+    );
   const accepted = groups.map((group) => {
     if (group.length === 0 || group.some(overlaps)) return false;
     taken.push(...group);

@@ -24,7 +24,8 @@ function paths() {
 for (var index = 0; index < LIMIT; index++) {}
 `;
 
-const refactor = (overrides: Record<string, unknown> = {}) => refactorCode(refactorCodeRequestSchema.parse({ sourceCode: SOURCE, ...overrides }));
+const refactor = (overrides: Record<string, unknown> = {}) =>
+  refactorCode(refactorCodeRequestSchema.parse({ sourceCode: SOURCE, ...overrides }));
 
 /** Runs a module in a fresh context and returns its functions. */
 function load(code: string): Record<string, (...args: unknown[]) => unknown> {
@@ -39,12 +40,16 @@ describe("refactor-code", () => {
     expect(result.optimizedCode).toContain("for (let index = 0;");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected code contains a template literal
     expect(result.optimizedCode).toContain("const label = `user:${user.name}/${user.role}`;");
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected code contains a template literal
-    expect(result.optimizedCode).toContain('if (!(user.active)) return;\n  if (!(user.role == "admin")) return;\n  return `${label} (admin)`;');
+    expect(result.optimizedCode).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected code contains a template literal
+      'if (!(user.active)) return;\n  if (!(user.role == "admin")) return;\n  return `${label} (admin)`;',
+    );
     expect(result.optimizedCode).toContain('if (typeof value === "string")');
     expect(result.optimizedCode).toContain('const API_ITEMS = "/api/items";');
     const applied = result.improvements.filter((item) => item.applied).map((item) => item.type);
-    expect(new Set(applied)).toEqual(new Set(["var-declarations", "string-concatenation", "nested-conditionals", "strict-equality", "duplicated-literals"]));
+    expect(new Set(applied)).toEqual(
+      new Set(["var-declarations", "string-concatenation", "nested-conditionals", "strict-equality", "duplicated-literals"]),
+    );
   });
 
   it("leaves changes that could alter behavior as suggestions with a reason", () => {
@@ -57,14 +62,23 @@ describe("refactor-code", () => {
   it("does not change what the functions compute", () => {
     const before = load(SOURCE);
     const after = load(refactor().optimizedCode);
-    const users = [{ name: "a", role: "admin", active: true }, { name: "b", role: "user", active: true }, { name: "c", role: "admin", active: false }];
+    const users = [
+      { name: "a", role: "admin", active: true },
+      { name: "b", role: "user", active: true },
+      { name: "c", role: "admin", active: false },
+    ];
     for (const user of users) expect(after.classify?.(user)).toEqual(before.classify?.(user));
     for (const value of ["x", null, undefined, 0, "0", 5]) expect(after.kind?.(value)).toEqual(before.kind?.(value));
     expect(after.paths?.()).toBe(4);
   });
 
   it("keeps var where hoisting matters, and measures before and after", () => {
-    const result = refactorCode(refactorCodeRequestSchema.parse({ sourceCode: "function f(flag) {\n  if (flag) { var found = 1; }\n  return found;\n}\n", focusAreas: ["var-declarations"] }));
+    const result = refactorCode(
+      refactorCodeRequestSchema.parse({
+        sourceCode: "function f(flag) {\n  if (flag) { var found = 1; }\n  return found;\n}\n",
+        focusAreas: ["var-declarations"],
+      }),
+    );
     expect(result.optimizedCode).toContain("var found");
     expect(result.improvements[0]).toMatchObject({ applied: false, reason: expect.stringContaining("outside the block") });
     const measured = refactor().performanceGains;

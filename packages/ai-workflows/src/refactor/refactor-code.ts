@@ -2,7 +2,14 @@ import { z } from "zod";
 import { parseCode, parsesCleanly } from "../code/parse-code.js";
 import type { ModelStep } from "../provider/run-workflow.js";
 import type { ResultMeta } from "../schemas/common.js";
-import { FOCUS_AREAS, type FocusArea, type Improvement, type RefactorCodeRequest, type RefactorCodeResult, improvementSchema } from "../schemas/refactor-code-schema.js";
+import {
+  FOCUS_AREAS,
+  type FocusArea,
+  type Improvement,
+  type RefactorCodeRequest,
+  type RefactorCodeResult,
+  improvementSchema,
+} from "../schemas/refactor-code-schema.js";
 import { codeMetrics } from "./code-metrics.js";
 import { detectDuplicatedLiterals, detectLongFunctions, detectNestedConditionals } from "./detect-structure.js";
 import { type Finding, detectLooseEquality, detectStringConcatenation, detectVarDeclarations } from "./detect-syntax.js";
@@ -12,10 +19,38 @@ type Refactoring = Omit<RefactorCodeResult, keyof ResultMeta>;
 
 /** Which patterns matter most for each target: first in the list, first in the report. */
 const TARGET_ORDER: Record<RefactorCodeRequest["target"], FocusArea[]> = {
-  readability: ["nested-conditionals", "long-functions", "string-concatenation", "duplicated-literals", "var-declarations", "strict-equality"],
-  maintainability: ["long-functions", "duplicated-literals", "nested-conditionals", "var-declarations", "strict-equality", "string-concatenation"],
-  "modern-syntax": ["var-declarations", "string-concatenation", "strict-equality", "nested-conditionals", "duplicated-literals", "long-functions"],
-  performance: ["strict-equality", "long-functions", "nested-conditionals", "var-declarations", "duplicated-literals", "string-concatenation"],
+  readability: [
+    "nested-conditionals",
+    "long-functions",
+    "string-concatenation",
+    "duplicated-literals",
+    "var-declarations",
+    "strict-equality",
+  ],
+  maintainability: [
+    "long-functions",
+    "duplicated-literals",
+    "nested-conditionals",
+    "var-declarations",
+    "strict-equality",
+    "string-concatenation",
+  ],
+  "modern-syntax": [
+    "var-declarations",
+    "string-concatenation",
+    "strict-equality",
+    "nested-conditionals",
+    "duplicated-literals",
+    "long-functions",
+  ],
+  performance: [
+    "strict-equality",
+    "long-functions",
+    "nested-conditionals",
+    "var-declarations",
+    "duplicated-literals",
+    "string-concatenation",
+  ],
 };
 
 function detect(area: FocusArea, parsed: ReturnType<typeof parseCode>, target: RefactorCodeRequest["target"]): Finding[] {
@@ -40,7 +75,8 @@ function runtimeImpact(target: RefactorCodeRequest["target"], applied: Improveme
   const kinds = new Set(applied.map((item) => item.type));
   const parts = ["The applied changes are structural and keep behavior; expect no measurable speed change"];
   if (kinds.has("strict-equality")) parts.push("strict comparisons skip type conversion (a negligible gain)");
-  if (target === "performance") parts.push("measure hot paths with a profiler before optimizing further: none of these patterns is a bottleneck by itself");
+  if (target === "performance")
+    parts.push("measure hot paths with a profiler before optimizing further: none of these patterns is a bottleneck by itself");
   return `${parts.join("; ")}.`;
 }
 
@@ -56,21 +92,40 @@ export function refactorCode(request: RefactorCodeRequest): Refactoring {
   const ordered = TARGET_ORDER[request.target].filter((area) => areas.includes(area));
   const findings = parsed.ast && parsed.errors.length === 0 ? ordered.flatMap((area) => detect(area, parsed, request.target)) : [];
   // Structural rewrites first: their edits claim their ranges before smaller ones inside them.
-  const priority: FocusArea[] = ["nested-conditionals", "var-declarations", "strict-equality", "duplicated-literals", "string-concatenation", "long-functions"];
+  const priority: FocusArea[] = [
+    "nested-conditionals",
+    "var-declarations",
+    "strict-equality",
+    "duplicated-literals",
+    "string-concatenation",
+    "long-functions",
+  ];
   const byPriority = [...findings].sort((a, b) => priority.indexOf(a.improvement.type) - priority.indexOf(b.improvement.type));
-  let { output, accepted } = applyEdits(request.sourceCode, byPriority.map((finding) => finding.edits));
+  let { output, accepted } = applyEdits(
+    request.sourceCode,
+    byPriority.map((finding) => finding.edits),
+  );
   if (!parsesCleanly(output, parsed.language)) {
     // A safety net: keep only changes that leave the code valid, one at a time.
     const kept = byPriority.map(() => false);
     for (const [index] of byPriority.entries()) {
-      const trial = applyEdits(request.sourceCode, byPriority.map((finding, other) => (kept[other] || other === index ? finding.edits : [])));
+      const trial = applyEdits(
+        request.sourceCode,
+        byPriority.map((finding, other) => (kept[other] || other === index ? finding.edits : [])),
+      );
       if (trial.accepted[index] && parsesCleanly(trial.output, parsed.language)) kept[index] = true;
     }
-    ({ output, accepted } = applyEdits(request.sourceCode, byPriority.map((finding, index) => (kept[index] ? finding.edits : []))));
+    ({ output, accepted } = applyEdits(
+      request.sourceCode,
+      byPriority.map((finding, index) => (kept[index] ? finding.edits : [])),
+    ));
   }
   const improvements: Improvement[] = byPriority.map((finding, index) => {
     const applied = accepted[index] === true;
-    const reason = applied ? undefined : (finding.improvement.reason ?? (finding.edits.length === 0 ? "not applied automatically" : "overlaps another change; apply it after that one"));
+    const reason = applied
+      ? undefined
+      : (finding.improvement.reason ??
+        (finding.edits.length === 0 ? "not applied automatically" : "overlaps another change; apply it after that one"));
     const { reason: _reason, ...rest } = finding.improvement;
     return { ...rest, applied, ...(reason ? { reason } : {}) };
   });
@@ -87,7 +142,13 @@ export function refactorCode(request: RefactorCodeRequest): Refactoring {
       cyclomaticComplexityChange: after.cyclomaticComplexity - before.cyclomaticComplexity,
       maxNestingDepthChange: after.maxNestingDepth - before.maxNestingDepth,
       linesChange: after.lines - before.lines,
-      estimatedRuntimeImpact: parsed.errors.length > 0 ? "None: the code has syntax errors (see parseErrors), so nothing was changed." : runtimeImpact(request.target, improvements.filter((item) => item.applied)),
+      estimatedRuntimeImpact:
+        parsed.errors.length > 0
+          ? "None: the code has syntax errors (see parseErrors), so nothing was changed."
+          : runtimeImpact(
+              request.target,
+              improvements.filter((item) => item.applied),
+            ),
     },
     target: request.target,
     parseErrors: parsed.errors.slice(0, 50),
@@ -95,12 +156,19 @@ export function refactorCode(request: RefactorCodeRequest): Refactoring {
 }
 
 const modelOutputSchema = z.object({
-  optimizedCode: z.string().min(1).refine((code) => parsesCleanly(code), { message: "must be valid JavaScript/TypeScript (it does not parse)" }),
-  improvements: z.array(improvementSchema.omit({ applied: true, reason: true, column: true }).extend({ column: z.number().int().optional() })).max(50),
+  optimizedCode: z
+    .string()
+    .min(1)
+    .refine((code) => parsesCleanly(code), { message: "must be valid JavaScript/TypeScript (it does not parse)" }),
+  improvements: z
+    .array(improvementSchema.omit({ applied: true, reason: true, column: true }).extend({ column: z.number().int().optional() }))
+    .max(50),
 });
 
 /** The AI path: the model refactors; its code must parse, and the metrics are measured on it. */
-export function refactorModelStep(request: RefactorCodeRequest): (simulated: Refactoring) => ModelStep<Refactoring, z.infer<typeof modelOutputSchema>> | undefined {
+export function refactorModelStep(
+  request: RefactorCodeRequest,
+): (simulated: Refactoring) => ModelStep<Refactoring, z.infer<typeof modelOutputSchema>> | undefined {
   return (simulated) =>
     simulated.parseErrors.length > 0
       ? undefined

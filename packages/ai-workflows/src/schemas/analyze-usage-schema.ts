@@ -3,7 +3,12 @@ import { impactSchema, providerSelectionShape, resultMetaShape } from "./common.
 import { WORKFLOW_LIMITS } from "./limits.js";
 
 export const TIMEFRAMES = ["1h", "24h", "7d", "30d"] as const;
-export const TIMEFRAME_MS: Record<(typeof TIMEFRAMES)[number], number> = { "1h": 3_600_000, "24h": 86_400_000, "7d": 604_800_000, "30d": 2_592_000_000 };
+export const TIMEFRAME_MS: Record<(typeof TIMEFRAMES)[number], number> = {
+  "1h": 3_600_000,
+  "24h": 86_400_000,
+  "7d": 604_800_000,
+  "30d": 2_592_000_000,
+};
 
 export const analyzeUsageRequestSchema = z.object({
   timeframe: z.enum(TIMEFRAMES).default("24h").describe("Window of the usage ledger to analyze"),
@@ -55,7 +60,15 @@ export const analyzeUsageResultSchema = z.object({
         maxLatencyMs: z.number(),
       }),
     ),
-    timeline: z.array(z.object({ start: z.string(), calls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() })),
+    timeline: z.array(
+      z.object({
+        start: z.string(),
+        calls: z.number().int(),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+        costUsd: z.number(),
+      }),
+    ),
   }),
   costBreakdown: z.object({
     currency: z.literal("USD"),
@@ -63,7 +76,9 @@ export const analyzeUsageResultSchema = z.object({
     projectedMonthlyUsd: z.number().describe("The window's cost scaled to 30 days"),
     unpricedCalls: z.number().int().describe("Calls of models without a price (not in totals)"),
     byProvider: z.array(z.object({ provider: z.string(), costUsd: z.number(), share: z.number() })),
-    byModel: z.array(z.object({ provider: z.string(), model: z.string(), costUsd: z.number(), costPerThousandTokensUsd: z.number().nullable() })),
+    byModel: z.array(
+      z.object({ provider: z.string(), model: z.string(), costUsd: z.number(), costPerThousandTokensUsd: z.number().nullable() }),
+    ),
   }),
   recommendations: z.array(recommendationSchema),
   ...resultMetaShape,

@@ -11,7 +11,11 @@ export const benchmarkRequestSchema = z
       .max(WORKFLOW_LIMITS.maxTestPrompts)
       .describe(`Prompts to run; iterations × prompts ≤ ${WORKFLOW_LIMITS.maxBenchmarkRuns}`),
     includeQualityMetrics: z.boolean().default(true).describe("Score answers for length, instruction keywords and format adherence"),
-    providers: z.array(z.string().min(1).max(100)).max(WORKFLOW_LIMITS.maxProviders).optional().describe("Providers to run (default: every available one, local included)"),
+    providers: z
+      .array(z.string().min(1).max(100))
+      .max(WORKFLOW_LIMITS.maxProviders)
+      .optional()
+      .describe("Providers to run (default: every available one, local included)"),
     maxTokens: z.number().int().min(1).max(4096).default(256).describe("Output token limit per run"),
     ...providerSelectionShape,
   })
@@ -49,7 +53,16 @@ export const benchmarkResultSchema = z.object({
       length: z.number(),
       instructionKeywords: z.number(),
       formatAdherence: z.number(),
-      perPrompt: z.array(z.object({ promptIndex: z.number().int(), overall: z.number(), length: z.number(), instructionKeywords: z.number(), formatAdherence: z.number(), expectedFormat: z.string() })),
+      perPrompt: z.array(
+        z.object({
+          promptIndex: z.number().int(),
+          overall: z.number(),
+          length: z.number(),
+          instructionKeywords: z.number(),
+          formatAdherence: z.number(),
+          expectedFormat: z.string(),
+        }),
+      ),
     }),
   ),
   costEfficiency: z.array(

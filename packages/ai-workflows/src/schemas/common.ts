@@ -7,7 +7,9 @@ export const providerSelectionShape = {
     .min(1)
     .max(100)
     .optional()
-    .describe("Provider for the AI path (default: the runtime's default provider unless it is `local`); `local` asks for the simulated result"),
+    .describe(
+      "Provider for the AI path (default: the runtime's default provider unless it is `local`); `local` asks for the simulated result",
+    ),
   model: z.string().min(1).max(200).optional().describe("Model of that provider (default: the provider's default model)"),
 };
 

@@ -17,7 +17,10 @@ export const debugAiOutputRequestSchema = z.object({
     .default("auto")
     .describe(`A format name (${FORMAT_NAMES.join(", ")}) or a JSON Schema (object, or its JSON text) the output must match`),
   issueTypes: distinctList(z.enum(ISSUE_TYPES), 1, ISSUE_TYPES.length).default([...ISSUE_TYPES]),
-  analysisDepth: z.enum(ANALYSIS_DEPTHS).default("detailed").describe("quick: first error per check; detailed: every check; comprehensive: also every fenced code block"),
+  analysisDepth: z
+    .enum(ANALYSIS_DEPTHS)
+    .default("detailed")
+    .describe("quick: first error per check; detailed: every check; comprehensive: also every fenced code block"),
   ...providerSelectionShape,
 });
 export type DebugAiOutputRequest = z.output<typeof debugAiOutputRequestSchema>;

@@ -7,7 +7,10 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const generateDocumentationRequestSchema = z.object({
   codeBase: codeField("JavaScript or TypeScript source to document"),
-  outputFormat: z.enum(OUTPUT_FORMATS).default("markdown").describe("markdown/html: a reference page; jsdoc: the code with JSDoc added; json: the reference as JSON"),
+  outputFormat: z
+    .enum(OUTPUT_FORMATS)
+    .default("markdown")
+    .describe("markdown/html: a reference page; jsdoc: the code with JSDoc added; json: the reference as JSON"),
   includeExamples: z.boolean().default(true),
   apiDocumentation: z.boolean().default(true).describe("Include the API reference section in the document"),
   title: z.string().min(1).max(200).optional(),
@@ -21,7 +24,15 @@ export const apiEntrySchema = z.object({
   kind: z.enum(["function", "class", "method", "constant", "interface", "type"]),
   signature: z.string(),
   description: z.string(),
-  params: z.array(z.object({ name: z.string(), type: z.string().nullable(), optional: z.boolean(), defaultValue: z.string().nullable(), description: z.string() })),
+  params: z.array(
+    z.object({
+      name: z.string(),
+      type: z.string().nullable(),
+      optional: z.boolean(),
+      defaultValue: z.string().nullable(),
+      description: z.string(),
+    }),
+  ),
   returns: z.object({ type: z.string().nullable(), description: z.string() }).nullable(),
   throws: z.array(z.string()),
   examples: z.array(z.string()),

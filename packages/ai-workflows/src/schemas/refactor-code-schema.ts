@@ -3,7 +3,14 @@ import { distinctList, impactSchema, providerSelectionShape, resultMetaShape } f
 import { PARSED_LANGUAGES, codeField, parseIssueSchema } from "./code-schema.js";
 
 export const REFACTOR_TARGETS = ["readability", "performance", "maintainability", "modern-syntax"] as const;
-export const FOCUS_AREAS = ["var-declarations", "strict-equality", "nested-conditionals", "long-functions", "duplicated-literals", "string-concatenation"] as const;
+export const FOCUS_AREAS = [
+  "var-declarations",
+  "strict-equality",
+  "nested-conditionals",
+  "long-functions",
+  "duplicated-literals",
+  "string-concatenation",
+] as const;
 export type FocusArea = (typeof FOCUS_AREAS)[number];
 
 export const refactorCodeRequestSchema = z.object({

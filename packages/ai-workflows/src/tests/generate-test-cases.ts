@@ -6,7 +6,13 @@ import { parseCode, parsesCleanly } from "../code/parse-code.js";
 import type { ModelStep } from "../provider/run-workflow.js";
 import type { Language } from "../schemas/code-schema.js";
 import type { ResultMeta } from "../schemas/common.js";
-import { type GenerateTestCasesRequest, type GenerateTestCasesResult, TEST_TYPES, type TestCase, type TestFramework } from "../schemas/generate-test-cases-schema.js";
+import {
+  type GenerateTestCasesRequest,
+  type GenerateTestCasesResult,
+  TEST_TYPES,
+  type TestCase,
+  type TestFramework,
+} from "../schemas/generate-test-cases-schema.js";
 import { jsTests } from "./js-test-file.js";
 import { otherLanguageTests } from "./other-language-tests.js";
 
@@ -30,7 +36,11 @@ function languageOf(request: GenerateTestCasesRequest): Language {
     const requestedFamily = request.language === "javascript" || request.language === "typescript" ? "js" : request.language;
     if (requestedFamily !== family) {
       throw new ServerValidationError("Request validation failed", [
-        { field: "body.framework", message: `${request.framework} tests ${family === "js" ? "JavaScript/TypeScript" : family} code, but language is ${request.language}`, value: request.framework },
+        {
+          field: "body.framework",
+          message: `${request.framework} tests ${family === "js" ? "JavaScript/TypeScript" : family} code, but language is ${request.language}`,
+          value: request.framework,
+        },
       ]);
     }
     return request.language;
@@ -39,13 +49,28 @@ function languageOf(request: GenerateTestCasesRequest): Language {
 }
 
 export function functionInfo(fact: FunctionFact): GenerateTestCasesResult["functions"][number] {
-  const { node: _node, jsdoc: _jsdoc, conditions: _conditions, calls: _calls, exportName: _exportName, isStatic: _isStatic, returnsValue: _returnsValue, ...info } = fact;
+  const {
+    node: _node,
+    jsdoc: _jsdoc,
+    conditions: _conditions,
+    calls: _calls,
+    exportName: _exportName,
+    isStatic: _isStatic,
+    returnsValue: _returnsValue,
+    ...info
+  } = fact;
   return info;
 }
 
 function byType(cases: TestCase[]) {
   const pick = (type: TestCase["type"]) => cases.filter((item) => item.type === type);
-  return { unitTests: pick("unit"), edgeCases: pick("edge-cases"), integrationTests: pick("integration"), performanceTests: pick("performance"), securityTests: pick("security") };
+  return {
+    unitTests: pick("unit"),
+    edgeCases: pick("edge-cases"),
+    integrationTests: pick("integration"),
+    performanceTests: pick("performance"),
+    securityTests: pick("security"),
+  };
 }
 
 /**
@@ -57,7 +82,15 @@ export function generateTestCases(request: GenerateTestCasesRequest): TestGenera
   const language = languageOf(request);
   if (language !== "javascript" && language !== "typescript") {
     const generated = otherLanguageTests(request.codeFunction, language, request.framework, request.testTypes, request.modulePath);
-    return { ...byType(generated.cases), testFile: generated.testFile, framework: request.framework, language, functions: generated.functions, parseErrors: [], warnings: generated.warnings };
+    return {
+      ...byType(generated.cases),
+      testFile: generated.testFile,
+      framework: request.framework,
+      language,
+      functions: generated.functions,
+      parseErrors: [],
+      warnings: generated.warnings,
+    };
   }
   const parsed = parseCode(request.codeFunction, request.language as "javascript" | "typescript" | undefined);
   const facts = collectFunctions(parsed);
@@ -77,10 +110,14 @@ export function generateTestCases(request: GenerateTestCasesRequest): TestGenera
 }
 
 /** The AI path: the model writes the tests; each must parse and name a function of the code. */
-export function testCasesModelStep(request: GenerateTestCasesRequest): (simulated: TestGeneration) => ModelStep<TestGeneration, { tests: TestCase[] }> | undefined {
+export function testCasesModelStep(
+  request: GenerateTestCasesRequest,
+): (simulated: TestGeneration) => ModelStep<TestGeneration, { tests: TestCase[] }> | undefined {
   return (simulated) => {
     const js = FRAMEWORK_LANGUAGE[request.framework] === "js";
-    const names = new Set(simulated.functions.flatMap((fact) => [fact.name, fact.className ? `${fact.className}.${fact.name}` : fact.name]));
+    const names = new Set(
+      simulated.functions.flatMap((fact) => [fact.name, fact.className ? `${fact.className}.${fact.name}` : fact.name]),
+    );
     if (names.size === 0) return undefined;
     const schema = z.object({
       tests: z
@@ -90,7 +127,10 @@ export function testCasesModelStep(request: GenerateTestCasesRequest): (simulate
             functionName: z.string().refine((name) => names.has(name), { message: `must be one of: ${[...names].join(", ")}` }),
             type: z.enum(request.testTypes as [TestCase["type"], ...TestCase["type"][]]),
             description: z.string(),
-            code: z.string().min(1).refine((code) => !js || parsesCleanly(code), { message: "must be valid JavaScript/TypeScript (it does not parse)" }),
+            code: z
+              .string()
+              .min(1)
+              .refine((code) => !js || parsesCleanly(code), { message: "must be valid JavaScript/TypeScript (it does not parse)" }),
           }),
         )
         .min(1)

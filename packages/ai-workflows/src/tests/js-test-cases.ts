@@ -86,13 +86,29 @@ function unitTests(fact: FunctionFact, context: JsCaseContext): TestCase[] {
   const call = callOf(fact, context, argumentsOf(fact, context));
   const awaited = fact.async ? `await ${call}` : call;
   if (fact.kind === "class") {
-    return [testCase(fact, "unit", `${label} can be constructed`, "Constructs the class with typical arguments.", testBlock(`${label} can be constructed`, [style.isInstance(call, context.importName(fact))], false))];
+    return [
+      testCase(
+        fact,
+        "unit",
+        `${label} can be constructed`,
+        "Constructs the class with typical arguments.",
+        testBlock(`${label} can be constructed`, [style.isInstance(call, context.importName(fact))], false),
+      ),
+    ];
   }
   const cases: TestCase[] = [];
   const examples = exampleExpectations(fact, context);
   if (examples.length > 0) {
     const body = examples.map((example) => style.equals(fact.async ? `await ${example.call}` : example.call, example.expected));
-    cases.push(testCase(fact, "unit", `${label} returns what its examples show`, "Expectations taken from the @example lines of its JSDoc.", testBlock(`${label} returns what its examples show`, body, fact.async)));
+    cases.push(
+      testCase(
+        fact,
+        "unit",
+        `${label} returns what its examples show`,
+        "Expectations taken from the @example lines of its JSDoc.",
+        testBlock(`${label} returns what its examples show`, body, fact.async),
+      ),
+    );
   }
   const primitive = PRIMITIVE_RETURN.exec(fact.returnType ?? "")?.[1];
   const name = `${label} handles typical input`;
@@ -148,15 +164,30 @@ function edgeCaseTests(fact: FunctionFact, context: JsCaseContext): TestCase[] {
         if (seen.has(call)) continue;
         seen.add(call);
         const name = `${label} copes with ${value.label} as ${param.name}`;
-        cases.push(testCase(fact, "edge-cases", name, `${label} has no throw statement, so ${value.label} must not make it fail.`, testBlock(name, [style.doesNotThrow(call, fact.async)], fact.async)));
+        cases.push(
+          testCase(
+            fact,
+            "edge-cases",
+            name,
+            `${label} has no throw statement, so ${value.label} must not make it fail.`,
+            testBlock(name, [style.doesNotThrow(call, fact.async)], fact.async),
+          ),
+        );
       }
     }
   }
   return cases.slice(0, MAX_EDGE_CASES);
 }
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, on purpose
-const HOSTILE_STRINGS = ["<script>alert(1)</script>", "' OR '1'='1' --", "../../../etc/passwd", "__proto__", "{{7*7}}${7*7}", "\u0000\r\nX-Injected: 1"];
+const HOSTILE_STRINGS = [
+  "<script>alert(1)</script>",
+  "' OR '1'='1' --",
+  "../../../etc/passwd",
+  "__proto__",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, on purpose
+  "{{7*7}}${7*7}",
+  "\u0000\r\nX-Injected: 1",
+];
 
 function securityTests(fact: FunctionFact, context: JsCaseContext): TestCase[] {
   if (fact.kind === "class") return [];
@@ -179,15 +210,41 @@ function securityTests(fact: FunctionFact, context: JsCaseContext): TestCase[] {
       "}",
       style.isFalse(polluted),
     ];
-    cases.push(testCase(fact, "security", name, "Injection-style strings either work or fail with an Error, and never pollute Object.prototype.", testBlock(name, body, fact.async)));
+    cases.push(
+      testCase(
+        fact,
+        "security",
+        name,
+        "Injection-style strings either work or fail with an Error, and never pollute Object.prototype.",
+        testBlock(name, body, fact.async),
+      ),
+    );
   }
   const objectIndex = fact.params.findIndex((param) => shapeOf(param) === "object");
   if (objectIndex >= 0) {
-    const value = { code: `JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}')`, label: "a prototype-pollution payload" };
+    const value = {
+      code: `JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}')`,
+      label: "a prototype-pollution payload",
+    };
     const call = callOf(fact, context, argumentsOf(fact, context, { index: objectIndex, value }));
     const name = `${label} is not open to prototype pollution`;
-    const body = ["try {", `  ${fact.async ? "await " : ""}${call};`, "} catch {", "  // refusing the payload is fine", "}", style.isFalse(polluted)];
-    cases.push(testCase(fact, "security", name, "A JSON payload with __proto__ and constructor keys must not reach Object.prototype.", testBlock(name, body, fact.async)));
+    const body = [
+      "try {",
+      `  ${fact.async ? "await " : ""}${call};`,
+      "} catch {",
+      "  // refusing the payload is fine",
+      "}",
+      style.isFalse(polluted),
+    ];
+    cases.push(
+      testCase(
+        fact,
+        "security",
+        name,
+        "A JSON payload with __proto__ and constructor keys must not reach Object.prototype.",
+        testBlock(name, body, fact.async),
+      ),
+    );
   }
   return cases;
 }
@@ -205,7 +262,15 @@ function performanceTests(fact: FunctionFact, context: JsCaseContext): TestCase[
     "}",
     context.style.lessThan("performance.now() - started", "1_000"),
   ];
-  return [testCase(fact, "performance", name, "A regression guard on throughput with typical arguments; tune the budget to your machine.", testBlock(name, body, fact.async))];
+  return [
+    testCase(
+      fact,
+      "performance",
+      name,
+      "A regression guard on throughput with typical arguments; tune the budget to your machine.",
+      testBlock(name, body, fact.async),
+    ),
+  ];
 }
 
 function integrationTests(fact: FunctionFact, context: JsCaseContext, methods: FunctionFact[]): TestCase[] {
@@ -214,16 +279,41 @@ function integrationTests(fact: FunctionFact, context: JsCaseContext, methods: F
     const instanceMethods = methods.filter((method) => method.className === fact.name && !method.isStatic);
     if (instanceMethods.length < 2) return [];
     const anyAsync = instanceMethods.some((method) => method.async);
-    const steps = instanceMethods.map((method) => `${method.async ? "await " : ""}instance.${method.name}(${argumentsOf(method, context)});`);
+    const steps = instanceMethods.map(
+      (method) => `${method.async ? "await " : ""}instance.${method.name}(${argumentsOf(method, context)});`,
+    );
     const name = `${fact.name} methods work together on one instance`;
-    const body = [`const instance = new ${context.importName(fact)}(${argumentsOf(fact, context)});`, ...steps, style.isInstance("instance", context.importName(fact))];
-    return [testCase(fact, "integration", name, `Calls ${instanceMethods.map((method) => method.name).join(", ")} in order on the same instance.`, testBlock(name, body, anyAsync))];
+    const body = [
+      `const instance = new ${context.importName(fact)}(${argumentsOf(fact, context)});`,
+      ...steps,
+      style.isInstance("instance", context.importName(fact)),
+    ];
+    return [
+      testCase(
+        fact,
+        "integration",
+        name,
+        `Calls ${instanceMethods.map((method) => method.name).join(", ")} in order on the same instance.`,
+        testBlock(name, body, anyAsync),
+      ),
+    ];
   }
   if (fact.calls.length === 0 || fact.kind === "method") return [];
   const name = `${fact.name} works with ${fact.calls.join(", ")}`;
   const call = callOf(fact, context, argumentsOf(fact, context));
-  const body = [`const result = ${fact.async ? "await " : ""}${call};`, fact.returnsValue ? style.isDefined("result") : style.equals("result", "undefined")];
-  return [testCase(fact, "integration", name, `Runs ${fact.name} through the module's own ${fact.calls.join(", ")} (no mocks).`, testBlock(name, body, fact.async))];
+  const body = [
+    `const result = ${fact.async ? "await " : ""}${call};`,
+    fact.returnsValue ? style.isDefined("result") : style.equals("result", "undefined"),
+  ];
+  return [
+    testCase(
+      fact,
+      "integration",
+      name,
+      `Runs ${fact.name} through the module's own ${fact.calls.join(", ")} (no mocks).`,
+      testBlock(name, body, fact.async),
+    ),
+  ];
 }
 
 /** The test cases of one function for the asked test types. */

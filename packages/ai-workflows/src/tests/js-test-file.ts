@@ -16,15 +16,28 @@ const SAFE_IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * Test cases and a complete test file for JavaScript/TypeScript frameworks. Tests import the
  * module's exports; a snippet without exports is treated as exporting its top-level functions.
  */
-export function jsTests(facts: FunctionFact[], types: readonly TestType[], framework: TestFramework, modulePath: string, typescript: boolean): { cases: TestCase[]; testFile: string; warnings: string[] } {
+export function jsTests(
+  facts: FunctionFact[],
+  types: readonly TestType[],
+  framework: TestFramework,
+  modulePath: string,
+  typescript: boolean,
+): { cases: TestCase[]; testFile: string; warnings: string[] } {
   const warnings: string[] = [];
   const topLevel = facts.filter((fact) => fact.kind !== "method");
   const anyExports = topLevel.some((fact) => fact.exported);
-  if (!anyExports && topLevel.length > 0) warnings.push(`The code exports nothing; the tests import ${topLevel.map((fact) => fact.name).join(", ")} from "${modulePath}" — export them there.`);
+  if (!anyExports && topLevel.length > 0)
+    warnings.push(
+      `The code exports nothing; the tests import ${topLevel.map((fact) => fact.name).join(", ")} from "${modulePath}" — export them there.`,
+    );
   const importable = (fact: FunctionFact) => (anyExports ? fact.exported : true) && SAFE_IDENTIFIER.test(fact.name);
-  const importName = (fact: FunctionFact) => (fact.exportName && fact.exportName !== "default" && SAFE_IDENTIFIER.test(fact.exportName) ? fact.exportName : fact.name);
-  const tested = facts.filter((fact) => (fact.kind === "method" ? topLevel.some((owner) => owner.name === fact.className && importable(owner)) : importable(fact)));
-  for (const fact of topLevel) if (!importable(fact)) warnings.push(`${fact.name} (line ${fact.line}) is not exported, so it is not tested directly.`);
+  const importName = (fact: FunctionFact) =>
+    fact.exportName && fact.exportName !== "default" && SAFE_IDENTIFIER.test(fact.exportName) ? fact.exportName : fact.name;
+  const tested = facts.filter((fact) =>
+    fact.kind === "method" ? topLevel.some((owner) => owner.name === fact.className && importable(owner)) : importable(fact),
+  );
+  for (const fact of topLevel)
+    if (!importable(fact)) warnings.push(`${fact.name} (line ${fact.line}) is not exported, so it is not tested directly.`);
   const context: JsCaseContext = {
     style: framework === "mocha" || framework === "node-test" ? assertStyle : expectStyle,
     typescript,
@@ -42,7 +55,10 @@ export function jsTests(facts: FunctionFact[], types: readonly TestType[], frame
   const namedImports = used.filter((fact) => fact !== defaultImport).map(importName);
   const imports: string[] = [];
   if (defaultImport || namedImports.length > 0) {
-    const parts = [defaultImport ? importName(defaultImport) : undefined, namedImports.length > 0 ? `{ ${[...new Set(namedImports)].join(", ")} }` : undefined].filter(Boolean);
+    const parts = [
+      defaultImport ? importName(defaultImport) : undefined,
+      namedImports.length > 0 ? `{ ${[...new Set(namedImports)].join(", ")} }` : undefined,
+    ].filter(Boolean);
     imports.push(`import ${parts.join(", ")} from ${JSON.stringify(modulePath)};`);
   }
   const groups = new Map<string, TestCase[]>();
@@ -51,7 +67,9 @@ export function jsTests(facts: FunctionFact[], types: readonly TestType[], frame
     group.push(item);
     groups.set(item.functionName, group);
   }
-  const blocks = [...groups].map(([name, items]) => `describe(${JSON.stringify(name)}, () => {\n${items.map((item) => indent(item.code)).join("\n\n")}\n});`);
+  const blocks = [...groups].map(
+    ([name, items]) => `describe(${JSON.stringify(name)}, () => {\n${items.map((item) => indent(item.code)).join("\n\n")}\n});`,
+  );
   const testFile = [...(HEADERS[framework] ?? []), ...imports, "", blocks.join("\n\n"), ""].join("\n");
   return { cases, testFile, warnings };
 }

@@ -31,13 +31,25 @@ function splitTopLevel(text: string): string[] {
 function pythonParam(part: string): ParameterFact | undefined {
   const match = /^(\*{0,2})(\w+)\s*(?::\s*([^=]+?))?\s*(?:=\s*(.+))?$/.exec(part);
   if (!match || match[2] === "self" || match[2] === "cls") return undefined;
-  return { name: match[2] as string, type: match[3]?.trim() ?? null, optional: match[4] !== undefined || match[1] !== "", defaultValue: match[4]?.trim() ?? null, rest: match[1] !== "" };
+  return {
+    name: match[2] as string,
+    type: match[3]?.trim() ?? null,
+    optional: match[4] !== undefined || match[1] !== "",
+    defaultValue: match[4]?.trim() ?? null,
+    rest: match[1] !== "",
+  };
 }
 
 function rubyParam(part: string): ParameterFact | undefined {
   const match = /^([*&]{0,2})(\w+)(:)?\s*(?:=?\s*(.+))?$/.exec(part);
   if (!match) return undefined;
-  return { name: match[2] as string, type: null, optional: match[4] !== undefined || match[1] !== "", defaultValue: match[4]?.trim() ?? null, rest: match[1] !== "" };
+  return {
+    name: match[2] as string,
+    type: null,
+    optional: match[4] !== undefined || match[1] !== "",
+    defaultValue: match[4]?.trim() ?? null,
+    rest: match[1] !== "",
+  };
 }
 
 function goParams(text: string): ParameterFact[] {
@@ -50,7 +62,14 @@ function goParams(text: string): ParameterFact[] {
       pendingNames.push(part);
       continue;
     }
-    for (const name of [...pendingNames, match[1] as string]) params.push({ name, type: (match[2] as string).trim(), optional: false, defaultValue: null, rest: (match[2] as string).startsWith("...") });
+    for (const name of [...pendingNames, match[1] as string])
+      params.push({
+        name,
+        type: (match[2] as string).trim(),
+        optional: false,
+        defaultValue: null,
+        rest: (match[2] as string).startsWith("..."),
+      });
     pendingNames = [];
   }
   return params;
@@ -58,9 +77,14 @@ function goParams(text: string): ParameterFact[] {
 
 const COMPARE = /\bif\s+(?:not\s+|!)?\(?\s*(\w+)\s*(<=|>=|<|>|==|!=)\s*(-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')/;
 
-function bodyFacts(lines: string[], params: ParameterFact[], language: ScannedLanguage): { throws: boolean; branches: number; conditions: ParamCondition[]; returnsValue: boolean } {
+function bodyFacts(
+  lines: string[],
+  params: ParameterFact[],
+  language: ScannedLanguage,
+): { throws: boolean; branches: number; conditions: ParamCondition[]; returnsValue: boolean } {
   const names = new Set(params.map((param) => param.name));
-  const raise = language === "python" ? /^\s*raise\b/ : language === "ruby" ? /^\s*raise\b/ : /return\s+.*(errors\.New|fmt\.Errorf|\berr\b)/;
+  const raise =
+    language === "python" ? /^\s*raise\b/ : language === "ruby" ? /^\s*raise\b/ : /return\s+.*(errors\.New|fmt\.Errorf|\berr\b)/;
   let branches = 0;
   let throws = false;
   let returnsValue = language === "ruby";
@@ -74,7 +98,14 @@ function bodyFacts(lines: string[], params: ParameterFact[], language: ScannedLa
       const next = lines.slice(index, index + 3).join("\n");
       const raw = match[3] as string;
       const value = /^["']/.test(raw) ? raw.slice(1, -1) : Number(raw);
-      conditions.push({ param: match[1] as string, kind: "compare", operator: match[2] as string, value, throws: raise.test(next.split("\n").slice(1).join("\n")) || raise.test(line), line: index + 1 });
+      conditions.push({
+        param: match[1] as string,
+        kind: "compare",
+        operator: match[2] as string,
+        value,
+        throws: raise.test(next.split("\n").slice(1).join("\n")) || raise.test(line),
+        line: index + 1,
+      });
     }
   }
   return { throws, branches, conditions, returnsValue };
@@ -108,15 +139,26 @@ export function scanFunctions(source: string, language: ScannedLanguage): Functi
     let signature = line.slice(line.indexOf("(", match[0].length - 1) + 1);
     let end = index;
     while (!/\)/.test(signature) && end + 1 < lines.length && end - index < 20) signature += ` ${lines[++end]}`;
-    const paramsText = language === "ruby" && !line.includes("(") ? "" : signature.slice(0, signature.indexOf(")") >= 0 ? signature.indexOf(")") : undefined);
+    const paramsText =
+      language === "ruby" && !line.includes("(")
+        ? ""
+        : signature.slice(0, signature.indexOf(")") >= 0 ? signature.indexOf(")") : undefined);
     const rest = signature.slice(signature.indexOf(")") + 1);
-    const params = language === "go" ? goParams(paramsText) : splitTopLevel(paramsText).flatMap((part) => (language === "python" ? pythonParam(part) : rubyParam(part)) ?? []);
-    const returnType = language === "python" ? (/->\s*([^:]+):/.exec(rest)?.[1]?.trim() ?? null) : language === "go" ? rest.replace(/\{.*$/, "").trim() || null : null;
+    const params =
+      language === "go"
+        ? goParams(paramsText)
+        : splitTopLevel(paramsText).flatMap((part) => (language === "python" ? pythonParam(part) : rubyParam(part)) ?? []);
+    const returnType =
+      language === "python"
+        ? (/->\s*([^:]+):/.exec(rest)?.[1]?.trim() ?? null)
+        : language === "go"
+          ? rest.replace(/\{.*$/, "").trim() || null
+          : null;
     const bodyEnd = findBodyEnd(lines, end + 1, indent, language);
     const body = lines.slice(end + 1, bodyEnd);
     const receiver = language === "go" ? (match[2] ?? null) : null;
     const name = match[3] as string;
-    const docstring = language === "python" ? /^\s*(?:"""|''')([\s\S]*?)(?:"""|''')/.exec(body.join("\n"))?.[1]?.trim() ?? null : null;
+    const docstring = language === "python" ? (/^\s*(?:"""|''')([\s\S]*?)(?:"""|''')/.exec(body.join("\n"))?.[1]?.trim() ?? null) : null;
     const isMethod = Boolean(currentClass) || receiver !== null;
     const fact = emptyFact(name, isMethod ? "method" : "function", index + 1, docstring);
     Object.assign(fact, bodyFacts(body, params, language), {

@@ -13,8 +13,14 @@ type Shape = "number" | "string" | "boolean" | "array" | "object" | "function" |
 const NAME_SHAPES: Array<[RegExp, Shape]> = [
   [/^(is|has|should|can|enable|disable|allow)[A-Z_]|^(flag|enabled|disabled|verbose|strict|force)$/i, "boolean"],
   [/(items|list|values|array|arr|numbers|entries|rows|elements|ids|names)$/i, "array"],
-  [/(count|^n$|num|index|idx|size|length|amount|age|price|total|limit|offset|max|min|^[xyzab]$|width|height|^ms$|Ms$|seconds|rate|ratio|score|level|port)$/i, "number"],
-  [/(name|text|str|string|message|title|label|id|key|path|url|uri|email|query|prefix|suffix|word|token|slug|code|input|content)$/i, "string"],
+  [
+    /(count|^n$|num|index|idx|size|length|amount|age|price|total|limit|offset|max|min|^[xyzab]$|width|height|^ms$|Ms$|seconds|rate|ratio|score|level|port)$/i,
+    "number",
+  ],
+  [
+    /(name|text|str|string|message|title|label|id|key|path|url|uri|email|query|prefix|suffix|word|token|slug|code|input|content)$/i,
+    "string",
+  ],
   [/(options|config|opts|settings|params|props|context|ctx|data|payload|body|record|object|obj|user|request)$/i, "object"],
   [/(callback|^fn$|handler|^cb$|listener|predicate|compare|mapper|reducer)$/i, "function"],
 ];
@@ -41,7 +47,9 @@ export function typicalValue(param: ParameterFact, position: number): TestValue 
       return { code: String(position + 2), label: String(position + 2) };
     case "string": {
       const literal = /^\s*(["'])([^"']*)\1/.exec(type);
-      return literal ? { code: JSON.stringify(literal[2]), label: JSON.stringify(literal[2]) } : { code: JSON.stringify(`${param.name}-value`), label: "a string" };
+      return literal
+        ? { code: JSON.stringify(literal[2]), label: JSON.stringify(literal[2]) }
+        : { code: JSON.stringify(`${param.name}-value`), label: "a string" };
     }
     case "boolean":
       return { code: "true", label: "true" };
@@ -61,10 +69,20 @@ export function edgeValues(param: ParameterFact): TestValue[] {
   const values: TestValue[] = [];
   switch (shapeOf(param)) {
     case "number":
-      values.push({ code: "0", label: "zero" }, { code: "-1", label: "a negative number" }, { code: "Number.MAX_SAFE_INTEGER", label: "the largest safe integer" }, { code: "Number.NaN", label: "NaN" });
+      values.push(
+        { code: "0", label: "zero" },
+        { code: "-1", label: "a negative number" },
+        { code: "Number.MAX_SAFE_INTEGER", label: "the largest safe integer" },
+        { code: "Number.NaN", label: "NaN" },
+      );
       break;
     case "string":
-      values.push({ code: '""', label: "an empty string" }, { code: '"   "', label: "whitespace only" }, { code: '"x".repeat(10_000)', label: "a 10,000-character string" }, { code: '"ünïcödé 👋"', label: "non-ASCII text" });
+      values.push(
+        { code: '""', label: "an empty string" },
+        { code: '"   "', label: "whitespace only" },
+        { code: '"x".repeat(10_000)', label: "a 10,000-character string" },
+        { code: '"ünïcödé 👋"', label: "non-ASCII text" },
+      );
       break;
     case "array":
       values.push({ code: "[]", label: "an empty array" }, { code: "[0]", label: "a one-item array" });
@@ -123,17 +141,32 @@ export function conditionValues(condition: ParamCondition, param: ParameterFact)
     case "null":
       return { holds: { code: "null", label: "null", violatesType: true }, fails: typicalValue(param, 0) };
     case "typeof": {
-      const matching: Record<string, string> = { string: '"text"', number: "42", boolean: "true", object: "{}", function: "() => undefined", undefined: "undefined" };
+      const matching: Record<string, string> = {
+        string: '"text"',
+        number: "42",
+        boolean: "true",
+        object: "{}",
+        function: "() => undefined",
+        undefined: "undefined",
+      };
       const wanted = matching[String(condition.value)] ?? "undefined";
       const otherCode = condition.value === "number" ? '"42"' : "42";
       const matches = { code: wanted, label: `a ${condition.value}` };
       const differs = { code: otherCode, label: `not a ${condition.value}`, violatesType: true };
-      return condition.operator === "!==" || condition.operator === "!=" ? { holds: differs, fails: matches } : { holds: matches, fails: differs };
+      return condition.operator === "!==" || condition.operator === "!="
+        ? { holds: differs, fails: matches }
+        : { holds: matches, fails: differs };
     }
     case "length": {
       const [holds, fails] = oppositeCompare(condition.operator ?? "===", Number(condition.value));
-      const make = (length: number) => (shape === "string" ? `"${"a".repeat(Math.max(0, Math.min(length, 1000)))}"` : `Array.from({ length: ${Math.max(0, Math.min(length, 100_000))} }, (_, index) => index)`);
-      return { holds: { code: make(holds), label: `length ${Math.max(0, holds)}` }, fails: { code: make(fails), label: `length ${Math.max(0, fails)}` } };
+      const make = (length: number) =>
+        shape === "string"
+          ? `"${"a".repeat(Math.max(0, Math.min(length, 1000)))}"`
+          : `Array.from({ length: ${Math.max(0, Math.min(length, 100_000))} }, (_, index) => index)`;
+      return {
+        holds: { code: make(holds), label: `length ${Math.max(0, holds)}` },
+        fails: { code: make(fails), label: `length ${Math.max(0, fails)}` },
+      };
     }
     case "array":
       return { holds: { code: "[1, 2]", label: "an array" }, fails: { code: '"not an array"', label: "a non-array", violatesType: true } };

@@ -21,7 +21,14 @@ export async function analyzeUsage(runtime: Runtime | undefined, request: Analyz
   const ledger = runtime?.usage;
   const report: UsageReport = ledger
     ? await ledger.query({ since: now - windowMs, until: now, providers: request.providers })
-    : { from: new Date(now - windowMs).toISOString(), to: new Date(now).toISOString(), granularityMs: 0, backend: "none", entries: [], buckets: [] };
+    : {
+        from: new Date(now - windowMs).toISOString(),
+        to: new Date(now).toISOString(),
+        granularityMs: 0,
+        backend: "none",
+        entries: [],
+        buckets: [],
+      };
   const figures = usageFigures(report, windowMs);
   const providers = runtime ? await runtime.listProviders() : [];
   const recommendations = request.includeOptimizations
@@ -31,7 +38,8 @@ export async function analyzeUsage(runtime: Runtime | undefined, request: Analyz
     recommendations.unshift({
       rule: "no-usage-ledger",
       title: "This runtime keeps no usage ledger",
-      detail: "The figures are zero because the runtime records no usage. @conduit-ai/runtime keeps one by default (in Redis when REDIS_URL is set); a custom runtime can implement runtime.usage.",
+      detail:
+        "The figures are zero because the runtime records no usage. @conduit-ai/runtime keeps one by default (in Redis when REDIS_URL is set); a custom runtime can implement runtime.usage.",
       impact: "low",
       estimatedMonthlySavingsUsd: null,
     });
@@ -40,24 +48,41 @@ export async function analyzeUsage(runtime: Runtime | undefined, request: Analyz
     recommendations.unshift({
       rule: "empty-ledger",
       title: `No AI calls recorded in the last ${request.timeframe}${filter}`,
-      detail: "The usage ledger is empty for this window, so every figure is zero. Make calls through /api/agent (generate, stream, embed) and analyze again, or widen the timeframe.",
+      detail:
+        "The usage ledger is empty for this window, so every figure is zero. Make calls through /api/agent (generate, stream, embed) and analyze again, or widen the timeframe.",
       impact: "low",
       estimatedMonthlySavingsUsd: null,
     });
   }
   return {
-    window: { timeframe: request.timeframe, from: report.from, to: report.to, granularityMs: report.granularityMs, backend: report.backend },
+    window: {
+      timeframe: request.timeframe,
+      from: report.from,
+      to: report.to,
+      granularityMs: report.granularityMs,
+      backend: report.backend,
+    },
     ...figures,
     recommendations,
   };
 }
 
-const modelOutputSchema = z.object({ recommendations: z.array(recommendationSchema.omit({ rule: true })).min(1).max(10) });
+const modelOutputSchema = z.object({
+  recommendations: z
+    .array(recommendationSchema.omit({ rule: true }))
+    .min(1)
+    .max(10),
+});
 
 /** The AI path: the model writes the recommendations; the figures stay the ledger's. */
 export function usageModelStep(simulated: UsageAnalysis): ModelStep<UsageAnalysis, z.infer<typeof modelOutputSchema>> | undefined {
   if (simulated.tokenUsage.total.calls === 0) return undefined;
-  const facts = { window: simulated.window, tokenUsage: { ...simulated.tokenUsage, timeline: simulated.tokenUsage.timeline.slice(-48) }, costBreakdown: simulated.costBreakdown, ruleFindings: simulated.recommendations };
+  const facts = {
+    window: simulated.window,
+    tokenUsage: { ...simulated.tokenUsage, timeline: simulated.tokenUsage.timeline.slice(-48) },
+    costBreakdown: simulated.costBreakdown,
+    ruleFindings: simulated.recommendations,
+  };
   return {
     instructions:
       "Given the usage figures of an AI service, write concrete recommendations to lower cost and latency and raise reliability. Base every claim on the figures given; estimate monthly savings in USD only when the figures allow it (else null).",

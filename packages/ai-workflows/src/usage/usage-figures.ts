@@ -19,7 +19,14 @@ export function usageFigures(report: UsageReport, windowMs: number): Pick<Analyz
     total.totalTokens += tokens;
     totalCost += entry.costUsd;
     unpricedCalls += entry.unpricedCalls;
-    const provider = providers.get(entry.provider) ?? { calls: 0, failedCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
+    const provider = providers.get(entry.provider) ?? {
+      calls: 0,
+      failedCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+      costUsd: 0,
+    };
     provider.calls += entry.calls;
     provider.failedCalls += entry.failedCalls;
     provider.inputTokens += entry.inputTokens;
@@ -61,7 +68,11 @@ export function usageFigures(report: UsageReport, windowMs: number): Pick<Analyz
       totalUsd: round(totalCost),
       projectedMonthlyUsd: windowMs > 0 ? round((totalCost * 2_592_000_000) / windowMs, 4) : 0,
       unpricedCalls,
-      byProvider: [...providers].map(([provider, figures]) => ({ provider, costUsd: round(figures.costUsd), share: share(figures.costUsd, totalCost) })),
+      byProvider: [...providers].map(([provider, figures]) => ({
+        provider,
+        costUsd: round(figures.costUsd),
+        share: share(figures.costUsd, totalCost),
+      })),
       byModel: [...models.values()].map((model) => ({
         provider: model.provider,
         model: model.model,

@@ -46,7 +46,8 @@ export function usageRecommendations(input: RuleInput): Recommendation[] {
     const cheaper = cheaperModel(input, entry.provider, entry.model);
     if (cheaper && averageOutput < 400) {
       const current = input.priceOf?.(entry.provider, entry.model) as ModelPrice;
-      const newCost = (entry.inputTokens * cheaper.price.inputPerMillionUsd + entry.outputTokens * cheaper.price.outputPerMillionUsd) / 1_000_000;
+      const newCost =
+        (entry.inputTokens * cheaper.price.inputPerMillionUsd + entry.outputTokens * cheaper.price.outputPerMillionUsd) / 1_000_000;
       const savings = (entry.costUsd - newCost) * monthly;
       recommendations.push({
         rule: "cheaper-model-for-short-answers",
@@ -104,7 +105,8 @@ export function usageRecommendations(input: RuleInput): Recommendation[] {
     recommendations.push({
       rule: "unpriced-models",
       title: `${figures.costBreakdown.unpricedCalls} calls used models without a price`,
-      detail: "Their cost is not in the totals. Add their prices to the runtime's price table (createRuntime({ usage: { prices } })) so the cost figures are complete.",
+      detail:
+        "Their cost is not in the totals. Add their prices to the runtime's price table (createRuntime({ usage: { prices } })) so the cost figures are complete.",
       impact: "low",
       estimatedMonthlySavingsUsd: null,
     });
@@ -116,7 +118,8 @@ export function usageRecommendations(input: RuleInput): Recommendation[] {
     recommendations.push({
       rule: "local-provider-only",
       title: "Every call went to the offline local provider",
-      detail: "The local provider answers deterministically without a model. Set OPENAI_API_KEY or OPENAI_BASE_URL (any OpenAI-compatible server), or ANTHROPIC_API_KEY, to use a real model.",
+      detail:
+        "The local provider answers deterministically without a model. Set OPENAI_API_KEY or OPENAI_BASE_URL (any OpenAI-compatible server), or ANTHROPIC_API_KEY, to use a real model.",
       impact: "low",
       estimatedMonthlySavingsUsd: null,
     });
@@ -148,5 +151,7 @@ export function usageRecommendations(input: RuleInput): Recommendation[] {
     }
   }
   const order = { high: 0, medium: 1, low: 2 } as const;
-  return recommendations.sort((a, b) => order[a.impact] - order[b.impact] || (b.estimatedMonthlySavingsUsd ?? 0) - (a.estimatedMonthlySavingsUsd ?? 0));
+  return recommendations.sort(
+    (a, b) => order[a.impact] - order[b.impact] || (b.estimatedMonthlySavingsUsd ?? 0) - (a.estimatedMonthlySavingsUsd ?? 0),
+  );
 }

@@ -37,7 +37,9 @@ export interface ProviderAuthMiddlewareSettings {
 export interface ProviderAuthConfig extends ProviderAuthMiddlewareSettings {
   type: string;
   /** Sessions: `false` turns them off. Store default: Redis when `REDIS_URL` is set, else memory. */
-  sessions?: false | { store?: "memory" | "redis"; ttlMs?: number; maxSessionsPerUser?: number; refreshThresholdMs?: number; keyPrefix?: string };
+  sessions?:
+    | false
+    | { store?: "memory" | "redis"; ttlMs?: number; maxSessionsPerUser?: number; refreshThresholdMs?: number; keyPrefix?: string };
   [setting: string]: unknown;
 }
 
@@ -81,24 +83,38 @@ interface SessionConnection {
   keyPrefix?: string | undefined;
 }
 
-async function sessionsFrom(config: ProviderAuthConfig["sessions"], type: string, connection: SessionConnection): Promise<SessionManager | undefined> {
+async function sessionsFrom(
+  config: ProviderAuthConfig["sessions"],
+  type: string,
+  connection: SessionConnection,
+): Promise<SessionManager | undefined> {
   const { redisUrl, redis } = connection;
   const reachable = redis !== undefined || redisUrl !== undefined;
   if (config === false) return undefined;
-  const settings = readSettings<Exclude<ProviderAuthConfig["sessions"], false | undefined>>(type, config ?? {}, {
-    store: { kind: "string" },
-    ttlMs: { kind: "number", min: 1000 },
-    maxSessionsPerUser: { kind: "number", min: 0 },
-    refreshThresholdMs: { kind: "number", min: 0 },
-    keyPrefix: { kind: "string" },
-  }, "auth.sessions");
+  const settings = readSettings<Exclude<ProviderAuthConfig["sessions"], false | undefined>>(
+    type,
+    config ?? {},
+    {
+      store: { kind: "string" },
+      ttlMs: { kind: "number", min: 1000 },
+      maxSessionsPerUser: { kind: "number", min: 0 },
+      refreshThresholdMs: { kind: "number", min: 0 },
+      keyPrefix: { kind: "string" },
+    },
+    "auth.sessions",
+  );
   const kind = settings.store ?? (reachable ? "redis" : "memory");
   if (kind !== "memory" && kind !== "redis") throw settingsProblem(type, "auth.sessions.store", 'expected "memory" or "redis"');
-  if (kind === "redis" && !reachable) throw settingsProblem(type, "auth.sessions.store", '"redis" needs the REDIS_URL environment variable');
+  if (kind === "redis" && !reachable)
+    throw settingsProblem(type, "auth.sessions.store", '"redis" needs the REDIS_URL environment variable');
   const keyPrefix = settings.keyPrefix ?? connection.keyPrefix;
   const prefix = keyPrefix ? { keyPrefix } : {};
   const store: SessionStore =
-    kind === "memory" ? new MemorySessionStore() : redis ? new RedisSessionStore(redis, prefix) : await RedisSessionStore.connect(redisUrl as string, prefix);
+    kind === "memory"
+      ? new MemorySessionStore()
+      : redis
+        ? new RedisSessionStore(redis, prefix)
+        : await RedisSessionStore.connect(redisUrl as string, prefix);
   return new SessionManager({
     store,
     provider: type,
@@ -144,7 +160,8 @@ export async function createProviderAuthFromConfig(
     else providerSettings[key] = value;
   }
   const middlewareOptions = readSettings<ProviderAuthMiddlewareSettings>(type, middlewareSettings, MIDDLEWARE_KEYS);
-  const authorization: AuthorizationConfig | undefined = options.authorization === undefined ? undefined : parseAuthorizationConfig(options.authorization);
+  const authorization: AuthorizationConfig | undefined =
+    options.authorization === undefined ? undefined : parseAuthorizationConfig(options.authorization);
   const rbac = new RbacPolicy(
     {
       ...(authorization?.superAdminRoles ? { superAdminRoles: authorization.superAdminRoles } : {}),

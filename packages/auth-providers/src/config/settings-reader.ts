@@ -35,7 +35,9 @@ function check(value: unknown, spec: SettingSpec): string | undefined {
       return typeof value === "boolean" ? undefined : "expected a boolean";
     case "strings":
       if (typeof value === "string" && value !== "") return undefined;
-      return Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "") ? undefined : "expected a string or an array of strings";
+      return Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "")
+        ? undefined
+        : "expected a string or an array of strings";
     case "object":
       return isRecord(value) ? undefined : "expected an object";
     case "function":
@@ -83,11 +85,14 @@ export function readSettings<T>(provider: string, input: unknown, spec: Settings
 
 /** Raises the one-issue form of `readSettings`' error, for rules across keys ("one of secret, publicKey, jwksUrl"). */
 export function settingsProblem(provider: string, path: string, message: string): InvalidConfigurationError {
-  return new InvalidConfigurationError(provider, `Invalid ${provider} auth settings: ${path}: ${message}`, { details: { issues: [{ path, message }] } });
+  return new InvalidConfigurationError(provider, `Invalid ${provider} auth settings: ${path}: ${message}`, {
+    details: { issues: [{ path, message }] },
+  });
 }
 
 /** A string or list of strings as a list. */
-export const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+export const listOf = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** `https://host/` and `https://host` are the same base: joins without doubling the slash. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}`;

@@ -59,7 +59,12 @@ const { LOW, MEDIUM, HIGH, CRITICAL } = ErrorSeverity;
 /** A credential was presented and refused for a reason other than the ones below. */
 export class AuthenticationFailedError extends AuthProviderError {
   constructor(provider: string, message = "Authentication failed", options: Options = {}) {
-    super(message, provider, { code: AuthErrorCode.AUTHENTICATION_FAILED, statusCode: 401, category: AUTHENTICATION, severity: MEDIUM }, options);
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.AUTHENTICATION_FAILED, statusCode: 401, category: AUTHENTICATION, severity: MEDIUM },
+      options,
+    );
   }
 }
 
@@ -87,7 +92,12 @@ export class TokenExpiredError extends AuthProviderError {
 /** Authenticated, but the roles or permissions do not allow this. */
 export class InsufficientPermissionsError extends AuthProviderError {
   constructor(provider: string, message = "Insufficient permissions", options: Options = {}) {
-    super(message, provider, { code: AuthErrorCode.INSUFFICIENT_PERMISSIONS, statusCode: 403, category: AUTHORIZATION, severity: MEDIUM }, options);
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.INSUFFICIENT_PERMISSIONS, statusCode: 403, category: AUTHORIZATION, severity: MEDIUM },
+      options,
+    );
   }
 }
 
@@ -113,7 +123,12 @@ export class UserNotFoundError extends AuthProviderError {
 /** The provider could not start (discovery failed, key unreadable). */
 export class ProviderInitializationError extends AuthProviderError {
   constructor(provider: string, message = "Auth provider failed to initialize", options: Options = {}) {
-    super(message, provider, { code: AuthErrorCode.PROVIDER_INITIALIZATION_FAILED, statusCode: 500, category: CONFIG, severity: CRITICAL }, options);
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.PROVIDER_INITIALIZATION_FAILED, statusCode: 500, category: CONFIG, severity: CRITICAL },
+      options,
+    );
   }
 }
 
@@ -127,14 +142,24 @@ export class InvalidConfigurationError extends AuthProviderError {
 /** The identity provider's API (JWKS, introspection, userinfo) failed or answered nonsense. */
 export class ProviderAPIError extends AuthProviderError {
   constructor(provider: string, message = "Identity provider request failed", options: Options = {}) {
-    super(message, provider, { code: AuthErrorCode.PROVIDER_API_ERROR, statusCode: 502, category: EXTERNAL, severity: HIGH, retryable: true }, options);
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.PROVIDER_API_ERROR, statusCode: 502, category: EXTERNAL, severity: HIGH, retryable: true },
+      options,
+    );
   }
 }
 
 /** The identity provider rate-limited us. */
 export class AuthRateLimitError extends AuthProviderError {
   constructor(provider: string, message = "Identity provider rate limit reached", options: Options = {}) {
-    super(message, provider, { code: AuthErrorCode.RATE_LIMITED, statusCode: 429, category: RATE_LIMIT, severity: LOW, retryable: true }, options);
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.RATE_LIMITED, statusCode: 429, category: RATE_LIMIT, severity: LOW, retryable: true },
+      options,
+    );
   }
 }
 

@@ -22,7 +22,10 @@ export interface ProviderAuthMiddlewareOptions extends Omit<AuthMiddlewareOption
  * const provider = createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "conduit" });
  * server.registerMiddleware(createProviderAuthMiddleware(provider, { skipPaths: ["/api/docs*"] }));
  */
-export function createProviderAuthMiddleware(provider: BaseAuthProvider, options: ProviderAuthMiddlewareOptions = {}): MiddlewareDefinition {
+export function createProviderAuthMiddleware(
+  provider: BaseAuthProvider,
+  options: ProviderAuthMiddlewareOptions = {},
+): MiddlewareDefinition {
   const { sessions: useSessions = provider.sessions !== undefined, onRefused, onAuthenticated, ...rest } = options;
   // What validation learned, for onAuthenticated: a symbol slot on the request (a WeakMap entry per request costs the GC more).
   const PENDING = Symbol("verified");
@@ -55,8 +58,13 @@ export function createProviderAuthMiddleware(provider: BaseAuthProvider, options
       });
     },
     onRefused: (refusal, ctx) => {
-      const error = AuthProviderError.isInstance(refusal.error) ? refusal.error : { code: (refusal.error as { code?: string }).code ?? "AUTH_INVALID", message: refusal.error.message };
-      const reason = refusal.reason === "invalid" ? String(((refusal.error as AuthProviderError).details as { reason?: string } | undefined)?.reason ?? "invalid") : refusal.reason;
+      const error = AuthProviderError.isInstance(refusal.error)
+        ? refusal.error
+        : { code: (refusal.error as { code?: string }).code ?? "AUTH_INVALID", message: refusal.error.message };
+      const reason =
+        refusal.reason === "invalid"
+          ? String(((refusal.error as AuthProviderError).details as { reason?: string } | undefined)?.reason ?? "invalid")
+          : refusal.reason;
       provider.reportUnauthorized(error, reason, ctx);
       onRefused?.(refusal, ctx);
     },

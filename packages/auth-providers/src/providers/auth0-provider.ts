@@ -27,7 +27,8 @@ export function createAuth0Provider(settings: Auth0ProviderSettings, options: Pr
     settings,
     { domain: { kind: "string" }, namespace: { kind: "string" } },
     (checked) => {
-      if (!checked.domain && !(checked.jwksUrl && checked.issuer)) throw settingsProblem("auth0", "auth.domain", "required (or both jwksUrl and issuer)");
+      if (!checked.domain && !(checked.jwksUrl && checked.issuer))
+        throw settingsProblem("auth0", "auth.domain", "required (or both jwksUrl and issuer)");
       const origin = checked.domain ? originOf(checked.domain) : undefined;
       const namespace = checked.namespace?.replace(/\/+$/, "");
       return {

@@ -30,20 +30,28 @@ export function createClerkProvider(settings: ClerkProviderSettings, options: Pr
     settings,
     { frontendApi: { kind: "url" }, secretKey: { kind: "string" }, apiUrl: { kind: "url" }, authorizedParties: { kind: "strings" } },
     (checked) => {
-      if (!checked.frontendApi && !checked.secretKey && !checked.jwksUrl) throw settingsProblem("clerk", "auth.frontendApi", "required (or secretKey, or jwksUrl)");
+      if (!checked.frontendApi && !checked.secretKey && !checked.jwksUrl)
+        throw settingsProblem("clerk", "auth.frontendApi", "required (or secretKey, or jwksUrl)");
       const frontend = checked.frontendApi ? originOf(checked.frontendApi) : undefined;
       const parties = listOf(checked.authorizedParties);
-      const verifier = checked.secretKey && !frontend
-        ? { jwksUrl: `${originOf(checked.apiUrl ?? "https://api.clerk.com")}/v1/jwks`, jwksHeaders: { authorization: `Bearer ${checked.secretKey}` } }
-        : frontend
-          ? { jwksUrl: `${frontend}/.well-known/jwks.json`, issuer: frontend }
-          : {};
+      const verifier =
+        checked.secretKey && !frontend
+          ? {
+              jwksUrl: `${originOf(checked.apiUrl ?? "https://api.clerk.com")}/v1/jwks`,
+              jwksHeaders: { authorization: `Bearer ${checked.secretKey}` },
+            }
+          : frontend
+            ? { jwksUrl: `${frontend}/.well-known/jwks.json`, issuer: frontend }
+            : {};
       return {
         verifier,
         profile: {
           defaultRoleClaims: ["roles", "org_role", "o.rol", "public_metadata.roles", "metadata.roles"],
           defaultPermissionClaims: ["permissions", "org_permissions", "o.per"],
-          check: (claims) => (parties.length > 0 && typeof claims.azp === "string" && !parties.includes(claims.azp) ? "Token was issued to another party (azp)" : undefined),
+          check: (claims) =>
+            parties.length > 0 && typeof claims.azp === "string" && !parties.includes(claims.azp)
+              ? "Token was issued to another party (azp)"
+              : undefined,
         },
       };
     },

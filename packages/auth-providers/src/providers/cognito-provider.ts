@@ -35,9 +35,11 @@ export function createCognitoProvider(settings: CognitoProviderSettings, options
         throw settingsProblem("cognito", "auth.userPoolId", "region and userPoolId are required (or both jwksUrl and issuer)");
       }
       const tokenUse = checked.tokenUse ?? "access";
-      if (!["access", "id", "any"].includes(tokenUse)) throw settingsProblem("cognito", "auth.tokenUse", 'expected "access", "id" or "any"');
+      if (!["access", "id", "any"].includes(tokenUse))
+        throw settingsProblem("cognito", "auth.tokenUse", 'expected "access", "id" or "any"');
       const clients = listOf(checked.clientId);
-      const issuer = checked.region && checked.userPoolId ? `https://cognito-idp.${checked.region}.amazonaws.com/${checked.userPoolId}` : undefined;
+      const issuer =
+        checked.region && checked.userPoolId ? `https://cognito-idp.${checked.region}.amazonaws.com/${checked.userPoolId}` : undefined;
       return {
         verifier: issuer ? { jwksUrl: `${issuer}/.well-known/jwks.json`, issuer } : {},
         profile: {

@@ -14,7 +14,10 @@ describe("jwt provider", () => {
   afterAll(() => idp.close());
 
   const jwks = (extra: Record<string, unknown> = {}) =>
-    createJwtProvider({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: "conduit-api", verifiedCacheTtlMs: 0, ...extra }, { sessions: false });
+    createJwtProvider(
+      { jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: "conduit-api", verifiedCacheTtlMs: 0, ...extra },
+      { sessions: false },
+    );
 
   it("accepts a token signed by a JWKS key and maps roles and permissions", async () => {
     const token = await idp.sign({ sub: "alice", aud: "conduit-api", email: "a@example.com", roles: ["admin"], permissions: ["tools:*"] });
@@ -40,11 +43,28 @@ describe("jwt provider", () => {
   it("refuses alg none, a wrong issuer or audience, expired and not-yet-valid tokens, each with 401 and a reason", async () => {
     const now = Math.floor(Date.now() / 1000);
     const unsigned = `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: "eve", iss: idp.issuer, aud: "conduit-api", exp: now + 60 })}.`;
-    expect(await refused(unsigned)).toMatchObject({ statusCode: 401, code: "AUTH_INVALID", provider: "jwt", message: expect.stringContaining("alg: none") });
-    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", iss: "https://evil.example" }))).toMatchObject({ statusCode: 401, message: "Token issuer is not accepted" });
-    expect(await refused(await idp.sign({ sub: "eve", aud: "other-api" }))).toMatchObject({ statusCode: 401, message: "Token audience is not accepted" });
-    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", exp: now - 60 }))).toMatchObject({ statusCode: 401, code: "TOKEN_EXPIRED" });
-    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", nbf: now + 600 }))).toMatchObject({ statusCode: 401, message: "Token is not valid yet" });
+    expect(await refused(unsigned)).toMatchObject({
+      statusCode: 401,
+      code: "AUTH_INVALID",
+      provider: "jwt",
+      message: expect.stringContaining("alg: none"),
+    });
+    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", iss: "https://evil.example" }))).toMatchObject({
+      statusCode: 401,
+      message: "Token issuer is not accepted",
+    });
+    expect(await refused(await idp.sign({ sub: "eve", aud: "other-api" }))).toMatchObject({
+      statusCode: 401,
+      message: "Token audience is not accepted",
+    });
+    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", exp: now - 60 }))).toMatchObject({
+      statusCode: 401,
+      code: "TOKEN_EXPIRED",
+    });
+    expect(await refused(await idp.sign({ sub: "eve", aud: "conduit-api", nbf: now + 600 }))).toMatchObject({
+      statusCode: 401,
+      message: "Token is not valid yet",
+    });
     expect(await refused("not.a.jwt!")).toMatchObject({ statusCode: 401, message: "Malformed token" });
     expect(await refused(await idp.sign({ aud: "conduit-api" }))).toMatchObject({ statusCode: 401, message: "Token names no user" });
   });
@@ -58,7 +78,9 @@ describe("jwt provider", () => {
   it("refuses a token that never expires unless requiredClaims says otherwise", async () => {
     const key = idp.keys[0];
     if (!key) throw new Error("no key");
-    const token = await new SignJWT({ sub: "forever", aud: "conduit-api", iss: idp.issuer }).setProtectedHeader({ alg: key.alg, kid: key.kid }).sign(key.privateKey);
+    const token = await new SignJWT({ sub: "forever", aud: "conduit-api", iss: idp.issuer })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid })
+      .sign(key.privateKey);
     expect(await refused(token)).toMatchObject({ message: 'Token is missing the "exp" claim' });
     expect((await jwks({ requiredClaims: [] }).authenticateToken(token)).valid).toBe(true);
   });
@@ -66,7 +88,9 @@ describe("jwt provider", () => {
   it("refuses an HS256 token forged with the public key as the secret", async () => {
     const key = idp.keys[0];
     if (!key) throw new Error("no key");
-    const publicPem = await exportSPKI((await import("node:crypto")).createPublicKey({ key: key.publicJwk as import("node:crypto").JsonWebKey, format: "jwk" }) as never);
+    const publicPem = await exportSPKI(
+      (await import("node:crypto")).createPublicKey({ key: key.publicJwk as import("node:crypto").JsonWebKey, format: "jwk" }) as never,
+    );
     const forged = await new SignJWT({ sub: "mallory", aud: "conduit-api", iss: idp.issuer })
       .setProtectedHeader({ alg: "HS256", kid: key.kid })
       .setExpirationTime("1h")
@@ -83,14 +107,24 @@ describe("jwt provider", () => {
     expect(() => createJwtProvider({ secret: "short" })).toThrow(/at least 32 bytes/);
     expect(() => createJwtProvider({})).toThrow(/exactly one of secret, publicKey, jwksUrl/);
     expect(() => createJwtProvider({ publicKey: "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----" })).toThrow(/PEM public key/);
-    expect(() => createJwtProvider({ jwksUrl: "ftp://x", isuer: "typo" } as never)).toThrow(/auth.jwksUrl: expected an absolute http\(s\) URL; auth.isuer: unknown key/);
+    expect(() => createJwtProvider({ jwksUrl: "ftp://x", isuer: "typo" } as never)).toThrow(
+      /auth.jwksUrl: expected an absolute http\(s\) URL; auth.isuer: unknown key/,
+    );
   });
 
   it("verifies HS256 with a shared secret, and refuses a token signed with another", async () => {
     const provider = createJwtProvider({ secret: SECRET, issuer: "me" }, { sessions: false });
-    const good = await new SignJWT({ sub: "svc", roles: ["service"] }).setProtectedHeader({ alg: "HS256" }).setIssuer("me").setExpirationTime("5m").sign(new TextEncoder().encode(SECRET));
+    const good = await new SignJWT({ sub: "svc", roles: ["service"] })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("me")
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode(SECRET));
     expect((await provider.authenticateToken(good)).valid).toBe(true);
-    const bad = await new SignJWT({ sub: "svc" }).setProtectedHeader({ alg: "HS256" }).setIssuer("me").setExpirationTime("5m").sign(new TextEncoder().encode(`${SECRET}x`));
+    const bad = await new SignJWT({ sub: "svc" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("me")
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode(`${SECRET}x`));
     expect(await refused(bad, provider)).toMatchObject({ message: "Token signature is invalid" });
     const rs = await idp.sign({ sub: "x", iss: "me" });
     expect(await refused(rs, provider)).toMatchObject({ message: "Token algorithm is not accepted" });
@@ -108,7 +142,10 @@ describe("jwt provider", () => {
   it("follows a key rotation without restart: unknown kid → one refetch, old keys dropped → refused", async () => {
     const rotating = await startIdentityServer();
     try {
-      const provider = createJwtProvider({ jwksUrl: rotating.jwksUrl, issuer: rotating.issuer, jwksCooldownMs: 0, verifiedCacheTtlMs: 0 }, { sessions: false });
+      const provider = createJwtProvider(
+        { jwksUrl: rotating.jwksUrl, issuer: rotating.issuer, jwksCooldownMs: 0, verifiedCacheTtlMs: 0 },
+        { sessions: false },
+      );
       const before = await rotating.sign({ sub: "u" });
       expect((await provider.authenticateToken(before)).valid).toBe(true);
       expect((await provider.authenticateToken(before)).valid).toBe(true);

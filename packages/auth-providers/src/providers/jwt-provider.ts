@@ -6,7 +6,9 @@ import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
 import { JwtTokenProvider, VERIFIER_SETTINGS, mappingFrom, verifierOptionsFrom } from "./jwt-token-provider.js";
 
 /** Settings of the `jwt` type: one key source, then the usual claim checks and mapping. */
-export interface JwtProviderSettings extends Omit<JwtVerifierOptions, "jwksHeaders" | "verifiedCacheSize" | "maxTokenLength">, ClaimMapping {
+export interface JwtProviderSettings
+  extends Omit<JwtVerifierOptions, "jwksHeaders" | "verifiedCacheSize" | "maxTokenLength">,
+    ClaimMapping {
   type?: "jwt";
   secret?: string;
   publicKey?: string | JWK;

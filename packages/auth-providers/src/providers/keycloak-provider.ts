@@ -53,7 +53,10 @@ export function createKeycloakProvider(settings: KeycloakProviderSettings, optio
           defaultPermissionClaims: ["permissions"],
           derive: (claims) => {
             const access = readClaim(claims, "resource_access");
-            const client = clientId && typeof access === "object" && access !== null && Object.hasOwn(access, clientId) ? (access as Record<string, unknown>)[clientId] : undefined;
+            const client =
+              clientId && typeof access === "object" && access !== null && Object.hasOwn(access, clientId)
+                ? (access as Record<string, unknown>)[clientId]
+                : undefined;
             return {
               roles: stringsFrom((client as { roles?: unknown } | undefined)?.roles),
               permissions: [...collectClaims(claims, ["scope"]), ...umaPermissions(claims)],

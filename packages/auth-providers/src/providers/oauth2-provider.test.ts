@@ -18,13 +18,21 @@ describe("oauth2 provider against a local OIDC server", () => {
     const result = await provider.authenticateToken(token);
     expect(result.valid).toBe(true);
     if (!result.valid) return;
-    expect(result.user).toMatchObject({ id: "op-1", email: "o@example.com", roles: ["operator"], permissions: ["tools:execute", "memory:read"] });
+    expect(result.user).toMatchObject({
+      id: "op-1",
+      email: "o@example.com",
+      roles: ["operator"],
+      permissions: ["tools:execute", "memory:read"],
+    });
     expect(idp.hits("/.well-known/openid-configuration")).toBe(1);
     expect(idp.hits("/introspect")).toBe(1);
   });
 
   it("caches an introspection result until the token's exp, by digest", async () => {
-    const provider = createOAuth2Provider({ introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret }, noSessions);
+    const provider = createOAuth2Provider(
+      { introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret },
+      noSessions,
+    );
     const token = idp.issueOpaqueToken({ sub: "cached" });
     const before = idp.hits("/introspect");
     for (let call = 0; call < 3; call++) expect((await provider.authenticateToken(token)).valid).toBe(true);
@@ -32,18 +40,27 @@ describe("oauth2 provider against a local OIDC server", () => {
   });
 
   it("refuses inactive and unknown tokens with 401; a wrong client secret is a provider error", async () => {
-    const provider = createOAuth2Provider({ introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret }, noSessions);
+    const provider = createOAuth2Provider(
+      { introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret },
+      noSessions,
+    );
     const inactive = await provider.authenticateToken(idp.issueOpaqueToken({ sub: "x" }, { active: false }));
     expect(!inactive.valid && inactive.error).toMatchObject({ statusCode: 401, message: "Token is not active", provider: "oauth2" });
     const unknown = await provider.authenticateToken("never-issued");
     expect(!unknown.valid && unknown.error.statusCode).toBe(401);
-    const misconfigured = createOAuth2Provider({ introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: "wrong" }, noSessions);
+    const misconfigured = createOAuth2Provider(
+      { introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: "wrong" },
+      noSessions,
+    );
     const failed = await misconfigured.authenticateToken(idp.issueOpaqueToken({ sub: "x" }));
     expect(!failed.valid && failed.error).toMatchObject({ code: "AUTH_PROVIDER_ERROR", statusCode: 502 });
   });
 
   it("checks the audience of introspection results", async () => {
-    const provider = createOAuth2Provider({ introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret, audience: "conduit" }, noSessions);
+    const provider = createOAuth2Provider(
+      { introspectionUrl: `${idp.issuer}/introspect`, clientId: client.id, clientSecret: client.secret, audience: "conduit" },
+      noSessions,
+    );
     expect((await provider.authenticateToken(idp.issueOpaqueToken({ sub: "a", aud: "conduit" }))).valid).toBe(true);
     const other = await provider.authenticateToken(idp.issueOpaqueToken({ sub: "a", aud: "billing" }));
     expect(!other.valid && other.error.message).toBe("Token audience is not accepted");

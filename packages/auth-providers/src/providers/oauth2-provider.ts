@@ -63,12 +63,17 @@ export class OAuth2Provider extends BaseAuthProvider {
       ...(settings.introspectionUrl ? { introspection: settings.introspectionUrl } : {}),
       ...(settings.userinfoUrl ? { userinfo: settings.userinfoUrl } : {}),
     };
-    const discoveryUrl = settings.discoveryUrl ?? (settings.issuer ? joinUrl(settings.issuer, "/.well-known/openid-configuration") : undefined);
+    const discoveryUrl =
+      settings.discoveryUrl ?? (settings.issuer ? joinUrl(settings.issuer, "/.well-known/openid-configuration") : undefined);
     if (!discoveryUrl || (known.introspection && known.userinfo)) return Promise.resolve(known);
     this.#endpoints ??= requestJson(this.type, discoveryUrl, { timeoutMs: settings.timeoutMs ?? 5000 })
       .then(({ body }) => {
         const document = body as { introspection_endpoint?: unknown; userinfo_endpoint?: unknown; issuer?: unknown };
-        if (settings.issuer && typeof document.issuer === "string" && document.issuer.replace(/\/$/, "") !== settings.issuer.replace(/\/$/, "")) {
+        if (
+          settings.issuer &&
+          typeof document.issuer === "string" &&
+          document.issuer.replace(/\/$/, "") !== settings.issuer.replace(/\/$/, "")
+        ) {
           throw new ProviderAPIError(this.type, "Discovery document names another issuer");
         }
         return {
@@ -98,7 +103,10 @@ export class OAuth2Provider extends BaseAuthProvider {
     const mode = this.#mode(endpoints);
     const claims = mode === "introspection" ? await this.#introspect(token, endpoints) : await this.#userinfo(token, endpoints);
     // RFC 7662 makes `sub` optional: a client-credentials token names its client instead.
-    const mapping = this.#mapping.userIdClaim === undefined && claims.sub === undefined && typeof claims.client_id === "string" ? { ...this.#mapping, userIdClaim: "client_id" } : this.#mapping;
+    const mapping =
+      this.#mapping.userIdClaim === undefined && claims.sub === undefined && typeof claims.client_id === "string"
+        ? { ...this.#mapping, userIdClaim: "client_id" }
+        : this.#mapping;
     const user = claimsToUser(claims, mapping, { permissions: ["permissions"], extraPermissions: stringsFrom(claims.scope) });
     if (!user) throw new InvalidTokenError(this.type, "Token names no user", { details: { reason: "claim" } });
     const exp = typeof claims.exp === "number" ? claims.exp * 1000 : undefined;
@@ -121,7 +129,8 @@ export class OAuth2Provider extends BaseAuthProvider {
     const result = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     if (result.active !== true) throw new InvalidTokenError(this.type, "Token is not active", { details: { reason: "inactive" } });
     if (typeof result.exp === "number" && result.exp * 1000 <= Date.now()) throw new TokenExpiredError(this.type);
-    if (typeof result.nbf === "number" && result.nbf * 1000 > Date.now() + 5000) throw new InvalidTokenError(this.type, "Token is not valid yet", { details: { reason: "claim", claim: "nbf" } });
+    if (typeof result.nbf === "number" && result.nbf * 1000 > Date.now() + 5000)
+      throw new InvalidTokenError(this.type, "Token is not valid yet", { details: { reason: "claim", claim: "nbf" } });
     const audience = this.#settings.audience;
     if (audience !== undefined && result.aud !== undefined) {
       const accepted = Array.isArray(audience) ? audience : [audience];
@@ -139,7 +148,8 @@ export class OAuth2Provider extends BaseAuthProvider {
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
       acceptStatus: [401, 403],
     });
-    if (status === 401 || status === 403) throw new InvalidTokenError(this.type, "Token refused by the identity provider", { details: { reason: "inactive" } });
+    if (status === 401 || status === 403)
+      throw new InvalidTokenError(this.type, "Token refused by the identity provider", { details: { reason: "inactive" } });
     if (typeof body !== "object" || body === null) throw new ProviderAPIError(this.type, "Userinfo answer is not an object");
     return body as Record<string, unknown>;
   }

@@ -28,14 +28,22 @@ export function createSupabaseProvider(settings: SupabaseProviderSettings, optio
     settings,
     { url: { kind: "url" }, jwtSecret: { kind: "string" } },
     (checked) => {
-      if (!checked.url && !checked.jwtSecret && !checked.jwksUrl) throw settingsProblem("supabase", "auth.url", "required (or jwtSecret, or jwksUrl)");
+      if (!checked.url && !checked.jwtSecret && !checked.jwksUrl)
+        throw settingsProblem("supabase", "auth.url", "required (or jwtSecret, or jwksUrl)");
       const auth = checked.url ? `${originOf(checked.url)}/auth/v1` : undefined;
-      const verifier: JwtVerifierOptions = checked.jwtSecret ? { secret: checked.jwtSecret } : auth ? { jwksUrl: `${auth}/.well-known/jwks.json` } : {};
+      const verifier: JwtVerifierOptions = checked.jwtSecret
+        ? { secret: checked.jwtSecret }
+        : auth
+          ? { jwksUrl: `${auth}/.well-known/jwks.json` }
+          : {};
       if (auth) verifier.issuer = auth;
       verifier.audience = "authenticated";
       return {
         verifier,
-        profile: { defaultRoleClaims: ["app_metadata.roles", "user_role", "role"], defaultPermissionClaims: ["app_metadata.permissions", "permissions"] },
+        profile: {
+          defaultRoleClaims: ["app_metadata.roles", "user_role", "role"],
+          defaultPermissionClaims: ["app_metadata.permissions", "permissions"],
+        },
       };
     },
     options,

@@ -14,14 +14,49 @@ const noSessions = { sessions: false } as const;
 
 describe("vendor providers derive their real endpoints from their natural settings", () => {
   it.each([
-    ["auth0", () => createAuth0Provider({ domain: "example.us.auth0.com" }), "https://example.us.auth0.com/.well-known/jwks.json", "https://example.us.auth0.com/"],
-    ["keycloak", () => createKeycloakProvider({ url: "https://sso.example.com", realm: "conduit" }), "https://sso.example.com/realms/conduit/protocol/openid-connect/certs", "https://sso.example.com/realms/conduit"],
-    ["cognito", () => createCognitoProvider({ region: "eu-west-1", userPoolId: "eu-west-1_AbC" }), "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC/.well-known/jwks.json", "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC"],
+    [
+      "auth0",
+      () => createAuth0Provider({ domain: "example.us.auth0.com" }),
+      "https://example.us.auth0.com/.well-known/jwks.json",
+      "https://example.us.auth0.com/",
+    ],
+    [
+      "keycloak",
+      () => createKeycloakProvider({ url: "https://sso.example.com", realm: "conduit" }),
+      "https://sso.example.com/realms/conduit/protocol/openid-connect/certs",
+      "https://sso.example.com/realms/conduit",
+    ],
+    [
+      "cognito",
+      () => createCognitoProvider({ region: "eu-west-1", userPoolId: "eu-west-1_AbC" }),
+      "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC/.well-known/jwks.json",
+      "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC",
+    ],
     ["firebase", () => createFirebaseProvider({ projectId: "my-project" }), FIREBASE_JWKS_URL, "https://securetoken.google.com/my-project"],
-    ["supabase", () => createSupabaseProvider({ url: "https://abcd.supabase.co" }), "https://abcd.supabase.co/auth/v1/.well-known/jwks.json", "https://abcd.supabase.co/auth/v1"],
-    ["clerk", () => createClerkProvider({ frontendApi: "https://clerk.example.com" }), "https://clerk.example.com/.well-known/jwks.json", "https://clerk.example.com"],
-    ["better-auth", () => createBetterAuthProvider({ baseUrl: "https://app.example.com" }), "https://app.example.com/api/auth/jwks", "https://app.example.com"],
-    ["workos", () => createWorkOSProvider({ clientId: "client_123" }), "https://api.workos.com/sso/jwks/client_123", ["https://api.workos.com", "https://api.workos.com/user_management/client_123"]],
+    [
+      "supabase",
+      () => createSupabaseProvider({ url: "https://abcd.supabase.co" }),
+      "https://abcd.supabase.co/auth/v1/.well-known/jwks.json",
+      "https://abcd.supabase.co/auth/v1",
+    ],
+    [
+      "clerk",
+      () => createClerkProvider({ frontendApi: "https://clerk.example.com" }),
+      "https://clerk.example.com/.well-known/jwks.json",
+      "https://clerk.example.com",
+    ],
+    [
+      "better-auth",
+      () => createBetterAuthProvider({ baseUrl: "https://app.example.com" }),
+      "https://app.example.com/api/auth/jwks",
+      "https://app.example.com",
+    ],
+    [
+      "workos",
+      () => createWorkOSProvider({ clientId: "client_123" }),
+      "https://api.workos.com/sso/jwks/client_123",
+      ["https://api.workos.com", "https://api.workos.com/user_management/client_123"],
+    ],
   ] as Array<[string, () => JwtTokenProvider, string, string | string[]]>)("%s", (_name, create, jwksUrl, issuer) => {
     const provider = create();
     expect(provider.resolved.jwksUrl).toBe(jwksUrl);
@@ -29,9 +64,16 @@ describe("vendor providers derive their real endpoints from their natural settin
   });
 
   it("lets every derived URL be overridden, and names missing settings", () => {
-    const provider = createAuth0Provider({ domain: "example.auth0.com", jwksUrl: "http://127.0.0.1:1/keys", issuer: "http://127.0.0.1:1/" });
+    const provider = createAuth0Provider({
+      domain: "example.auth0.com",
+      jwksUrl: "http://127.0.0.1:1/keys",
+      issuer: "http://127.0.0.1:1/",
+    });
     expect(provider.resolved).toMatchObject({ jwksUrl: "http://127.0.0.1:1/keys", issuer: "http://127.0.0.1:1/" });
-    expect(createClerkProvider({ secretKey: "sk_test_x" }).resolved).toMatchObject({ jwksUrl: "https://api.clerk.com/v1/jwks", jwksHeaders: { authorization: "Bearer sk_test_x" } });
+    expect(createClerkProvider({ secretKey: "sk_test_x" }).resolved).toMatchObject({
+      jwksUrl: "https://api.clerk.com/v1/jwks",
+      jwksHeaders: { authorization: "Bearer sk_test_x" },
+    });
     expect(createSupabaseProvider({ jwtSecret: "a-legacy-supabase-jwt-secret-32-bytes-long" }).resolved.jwksUrl).toBeUndefined();
     expect(() => createKeycloakProvider({ url: "https://sso.example.com" })).toThrow(/auth.realm/);
     expect(() => createCognitoProvider({ region: "eu-west-1" })).toThrow(/userPoolId/);
@@ -74,22 +116,43 @@ describe("vendor providers map their own claims (against a local identity server
   });
 
   it("auth0: permissions claim, scope and namespaced roles", async () => {
-    const provider = createAuth0Provider({ domain: idp.origin, issuer: idp.issuer, audience: "https://api.example.com", namespace: "https://example.com" }, noSessions);
-    const token = await idp.sign({ sub: "auth0|1", aud: ["https://api.example.com"], permissions: ["read:tools"], scope: "openid", "https://example.com/roles": ["admin"] });
+    const provider = createAuth0Provider(
+      { domain: idp.origin, issuer: idp.issuer, audience: "https://api.example.com", namespace: "https://example.com" },
+      noSessions,
+    );
+    const token = await idp.sign({
+      sub: "auth0|1",
+      aud: ["https://api.example.com"],
+      permissions: ["read:tools"],
+      scope: "openid",
+      "https://example.com/roles": ["admin"],
+    });
     expect(await userOf(provider, token)).toMatchObject({ id: "auth0|1", roles: ["admin"], permissions: ["read:tools", "openid"] });
   });
 
   it("cognito: groups as roles, scope as permissions, token_use and client checked", async () => {
     const provider = createCognitoProvider({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, clientId: "client-a" }, noSessions);
-    const access = await idp.sign({ sub: "c1", token_use: "access", client_id: "client-a", "cognito:groups": ["admins"], scope: "conduit/tools" });
+    const access = await idp.sign({
+      sub: "c1",
+      token_use: "access",
+      client_id: "client-a",
+      "cognito:groups": ["admins"],
+      scope: "conduit/tools",
+    });
     expect(await userOf(provider, access)).toMatchObject({ roles: ["admins"], permissions: ["conduit/tools"] });
-    await expect(userOf(provider, await idp.sign({ sub: "c1", token_use: "id", aud: "client-a" }))).rejects.toThrow("Token is not an access token");
-    await expect(userOf(provider, await idp.sign({ sub: "c1", token_use: "access", client_id: "client-b" }))).rejects.toThrow("another app client");
+    await expect(userOf(provider, await idp.sign({ sub: "c1", token_use: "id", aud: "client-a" }))).rejects.toThrow(
+      "Token is not an access token",
+    );
+    await expect(userOf(provider, await idp.sign({ sub: "c1", token_use: "access", client_id: "client-b" }))).rejects.toThrow(
+      "another app client",
+    );
   });
 
   it("firebase: project audience and custom claims", async () => {
     const provider = createFirebaseProvider({ projectId: "demo-project", jwksUrl: idp.jwksUrl, issuer: idp.issuer }, noSessions);
-    expect(await userOf(provider, await idp.sign({ sub: "fb1", aud: "demo-project", role: "editor", email: "f@example.com" }))).toMatchObject({ roles: ["editor"], email: "f@example.com" });
+    expect(
+      await userOf(provider, await idp.sign({ sub: "fb1", aud: "demo-project", role: "editor", email: "f@example.com" })),
+    ).toMatchObject({ roles: ["editor"], email: "f@example.com" });
     await expect(userOf(provider, await idp.sign({ sub: "fb1", aud: "another-project" }))).rejects.toThrow("audience");
   });
 
@@ -97,7 +160,12 @@ describe("vendor providers map their own claims (against a local identity server
     const supabase = await startIdentityServer({ issuerPath: "/auth/v1" });
     try {
       const provider = createSupabaseProvider({ url: supabase.origin }, noSessions);
-      const token = await supabase.sign({ sub: "sb1", aud: "authenticated", role: "authenticated", app_metadata: { roles: ["admin"], permissions: ["memory:*"] } });
+      const token = await supabase.sign({
+        sub: "sb1",
+        aud: "authenticated",
+        role: "authenticated",
+        app_metadata: { roles: ["admin"], permissions: ["memory:*"] },
+      });
       expect(await userOf(provider, token)).toMatchObject({ roles: ["admin", "authenticated"], permissions: ["memory:*"] });
       await expect(userOf(provider, await supabase.sign({ sub: "sb1", aud: "anon" }))).rejects.toThrow("audience");
     } finally {
@@ -107,7 +175,13 @@ describe("vendor providers map their own claims (against a local identity server
 
   it("clerk: org role and permissions (v1 and v2 tokens), azp checked", async () => {
     const provider = createClerkProvider({ frontendApi: idp.origin, authorizedParties: ["https://app.example.com"] }, noSessions);
-    const v1 = await idp.sign({ sub: "user_1", sid: "sess_1", azp: "https://app.example.com", org_role: "org:admin", org_permissions: ["org:tools:run"] });
+    const v1 = await idp.sign({
+      sub: "user_1",
+      sid: "sess_1",
+      azp: "https://app.example.com",
+      org_role: "org:admin",
+      org_permissions: ["org:tools:run"],
+    });
     expect(await userOf(provider, v1)).toMatchObject({ roles: ["org:admin"], permissions: ["org:tools:run"] });
     const v2 = await idp.sign({ sub: "user_1", v: 2, o: { id: "org_1", rol: "admin", per: "read,write" } });
     expect(await userOf(provider, v2)).toMatchObject({ roles: ["admin"], permissions: ["read", "write"] });
@@ -128,7 +202,14 @@ describe("vendor providers map their own claims (against a local identity server
 
   it("workos: client JWKS, either AuthKit issuer, role and permissions", async () => {
     const provider = createWorkOSProvider({ clientId: "client_1", apiUrl: idp.origin }, noSessions);
-    const token = await idp.sign({ sub: "user_w", iss: `${idp.origin}/user_management/client_1`, sid: "session_1", org_id: "org_1", role: "member", permissions: ["posts:read"] });
+    const token = await idp.sign({
+      sub: "user_w",
+      iss: `${idp.origin}/user_management/client_1`,
+      sid: "session_1",
+      org_id: "org_1",
+      role: "member",
+      permissions: ["posts:read"],
+    });
     expect(await userOf(provider, token)).toMatchObject({ roles: ["member"], permissions: ["posts:read"] });
     expect(idp.hits("/sso/jwks/client_1")).toBe(1);
   });

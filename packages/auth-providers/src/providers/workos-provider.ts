@@ -30,7 +30,10 @@ export function createWorkOSProvider(settings: WorkOSProviderSettings, options: 
       const api = originOf(checked.apiUrl ?? "https://api.workos.com");
       return {
         verifier: checked.clientId
-          ? { jwksUrl: `${api}/sso/jwks/${encodeURIComponent(checked.clientId)}`, issuer: [api, `${api}/user_management/${checked.clientId}`] }
+          ? {
+              jwksUrl: `${api}/sso/jwks/${encodeURIComponent(checked.clientId)}`,
+              issuer: [api, `${api}/user_management/${checked.clientId}`],
+            }
           : {},
         profile: { defaultRoleClaims: ["role", "roles"], defaultPermissionClaims: ["permissions"] },
       };

@@ -1,4 +1,10 @@
-import { AuthenticationError, AuthorizationError, type MiddlewareDefinition, type ServerContext, pathMatchesFilter } from "@conduit-ai/server-core";
+import {
+  AuthenticationError,
+  AuthorizationError,
+  type MiddlewareDefinition,
+  type ServerContext,
+  pathMatchesFilter,
+} from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { RbacPolicy, type RbacOptions } from "./rbac-policy.js";
 
@@ -51,7 +57,8 @@ export function createAuthorizationRulesMiddleware(options: AuthorizationRulesOp
   const policy = options.policy instanceof RbacPolicy ? options.policy : new RbacPolicy(options.policy);
   const rules = options.rules.map((rule) => ({ ...rule, methods: rule.methods?.map((method) => method.toUpperCase()) }));
   const basePath = options.basePath ?? "/api";
-  const relative = (path: string) => (basePath !== "" && basePath !== "/" && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined);
+  const relative = (path: string) =>
+    basePath !== "" && basePath !== "/" && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
   return {
     name: "authorization-rules",
     order: options.order ?? 15,
@@ -59,9 +66,18 @@ export function createAuthorizationRulesMiddleware(options: AuthorizationRulesOp
       const matching = rules.filter((rule) => applies(rule, ctx, relative));
       if (matching.length === 0) return next();
       for (const rule of matching) {
-        const decision = await policy.decide(ctx.user, { ...(rule.roles ? { roles: rule.roles } : {}), requireAllRoles: rule.requireAllRoles === true, ...(rule.permissions ? { permissions: rule.permissions } : {}) }, ctx);
+        const decision = await policy.decide(
+          ctx.user,
+          {
+            ...(rule.roles ? { roles: rule.roles } : {}),
+            requireAllRoles: rule.requireAllRoles === true,
+            ...(rule.permissions ? { permissions: rule.permissions } : {}),
+          },
+          ctx,
+        );
         if (decision.allowed) continue;
-        const error = decision.status === 401 ? new AuthenticationError() : new AuthorizationError(options.message ?? "Insufficient permissions");
+        const error =
+          decision.status === 401 ? new AuthenticationError() : new AuthorizationError(options.message ?? "Insufficient permissions");
         options.provider?.reportUnauthorized(error, decision.refusedBy, ctx, ctx.user?.id);
         throw error;
       }

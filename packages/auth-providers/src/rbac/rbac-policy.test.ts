@@ -75,7 +75,9 @@ describe("RBAC policy (property tests)", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(roleName, { maxLength: 3 }), fc.array(permission, { maxLength: 3 }), async (roles, permissions) => {
         const policy = new RbacPolicy();
-        expect((await policy.decide({ id: "root", roles: ["root"], permissions: [] }, { roles, permissions, requireAllRoles: true })).allowed).toBe(true);
+        expect(
+          (await policy.decide({ id: "root", roles: ["root"], permissions: [] }, { roles, permissions, requireAllRoles: true })).allowed,
+        ).toBe(true);
         expect((await policy.decide({ id: "sa", roles: ["super_admin"], permissions: [] }, { roles, permissions })).allowed).toBe(true);
         const nobody = await policy.decide({ id: "n", roles: [], permissions: [] }, { roles, permissions });
         expect(nobody.allowed).toBe(roles.length === 0 && permissions.length === 0);
@@ -85,12 +87,18 @@ describe("RBAC policy (property tests)", () => {
 
   it("any role by default, all roles with requireAllRoles", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(roleName, { minLength: 1, maxLength: 4 }), fc.uniqueArray(roleName, { maxLength: 4 }), async (required, held) => {
-        const policy = new RbacPolicy({ superAdminRoles: [] });
-        const user = { id: "u", roles: held, permissions: [] };
-        expect((await policy.decide(user, { roles: required })).allowed).toBe(required.some((role) => held.includes(role)));
-        expect((await policy.decide(user, { roles: required, requireAllRoles: true })).allowed).toBe(required.every((role) => held.includes(role)));
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(roleName, { minLength: 1, maxLength: 4 }),
+        fc.uniqueArray(roleName, { maxLength: 4 }),
+        async (required, held) => {
+          const policy = new RbacPolicy({ superAdminRoles: [] });
+          const user = { id: "u", roles: held, permissions: [] };
+          expect((await policy.decide(user, { roles: required })).allowed).toBe(required.some((role) => held.includes(role)));
+          expect((await policy.decide(user, { roles: required, requireAllRoles: true })).allowed).toBe(
+            required.every((role) => held.includes(role)),
+          );
+        },
+      ),
     );
   });
 
@@ -104,7 +112,9 @@ describe("RBAC policy (property tests)", () => {
         expect(() => new RbacPolicy({ hierarchy })).toThrow(/Role hierarchy has a cycle/);
       }),
     );
-    expect(() => new RbacPolicy({ hierarchy: { admin: ["editor"], editor: ["viewer"], viewer: ["admin"] } })).toThrow("Role hierarchy has a cycle: admin → editor → viewer → admin");
+    expect(() => new RbacPolicy({ hierarchy: { admin: ["editor"], editor: ["viewer"], viewer: ["admin"] } })).toThrow(
+      "Role hierarchy has a cycle: admin → editor → viewer → admin",
+    );
     // The expansion itself never loops, even on a hierarchy built without the check.
     expect(expandRoles(["a"], { a: ["b"], b: ["a"] }).sort()).toEqual(["a", "b"]);
   });
@@ -120,9 +130,17 @@ describe("RBAC policy flow", () => {
     expect(await policy.decide(undefined, {})).toEqual({ allowed: false, status: 401, refusedBy: "authentication" });
     const admin = { id: "a", roles: ["admin"], permissions: [] };
     expect(await policy.decide(admin, { roles: ["editor"], permissions: ["docs:write"] })).toEqual({ allowed: true });
-    expect(await policy.decide({ ...admin, metadata: { suspended: true } }, {})).toEqual({ allowed: false, status: 403, refusedBy: "authorize" });
+    expect(await policy.decide({ ...admin, metadata: { suspended: true } }, {})).toEqual({
+      allowed: false,
+      status: 403,
+      refusedBy: "authorize",
+    });
     expect(await policy.decide(admin, { roles: ["auditor"] })).toEqual({ allowed: false, status: 403, refusedBy: "roles" });
-    expect(await policy.decide(admin, { permissions: ["tools:execute"] })).toEqual({ allowed: false, status: 403, refusedBy: "permissions" });
+    expect(await policy.decide(admin, { permissions: ["tools:execute"] })).toEqual({
+      allowed: false,
+      status: 403,
+      refusedBy: "permissions",
+    });
     const bypass = new RbacPolicy({ superAdminRoles: ["owner"], authorize: () => false });
     expect(await bypass.decide({ id: "o", roles: ["owner"], permissions: [] }, { roles: ["x"] })).toEqual({ allowed: true });
   });

@@ -98,13 +98,19 @@ export class RbacPolicy {
     return permissions.every((permission) => hasPermissionIn(held, permission));
   }
 
-  async decide(user: AuthenticatedUser | undefined, requirement: AuthorizationRequirement = {}, ctx?: ServerContext): Promise<RbacDecision> {
+  async decide(
+    user: AuthenticatedUser | undefined,
+    requirement: AuthorizationRequirement = {},
+    ctx?: ServerContext,
+  ): Promise<RbacDecision> {
     if (!user) return { allowed: false, status: 401, refusedBy: "authentication" };
     const options: AuthorizationOptions = {
       superAdminRoles: [...this.superAdminRoles],
       roleHierarchy: this.hierarchy,
       rolePermissions: this.rolePermissions,
-      ...(this.#authorize ? { authorize: (candidate: AuthenticatedUser, context: ServerContext) => this.#authorize?.(candidate, context) ?? true } : {}),
+      ...(this.#authorize
+        ? { authorize: (candidate: AuthenticatedUser, context: ServerContext) => this.#authorize?.(candidate, context) ?? true }
+        : {}),
       ...(requirement.roles ? { requiredRoles: requirement.roles } : {}),
       requireAllRoles: requirement.requireAllRoles === true,
       ...(requirement.permissions ? { requiredPermissions: requirement.permissions } : {}),

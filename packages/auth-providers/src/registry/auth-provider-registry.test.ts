@@ -6,7 +6,19 @@ import { BUILTIN_PROVIDER_TYPES, builtinProviderDefinitions } from "./provider-d
 
 describe("auth provider registry", () => {
   it("holds the eleven types with aliases, metadata and capabilities", () => {
-    expect(BUILTIN_PROVIDER_TYPES).toEqual(["custom", "jwt", "oauth2", "auth0", "clerk", "firebase", "supabase", "cognito", "keycloak", "better-auth", "workos"]);
+    expect(BUILTIN_PROVIDER_TYPES).toEqual([
+      "custom",
+      "jwt",
+      "oauth2",
+      "auth0",
+      "clerk",
+      "firebase",
+      "supabase",
+      "cognito",
+      "keycloak",
+      "better-auth",
+      "workos",
+    ]);
     const registry = new AuthProviderRegistry();
     for (const alias of ["oauth", "oidc", "openid-connect", "OIDC"]) expect(registry.get(alias).type).toBe("oauth2");
     expect(registry.resolveType("authkit")).toBe("workos");
@@ -19,7 +31,17 @@ describe("auth provider registry", () => {
   it("lists by capability", () => {
     const registry = new AuthProviderRegistry();
     expect(registry.listByCapability("token-introspection").map((definition) => definition.type)).toEqual(["oauth2"]);
-    expect(registry.listByCapability("jwt-validation").map((definition) => definition.type)).toEqual(["jwt", "auth0", "clerk", "firebase", "supabase", "cognito", "keycloak", "better-auth", "workos"]);
+    expect(registry.listByCapability("jwt-validation").map((definition) => definition.type)).toEqual([
+      "jwt",
+      "auth0",
+      "clerk",
+      "firebase",
+      "supabase",
+      "cognito",
+      "keycloak",
+      "better-auth",
+      "workos",
+    ]);
     expect(registry.listByCapability("session-management")).toHaveLength(11);
     expect(registry.listByCapability("teleportation")).toEqual([]);
   });
@@ -40,15 +62,28 @@ describe("auth provider registry", () => {
     expect(codeOf(() => registry.register({ ...builtinProviderDefinitions.jwt, type: "" }))).toBe("AUTH_REGISTRY-003");
     expect(codeOf(() => registry.create({ type: "okta" }))).toBe("AUTH_FACTORY-001");
     expect(codeOf(() => registry.create({} as never))).toBe("AUTH_FACTORY-002");
-    const broken = new AuthProviderRegistry([{ ...builtinProviderDefinitions.custom, create: () => { throw new RangeError("boom"); } }]);
+    const broken = new AuthProviderRegistry([
+      {
+        ...builtinProviderDefinitions.custom,
+        create: () => {
+          throw new RangeError("boom");
+        },
+      },
+    ]);
     expect(codeOf(() => broken.create({ type: "custom" }))).toBe("AUTH_FACTORY-003");
   });
 
   it("resolves aliases before creating, and passes settings errors through with their issues", () => {
     const provider = createAuthProvider({ type: "oidc", issuer: "https://login.example.com" });
     expect(provider.type).toBe("oauth2");
-    expect(() => createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" })).toThrow(
-      expect.objectContaining({ code: "INVALID_CONFIG", provider: "keycloak", details: { issues: [{ path: "auth.clientSecret", message: "unknown key" }] } }),
+    expect(() =>
+      createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        provider: "keycloak",
+        details: { issues: [{ path: "auth.clientSecret", message: "unknown key" }] },
+      }),
     );
     try {
       createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" });

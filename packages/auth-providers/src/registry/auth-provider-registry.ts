@@ -27,7 +27,10 @@ export class AuthProviderRegistry {
   readonly #health = new WeakMap<BaseAuthProvider, { until: number; result: Promise<ProviderHealth> }>();
   readonly healthCacheTtlMs: number;
 
-  constructor(definitions: Iterable<AuthProviderDefinition> = Object.values(builtinProviderDefinitions), options: { healthCacheTtlMs?: number } = {}) {
+  constructor(
+    definitions: Iterable<AuthProviderDefinition> = Object.values(builtinProviderDefinitions),
+    options: { healthCacheTtlMs?: number } = {},
+  ) {
     this.healthCacheTtlMs = options.healthCacheTtlMs ?? 30_000;
     for (const definition of definitions) this.register(definition);
   }
@@ -39,7 +42,8 @@ export class AuthProviderRegistry {
     }
     const names = [definition.type, ...definition.aliases].map((name) => name.toLowerCase());
     const taken = names.find((name) => this.#aliases.has(name));
-    if (taken) throw new AuthLookupError(AuthLookupCode.REGISTRY_DUPLICATE, `Auth provider name "${taken}" is already registered`, { name: taken });
+    if (taken)
+      throw new AuthLookupError(AuthLookupCode.REGISTRY_DUPLICATE, `Auth provider name "${taken}" is already registered`, { name: taken });
     this.#definitions.set(definition.type, definition);
     for (const name of names) this.#aliases.set(name, definition.type);
     return this;
@@ -67,7 +71,11 @@ export class AuthProviderRegistry {
     const type = this.resolveType(nameOrAlias);
     const definition = type === undefined ? undefined : this.#definitions.get(type);
     if (!definition) {
-      throw new AuthLookupError(AuthLookupCode.REGISTRY_NOT_FOUND, `No auth provider type "${String(nameOrAlias)}" (known: ${this.types().join(", ")})`, { name: nameOrAlias, known: this.types() });
+      throw new AuthLookupError(
+        AuthLookupCode.REGISTRY_NOT_FOUND,
+        `No auth provider type "${String(nameOrAlias)}" (known: ${this.types().join(", ")})`,
+        { name: nameOrAlias, known: this.types() },
+      );
     }
     return definition;
   }
@@ -97,14 +105,23 @@ export class AuthProviderRegistry {
     const type = this.resolveType(config.type);
     const definition = type === undefined ? undefined : this.#definitions.get(type);
     if (!definition) {
-      throw new AuthLookupError(AuthLookupCode.FACTORY_NOT_FOUND, `Unknown auth provider type "${config.type}" (known: ${this.types().join(", ")})`, { type: config.type, known: this.types() });
+      throw new AuthLookupError(
+        AuthLookupCode.FACTORY_NOT_FOUND,
+        `Unknown auth provider type "${config.type}" (known: ${this.types().join(", ")})`,
+        { type: config.type, known: this.types() },
+      );
     }
     const { type: _alias, ...settings } = config;
     try {
       return definition.create(settings, options);
     } catch (error) {
       if (AuthProviderError.isInstance(error) || AuthLookupError.isInstance(error)) throw error;
-      throw new AuthLookupError(AuthLookupCode.FACTORY_CREATE_FAILED, `Creating the ${definition.type} auth provider failed: ${(error as Error).message}`, { type: definition.type }, error);
+      throw new AuthLookupError(
+        AuthLookupCode.FACTORY_CREATE_FAILED,
+        `Creating the ${definition.type} auth provider failed: ${(error as Error).message}`,
+        { type: definition.type },
+        error,
+      );
     }
   }
 

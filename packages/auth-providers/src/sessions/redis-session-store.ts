@@ -1,4 +1,10 @@
-import { FAIL_FAST_REDIS_OPTIONS, MissingDependencyError, type RedisConnectionState, storeCall, whenConnected } from "@conduit-ai/server-core";
+import {
+  FAIL_FAST_REDIS_OPTIONS,
+  MissingDependencyError,
+  type RedisConnectionState,
+  storeCall,
+  whenConnected,
+} from "@conduit-ai/server-core";
 import type { AuthSession } from "../types.js";
 import { type SessionStore, parseStoredSession } from "./session-store.js";
 
@@ -151,18 +157,20 @@ export class RedisSessionStore implements SessionStore {
 
   async save(session: AuthSession, maxSessionsPerUser: number): Promise<string[]> {
     const ttl = Math.ceil(session.expiresAt - Date.now());
-    const evicted = await this.#call(() => this.client.eval(
-      SAVE_SCRIPT,
-      2,
-      this.#sessionKey(session.id),
-      this.#userKey(session.userId),
-      session.id,
-      JSON.stringify(session),
-      ttl,
-      session.createdAt,
-      maxSessionsPerUser,
-      `${this.#prefix}s:`,
-    ));
+    const evicted = await this.#call(() =>
+      this.client.eval(
+        SAVE_SCRIPT,
+        2,
+        this.#sessionKey(session.id),
+        this.#userKey(session.userId),
+        session.id,
+        JSON.stringify(session),
+        ttl,
+        session.createdAt,
+        maxSessionsPerUser,
+        `${this.#prefix}s:`,
+      ),
+    );
     return Array.isArray(evicted) ? evicted.map(String) : [];
   }
 
@@ -185,7 +193,10 @@ export class RedisSessionStore implements SessionStore {
 
   async revoke(sessionId: string, untilMs: number): Promise<void> {
     const ttl = Math.ceil(untilMs - Date.now());
-    if (ttl > 0) await this.#call(() => this.client.eval("return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])", 1, `${this.#prefix}r:${sessionId}`, ttl));
+    if (ttl > 0)
+      await this.#call(() =>
+        this.client.eval("return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])", 1, `${this.#prefix}r:${sessionId}`, ttl),
+      );
   }
 
   async isRevoked(sessionId: string): Promise<boolean> {

@@ -10,7 +10,12 @@ import { SessionManager, boundSessionId } from "./session-manager.js";
 import type { SessionStore } from "./session-store.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const user = (id: string) => ({ id, roles: ["viewer"], permissions: [], metadata: { claims: { sub: id, secret: "not stored" }, tenant: "t1" } });
+const user = (id: string) => ({
+  id,
+  roles: ["viewer"],
+  permissions: [],
+  metadata: { claims: { sub: id, secret: "not stored" }, tenant: "t1" },
+});
 const stores: SessionStore[] = [];
 afterAll(async () => {
   for (const store of stores) await store.close?.();
@@ -111,7 +116,11 @@ describe("redis sessions while Redis is unreachable", () => {
 describe("redis sessions shared by two processes", () => {
   const child = fileURLToPath(new URL("../testing/session-child.ts", import.meta.url));
   const run = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", child, REDIS_URL, ...args], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--conditions=@conduit-ai/source", "--import", "tsx", child, REDIS_URL, ...args],
+      { timeout: 30_000 },
+    );
     return JSON.parse(stdout) as unknown;
   };
 

@@ -41,7 +41,13 @@ export function parseStoredSession(raw: string | null | undefined): AuthSession 
   if (!raw) return undefined;
   try {
     const value = JSON.parse(raw) as AuthSession;
-    if (typeof value?.id !== "string" || typeof value.userId !== "string" || typeof value.expiresAt !== "number" || typeof value.user?.id !== "string") return undefined;
+    if (
+      typeof value?.id !== "string" ||
+      typeof value.userId !== "string" ||
+      typeof value.expiresAt !== "number" ||
+      typeof value.user?.id !== "string"
+    )
+      return undefined;
     return value;
   } catch {
     return undefined;

@@ -149,7 +149,9 @@ export async function startIdentityServer(options: IdentityServerOptions = {}): 
       const key = signOptions.key ?? signingKey;
       const now = Math.floor(Date.now() / 1000);
       const payload: JWTPayload = { iss: issuer, iat: now, exp: now + (signOptions.expiresInSec ?? 3600), ...claims };
-      return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT", ...signOptions.header }).sign(key.privateKey);
+      return new SignJWT(payload)
+        .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT", ...signOptions.header })
+        .sign(key.privateKey);
     },
     async rotate(rotateOptions = {}) {
       const key = await newKey(rotateOptions.alg ?? signingKey.alg, keys.length);
@@ -160,7 +162,11 @@ export async function startIdentityServer(options: IdentityServerOptions = {}): 
     },
     issueOpaqueToken(claims, tokenOptions = {}) {
       const token = randomBytes(24).toString("base64url");
-      opaque.set(token, { claims, active: tokenOptions.active ?? true, exp: Math.floor(Date.now() / 1000) + (tokenOptions.expiresInSec ?? 3600) });
+      opaque.set(token, {
+        claims,
+        active: tokenOptions.active ?? true,
+        exp: Math.floor(Date.now() / 1000) + (tokenOptions.expiresInSec ?? 3600),
+      });
       return token;
     },
     failWith(status) {

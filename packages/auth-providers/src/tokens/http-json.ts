@@ -23,11 +23,17 @@ export async function requestJson(
   if (response.status === 429) {
     const retryAfter = Number(response.headers.get("retry-after"));
     await response.body?.cancel();
-    throw new AuthRateLimitError(provider, undefined, Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {});
+    throw new AuthRateLimitError(
+      provider,
+      undefined,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {},
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new ProviderAPIError(provider, `Identity provider answered ${response.status} (${new URL(url).pathname})`, { details: { status: response.status } });
+    throw new ProviderAPIError(provider, `Identity provider answered ${response.status} (${new URL(url).pathname})`, {
+      details: { status: response.status },
+    });
   }
   try {
     return { status: response.status, body: await response.json() };

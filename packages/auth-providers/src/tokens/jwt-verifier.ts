@@ -88,7 +88,15 @@ function importPublicKey(provider: string, publicKey: string | JWK): { key: KeyO
   }
   const type = key.asymmetricKeyType;
   const family =
-    type === "rsa" ? RSA : type === "rsa-pss" ? RSA.filter((alg) => alg.startsWith("PS")) : type === "ec" ? (CURVES[key.asymmetricKeyDetails?.namedCurve ?? ""] ?? []) : type === "ed25519" ? OKP : [];
+    type === "rsa"
+      ? RSA
+      : type === "rsa-pss"
+        ? RSA.filter((alg) => alg.startsWith("PS"))
+        : type === "ec"
+          ? (CURVES[key.asymmetricKeyDetails?.namedCurve ?? ""] ?? [])
+          : type === "ed25519"
+            ? OKP
+            : [];
   if (family.length === 0) throw problem();
   return { key, family };
 }
@@ -112,8 +120,10 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
   const algorithmsFor = (family: string[]) => {
     const allowed = options.algorithms ?? family;
     // An HS algorithm against a public key would let anyone sign with the (public) key as the secret.
-    if (options.secret === undefined && allowed.some((alg) => HMAC.includes(alg))) throw settingsProblem(provider, "auth.algorithms", "HS* algorithms need a secret, not a public key");
-    if (options.secret !== undefined && allowed.some((alg) => !HMAC.includes(alg))) throw settingsProblem(provider, "auth.algorithms", "a secret only verifies HS256, HS384 or HS512");
+    if (options.secret === undefined && allowed.some((alg) => HMAC.includes(alg)))
+      throw settingsProblem(provider, "auth.algorithms", "HS* algorithms need a secret, not a public key");
+    if (options.secret !== undefined && allowed.some((alg) => !HMAC.includes(alg)))
+      throw settingsProblem(provider, "auth.algorithms", "a secret only verifies HS256, HS384 or HS512");
     return allowed;
   };
 
@@ -145,7 +155,8 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
     async verify(token) {
       const cached = cache.get(token, toleranceSec);
       if (cached) return cached;
-      if (token.length > maxLength || !JWT_SHAPE.test(token)) throw new InvalidTokenError(provider, "Malformed token", { details: { reason: "malformed" } });
+      if (token.length > maxLength || !JWT_SHAPE.test(token))
+        throw new InvalidTokenError(provider, "Malformed token", { details: { reason: "malformed" } });
       let header: ReturnType<typeof decodeProtectedHeader>;
       try {
         header = decodeProtectedHeader(token);
@@ -166,7 +177,8 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
           ...(options.maxTokenAgeSec === undefined ? {} : { maxTokenAge: options.maxTokenAgeSec }),
           ...(options.typ === undefined ? {} : { typ: options.typ }),
         };
-        const { payload } = typeof key === "function" ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
+        const { payload } =
+          typeof key === "function" ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
         cache.set(token, payload);
         return payload;
       } catch (error) {

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Worker } from "node:cluster";
-import { type MetricJson, PROMETHEUS_CONTENT_TYPE, type ServerAdapter, aggregateMetrics, formatPrometheusText, getServerMetrics } from "@conduit-ai/server-core";
+import {
+  type MetricJson,
+  PROMETHEUS_CONTENT_TYPE,
+  type ServerAdapter,
+  aggregateMetrics,
+  formatPrometheusText,
+  getServerMetrics,
+} from "@conduit-ai/server-core";
 
 type MetricsJson = MetricJson[];
 
@@ -48,7 +55,9 @@ export function shareMetricsWithCluster(server: ServerAdapter): void {
   const waiting = new Map<string, (reply: ScrapeReply) => void>();
   process.on("message", (message: unknown) => {
     if (isMessage<CollectRequest>(message, "conduit:metrics-collect")) {
-      void metrics.registry.getMetricsAsJSON().then((json) => process.send?.({ type: "conduit:metrics-json", id: message.id, metrics: json } satisfies CollectReply));
+      void metrics.registry
+        .getMetricsAsJSON()
+        .then((json) => process.send?.({ type: "conduit:metrics-json", id: message.id, metrics: json } satisfies CollectReply));
     } else if (isMessage<ScrapeReply>(message, "conduit:metrics-result")) {
       waiting.get(message.id)?.(message);
     }
@@ -67,7 +76,11 @@ export function shareMetricsWithCluster(server: ServerAdapter): void {
           clearTimeout(timer);
           resolve(answer);
         });
-        process.send?.({ type: "conduit:metrics-scrape", id, json: (ctx.header("accept") ?? "").includes("application/json") } satisfies ScrapeRequest);
+        process.send?.({
+          type: "conduit:metrics-scrape",
+          id,
+          json: (ctx.header("accept") ?? "").includes("application/json"),
+        } satisfies ScrapeRequest);
       });
       waiting.delete(id);
       if (!reply) return next();

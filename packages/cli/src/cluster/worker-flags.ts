@@ -30,7 +30,8 @@ export function takeWorkerFlags(argv: string[]): WorkerFlags {
     else if (argument.startsWith("--workers=")) workers = argument.slice("--workers=".length);
     else if (argument === "--workers") {
       workers = argv[index + 1];
-      if (workers === undefined || workers.startsWith("-")) throw new UsageError("Option --workers needs a value: a number of processes or auto");
+      if (workers === undefined || workers.startsWith("-"))
+        throw new UsageError("Option --workers needs a value: a number of processes or auto");
       index++;
     } else rest.push(argument);
   }

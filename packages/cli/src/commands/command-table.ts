@@ -14,7 +14,11 @@ export interface Command {
 
 /** Every command of `conduit`, by name. A new command is one file in this folder and one line here. */
 export const COMMANDS: Record<string, Command> = {
-  serve: { summary: "start the server (the demo's assembly); --workers N for one process per core", usage: SERVE_COMMAND_USAGE, run: (argv, env) => runServe(argv, env) },
+  serve: {
+    summary: "start the server (the demo's assembly); --workers N for one process per core",
+    usage: SERVE_COMMAND_USAGE,
+    run: (argv, env) => runServe(argv, env),
+  },
   generate: { summary: "one generation on the runtime (offline local provider by default)", usage: GENERATE_USAGE, run: runGenerate },
   routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },
   openapi: { summary: "print the configured server's OpenAPI document (--yaml for YAML)", usage: OPENAPI_USAGE, run: runOpenApi },

@@ -23,7 +23,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
     expect(result.stderr).toBe("");
   });
 
-  it('the legacy positional form works, with one deprecation line on stderr', async () => {
+  it("the legacy positional form works, with one deprecation line on stderr", async () => {
     const result = await runConduit(["generate", "hello there"], OFFLINE);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('you said "hello there"');
@@ -33,16 +33,29 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   it("--json prints the whole result as JSON", async () => {
     const result = await runConduit(["generate", "--input", "hi", "--json"], OFFLINE);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ content: expect.stringContaining('you said "hi"'), provider: "local", usage: { totalTokens: expect.any(Number) } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      content: expect.stringContaining('you said "hi"'),
+      provider: "local",
+      usage: { totalTokens: expect.any(Number) },
+    });
     expect(result.stdout).not.toContain(ESCAPE);
   });
 
   it("--provider, --model and --system reach the provider", async () => {
     upstream = await startFakeOpenAI();
-    const result = await runConduit(["generate", "--input", "hi", "--provider", "openai", "--model", "gpt-4o", "--system", "Be brief."], openaiEnv(upstream));
+    const result = await runConduit(
+      ["generate", "--input", "hi", "--provider", "openai", "--model", "gpt-4o", "--system", "Be brief."],
+      openaiEnv(upstream),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Hello from upstream\n");
-    expect(upstream.requests[0]).toMatchObject({ model: "gpt-4o", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }] });
+    expect(upstream.requests[0]).toMatchObject({
+      model: "gpt-4o",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hi" },
+      ],
+    });
   });
 
   it("--stream prints text as it arrives", async () => {
@@ -59,7 +72,10 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   it("--stream --json prints every stream event as one JSON line", async () => {
     const result = await runConduit(["generate", "--input", "hi", "--stream", "--json"], OFFLINE);
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(events.map((event) => event.type)).toContain("text-delta");
     expect(events.at(-1).type).toBe("finish");
   });
@@ -71,7 +87,9 @@ describe("conduit generate", { timeout: 90_000 }, () => {
       expect(result.code).toBe(1);
       expect(result.stdout.trim()).toBe("");
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
-      expect(result.stderr).toMatch(/^Provider error \(PROVIDER_AUTH_FAILED\): Provider "openai" rejected the configured credentials \(401\)$/m);
+      expect(result.stderr).toMatch(
+        /^Provider error \(PROVIDER_AUTH_FAILED\): Provider "openai" rejected the configured credentials \(401\)$/m,
+      );
     }
   });
 

@@ -29,11 +29,20 @@ interface GenerateFlags {
 }
 
 function parseGenerateFlags(argv: string[]): GenerateFlags {
-  let parsed: ReturnType<typeof parseArgs<{ options: Record<string, { type: "string" | "boolean" }>; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: Record<string, { type: "string" | "boolean" }>; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { input: { type: "string" }, provider: { type: "string" }, model: { type: "string" }, system: { type: "string" }, stream: { type: "boolean" }, json: { type: "boolean" } },
+      options: {
+        input: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        system: { type: "string" },
+        stream: { type: "boolean" },
+        json: { type: "boolean" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -42,14 +51,17 @@ function parseGenerateFlags(argv: string[]): GenerateFlags {
   }
   const values = parsed.values as { input?: string; provider?: string; model?: string; system?: string; stream?: boolean; json?: boolean };
   const { positionals } = parsed;
-  if (values.input !== undefined && positionals.length > 0) throw new UsageError(`Give the prompt once: --input or a positional text, not both`);
-  if (positionals.length > 1) throw new UsageError(`Expected one prompt, got ${positionals.length} arguments (quote the text, or use --input "text")`);
+  if (values.input !== undefined && positionals.length > 0)
+    throw new UsageError(`Give the prompt once: --input or a positional text, not both`);
+  if (positionals.length > 1)
+    throw new UsageError(`Expected one prompt, got ${positionals.length} arguments (quote the text, or use --input "text")`);
   let text = values.input;
   if (text === undefined && positionals.length === 1) {
     text = positionals[0] as string;
     console.error('conduit generate "text" is deprecated: use conduit generate --input "text"');
   }
-  if (text === undefined || text.trim() === "") throw new UsageError('Missing prompt: conduit generate --input "text" (see conduit generate --help)');
+  if (text === undefined || text.trim() === "")
+    throw new UsageError('Missing prompt: conduit generate --input "text" (see conduit generate --help)');
   const request: GenerateRequest = { input: { text } };
   if (values.provider !== undefined) request.provider = values.provider;
   if (values.model !== undefined) request.model = values.model;
@@ -87,7 +99,8 @@ export async function runGenerate(argv: string[], env: NodeJS.ProcessEnv): Promi
       if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
       else {
         process.stdout.write(`${result.content}\n`);
-        if (style.enabled) process.stderr.write(`${style.dim(`${result.provider}/${result.model} · ${result.usage.totalTokens} tokens`)}\n`);
+        if (style.enabled)
+          process.stderr.write(`${style.dim(`${result.provider}/${result.model} · ${result.usage.totalTokens} tokens`)}\n`);
       }
     }
   } catch (error) {

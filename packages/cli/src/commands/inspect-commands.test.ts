@@ -18,7 +18,8 @@ describe("conduit routes", { timeout: 90_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^METHOD\s+PATH\s+GROUP\s+AUTH$/);
-    const row = (method: string, path: string) => lines.find((line) => new RegExp(`^${method}\\s+${path.replace(/[/.]/g, "\\$&")}\\s`).test(line))?.split(/\s{2,}/);
+    const row = (method: string, path: string) =>
+      lines.find((line) => new RegExp(`^${method}\\s+${path.replace(/[/.]/g, "\\$&")}\\s`).test(line))?.split(/\s{2,}/);
     expect(row("GET", "/health")).toEqual(["GET", "/health", "health", "public"]);
     expect(row("POST", "/v1/agent/generate")).toEqual(["POST", "/v1/agent/generate", "agent", "api-key-auth"]);
     expect(row("GET", "/v1/tools/:name")).toEqual(["GET", "/v1/tools/:name", "tools", "public"]);
@@ -85,7 +86,12 @@ describe("conduit --help and --version", { timeout: 90_000 }, () => {
     const overview = await runConduit(["--help"]);
     expect(overview.code).toBe(0);
     for (const name of ["serve", "generate", "routes", "openapi"]) expect(overview.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
-    for (const [name, flag] of [["serve", "--workers"], ["generate", "--stream"], ["routes", "--json"], ["openapi", "--yaml"]]) {
+    for (const [name, flag] of [
+      ["serve", "--workers"],
+      ["generate", "--stream"],
+      ["routes", "--json"],
+      ["openapi", "--yaml"],
+    ]) {
       const help = await runConduit([name as string, "--help"]);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: conduit ${name} `));

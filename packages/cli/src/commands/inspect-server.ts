@@ -5,7 +5,12 @@ import { type AssembledServer, assembleServer } from "../server-assembly.js";
  * Assembles the server `conduit serve` would run with the same flags (`--config`,
  * `--framework`, …), without starting it, hands it to `inspect`, then releases it.
  */
-export async function inspectServer<T>(argv: string[], env: NodeJS.ProcessEnv, usage: string, inspect: (assembled: AssembledServer, options: ServeOptions) => T | Promise<T>): Promise<T> {
+export async function inspectServer<T>(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  usage: string,
+  inspect: (assembled: AssembledServer, options: ServeOptions) => T | Promise<T>,
+): Promise<T> {
   const options = parseServeOptions(argv, env, usage);
   const assembled = await assembleServer(options, env);
   try {

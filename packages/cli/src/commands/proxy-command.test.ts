@@ -13,7 +13,8 @@ import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-condu
 // `conduit proxy` as a real process, driven by the official openai client, in front of a fake
 // Messages API and a fake codex backend on loopback.
 const CLIENT_KEY = "proxy-client-key-0123456789";
-const CODEX_STREAM = 'event: response.created\ndata: {"type":"response.created","response":{"id":"r1","model":"gpt-5-codex"}}\n\nevent: response.completed\ndata:  {"type":"response.completed","response":{"id":"r1","model":"gpt-5-codex","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
+const CODEX_STREAM =
+  'event: response.created\ndata: {"type":"response.created","response":{"id":"r1","model":"gpt-5-codex"}}\n\nevent: response.completed\ndata:  {"type":"response.completed","response":{"id":"r1","model":"gpt-5-codex","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
 
 let anthropic: FakeAnthropic;
 let codex: Server;
@@ -75,7 +76,11 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     expect(completion.usage!.prompt_tokens).toBeGreaterThan(0);
 
     let streamed = "";
-    for await (const chunk of await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true })) {
+    for await (const chunk of await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+    })) {
       streamed += chunk.choices[0]?.delta.content ?? "";
     }
     expect(streamed).toBe("Hello from the fake — ünïcödé ✓ 🚀");
@@ -84,7 +89,11 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     const local = await client.chat.completions.create({ model: "echo", messages: [{ role: "user", content: "ping" }] });
     expect(local.choices[0]!.message.content).toContain("ping");
 
-    const codexAnswer = await fetch(`${base}/backend-api/codex/responses`, { method: "POST", headers: { authorization: `Bearer ${CLIENT_KEY}`, "content-type": "application/json" }, body: "{}" });
+    const codexAnswer = await fetch(`${base}/backend-api/codex/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${CLIENT_KEY}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(await codexAnswer.text()).toBe(CODEX_STREAM);
     expect(codexHeaders.at(-1)).toMatchObject({ authorization: "Bearer codex-token-1", "chatgpt-account-id": "acct-1" });
 
@@ -102,7 +111,10 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
   it("keeps the pool in Redis with store: redis (REDIS_URL, REDIS_KEY_PREFIX)", async () => {
     const config = goodConfig();
     const prefix = `conduit-test:${randomUUID()}:`;
-    const run = runConduit(["proxy", "--config", configFile({ proxy: { ...config.proxy, store: "redis" } }), "--port", "0"], { REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: prefix });
+    const run = runConduit(["proxy", "--config", configFile({ proxy: { ...config.proxy, store: "redis" } }), "--port", "0"], {
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_KEY_PREFIX: prefix,
+    });
     const port = await run.ready;
     const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
@@ -123,8 +135,16 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     ["no --config", [], /needs --config/],
     ["a file that is not JSON", ["--config", "{not json"], /cannot read it as JSON/],
     ["no proxy section", ["--config", { server: {} }], /no "proxy" section/],
-    ["an account of an unknown type", ["--config", { proxy: { enabled: true, clientKeys: [CLIENT_KEY], accounts: [{ id: "a", type: "magic" }] } }], /proxy\.accounts\.0/],
-    ["no client keys", ["--config", { proxy: { enabled: true, accounts: [{ id: "a", type: "api-key", apiKey: "k" }] } }], /clientKeys is empty/],
+    [
+      "an account of an unknown type",
+      ["--config", { proxy: { enabled: true, clientKeys: [CLIENT_KEY], accounts: [{ id: "a", type: "magic" }] } }],
+      /proxy\.accounts\.0/,
+    ],
+    [
+      "no client keys",
+      ["--config", { proxy: { enabled: true, accounts: [{ id: "a", type: "api-key", apiKey: "k" }] } }],
+      /clientKeys is empty/,
+    ],
     ["a bad port", ["--config", "GOOD", "--port", "70000"], /Invalid port/],
   ])("exits 2 with one line naming the problem for %s", async (_name, args, pattern) => {
     const argv = args.map((arg, index) => (args[index - 1] === "--config" ? configFile(arg === "GOOD" ? goodConfig() : arg) : String(arg)));

@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type ProxyConfig, chatCompletionsFor, createClientCheck, createCodexRoute, createCodexSender, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
+import {
+  type ProxyConfig,
+  chatCompletionsFor,
+  createClientCheck,
+  createCodexRoute,
+  createCodexSender,
+  createProxy,
+  parseProxyConfig,
+  registerProxyRoutes,
+} from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
@@ -55,8 +64,10 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
   if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
-  if (proxy.clientKeys.length === 0) throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
-  if (proxy.store === "redis" && !env.REDIS_URL) throw new UsageError(`Config file ${path}: proxy.store is "redis" but REDIS_URL is not set`);
+  if (proxy.clientKeys.length === 0)
+    throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
+  if (proxy.store === "redis" && !env.REDIS_URL)
+    throw new UsageError(`Config file ${path}: proxy.store is "redis" but REDIS_URL is not set`);
   const server: ServerAdapterConfig = { ...file.server };
   const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {

@@ -44,16 +44,27 @@ function ruleApplies(rule: AuthorizationRule, route: RegisteredRoute, basePath: 
  * authentication middleware that run for it ("public" when auth skips it, "none" without auth)
  * and the roles or permissions of the authorization rules that match it.
  */
-export function describeRoutes(routes: readonly RegisteredRoute[], authMiddleware: readonly MiddlewareDefinition[], basePath: string, rules: AuthorizationRule[] = [], authType?: string): RouteRow[] {
+export function describeRoutes(
+  routes: readonly RegisteredRoute[],
+  authMiddleware: readonly MiddlewareDefinition[],
+  basePath: string,
+  rules: AuthorizationRule[] = [],
+  authType?: string,
+): RouteRow[] {
   const stack = new MiddlewareStack();
   const authentication = authMiddleware.filter((middleware) => middleware.name !== RULES_MIDDLEWARE);
   for (const middleware of authentication) stack.add(middleware);
   return routes.map((route) => {
     // Every identity provider's middleware is "provider-auth": the config's type says which one.
-    const applying = stack.forRequest(route.fullPath, basePath).map((middleware) => (middleware.name === "provider-auth" && authType ? `${authType} (provider-auth)` : middleware.name));
+    const applying = stack
+      .forRequest(route.fullPath, basePath)
+      .map((middleware) => (middleware.name === "provider-auth" && authType ? `${authType} (provider-auth)` : middleware.name));
     const needs = rules
       .filter((rule) => ruleApplies(rule, route, basePath))
-      .flatMap((rule) => [...(rule.roles?.length ? [`roles ${rule.roles.join("|")}`] : []), ...(rule.permissions?.length ? [`permissions ${rule.permissions.join("+")}`] : [])]);
+      .flatMap((rule) => [
+        ...(rule.roles?.length ? [`roles ${rule.roles.join("|")}`] : []),
+        ...(rule.permissions?.length ? [`permissions ${rule.permissions.join("+")}`] : []),
+      ]);
     const who = authentication.length === 0 ? "none" : applying.length === 0 ? "public" : applying.join(", ");
     return { method: route.method, path: route.fullPath, group: route.tags?.[0] ?? "-", auth: [who, ...needs].join("; ") };
   });
@@ -68,7 +79,13 @@ export function describeRoutes(routes: readonly RegisteredRoute[], authMiddlewar
 export async function runRoutes(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const { present, rest } = takeBooleanFlags(argv, ["json"]);
   const rows = await inspectServer(rest, env, ROUTES_USAGE, ({ server, authMiddleware }, options) =>
-    describeRoutes(server.listRoutes(), authMiddleware, server.getConfig().basePath, rulesOf(options.file), (options.file.auth as { type?: string } | undefined)?.type),
+    describeRoutes(
+      server.listRoutes(),
+      authMiddleware,
+      server.getConfig().basePath,
+      rulesOf(options.file),
+      (options.file.auth as { type?: string } | undefined)?.type,
+    ),
   );
   if (present.has("json")) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
@@ -77,6 +94,9 @@ export async function runRoutes(argv: string[], env: NodeJS.ProcessEnv): Promise
   const style = terminalStyle(process.stdout, env);
   const header: RouteRow = { method: "METHOD", path: "PATH", group: "GROUP", auth: "AUTH" };
   const widths = (["method", "path", "group"] as const).map((key) => Math.max(...[header, ...rows].map((row) => row[key].length)));
-  const line = (row: RouteRow) => [row.method.padEnd(widths[0] as number), row.path.padEnd(widths[1] as number), row.group.padEnd(widths[2] as number), row.auth].join("  ");
+  const line = (row: RouteRow) =>
+    [row.method.padEnd(widths[0] as number), row.path.padEnd(widths[1] as number), row.group.padEnd(widths[2] as number), row.auth].join(
+      "  ",
+    );
   process.stdout.write(`${style.bold(line(header))}\n${rows.map((row) => line(row)).join("\n")}\n`);
 }

@@ -10,14 +10,23 @@ const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const LIMIT = 14;
 
 /** Two workers, one Redis (own key prefix), a rate limit of `limit` that also counts health, process details shown. */
-function startTwoWorkers(extraArgs: string[] = [], env: NodeJS.ProcessEnv = { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` }, limit = 100_000) {
+function startTwoWorkers(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` },
+  limit = 100_000,
+) {
   const config = writeConfig({
-    server: { logging: { enabled: false }, health: { processDetails: "always" }, rateLimit: { maxRequests: limit, windowMs: 600_000, skipPaths: [] } },
+    server: {
+      logging: { enabled: false },
+      health: { processDetails: "always" },
+      rateLimit: { maxRequests: limit, windowMs: 600_000, skipPaths: [] },
+    },
   });
   return spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config, ...extraArgs], env);
 }
 
-const pidOf = async (port: number) => (await freshRequest(port, "GET", "/api/health/detailed")).body?.data?.process?.pid as number | undefined;
+const pidOf = async (port: number) =>
+  (await freshRequest(port, "GET", "/api/health/detailed")).body?.data?.process?.pid as number | undefined;
 
 afterEach(killLeftovers);
 
@@ -69,12 +78,19 @@ describe("conduit serve --workers", () => {
   it("provider-auth sessions made through either worker are listed by both", async () => {
     const idp = await startIdentityServer({});
     try {
-      const config = writeConfig({ server: { logging: { enabled: false } }, auth: { type: "jwt", jwksUrl: idp.jwksUrl, sessions: { store: "redis", maxSessionsPerUser: 10 } } });
-      const conduit = spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+      const config = writeConfig({
+        server: { logging: { enabled: false } },
+        auth: { type: "jwt", jwksUrl: idp.jwksUrl, sessions: { store: "redis", maxSessionsPerUser: 10 } },
+      });
+      const conduit = spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config], {
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:`,
+      });
       const port = portOf(await conduit.ready);
       const user = `u-${randomUUID()}`;
       const bearer = async (sid: string) => ({ authorization: `Bearer ${await idp.sign({ sub: user, sid })}` });
-      for (const sid of ["s1", "s2", "s3", "s4"]) expect((await freshRequest(port, "GET", "/api/auth/me", undefined, await bearer(sid))).status).toBe(200);
+      for (const sid of ["s1", "s2", "s3", "s4"])
+        expect((await freshRequest(port, "GET", "/api/auth/me", undefined, await bearer(sid))).status).toBe(200);
       for (let read = 0; read < 2; read++) {
         const sessions = await freshRequest(port, "GET", "/api/auth/sessions", undefined, await bearer("s1"));
         expect(sessions.status).toBe(200);
@@ -93,20 +109,29 @@ describe("conduit serve --workers", () => {
     expect(line).toMatch(/\(framework: express\)$/);
     const port = portOf(line);
     const seen = new Set<number>();
-    await vi.waitFor(async () => {
-      seen.add((await pidOf(port)) as number);
-      expect(seen.size).toBe(2);
-    }, { timeout: 20_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        seen.add((await pidOf(port)) as number);
+        expect(seen.size).toBe(2);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
     const [victim, survivor] = [...seen] as [number, number];
     process.kill(victim, "SIGKILL");
-    await vi.waitFor(() => expect(conduit.output().stderr).toMatch(new RegExp(`Worker ${victim} exited \\(SIGKILL\\); starting a replacement`)), { timeout: 20_000 });
+    await vi.waitFor(
+      () => expect(conduit.output().stderr).toMatch(new RegExp(`Worker ${victim} exited \\(SIGKILL\\); starting a replacement`)),
+      { timeout: 20_000 },
+    );
     // The replacement serves on the same port next to the survivor.
     const after = new Set<number>();
-    await vi.waitFor(async () => {
-      const pid = await pidOf(port);
-      if (pid !== undefined) after.add(pid);
-      expect(after.size).toBe(2);
-    }, { timeout: 30_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) after.add(pid);
+        expect(after.size).toBe(2);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     expect(after.has(victim)).toBe(false);
     expect(after.has(survivor)).toBe(true);
 
@@ -125,7 +150,9 @@ describe("conduit serve --workers", () => {
     const memorySessions = writeConfig({ auth: { type: "jwt", jwksUrl: "http://127.0.0.1:1/jwks", sessions: { store: "memory" } } });
     const pinned = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", memorySessions], { REDIS_URL });
     expect(pinned.code).toBe(2);
-    expect(pinned.stderr.trim()).toMatch(/^--workers 2: auth\.sessions\.store "memory" keeps sessions per worker; .*--allow-per-worker-state/);
+    expect(pinned.stderr.trim()).toMatch(
+      /^--workers 2: auth\.sessions\.store "memory" keeps sessions per worker; .*--allow-per-worker-state/,
+    );
 
     const allowed = startTwoWorkers(["--allow-per-worker-state", "--framework", "fastify"], {});
     const port = portOf(await allowed.ready);
@@ -146,18 +173,30 @@ describe("conduit serve --workers", () => {
       const port = portOf(await conduit.ready);
       let received = "";
       const finished = new Promise<number>((resolve, reject) => {
-        const outgoing = request({ host: "127.0.0.1", port, method: "POST", path: "/api/agent/stream", agent: false, headers: { "content-type": "application/json" } }, (response) => {
-          response.setEncoding("utf8");
-          response.on("data", (chunk) => (received += chunk));
-          response.on("end", () => resolve(response.statusCode ?? 0));
-        });
+        const outgoing = request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/api/agent/stream",
+            agent: false,
+            headers: { "content-type": "application/json" },
+          },
+          (response) => {
+            response.setEncoding("utf8");
+            response.on("data", (chunk) => (received += chunk));
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          },
+        );
         outgoing.on("error", reject);
         outgoing.end(JSON.stringify({ input: { text: "hi" }, provider: "openai" }));
       });
       // The provider has sent its first words and holds the rest: the stream is in flight.
       await vi.waitFor(() => expect(received).toContain("Hello "), { timeout: 20_000 });
       conduit.child.kill("SIGTERM");
-      await vi.waitFor(() => expect(conduit.output().stderr).toMatch(/SIGTERM received, draining…[\s\S]*SIGTERM received, draining…/), { timeout: 20_000 });
+      await vi.waitFor(() => expect(conduit.output().stderr).toMatch(/SIGTERM received, draining…[\s\S]*SIGTERM received, draining…/), {
+        timeout: 20_000,
+      });
       expect(conduit.child.exitCode).toBeNull();
       upstream.release();
       expect(await finished).toBe(200);
@@ -187,14 +226,19 @@ describe("conduit serve --workers", () => {
       expect(text).toContain('conduit_http_requests_total{method="GET",route="/api/tools",status="200"} 6');
     }
     const json = await freshRequest(port, "GET", "/api/metrics", undefined, { accept: "application/json" });
-    const requests = (json.body as Array<{ name: string; values: Array<{ value: number; labels: Record<string, string> }> }>).find((metric) => metric.name === "conduit_http_requests_total");
+    const requests = (json.body as Array<{ name: string; values: Array<{ value: number; labels: Record<string, string> }> }>).find(
+      (metric) => metric.name === "conduit_http_requests_total",
+    );
     expect(requests?.values.find((value) => value.labels.route === "/api/tools")?.value).toBe(6);
     conduit.child.kill("SIGTERM");
     expect(await conduit.exited).toBe(0);
   }, 60_000);
 
   it("--workers auto runs one worker per CPU", async () => {
-    const conduit = spawnConduit(["serve", "--workers", "auto", "--port", "0", "--host", "127.0.0.1"], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+    const conduit = spawnConduit(["serve", "--workers", "auto", "--port", "0", "--host", "127.0.0.1"], {
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:`,
+    });
     const port = portOf(await conduit.ready);
     expect((await freshRequest(port, "GET", "/api/health")).status).toBe(200);
     conduit.child.kill("SIGTERM");
@@ -210,7 +254,10 @@ describe("conduit serve --workers", () => {
     }
     // An auth error only the assembly sees: the first worker reports it, the others never start.
     const config = writeConfig({ auth: { type: "okta" } });
-    const result = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", config], { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` });
+    const result = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", config], {
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:`,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/auth.type: expected one of/)]);
   }, 60_000);

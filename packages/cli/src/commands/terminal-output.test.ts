@@ -9,8 +9,14 @@ const ESCAPE = "\u001b[";
 /** Runs `conduit <args>` on a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs. */
 function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; output: string } {
   const { FORCE_COLOR: _forced, NO_COLOR: _noColor, ...inherited } = process.env;
-  const command = [process.execPath, "--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
-  const result = spawnSync("script", ["-qec", command, "/dev/null"], { env: { ...inherited, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", REDIS_URL: "", ...env }, encoding: "utf8", timeout: 60_000 });
+  const command = [process.execPath, "--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args]
+    .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+    env: { ...inherited, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", REDIS_URL: "", ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, output: result.stdout };
 }
 
@@ -25,7 +31,10 @@ describe.skipIf(!hasScript)("colour and progress on a terminal", { timeout: 90_0
   });
 
   it("NO_COLOR and --json turn colour and progress off even on a TTY", () => {
-    for (const [args, env] of [[["generate", "--input", "hi"], { NO_COLOR: "1" }], [["generate", "--input", "hi", "--json"], {}]] as const) {
+    for (const [args, env] of [
+      [["generate", "--input", "hi"], { NO_COLOR: "1" }],
+      [["generate", "--input", "hi", "--json"], {}],
+    ] as const) {
       const { status, output } = onTerminal([...args], env);
       expect(status).toBe(0);
       expect(output).not.toContain(ESCAPE);

@@ -34,12 +34,25 @@ export async function startFakeOpenAI(mode: "ok" | "unauthorized" = "ok"): Promi
     requests.push(body);
     if (mode === "unauthorized") {
       response.writeHead(401, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message: "Incorrect API key provided: sk-te***", type: "invalid_request_error", code: "invalid_api_key" } }));
+      response.end(
+        JSON.stringify({
+          error: { message: "Incorrect API key provided: sk-te***", type: "invalid_request_error", code: "invalid_api_key" },
+        }),
+      );
       return;
     }
     if (body.stream !== true) {
       response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "Hello from upstream" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } }));
+      response.end(
+        JSON.stringify({
+          id: "chatcmpl-1",
+          object: "chat.completion",
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content: "Hello from upstream" }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+        }),
+      );
       return;
     }
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

@@ -46,7 +46,10 @@ export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}, readyP
 }
 
 /** Runs a command to its end. */
-export async function runConduit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runConduit(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const spawned = spawnConduit(args, env);
   const code = await spawned.exited;
   return { code, ...spawned.output() };
@@ -74,12 +77,28 @@ export function portOf(readyLine: string): number {
  * One HTTP request on its own connection (no keep-alive), so a cluster's primary hands each
  * request to the next worker in turn.
  */
-// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-export function freshRequest(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export function freshRequest(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const outgoing = request(
-      { host: "127.0.0.1", port, method, path, agent: false, headers: { ...headers, ...(payload ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}) } },
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent: false,
+        headers: {
+          ...headers,
+          ...(payload ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}),
+        },
+      },
       (response) => {
         let text = "";
         response.setEncoding("utf8");

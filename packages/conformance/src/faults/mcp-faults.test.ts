@@ -14,7 +14,8 @@ function lastPid(file: string): number {
   return Number(pids.at(-1));
 }
 
-const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 forEachAdapter("faults: an MCP server", ({ start }) => {
   it("killed mid-call: the call answers a clean error envelope; the server is reconnected and serves later calls", async () => {
@@ -27,7 +28,11 @@ forEachAdapter("faults: an MCP server", ({ start }) => {
       mcp: { initialDelayMs: 100, maxDelayMs: 400, requestTimeoutMs: 20_000 },
     });
     await runtime.ready();
-    const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup: (adapter) => adapter.registerRouteGroup(createMcpRoutes(runtime)) });
+    const server = await start({
+      runtime,
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => adapter.registerRouteGroup(createMcpRoutes(runtime)),
+    });
     const firstPid = lastPid(pidFile);
 
     const call = post(server.url("/api/mcp/servers/slow/tools/slow/execute"), { arguments: { ms: 10_000 } });

@@ -24,13 +24,22 @@ function providerRuntime(records: UsageRecord[], logs: string[] = []) {
 }
 
 const post = (url: string, body: unknown, signal?: AbortSignal) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
 
 forEachAdapter("faults: the provider", ({ start }) => {
   it("a provider cut mid-stream ends the stream with a final error event (PROVIDER_*), usage recorded", async () => {
     const records: UsageRecord[] = [];
     const runtime = providerRuntime(records);
-    const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup: (adapter) => adapter.registerRouteGroup(createAgentRoutes(runtime)) });
+    const server = await start({
+      runtime,
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => adapter.registerRouteGroup(createAgentRoutes(runtime)),
+    });
     const response = await post(server.url("/api/agent/stream"), { input: { text: "go" }, provider: "openai", model: "cut-3" });
     expect(response.status).toBe(200);
     const events: Array<{ event?: string; data: string }> = [];
@@ -50,10 +59,18 @@ forEachAdapter("faults: the provider", ({ start }) => {
     const records: UsageRecord[] = [];
     const logs: string[] = [];
     const runtime = providerRuntime(records, logs);
-    const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup: (adapter) => adapter.registerRouteGroup(createAgentRoutes(runtime)) });
+    const server = await start({
+      runtime,
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => adapter.registerRouteGroup(createAgentRoutes(runtime)),
+    });
     const cancelledBefore = provider.cancelled;
     const controller = new AbortController();
-    const response = await post(server.url("/api/agent/stream"), { input: { text: "go" }, provider: "openai", model: "slow-200x20", sessionId: "disconnect" }, controller.signal);
+    const response = await post(
+      server.url("/api/agent/stream"),
+      { input: { text: "go" }, provider: "openai", model: "slow-200x20", sessionId: "disconnect" },
+      controller.signal,
+    );
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let received = "";
     while (!received.includes("text-delta")) received += new TextDecoder().decode((await reader.read()).value);
@@ -61,7 +78,13 @@ forEachAdapter("faults: the provider", ({ start }) => {
     const deadline = Date.now() + 5_000;
     while ((provider.cancelled === cancelledBefore || records.length === 0) && Date.now() < deadline) await sleep(20);
     expect(provider.cancelled).toBe(cancelledBefore + 1);
-    expect(records.at(-1)).toMatchObject({ provider: "openai", model: "slow-200x20", sessionId: "disconnect", outcome: "aborted", usageReported: false });
+    expect(records.at(-1)).toMatchObject({
+      provider: "openai",
+      model: "slow-200x20",
+      sessionId: "disconnect",
+      outcome: "aborted",
+      usageReported: false,
+    });
     expect(records.at(-1)?.outputCharacters).toBeGreaterThan(0);
     expect(logs.some((line) => line.startsWith("info:generation aborted: usage recorded"))).toBe(true);
     await runtime.close();

@@ -140,7 +140,9 @@ export function createMessagesRelay(options: MessagesSenderOptions): RelayMessag
       if (selection.kind !== "lease") {
         if (selection.kind === "cooling") {
           const seconds = Math.max(1, Math.ceil((selection.retryAt - Date.now()) / 1000));
-          return anthropicErrorReply(429, "rate_limit_error", `Every account is rate limited; retry in ${seconds}s`, { "retry-after": String(seconds) });
+          return anthropicErrorReply(429, "rate_limit_error", `Every account is rate limited; retry in ${seconds}s`, {
+            "retry-after": String(seconds),
+          });
         }
         return fallback ?? anthropicErrorReply(503, "overloaded_error", "No upstream account is available");
       }

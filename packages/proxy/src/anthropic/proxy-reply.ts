@@ -8,7 +8,11 @@ export interface ProxyReply {
 
 /** An error answer in Anthropic's shape, so the SDKs raise their own typed errors. */
 export function anthropicErrorReply(status: number, type: string, message: string, headers: Record<string, string> = {}): ProxyReply {
-  return { status, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify({ type: "error", error: { type, message } })) };
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: Buffer.from(JSON.stringify({ type: "error", error: { type, message } })),
+  };
 }
 
 /** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */
@@ -18,7 +22,8 @@ export function replyToResponse(reply: ProxyReply): Response {
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const source = reply.body;
-  if (source === null || source instanceof Uint8Array) return new Response(source as Uint8Array<ArrayBuffer> | null, { status: reply.status, headers });
+  if (source === null || source instanceof Uint8Array)
+    return new Response(source as Uint8Array<ArrayBuffer> | null, { status: reply.status, headers });
   const iterator = source[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array>(
     {

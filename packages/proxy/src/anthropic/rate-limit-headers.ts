@@ -63,7 +63,9 @@ export function rateLimitResetAt(headers: HeaderRecord, now: number): number | u
     const quota = parseRateLimitHeaders(headers, now);
     const entries = Object.values(quota?.limits ?? {});
     const exhausted = entries.filter((limit) => limit.remaining === "0" || limit.status === "rejected");
-    const resets = (exhausted.length > 0 ? exhausted : entries).map((limit) => resetTime(limit.reset)).filter((time): time is number => time !== undefined);
+    const resets = (exhausted.length > 0 ? exhausted : entries)
+      .map((limit) => resetTime(limit.reset))
+      .filter((time): time is number => time !== undefined);
     if (resets.length > 0) reset = Math.max(...resets);
   }
   if (reset === undefined) return undefined;

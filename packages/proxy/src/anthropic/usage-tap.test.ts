@@ -16,7 +16,13 @@ async function run(chunks: Uint8Array[], contentType: string) {
   async function* source() {
     yield* chunks;
   }
-  for await (const chunk of tapUsage(source(), contentType, (model, usage) => seen.push({ model, usage }), () => ended++)) out.push(Buffer.from(chunk));
+  for await (const chunk of tapUsage(
+    source(),
+    contentType,
+    (model, usage) => seen.push({ model, usage }),
+    () => ended++,
+  ))
+    out.push(Buffer.from(chunk));
   return { seen, ended, bytes: Buffer.concat(out) };
 }
 
@@ -29,7 +35,9 @@ describe("tapUsage", () => {
       const result = await run(chunks, "text/event-stream; charset=utf-8");
       expect(result.bytes.equals(bytes)).toBe(true);
       expect(result.ended).toBe(1);
-      expect(result.seen).toEqual([{ model: "claude-haiku-4-5", usage: { inputTokens: 10, outputTokens: 42, cacheReadTokens: 4, cacheCreationTokens: 2 } }]);
+      expect(result.seen).toEqual([
+        { model: "claude-haiku-4-5", usage: { inputTokens: 10, outputTokens: 42, cacheReadTokens: 4, cacheCreationTokens: 2 } },
+      ]);
     }
   });
 

@@ -3,9 +3,25 @@ import type { AccountConfig } from "../config.js";
 
 /** Request headers never forwarded: hop-by-hop, the client's own credential, framing. */
 const DROPPED_REQUEST_HEADERS = new Set([
-  "host", "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "content-length", "accept-encoding",
-  "authorization", "x-api-key", "cookie", "proxy-authorization", "proxy-connection", "forwarded", "x-forwarded-for",
-  "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-request-id",
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "te",
+  "upgrade",
+  "content-length",
+  "accept-encoding",
+  "authorization",
+  "x-api-key",
+  "cookie",
+  "proxy-authorization",
+  "proxy-connection",
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+  "x-request-id",
 ]);
 /** Response headers this hop re-makes (framing) or that would contradict it. */
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date", "server"]);

@@ -31,7 +31,12 @@ beforeEach(async () => {
     ],
   });
   adapter = createAdapter(undefined, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
-  adapter.registerRoute(createCodexRoute({ sendCodex: createCodexSender({ pool: proxy.pool, config: proxy.config }), isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+  adapter.registerRoute(
+    createCodexRoute({
+      sendCodex: createCodexSender({ pool: proxy.pool, config: proxy.config }),
+      isClientAllowed: createClientCheck(proxy.config.clientKeys),
+    }),
+  );
   await adapter.start();
   baseUrl = `http://127.0.0.1:${adapter.address()?.port}`;
 });
@@ -42,7 +47,11 @@ afterEach(async () => {
 });
 
 const post = (body: string, headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/backend-api/codex/responses`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_KEY}`, ...headers }, body });
+  fetch(`${baseUrl}/backend-api/codex/responses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_KEY}`, ...headers },
+    body,
+  });
 
 const statusOf = async (id: string) => (await proxy.pool.rows()).find((row) => row.id === id)!;
 
@@ -76,12 +85,18 @@ describe("POST /backend-api/codex/responses", () => {
 
   it("records usage from response.completed for the account", async () => {
     await (await post('{"model":"gpt-5-codex"}')).text();
-    await expect.poll(async () => (await statusOf("codex-a")).usage.byModel["gpt-5-codex"]).toMatchObject({ inputTokens: 30, outputTokens: 7, cacheReadTokens: 20 });
+    await expect
+      .poll(async () => (await statusOf("codex-a")).usage.byModel["gpt-5-codex"])
+      .toMatchObject({ inputTokens: 30, outputTokens: 7, cacheReadTokens: 20 });
   });
 
   it("cools an account on usage_limit_reached until its reset and serves from the next one", async () => {
     const resetsAt = Math.floor(Date.now() / 1000) + 7200;
-    fake.reply({ kind: "json", status: 429, body: { error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: resetsAt } } });
+    fake.reply({
+      kind: "json",
+      status: 429,
+      body: { error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: resetsAt } },
+    });
     const response = await post('{"model":"gpt-5-codex"}');
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(codexStream());
@@ -96,7 +111,17 @@ describe("POST /backend-api/codex/responses", () => {
   it("takes the reset from resets_in_seconds or the x-codex reset headers", async () => {
     fake.reply(
       { kind: "json", status: 429, body: { error: { type: "usage_limit_reached", message: "limit", resets_in_seconds: 600 } } },
-      { kind: "json", status: 429, headers: { "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "900", "x-codex-secondary-used-percent": "40", "x-codex-secondary-reset-after-seconds": "90000" }, body: { error: { type: "usage_limit_reached", message: "limit" } } },
+      {
+        kind: "json",
+        status: 429,
+        headers: {
+          "x-codex-primary-used-percent": "100",
+          "x-codex-primary-reset-after-seconds": "900",
+          "x-codex-secondary-used-percent": "40",
+          "x-codex-secondary-reset-after-seconds": "90000",
+        },
+        body: { error: { type: "usage_limit_reached", message: "limit" } },
+      },
     );
     const before = Date.now();
     const response = await post('{"model":"gpt-5-codex"}');
@@ -117,7 +142,10 @@ describe("POST /backend-api/codex/responses", () => {
     const seconds = Number(response.headers.get("retry-after"));
     expect(seconds).toBeGreaterThan(50);
     expect(seconds).toBeLessThanOrEqual(60);
-    expect(((await response.json()) as { error: { type: string; resets_in_seconds: number } }).error).toMatchObject({ type: "usage_limit_reached", resets_in_seconds: seconds });
+    expect(((await response.json()) as { error: { type: string; resets_in_seconds: number } }).error).toMatchObject({
+      type: "usage_limit_reached",
+      resets_in_seconds: seconds,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -139,10 +167,14 @@ describe("POST /backend-api/codex/responses", () => {
     const grants: string[] = [];
     const tokens = createServer((request, response) => {
       let body = "";
-      request.on("data", (chunk) => (body += chunk)).on("end", () => {
-        grants.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `fresh-${grants.length}`, refresh_token: `refresh-${grants.length}`, expires_in: 3600 }));
-      });
+      request
+        .on("data", (chunk) => (body += chunk))
+        .on("end", () => {
+          grants.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
+          response
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ access_token: `fresh-${grants.length}`, refresh_token: `refresh-${grants.length}`, expires_in: 3600 }));
+        });
     });
     await new Promise<void>((resolve) => tokens.listen(0, "127.0.0.1", resolve));
     const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/oauth/token`;
@@ -150,7 +182,18 @@ describe("POST /backend-api/codex/responses", () => {
       enabled: true,
       upstream: { codex: fake.url },
       clientKeys: [CLIENT_KEY],
-      accounts: [{ id: "codex-oauth", vendor: "codex", type: "oauth", accessToken: "stale", refreshToken: "refresh-0", expiresAt: Date.now() - 1000, tokenUrl, accountId: "acct-o" }],
+      accounts: [
+        {
+          id: "codex-oauth",
+          vendor: "codex",
+          type: "oauth",
+          accessToken: "stale",
+          refreshToken: "refresh-0",
+          expiresAt: Date.now() - 1000,
+          tokenUrl,
+          accountId: "acct-o",
+        },
+      ],
     });
     const sendCodex = createCodexSender({ pool: oauthProxy.pool, config: oauthProxy.config });
     try {
@@ -178,7 +221,9 @@ describe("POST /backend-api/codex/responses", () => {
   it("is never mounted by createAllRoutes, whatever the proxy flags", () => {
     const withChat = createProxy({ enabled: true, clientKeys: [CLIENT_KEY] }, { chatCompletions: chatCompletionsFor() });
     for (const options of [{ proxy }, { proxy: withChat }, { claudeProxy: withChat }, { openaiProxy: withChat }]) {
-      const paths = createAllRoutes(undefined, "/api", options).flatMap((group) => group.routes.map((route) => `${group.prefix}${route.path}`));
+      const paths = createAllRoutes(undefined, "/api", options).flatMap((group) =>
+        group.routes.map((route) => `${group.prefix}${route.path}`),
+      );
       expect(paths.length).toBeGreaterThan(0);
       expect(paths.some((path) => path.includes("codex"))).toBe(false);
     }

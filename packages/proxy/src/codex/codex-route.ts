@@ -33,7 +33,8 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
     summary: "Codex Responses passthrough over the pool's codex accounts",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!options.isClientAllowed(ctx)) return codexError(401, "invalid_api_key", "A proxy client key is required (Authorization: Bearer or x-api-key)");
+      if (!options.isClientAllowed(ctx))
+        return codexError(401, "invalid_api_key", "A proxy client key is required (Authorization: Bearer or x-api-key)");
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0) return codexError(400, "invalid_request_error", "Request body is required");
       return options.sendCodex(body, { headers: headersOf(ctx), signal: ctx.abortSignal });

@@ -11,9 +11,26 @@ export type SendCodex = (body: Uint8Array, init: { headers: Record<string, strin
 
 /** Request headers never forwarded: hop-by-hop, the client's credential and account, framing. */
 const DROPPED_REQUEST_HEADERS = new Set([
-  "host", "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "content-length", "accept-encoding",
-  "authorization", "x-api-key", "cookie", "proxy-authorization", "proxy-connection", "forwarded", "x-forwarded-for",
-  "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-request-id", "chatgpt-account-id",
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "te",
+  "upgrade",
+  "content-length",
+  "accept-encoding",
+  "authorization",
+  "x-api-key",
+  "cookie",
+  "proxy-authorization",
+  "proxy-connection",
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+  "x-request-id",
+  "chatgpt-account-id",
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
 export interface CodexSenderOptions {
@@ -61,7 +78,11 @@ export function createCodexSender(options: CodexSenderOptions): SendCodex {
       }
       let response: Response;
       try {
-        const headers = { ...forwarded(init.headers), authorization: `Bearer ${bearer}`, ...(account.accountId ? { "chatgpt-account-id": account.accountId } : {}) };
+        const headers = {
+          ...forwarded(init.headers),
+          authorization: `Bearer ${bearer}`,
+          ...(account.accountId ? { "chatgpt-account-id": account.accountId } : {}),
+        };
         response = await fetchImpl(endpoint, { method: "POST", headers, body: body as Uint8Array<ArrayBuffer>, signal: init.signal });
       } catch (error) {
         if (init.signal.aborted) {
@@ -96,7 +117,11 @@ export function createCodexSender(options: CodexSenderOptions): SendCodex {
         const copy = new Response(text, { status, headers: withoutFraming(response.headers) });
         if (type === "usage_limit_reached" || resetAt !== undefined) {
           lease.release();
-          await pool.cooldown(account.id, resetAt ?? now + DEFAULT_USAGE_LIMIT_COOLDOWN_MS, type === "usage_limit_reached" ? "usage limit reached" : "rate limited (429)");
+          await pool.cooldown(
+            account.id,
+            resetAt ?? now + DEFAULT_USAGE_LIMIT_COOLDOWN_MS,
+            type === "usage_limit_reached" ? "usage limit reached" : "rate limited (429)",
+          );
           return { kind: "next", response: copy };
         }
         lease.release();
@@ -140,7 +165,13 @@ export function createCodexSender(options: CodexSenderOptions): SendCodex {
         if (selection.kind === "cooling") {
           await fallback?.body?.cancel();
           const seconds = Math.max(1, Math.ceil((selection.retryAt - Date.now()) / 1000));
-          return codexError(429, "usage_limit_reached", `Every codex account has reached its usage limit; retry in ${seconds}s`, { resets_in_seconds: seconds, resets_at: Math.ceil(selection.retryAt / 1000) }, { "retry-after": String(seconds) });
+          return codexError(
+            429,
+            "usage_limit_reached",
+            `Every codex account has reached its usage limit; retry in ${seconds}s`,
+            { resets_in_seconds: seconds, resets_at: Math.ceil(selection.retryAt / 1000) },
+            { "retry-after": String(seconds) },
+          );
         }
         return fallback ?? codexError(503, "no_account_available", "No codex account is available");
       }

@@ -47,6 +47,15 @@ export function usageLimitResetAt(body: CodexErrorBody | undefined, headers: Hea
 }
 
 /** An error answer in the codex backend's shape (`{error:{type, message, …}}`). */
-export function codexError(status: number, type: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { type, message, ...extra } }), { status, headers: { "content-type": "application/json", ...headers } });
+export function codexError(
+  status: number,
+  type: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ error: { type, message, ...extra } }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
 }

@@ -20,7 +20,14 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false }, bodyParser: { limit: 1024 * 1024 } });
-  adapter.registerRoute(createChatCompletionsRoute({ sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key"]), forwardHeaders: ["x-conduit-session"] }));
+  adapter.registerRoute(
+    createChatCompletionsRoute({
+      sendMessages: forwardTo(fake),
+      runtime,
+      isClientAllowed: createClientCheck(["client-key"]),
+      forwardHeaders: ["x-conduit-session"],
+    }),
+  );
   await adapter.start();
   baseUrl = `http://127.0.0.1:${adapter.address()?.port}`;
   client = new OpenAI({ apiKey: "client-key", baseURL: `${baseUrl}/v1`, maxRetries: 0, timeout: 20_000 });
@@ -45,8 +52,14 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 function toolUseStream(): Array<{ event: string; data: unknown }> {
   const start = textStreamEvents([])[0]!;
   const block = (index: number, id: string, name: string, fragments: string[]) => [
-    { event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "tool_use", id, name, input: {} } } },
-    ...fragments.map((partial_json) => ({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } } })),
+    {
+      event: "content_block_start",
+      data: { type: "content_block_start", index, content_block: { type: "tool_use", id, name, input: {} } },
+    },
+    ...fragments.map((partial_json) => ({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } },
+    })),
     { event: "content_block_stop", data: { type: "content_block_stop", index } },
   ];
   return [
@@ -76,7 +89,12 @@ describe("POST /v1/chat/completions for Claude models", () => {
     expect(completion.choices[0]!.message).toMatchObject({ role: "assistant", content: "Hello there" });
     expect(completion.choices[0]!.finish_reason).toBe("stop");
     expect(completion.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
-    expect(lastSent()).toEqual({ model: "claude-sonnet-4-5", max_tokens: 4096, system: "Be brief.\n\nAnswer in English.", messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] });
+    expect(lastSent()).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 4096,
+      system: "Be brief.\n\nAnswer in English.",
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+    });
     expect(fake.requests.at(-1)!.headers["anthropic-version"]).toBe("2023-06-01");
     // The client's key is Conduit's business, never the upstream's.
     expect(fake.requests.at(-1)!.headers.authorization).toBeUndefined();
@@ -90,7 +108,16 @@ describe("POST /v1/chat/completions for Claude models", () => {
       temperature: 1.5,
       top_p: 0.9,
       user: "user-7",
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather",
+            parameters: { type: "object", properties: { city: { type: "string" } } },
+          },
+        },
+      ],
       tool_choice: "required",
       parallel_tool_calls: false,
       messages: [
@@ -102,7 +129,11 @@ describe("POST /v1/chat/completions for Claude models", () => {
             { type: "image_url", image_url: { url: "https://example.com/cat.jpg" } },
           ],
         },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "Sunny" },
         { role: "user", content: "Thanks" },
       ],
@@ -126,13 +157,22 @@ describe("POST /v1/chat/completions for Claude models", () => {
           ],
         },
         { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "Sunny" }, { type: "text", text: "Thanks" }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "call_1", content: "Sunny" },
+            { type: "text", text: "Thanks" },
+          ],
+        },
       ],
     });
   });
 
   it("passes anthropic-beta and the configured session header on, never the client's key", async () => {
-    await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] }, { headers: { "anthropic-beta": "beta-1", "x-conduit-session": "conv-9", "x-other": "no" } });
+    await client.chat.completions.create(
+      { model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] },
+      { headers: { "anthropic-beta": "beta-1", "x-conduit-session": "conv-9", "x-other": "no" } },
+    );
     const headers = fake.requests.at(-1)!.headers;
     expect(headers["anthropic-beta"]).toBe("beta-1");
     expect(headers["x-conduit-session"]).toBe("conv-9");
@@ -147,7 +187,10 @@ describe("POST /v1/chat/completions for Claude models", () => {
       tools: [{ type: "function", function: { name: "f" } }],
       tool_choice: { type: "function", function: { name: "f" } },
     });
-    expect(lastSent()).toMatchObject({ tools: [{ name: "f", input_schema: { type: "object", properties: {} } }], tool_choice: { type: "tool", name: "f" } });
+    expect(lastSent()).toMatchObject({
+      tools: [{ name: "f", input_schema: { type: "object", properties: {} } }],
+      tool_choice: { type: "tool", name: "f" },
+    });
   });
 
   it("returns tool_use blocks as tool_calls with finish_reason tool_calls", async () => {
@@ -158,11 +201,17 @@ describe("POST /v1/chat/completions for Claude models", () => {
         stop_reason: "tool_use",
       }),
     });
-    const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Weather?" }], tools: [{ type: "function", function: { name: "get_weather" } }] });
+    const completion = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Weather?" }],
+      tools: [{ type: "function", function: { name: "get_weather" } }],
+    });
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
     expect(choice.message.content).toBeNull();
-    expect(choice.message.tool_calls).toEqual([{ id: "toolu_9", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
+    expect(choice.message.tool_calls).toEqual([
+      { id: "toolu_9", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+    ]);
   });
 
   it.each([
@@ -176,14 +225,31 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("counts cached prompt tokens in prompt_tokens and prompt_tokens_details", async () => {
-    fake.reply({ kind: "json", body: textMessage("ok", { usage: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 } }) });
+    fake.reply({
+      kind: "json",
+      body: textMessage("ok", {
+        usage: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
+      }),
+    });
     const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] });
-    expect(completion.usage).toEqual({ prompt_tokens: 125, completion_tokens: 7, total_tokens: 132, prompt_tokens_details: { cached_tokens: 100 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 125,
+      completion_tokens: 7,
+      total_tokens: 132,
+      prompt_tokens_details: { cached_tokens: 100 },
+    });
   });
 
   it("streams chunks with one id, the role first, content, the finish chunk and usage", async () => {
     fake.reply({ kind: "sse", events: textStreamEvents(["Hel", "lo", "!"]) });
-    const chunks = await collect(await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } }));
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: "claude-sonnet-4-5",
+        messages: [{ role: "user", content: "Hi" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
     expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
     expect(chunks[0]!.choices[0]!.delta.role).toBe("assistant");
@@ -191,7 +257,12 @@ describe("POST /v1/chat/completions for Claude models", () => {
     const finish = chunks.at(-2)!;
     expect(finish.choices[0]!.finish_reason).toBe("stop");
     expect(chunks.at(-1)!.choices).toEqual([]);
-    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 14, completion_tokens: 3, total_tokens: 17, prompt_tokens_details: { cached_tokens: 4 } });
+    expect(chunks.at(-1)!.usage).toEqual({
+      prompt_tokens: 14,
+      completion_tokens: 3,
+      total_tokens: 17,
+      prompt_tokens_details: { cached_tokens: 4 },
+    });
     expect(lastSent().stream).toBe(true);
   });
 
@@ -212,7 +283,13 @@ describe("POST /v1/chat/completions for Claude models", () => {
 
   it("streams tool calls each with its own index and argument fragments", async () => {
     fake.reply({ kind: "sse", events: toolUseStream() });
-    const chunks = await collect(await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Weather and time?" }], stream: true }));
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: "claude-sonnet-4-5",
+        messages: [{ role: "user", content: "Weather and time?" }],
+        stream: true,
+      }),
+    );
     const calls = new Map<number, { id?: string; name?: string; arguments: string }>();
     for (const chunk of chunks) {
       for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
@@ -235,20 +312,31 @@ describe("POST /v1/chat/completions for Claude models", () => {
     const events = textStreamEvents(["partial"]).slice(0, 4);
     events.push({ event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } });
     fake.reply({ kind: "sse", events });
-    const stream = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+    });
     await expect(collect(stream)).rejects.toMatchObject({ message: expect.stringContaining("Overloaded") });
   });
 
   it("ends with an error event when the upstream body breaks off", async () => {
     fake.reply({ kind: "sse", events: textStreamEvents(["partial"]).slice(0, 4), cut: true });
-    const stream = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+    });
     await expect(collect(stream)).rejects.toBeInstanceOf(OpenAI.APIError);
   });
 
   it("aborts the upstream request when the client goes away mid-stream", async () => {
     fake.reply({ kind: "sse", events: textStreamEvents(["first"]).slice(0, 4), hold: true });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true },
+      { signal: controller.signal },
+    );
     for await (const chunk of stream) {
       if (chunk.choices[0]?.delta.content === "first") controller.abort();
     }
@@ -256,31 +344,54 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("answers upstream errors in OpenAI's shape with their status and retry-after", async () => {
-    fake.reply({ kind: "json", status: 429, headers: { "retry-after": "17" }, body: { type: "error", error: { type: "rate_limit_error", message: "All accounts are cooling down" } } });
-    const failure = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }).catch((error: unknown) => error);
+    fake.reply({
+      kind: "json",
+      status: 429,
+      headers: { "retry-after": "17" },
+      body: { type: "error", error: { type: "rate_limit_error", message: "All accounts are cooling down" } },
+    });
+    const failure = await client.chat.completions
+      .create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
     const error = failure as InstanceType<typeof OpenAI.RateLimitError>;
     expect(error.status).toBe(429);
     expect(error.headers.get("retry-after")).toBe("17");
-    expect(error.error).toEqual({ message: "All accounts are cooling down", type: "rate_limit_error", param: null, code: "rate_limit_exceeded" });
+    expect(error.error).toEqual({
+      message: "All accounts are cooling down",
+      type: "rate_limit_error",
+      param: null,
+      code: "rate_limit_exceeded",
+    });
   });
 });
 
 describe("POST /v1/chat/completions through the real pool", () => {
   it("answers 429 with the pool's retry-after when every account is cooling", async () => {
     const proxy = createProxy(
-      { enabled: true, upstream: { anthropic: fake.url }, clientKeys: ["pool-client-key-0123456789"], accounts: [{ id: "only", type: "api-key", apiKey: "sk-ant-test" }] },
+      {
+        enabled: true,
+        upstream: { anthropic: fake.url },
+        clientKeys: ["pool-client-key-0123456789"],
+        accounts: [{ id: "only", type: "api-key", apiKey: "sk-ant-test" }],
+      },
       { chatCompletions: chatCompletionsFor(runtime) },
     );
     const server = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
     registerProxyRoutes(server, proxy, { messages: false, chatCompletions: true });
     await server.start();
     try {
-      const pooled = new OpenAI({ apiKey: "pool-client-key-0123456789", baseURL: `http://127.0.0.1:${server.address()?.port}/v1`, maxRetries: 0 });
+      const pooled = new OpenAI({
+        apiKey: "pool-client-key-0123456789",
+        baseURL: `http://127.0.0.1:${server.address()?.port}/v1`,
+        maxRetries: 0,
+      });
       const answered = await pooled.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] });
       expect(answered.choices[0]!.message.content).toBe("Hello there");
       await proxy.pool.cooldown("only", Date.now() + 90_000, "test");
-      const failure = await pooled.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }).catch((error: unknown) => error);
+      const failure = await pooled.chat.completions
+        .create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] })
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
       const error = failure as InstanceType<typeof OpenAI.RateLimitError>;
       expect(Number(error.headers.get("retry-after"))).toBeGreaterThan(80);
@@ -295,7 +406,9 @@ describe("POST /v1/chat/completions through the real pool", () => {
 describe("POST /v1/chat/completions request errors", () => {
   it("refuses a caller without a client key with 401 in OpenAI's shape, before any upstream call", async () => {
     const stranger = new OpenAI({ apiKey: "wrong-key", baseURL: `${baseUrl}/v1`, maxRetries: 0 });
-    const failure = await stranger.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    const failure = await stranger.chat.completions
+      .create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((failure as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe("invalid_api_key");
     const anonymous = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", body: "{" });
@@ -304,7 +417,11 @@ describe("POST /v1/chat/completions request errors", () => {
   });
 
   it("answers malformed JSON with 400 in OpenAI's shape", async () => {
-    const response = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer client-key" }, body: "{not json" });
+    const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer client-key" },
+      body: "{not json",
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: Record<string, unknown> };
     expect(body.error).toMatchObject({ type: "invalid_request_error", param: null, code: null });
@@ -323,21 +440,35 @@ describe("POST /v1/chat/completions request errors", () => {
 
   it("refuses too deep nesting with 400 and a body over the limit with 413, in OpenAI's shape", async () => {
     const deep = `{"model":"claude-x","messages":${"[".repeat(200)}${"]".repeat(200)}}`;
-    const nested = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer client-key" }, body: deep });
+    const nested = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer client-key" },
+      body: deep,
+    });
     expect(nested.status).toBe(400);
     expect(((await nested.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
     const huge = JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "x".repeat(3 * 1024 * 1024) }] });
-    const tooLarge = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer client-key" }, body: huge });
+    const tooLarge = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer client-key" },
+      body: huge,
+    });
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
     expect(fake.requests).toHaveLength(0);
   });
 
   it("names the invalid field", async () => {
-    const failure = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }], temperature: 7 }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }], temperature: 7 })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("temperature");
-    const missing = await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer client-key" }, body: JSON.stringify({ model: "claude-x" }) });
+    const missing = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer client-key" },
+      body: JSON.stringify({ model: "claude-x" }),
+    });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: { param: string } }).error.param).toBe("messages");
     expect(fake.requests).toHaveLength(0);
@@ -345,11 +476,20 @@ describe("POST /v1/chat/completions request errors", () => {
 
   it("refuses tool call arguments that are not JSON and image URLs of other schemes", async () => {
     const badArguments = await client.chat.completions
-      .create({ model: "claude-sonnet-4-5", messages: [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{oops" } }] }, { role: "user", content: "x" }] })
+      .create({
+        model: "claude-sonnet-4-5",
+        messages: [
+          { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{oops" } }] },
+          { role: "user", content: "x" },
+        ],
+      })
       .catch((error: unknown) => error);
     expect((badArguments as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages[0].tool_calls[0].function.arguments");
     const badImage = await client.chat.completions
-      .create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "file:///etc/passwd" } }] }] })
+      .create({
+        model: "claude-sonnet-4-5",
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "file:///etc/passwd" } }] }],
+      })
       .catch((error: unknown) => error);
     expect(badImage).toBeInstanceOf(OpenAI.BadRequestError);
     expect(fake.requests).toHaveLength(0);
@@ -366,7 +506,14 @@ describe("POST /v1/chat/completions for the runtime's providers", () => {
   });
 
   it("streams with the local provider, usage included", async () => {
-    const chunks = await collect(await client.chat.completions.create({ model: "local/echo", messages: [{ role: "user", content: "ping" }], stream: true, stream_options: { include_usage: true } }));
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: "local/echo",
+        messages: [{ role: "user", content: "ping" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     expect(chunks[0]!.choices[0]!.delta.role).toBe("assistant");
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toContain('you said "ping"');
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe("stop");
@@ -374,7 +521,9 @@ describe("POST /v1/chat/completions for the runtime's providers", () => {
   });
 
   it("answers an unknown model with 404 model_not_found", async () => {
-    const failure = await client.chat.completions.create({ model: "gpt-nonexistent", messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: "gpt-nonexistent", messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
     expect((failure as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("model_not_found");
   });

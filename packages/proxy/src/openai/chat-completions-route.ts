@@ -36,7 +36,13 @@ export interface ChatCompletionsRouteOptions {
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
 const unauthorized = () =>
-  new OpenAIError(401, "A proxy client key is required (Authorization: Bearer or x-api-key).", "invalid_request_error", null, "invalid_api_key");
+  new OpenAIError(
+    401,
+    "A proxy client key is required (Authorization: Bearer or x-api-key).",
+    "invalid_request_error",
+    null,
+    "invalid_api_key",
+  );
 
 /**
  * The body is read here (the route takes it raw) so that every body problem is answered in
@@ -53,7 +59,8 @@ async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   }
   const text = bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (text.trim() === "") throw invalidRequest("The request body must be a JSON object");
-  if (jsonDepthExceeds(text, DEFAULT_MAX_BODY_DEPTH)) throw invalidRequest(`The JSON body is nested deeper than ${DEFAULT_MAX_BODY_DEPTH} levels`);
+  if (jsonDepthExceeds(text, DEFAULT_MAX_BODY_DEPTH))
+    throw invalidRequest(`The JSON body is nested deeper than ${DEFAULT_MAX_BODY_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch {
@@ -84,7 +91,8 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
       try {
         if (!options.isClientAllowed(ctx)) throw unauthorized();
         const body = await readJsonBody(ctx);
-        if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
+        if (body === null || typeof body !== "object" || Array.isArray(body))
+          throw invalidRequest("The request body must be a JSON object");
         const parsed = chatRequestSchema.safeParse(body);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
@@ -99,12 +107,27 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
             const value = ctx.header(name);
             if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
           }
-          return await completeWithClaude(options.sendMessages, request, { ...meta, defaultMaxTokens, signal: ctx.abortSignal, extraHeaders });
+          return await completeWithClaude(options.sendMessages, request, {
+            ...meta,
+            defaultMaxTokens,
+            signal: ctx.abortSignal,
+            extraHeaders,
+          });
         }
         const runtime = options.runtime;
-        if (!runtime) throw new OpenAIError(404, `The model \`${request.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+        if (!runtime)
+          throw new OpenAIError(
+            404,
+            `The model \`${request.model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model",
+            "model_not_found",
+          );
         const context = callContextOf(ctx);
-        if (!request.stream) return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, meta)), { headers: { "content-type": "application/json" } });
+        if (!request.stream)
+          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, meta)), {
+            headers: { "content-type": "application/json" },
+          });
         const target = await resolveRuntimeModel(runtime, request.model);
         const includeUsage = request.stream_options?.include_usage === true;
         return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target }), { headers: STREAM_HEADERS });

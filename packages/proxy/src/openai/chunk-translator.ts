@@ -76,7 +76,19 @@ export class ChunkTranslator {
         return this.finish();
       case "error":
         this.finished = true;
-        return [{ type: "error", error: { error: { message: data.error?.message ?? "Upstream stream error", type: vendorErrorType(data.error?.type), param: null, code: data.error?.type ?? null } } }];
+        return [
+          {
+            type: "error",
+            error: {
+              error: {
+                message: data.error?.message ?? "Upstream stream error",
+                type: vendorErrorType(data.error?.type),
+                param: null,
+                code: data.error?.type ?? null,
+              },
+            },
+          },
+        ];
       default:
         // ping, content_block_stop, thinking and signature deltas have no Chat Completions form.
         return [];
@@ -119,7 +131,9 @@ export class ChunkTranslator {
     this.toolIndexByBlock.set(data.index, toolIndex);
     return [
       ...this.start(),
-      this.chunk({ tool_calls: [{ index: toolIndex, id: block.id ?? "", type: "function", function: { name: block.name ?? "", arguments: "" } }] }),
+      this.chunk({
+        tool_calls: [{ index: toolIndex, id: block.id ?? "", type: "function", function: { name: block.name ?? "", arguments: "" } }],
+      }),
     ];
   }
 
@@ -141,7 +155,14 @@ export class ChunkTranslator {
     if (this.meta.includeUsage) {
       out.push({
         type: "chunk",
-        chunk: { id: this.meta.id, object: "chat.completion.chunk", created: this.meta.created, model: this.model, choices: [], usage: chatUsageOf(this.usage) },
+        chunk: {
+          id: this.meta.id,
+          object: "chat.completion.chunk",
+          created: this.meta.created,
+          model: this.model,
+          choices: [],
+          usage: chatUsageOf(this.usage),
+        },
       });
     }
     out.push({ type: "done" });

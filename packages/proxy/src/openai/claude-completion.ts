@@ -7,12 +7,21 @@ import { OpenAIError, fromVendorError } from "./openai-error.js";
 import type { SendMessages } from "./send-messages.js";
 import { toMessagesRequest } from "./to-messages-request.js";
 
-export const STREAM_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
-
+export const STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+};
 
 function sendFailure(error: unknown): OpenAIError {
   if (ServerAdapterError.isInstance(error)) {
-    return new OpenAIError(error.statusCode, error.message, error.statusCode >= 500 ? "server_error" : "invalid_request_error", null, error.code);
+    return new OpenAIError(
+      error.statusCode,
+      error.message,
+      error.statusCode >= 500 ? "server_error" : "invalid_request_error",
+      null,
+      error.code,
+    );
   }
   return new OpenAIError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
 }
@@ -27,7 +36,11 @@ export async function completeWithClaude(
   options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; extraHeaders?: Record<string, string> },
 ) {
   const body = new TextEncoder().encode(JSON.stringify(toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens })));
-  const headers: Record<string, string> = { ...options.extraHeaders, "content-type": "application/json", "anthropic-version": "2023-06-01" };
+  const headers: Record<string, string> = {
+    ...options.extraHeaders,
+    "content-type": "application/json",
+    "anthropic-version": "2023-06-01",
+  };
   let upstream: Response;
   try {
     upstream = await sendMessages(body, { headers, signal: options.signal });
@@ -40,7 +53,13 @@ export async function completeWithClaude(
   if (request.stream) {
     if (!isEventStream || !upstream.body) {
       await upstream.body?.cancel().catch(() => undefined);
-      throw new OpenAIError(502, "The upstream answered a streaming request without a stream", "server_error", null, "upstream_protocol_error");
+      throw new OpenAIError(
+        502,
+        "The upstream answered a streaming request without a stream",
+        "server_error",
+        null,
+        "upstream_protocol_error",
+      );
     }
     const includeUsage = request.stream_options?.include_usage === true;
     return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: STREAM_HEADERS });

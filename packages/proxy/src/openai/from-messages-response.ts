@@ -1,4 +1,11 @@
-import { type ChatToolCall, type ChatUsage, type FinishReason, type VendorUsage, chatUsageOf, finishReasonOf } from "./chat-completion-shapes.js";
+import {
+  type ChatToolCall,
+  type ChatUsage,
+  type FinishReason,
+  type VendorUsage,
+  chatUsageOf,
+  finishReasonOf,
+} from "./chat-completion-shapes.js";
 
 interface VendorMessage {
   id?: string;
@@ -35,7 +42,11 @@ export function fromMessagesResponse(message: VendorMessage, meta: { id: string;
   for (const block of message.content ?? []) {
     if (block.type === "text") text += block.text ?? "";
     else if (block.type === "tool_use") {
-      toolCalls.push({ id: block.id ?? "", type: "function", function: { name: block.name ?? "", arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: block.id ?? "",
+        type: "function",
+        function: { name: block.name ?? "", arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   const hasText = text !== "" || toolCalls.length === 0;
@@ -47,7 +58,12 @@ export function fromMessagesResponse(message: VendorMessage, meta: { id: string;
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: hasText ? text : null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: "assistant",
+          content: hasText ? text : null,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         logprobs: null,
         finish_reason: finishReasonOf(message.stop_reason),
       },

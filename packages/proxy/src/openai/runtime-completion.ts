@@ -40,7 +40,13 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
   }
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
-  throw new OpenAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+  throw new OpenAIError(
+    404,
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    "invalid_request_error",
+    "model",
+    "model_not_found",
+  );
 }
 
 /** A runtime failure in OpenAI's shape, keeping the runtime's status and code. */
@@ -48,7 +54,8 @@ export function fromRuntimeError(error: unknown): OpenAIError {
   if (error instanceof OpenAIError) return error;
   if (ServerAdapterError.isInstance(error)) {
     const type = error.statusCode >= 500 ? "server_error" : error.statusCode === 429 ? "rate_limit_error" : "invalid_request_error";
-    const headers: Record<string, string> = error.retryAfterMs === undefined ? {} : { "retry-after": String(Math.ceil(error.retryAfterMs / 1000)) };
+    const headers: Record<string, string> =
+      error.retryAfterMs === undefined ? {} : { "retry-after": String(Math.ceil(error.retryAfterMs / 1000)) };
     return new OpenAIError(error.statusCode, error.message, type, null, error.code, headers);
   }
   return new OpenAIError(500, "The server had an error while processing your request.", "server_error");
@@ -64,7 +71,12 @@ interface Meta {
 }
 
 /** A non-Claude model answered by the runtime's providers, as a `chat.completion`. */
-export async function generateWithRuntime(runtime: Runtime, request: ChatRequest, context: RuntimeCallContext, meta: Meta): Promise<ChatCompletion> {
+export async function generateWithRuntime(
+  runtime: Runtime,
+  request: ChatRequest,
+  context: RuntimeCallContext,
+  meta: Meta,
+): Promise<ChatCompletion> {
   const target = await resolveRuntimeModel(runtime, request.model);
   const result = await runtime.generate(generateRequestOf(request, target.provider, target.model), context);
   return {
@@ -72,7 +84,14 @@ export async function generateWithRuntime(runtime: Runtime, request: ChatRequest
     object: "chat.completion",
     created: meta.created,
     model: request.model,
-    choices: [{ index: 0, message: { role: "assistant", content: result.content, refusal: null }, logprobs: null, finish_reason: finishReasonOf(result.finishReason) }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: result.content, refusal: null },
+        logprobs: null,
+        finish_reason: finishReasonOf(result.finishReason),
+      },
+    ],
     usage: {
       prompt_tokens: result.usage.inputTokens,
       completion_tokens: result.usage.outputTokens,
@@ -93,14 +112,26 @@ export async function* streamWithRuntime(
   meta: Meta & { includeUsage: boolean; target: { provider: string; model: string } },
 ): AsyncGenerator<string> {
   const chunk = (delta: ChatCompletionChunk["choices"][0]["delta"], finish: FinishReason | null = null): string => {
-    const value: ChatCompletionChunk = { id: meta.id, object: "chat.completion.chunk", created: meta.created, model: request.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+    const value: ChatCompletionChunk = {
+      id: meta.id,
+      object: "chat.completion.chunk",
+      created: meta.created,
+      model: request.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    };
     if (meta.includeUsage) value.usage = null;
     return sseData(value);
   };
   yield chunk({ role: "assistant", content: "" });
   try {
     for await (const event of runtime.stream(generateRequestOf(request, meta.target.provider, meta.target.model), context)) {
-      const data = event.data as { delta?: string; reason?: string; usage?: { inputTokens: number; outputTokens: number; totalTokens: number }; message?: string; code?: string };
+      const data = event.data as {
+        delta?: string;
+        reason?: string;
+        usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
+        message?: string;
+        code?: string;
+      };
       if (event.type === "text-delta" && data.delta) yield chunk({ content: data.delta });
       else if (event.type === "error") {
         yield sseData(streamError(data.message ?? "The provider failed", "server_error", data.code ?? null));
@@ -108,7 +139,12 @@ export async function* streamWithRuntime(
       } else if (event.type === "finish") {
         yield chunk({}, finishReasonOf(data.reason));
         if (meta.includeUsage && data.usage) {
-          const usage = { prompt_tokens: data.usage.inputTokens, completion_tokens: data.usage.outputTokens, total_tokens: data.usage.totalTokens, prompt_tokens_details: { cached_tokens: 0 } };
+          const usage = {
+            prompt_tokens: data.usage.inputTokens,
+            completion_tokens: data.usage.outputTokens,
+            total_tokens: data.usage.totalTokens,
+            prompt_tokens_details: { cached_tokens: 0 },
+          };
           yield sseData({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: request.model, choices: [], usage });
         }
         yield SSE_DONE;

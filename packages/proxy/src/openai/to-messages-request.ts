@@ -63,7 +63,9 @@ function blocksOf(message: TurnMessage, index: number): MessagesBlock[] {
   if (message.role === "user") {
     if (typeof message.content === "string") return [{ type: "text", text: message.content }];
     return message.content.map((part, partIndex) =>
-      part.type === "text" ? { type: "text", text: part.text } : imageBlock(part.image_url.url, `${param}.content[${partIndex}].image_url.url`),
+      part.type === "text"
+        ? { type: "text", text: part.text }
+        : imageBlock(part.image_url.url, `${param}.content[${partIndex}].image_url.url`),
     );
   }
   const blocks: MessagesBlock[] = [];
@@ -87,7 +89,8 @@ function appendTurn(messages: MessagesMessage[], role: "user" | "assistant", blo
 function toolChoiceOf(request: ChatRequest): MessagesRequest["tool_choice"] {
   const choice = request.tool_choice;
   const parallel = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
-  if (choice === null || choice === undefined) return request.parallel_tool_calls === false && request.tools?.length ? { type: "auto", ...parallel } : undefined;
+  if (choice === null || choice === undefined)
+    return request.parallel_tool_calls === false && request.tools?.length ? { type: "auto", ...parallel } : undefined;
   if (choice === "none") return { type: "none" };
   if (choice === "auto") return { type: "auto", ...parallel };
   if (choice === "required") return { type: "any", ...parallel };
@@ -115,7 +118,8 @@ export function toMessagesRequest(request: ChatRequest, options: TranslateOption
     messages,
   };
   if (system.length > 0) result.system = system.join("\n\n");
-  if (request.stop !== null && request.stop !== undefined) result.stop_sequences = typeof request.stop === "string" ? [request.stop] : request.stop;
+  if (request.stop !== null && request.stop !== undefined)
+    result.stop_sequences = typeof request.stop === "string" ? [request.stop] : request.stop;
   // OpenAI's temperature runs 0–2, the Messages API's 0–1.
   if (request.temperature !== null && request.temperature !== undefined) result.temperature = Math.min(request.temperature, 1);
   if (request.top_p !== null && request.top_p !== undefined) result.top_p = request.top_p;

@@ -11,7 +11,9 @@ const translate = (body: unknown) => toMessagesRequest(chatRequestSchema.parse(b
 describe("toMessagesRequest", () => {
   it("applies the default max_tokens and prefers max_completion_tokens over max_tokens", () => {
     expect(translate({ model: "claude-x", messages: [{ role: "user", content: "a" }] }).max_tokens).toBe(1024);
-    expect(translate({ model: "claude-x", max_tokens: 10, max_completion_tokens: 20, messages: [{ role: "user", content: "a" }] }).max_tokens).toBe(20);
+    expect(
+      translate({ model: "claude-x", max_tokens: 10, max_completion_tokens: 20, messages: [{ role: "user", content: "a" }] }).max_tokens,
+    ).toBe(20);
   });
 
   it("joins system and developer parts into system and merges consecutive turns of one role", () => {
@@ -19,7 +21,13 @@ describe("toMessagesRequest", () => {
       model: "claude-x",
       stop: "STOP",
       messages: [
-        { role: "system", content: [{ type: "text", text: "A" }, { type: "text", text: "B" }] },
+        {
+          role: "system",
+          content: [
+            { type: "text", text: "A" },
+            { type: "text", text: "B" },
+          ],
+        },
         { role: "user", content: "one" },
         { role: "user", content: "two" },
         { role: "assistant", content: "reply" },
@@ -28,7 +36,13 @@ describe("toMessagesRequest", () => {
     expect(request.system).toBe("AB");
     expect(request.stop_sequences).toEqual(["STOP"]);
     expect(request.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "one" }, { type: "text", text: "two" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "one" },
+          { type: "text", text: "two" },
+        ],
+      },
       { role: "assistant", content: [{ type: "text", text: "reply" }] },
     ]);
   });
@@ -62,12 +76,24 @@ describe("fromMessagesResponse", () => {
       { id: "chatcmpl-1", created: 1, model: "claude-x" },
     );
     expect(completion.model).toBe("claude-y");
-    expect(completion.choices[0]!.message).toEqual({ role: "assistant", content: "ab", refusal: null, tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: '{"x":1}' } }] });
+    expect(completion.choices[0]!.message).toEqual({
+      role: "assistant",
+      content: "ab",
+      refusal: null,
+      tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: '{"x":1}' } }],
+    });
     expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
   });
 
   it("maps every stop reason and usage with cache counts", () => {
-    expect(["end_turn", "stop_sequence", "max_tokens", "tool_use", "refusal", null].map(finishReasonOf)).toEqual(["stop", "stop", "length", "tool_calls", "content_filter", "stop"]);
+    expect(["end_turn", "stop_sequence", "max_tokens", "tool_use", "refusal", null].map(finishReasonOf)).toEqual([
+      "stop",
+      "stop",
+      "length",
+      "tool_calls",
+      "content_filter",
+      "stop",
+    ]);
     expect(chatUsageOf({ input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 3, cache_creation_input_tokens: null })).toEqual({
       prompt_tokens: 4,
       completion_tokens: 2,
@@ -85,7 +111,10 @@ describe("ChunkTranslator", () => {
     translator.translate("message_start", { message: { usage: { input_tokens: 3 } } });
     const out = translator.translate("content_block_start", { index: 0, content_block: { type: "tool_use", id: "t", name: "f" } });
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ type: "chunk", chunk: { choices: [{ delta: { tool_calls: [{ index: 0, id: "t", function: { name: "f", arguments: "" } }] } }] } });
+    expect(out[0]).toMatchObject({
+      type: "chunk",
+      chunk: { choices: [{ delta: { tool_calls: [{ index: 0, id: "t", function: { name: "f", arguments: "" } }] } }] },
+    });
   });
 
   it("keeps message_start's input count when message_delta carries only output tokens, then finishes once", () => {
@@ -95,7 +124,12 @@ describe("ChunkTranslator", () => {
     const out = translator.translate("message_stop", {});
     expect(out.map((item) => item.type)).toEqual(["chunk", "chunk", "done"]);
     expect(out[0]).toMatchObject({ chunk: { choices: [{ finish_reason: "length", delta: {} }], usage: null } });
-    expect(out[1]).toMatchObject({ chunk: { choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14, prompt_tokens_details: { cached_tokens: 2 } } } });
+    expect(out[1]).toMatchObject({
+      chunk: {
+        choices: [],
+        usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14, prompt_tokens_details: { cached_tokens: 2 } },
+      },
+    });
     expect(translator.translate("message_stop", {})).toEqual([]);
   });
 
@@ -106,7 +140,14 @@ describe("ChunkTranslator", () => {
     const [out] = translator.translate("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
     expect(out).toEqual({
       type: "json",
-      json: JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "claude-sonnet-4-5-20250929", choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], usage: null }),
+      json: JSON.stringify({
+        id: "chatcmpl-1",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "claude-sonnet-4-5-20250929",
+        choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+        usage: null,
+      }),
     });
   });
 
@@ -120,7 +161,9 @@ describe("ChunkTranslator", () => {
 
 describe("fromVendorError", () => {
   it("keeps the status, maps the type and never echoes a non-JSON page", () => {
-    expect(fromVendorError(401, JSON.stringify({ type: "error", error: { type: "authentication_error", message: "bad key" } })).toBody()).toEqual({
+    expect(
+      fromVendorError(401, JSON.stringify({ type: "error", error: { type: "authentication_error", message: "bad key" } })).toBody(),
+    ).toEqual({
       error: { message: "bad key", type: "authentication_error", param: null, code: "invalid_api_key" },
     });
     const page = fromVendorError(502, "<html>secret upstream page</html>");

@@ -94,14 +94,23 @@ export class AccountPool {
       const healthy = accounts.filter((account) => !options.exclude?.has(account.id) && isHealthy(states[account.id], now));
       if (healthy.length === 0) {
         // Accounts this request already tried count too: they may be the ones cooling.
-        const cooling = accounts.map((account) => states[account.id]).filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
+        const cooling = accounts
+          .map((account) => states[account.id])
+          .filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
         if (cooling.length === 0) return { kind: "none" };
         return { kind: "cooling", retryAt: Math.min(...cooling.map((state) => (state as AccountState).cooldownUntil)) };
       }
       // A session stays on its healthy account, waiting for a slot there rather than moving.
       const stuck = healthy.find((account) => account.id === stuckId);
-      const free = stuck ? [stuck].filter((account) => this.inFlightOf(account.id) < account.maxInFlight) : healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
-      const chosen = free.length === 0 ? undefined : this.options.config.strategy === "round-robin" && !stuck ? free[this.roundRobinNext++ % free.length] : free[0];
+      const free = stuck
+        ? [stuck].filter((account) => this.inFlightOf(account.id) < account.maxInFlight)
+        : healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
+      const chosen =
+        free.length === 0
+          ? undefined
+          : this.options.config.strategy === "round-robin" && !stuck
+            ? free[this.roundRobinNext++ % free.length]
+            : free[0];
       if (chosen) {
         // Saved on every use: the session's TTL runs from its last request.
         if (stickyKey) await this.store.saveSticky(stickyKey, chosen.id, this.options.config.stickyTtlMs);

@@ -13,5 +13,9 @@ import { AccountPool } from "./account-pool.js";
  */
 export function createAccountPool(config: ProxyConfigInput, options: { store?: PoolStore; fetch?: typeof fetch } = {}): AccountPool {
   const parsed = parseProxyConfig(config);
-  return new AccountPool({ config: parsed, store: options.store ?? new MemoryPoolStore(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  return new AccountPool({
+    config: parsed,
+    store: options.store ?? new MemoryPoolStore(),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 }

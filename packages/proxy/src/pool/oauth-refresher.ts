@@ -21,7 +21,11 @@ const REFRESH_FAILURE_COOLDOWN_MS = 30_000;
  * Takes an account out of rotation after its token refresh failed: disabled when the token
  * endpoint refused the refresh token (it needs a new login), cooled down briefly otherwise.
  */
-export async function retireAfterRefreshFailure(pool: Pick<AccountPool, "disable" | "cooldown">, accountId: string, error: unknown): Promise<void> {
+export async function retireAfterRefreshFailure(
+  pool: Pick<AccountPool, "disable" | "cooldown">,
+  accountId: string,
+  error: unknown,
+): Promise<void> {
   if (error instanceof RefreshRejectedError) await pool.disable(accountId, `OAuth refresh refused (HTTP ${error.status})`);
   else await pool.cooldown(accountId, Date.now() + REFRESH_FAILURE_COOLDOWN_MS, "OAuth refresh failed");
 }
@@ -40,7 +44,13 @@ export class OAuthRefresher {
   ) {}
 
   async current(account: OAuthAccountConfig): Promise<OAuthTokens> {
-    return (await this.store.readTokens(account.id)) ?? { accessToken: account.accessToken, refreshToken: account.refreshToken, expiresAt: account.expiresAt };
+    return (
+      (await this.store.readTokens(account.id)) ?? {
+        accessToken: account.accessToken,
+        refreshToken: account.refreshToken,
+        expiresAt: account.expiresAt,
+      }
+    );
   }
 
   /**
@@ -96,7 +106,8 @@ export class OAuthRefresher {
       throw new RefreshRejectedError(response.status);
     }
     const answer = (await response.json()) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown };
-    if (typeof answer.access_token !== "string" || answer.access_token === "") throw new Error("token endpoint answered without access_token");
+    if (typeof answer.access_token !== "string" || answer.access_token === "")
+      throw new Error("token endpoint answered without access_token");
     return {
       accessToken: answer.access_token,
       refreshToken: typeof answer.refresh_token === "string" && answer.refresh_token !== "" ? answer.refresh_token : tokens.refreshToken,

@@ -1,5 +1,13 @@
 import type { TokenUsage } from "../prices.js";
-import { type AccountState, type OAuthTokens, type PoolStore, type Quota, type UsageRow, type UsageTotals, emptyTotals } from "./pool-store.js";
+import {
+  type AccountState,
+  type OAuthTokens,
+  type PoolStore,
+  type Quota,
+  type UsageRow,
+  type UsageTotals,
+  emptyTotals,
+} from "./pool-store.js";
 
 const USAGE_KEY_SEPARATOR = "\u0000";
 

@@ -65,21 +65,37 @@ interface MessageRequest {
 /** The content a real model would answer with: thinking (signed) when asked, a tool call when tools are given, text otherwise. */
 function contentFor(request: MessageRequest): Array<Record<string, unknown>> {
   const content: Array<Record<string, unknown>> = [];
-  if (request.thinking?.type === "enabled") content.push({ type: "thinking", thinking: "Let me think — ünïcödé ✓", signature: "EqQBCkYIBxgCKkBsig+/=\u00e9" });
+  if (request.thinking?.type === "enabled")
+    content.push({ type: "thinking", thinking: "Let me think — ünïcödé ✓", signature: "EqQBCkYIBxgCKkBsig+/=\u00e9" });
   const tool = request.tools?.[0];
-  if (tool) content.push({ type: "tool_use", id: `toolu_${randomUUID().slice(0, 8)}`, name: tool.name, input: { city: "Paris", unit: "c" } });
+  if (tool)
+    content.push({ type: "tool_use", id: `toolu_${randomUUID().slice(0, 8)}`, name: tool.name, input: { city: "Paris", unit: "c" } });
   else content.push({ type: "text", text: "Hello from the fake — ünïcödé ✓ 🚀" });
   return content;
 }
 
 function usageOf(request: MessageRequest) {
-  return { input_tokens: 11 + (request.messages?.length ?? 0), output_tokens: 7, cache_creation_input_tokens: 3, cache_read_input_tokens: 5 };
+  return {
+    input_tokens: 11 + (request.messages?.length ?? 0),
+    output_tokens: 7,
+    cache_creation_input_tokens: 3,
+    cache_read_input_tokens: 5,
+  };
 }
 
 function messageJson(request: MessageRequest): string {
   const content = contentFor(request);
   const stop = content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
-  return JSON.stringify({ id: `msg_${randomUUID().slice(0, 12)}`, type: "message", role: "assistant", model: request.model, content, stop_reason: stop, stop_sequence: null, usage: usageOf(request) });
+  return JSON.stringify({
+    id: `msg_${randomUUID().slice(0, 12)}`,
+    type: "message",
+    role: "assistant",
+    model: request.model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: usageOf(request),
+  });
 }
 
 /** The Messages streaming events for one answer, as Anthropic frames them. */
@@ -87,29 +103,67 @@ function streamEvents(request: MessageRequest, extraDeltas: number): string[] {
   const content = contentFor(request);
   const usage = usageOf(request);
   const events: Array<[string, unknown]> = [
-    ["message_start", { type: "message_start", message: { id: `msg_${randomUUID().slice(0, 12)}`, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }],
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: `msg_${randomUUID().slice(0, 12)}`,
+          type: "message",
+          role: "assistant",
+          model: request.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    ],
     ["ping", { type: "ping" }],
   ];
   content.forEach((block, index) => {
     if (block.type === "thinking") {
-      events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }]);
-      events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: block.thinking } }]);
-      events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: block.signature } }]);
+      events.push([
+        "content_block_start",
+        { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },
+      ]);
+      events.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: block.thinking } },
+      ]);
+      events.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "signature_delta", signature: block.signature } },
+      ]);
     } else if (block.type === "tool_use") {
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { ...block, input: {} } }]);
       const json = JSON.stringify(block.input);
-      events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(0, 8) } }]);
-      events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(8) } }]);
+      events.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(0, 8) } },
+      ]);
+      events.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(8) } },
+      ]);
     } else {
       const text = String(block.text);
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
-      const pieces = [text.slice(0, 10), text.slice(10), ...Array.from({ length: extraDeltas }, () => " lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do")];
-      for (const piece of pieces) events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
+      const pieces = [
+        text.slice(0, 10),
+        text.slice(10),
+        ...Array.from({ length: extraDeltas }, () => " lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do"),
+      ];
+      for (const piece of pieces)
+        events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
     }
     events.push(["content_block_stop", { type: "content_block_stop", index }]);
   });
   const stop = content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
-  events.push(["message_delta", { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }]);
+  events.push([
+    "message_delta",
+    { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+  ]);
   events.push(["message_stop", { type: "message_stop" }]);
   return events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
 }
@@ -158,11 +212,16 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       }
       const accessToken = `access-${randomUUID()}`;
       fake.credentials.add(accessToken);
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: accessToken, refresh_token: `refresh-${randomUUID()}`, expires_in: 3600, token_type: "Bearer" }));
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({ access_token: accessToken, refresh_token: `refresh-${randomUUID()}`, expires_in: 3600, token_type: "Bearer" }),
+        );
       return;
     }
     const credential = credentialOf(request);
-    const record = (status: number, sent: Buffer) => fake.exchanges.push({ credential, headers: request.headers, url: request.url ?? "", body, status, sent });
+    const record = (status: number, sent: Buffer) =>
+      fake.exchanges.push({ credential, headers: request.headers, url: request.url ?? "", body, status, sent });
     if (!(request.url ?? "").startsWith("/v1/messages") || request.method !== "POST") {
       response.writeHead(404).end();
       return;

@@ -8,13 +8,26 @@ export function codexStream(text = "Hello from codex", model = "gpt-5-codex"): s
   const response = { id: "resp_1", object: "response", created_at: 1_700_000_000, model, status: "in_progress", output: [] };
   const events: Array<[string, unknown]> = [
     ["response.created", { type: "response.created", sequence_number: 0, response }],
-    ["response.output_text.delta", { type: "response.output_text.delta", sequence_number: 1, item_id: "msg_1", output_index: 0, content_index: 0, delta: text }],
+    [
+      "response.output_text.delta",
+      { type: "response.output_text.delta", sequence_number: 1, item_id: "msg_1", output_index: 0, content_index: 0, delta: text },
+    ],
     [
       "response.completed",
       {
         type: "response.completed",
         sequence_number: 2,
-        response: { ...response, status: "completed", usage: { input_tokens: 50, input_tokens_details: { cached_tokens: 20 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 57 } },
+        response: {
+          ...response,
+          status: "completed",
+          usage: {
+            input_tokens: 50,
+            input_tokens_details: { cached_tokens: 20 },
+            output_tokens: 7,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 57,
+          },
+        },
       },
     ],
   ];
@@ -26,7 +39,12 @@ export function codexStream(text = "Hello from codex", model = "gpt-5-codex"): s
  * a queue (default: a short SSE stream) and records each request's headers with the account
  * they were sent for.
  */
-export async function startFakeCodex(): Promise<{ url: string; requests: Array<{ headers: IncomingHttpHeaders; body: string }>; reply(...replies: CodexReply[]): void; close(): Promise<void> }> {
+export async function startFakeCodex(): Promise<{
+  url: string;
+  requests: Array<{ headers: IncomingHttpHeaders; body: string }>;
+  reply(...replies: CodexReply[]): void;
+  close(): Promise<void>;
+}> {
   const queue: CodexReply[] = [];
   const requests: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
   const server: Server = createServer((request, response) => {

@@ -31,14 +31,23 @@ export function textMessage(text: string, extra: Record<string, unknown> = {}): 
 }
 
 /** The Messages API's streaming events for a text answer split into `pieces`. */
-export function textStreamEvents(pieces: string[], usage = { input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 1 }): Array<{ event: string; data: unknown }> {
+export function textStreamEvents(
+  pieces: string[],
+  usage = { input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 1 },
+): Array<{ event: string; data: unknown }> {
   return [
     { event: "message_start", data: { type: "message_start", message: { ...textMessage(""), content: [], stop_reason: null, usage } } },
     { event: "content_block_start", data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } },
     { event: "ping", data: { type: "ping" } },
-    ...pieces.map((text) => ({ event: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } } })),
+    ...pieces.map((text) => ({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+    })),
     { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
-    { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: pieces.length } } },
+    {
+      event: "message_delta",
+      data: { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: pieces.length } },
+    },
     { event: "message_stop", data: { type: "message_stop" } },
   ];
 }
@@ -75,7 +84,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
       const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
       requests.push({ body, headers: request.headers, closed });
-      const fallback: FakeReply = body.stream ? { kind: "sse", events: textStreamEvents(["Hello", " there"]) } : { kind: "json", body: textMessage("Hello there") };
+      const fallback: FakeReply = body.stream
+        ? { kind: "sse", events: textStreamEvents(["Hello", " there"]) }
+        : { kind: "json", body: textMessage("Hello there") };
       writeReply(response, queue.shift() ?? fallback);
     });
   });
@@ -86,5 +97,10 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
 /** A `SendMessages` that forwards to the fake (what the pool does with a real account). */
 export function forwardTo(fake: FakeAnthropic) {
   return (body: Uint8Array, init: { headers: Record<string, string>; signal: AbortSignal }) =>
-    fetch(`${fake.url}/v1/messages`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: { ...init.headers, "x-api-key": "sk-ant-test" }, signal: init.signal });
+    fetch(`${fake.url}/v1/messages`, {
+      method: "POST",
+      body: body as Uint8Array<ArrayBuffer>,
+      headers: { ...init.headers, "x-api-key": "sk-ant-test" },
+      signal: init.signal,
+    });
 }

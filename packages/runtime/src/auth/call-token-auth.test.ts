@@ -16,7 +16,12 @@ describe("per-call token validation in the runtime", () => {
     name: "calculator",
     description: "Answers the caller's identity as the runtime sees it",
     schema: z.object({ expression: z.string() }),
-    execute: (_args, context) => ({ userId: context.userId, userEmail: context.userEmail, userRoles: context.userRoles, user: context.user?.id }),
+    execute: (_args, context) => ({
+      userId: context.userId,
+      userEmail: context.userEmail,
+      userRoles: context.userRoles,
+      user: context.user?.id,
+    }),
   };
 
   it("creates the provider lazily from the pending config, on the first call that carries a token", async () => {
@@ -30,7 +35,11 @@ describe("per-call token validation in the runtime", () => {
   });
 
   it("merges the token's user into the call context, overriding the request context", async () => {
-    const runtime = createRuntime({ builtinTools: false, tools: [whoAmI], auth: { type: "jwt", jwksUrl: idp.jwksUrl, issuer: idp.issuer } });
+    const runtime = createRuntime({
+      builtinTools: false,
+      tools: [whoAmI],
+      auth: { type: "jwt", jwksUrl: idp.jwksUrl, issuer: idp.issuer },
+    });
     const token = await idp.sign({ sub: "token-user", email: "t@example.com", roles: ["analyst"] });
     const result = await runtime.generate(
       { input: { text: "What is 2 + 3?" }, tools: ["calculator"] },
@@ -49,7 +58,10 @@ describe("per-call token validation in the runtime", () => {
     await expect(stream[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: "InvalidTokenError", provider: "oauth2" });
     const expired = await idp.sign({ sub: "u" }, { expiresInSec: -60 });
     const jwtRuntime = createRuntime({ builtinTools: false, auth: { type: "jwt", jwksUrl: idp.jwksUrl } });
-    await expect(jwtRuntime.generate({ input: { text: "hi" } }, { authToken: expired })).rejects.toMatchObject({ name: "InvalidTokenError", provider: "jwt" });
+    await expect(jwtRuntime.generate({ input: { text: "hi" } }, { authToken: expired })).rejects.toMatchObject({
+      name: "InvalidTokenError",
+      provider: "jwt",
+    });
     await runtime.close();
     await jwtRuntime.close();
   });
@@ -58,7 +70,11 @@ describe("per-call token validation in the runtime", () => {
     const { CallTokenAuth } = await import("./call-token-auth.js");
     const never = { type: "slow", authenticateToken: () => new Promise<never>(() => undefined) };
     const auth = new CallTokenAuth(never, 50);
-    await expect(auth.apply({ authToken: "t" })).rejects.toMatchObject({ name: "InvalidTokenError", provider: "slow", message: expect.stringContaining("timed out") });
+    await expect(auth.apply({ authToken: "t" })).rejects.toMatchObject({
+      name: "InvalidTokenError",
+      provider: "slow",
+      message: expect.stringContaining("timed out"),
+    });
     expect((await import("./call-token-auth.js")).TOKEN_VALIDATION_TIMEOUT_MS).toBe(5000);
   });
 });

@@ -4,7 +4,10 @@ import { MissingDependencyError, type RuntimeCallContext, within } from "@condui
 export interface RuntimeTokenProvider {
   readonly type: string;
   authenticateToken(token: string): Promise<
-    | { valid: true; user: { id: string; email?: string; roles: string[]; permissions: string[]; name?: string; metadata?: Record<string, unknown> } }
+    | {
+        valid: true;
+        user: { id: string; email?: string; roles: string[]; permissions: string[]; name?: string; metadata?: Record<string, unknown> };
+      }
     | { valid: false; error: Error }
   >;
   initialize?(): Promise<void>;
@@ -17,7 +20,8 @@ export type RuntimeAuthOption = { type: string; [setting: string]: unknown } | R
 /** The spec's limit on one token check. */
 export const TOKEN_VALIDATION_TIMEOUT_MS = 5000;
 
-const isProvider = (value: RuntimeAuthOption): value is RuntimeTokenProvider => typeof (value as RuntimeTokenProvider).authenticateToken === "function";
+const isProvider = (value: RuntimeAuthOption): value is RuntimeTokenProvider =>
+  typeof (value as RuntimeTokenProvider).authenticateToken === "function";
 
 type AuthProvidersModule = typeof import("@conduit-ai/auth-providers");
 
@@ -77,12 +81,25 @@ export class CallTokenAuth {
     } catch (error) {
       throw new InvalidTokenError(provider.type, "Token validation failed", { cause: error });
     }
-    if (result === "timeout") throw new InvalidTokenError(provider.type, `Token validation timed out after ${this.#timeoutMs} ms`, { details: { reason: "timeout" } });
-    if (!result.valid) throw new InvalidTokenError(provider.type, result.error.message, { cause: result.error, details: { reason: (result.error as { code?: string }).code ?? "invalid" } });
+    if (result === "timeout")
+      throw new InvalidTokenError(provider.type, `Token validation timed out after ${this.#timeoutMs} ms`, {
+        details: { reason: "timeout" },
+      });
+    if (!result.valid)
+      throw new InvalidTokenError(provider.type, result.error.message, {
+        cause: result.error,
+        details: { reason: (result.error as { code?: string }).code ?? "invalid" },
+      });
     const { user } = result;
     return {
       ...context,
-      user: { id: user.id, roles: user.roles, permissions: user.permissions, ...(user.email === undefined ? {} : { email: user.email }), ...(user.name === undefined ? {} : { name: user.name }) },
+      user: {
+        id: user.id,
+        roles: user.roles,
+        permissions: user.permissions,
+        ...(user.email === undefined ? {} : { email: user.email }),
+        ...(user.name === undefined ? {} : { name: user.name }),
+      },
       userId: user.id,
       ...(user.email === undefined ? { userEmail: undefined } : { userEmail: user.email }),
       userRoles: user.roles,

@@ -1,5 +1,14 @@
 import type { TokenUsage } from "@conduit-ai/server-core";
-import { dynamicTool, generateText, jsonSchema, type LanguageModelUsage, type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
+import {
+  dynamicTool,
+  generateText,
+  jsonSchema,
+  type LanguageModelUsage,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+} from "ai";
 import { mapProviderError } from "../providers/provider-error.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 
@@ -62,11 +71,16 @@ export async function* generateWithAiSdk(plan: GenerationPlan): AsyncGenerator<G
   }
   for (const step of result.steps) {
     for (const call of step.toolCalls) {
-      yield { type: "tool-call", call: { id: call.toolCallId, name: call.toolName, arguments: (call.input ?? {}) as Record<string, unknown> } };
+      yield {
+        type: "tool-call",
+        call: { id: call.toolCallId, name: call.toolName, arguments: (call.input ?? {}) as Record<string, unknown> },
+      };
     }
     for (const part of step.content) {
-      if (part.type === "tool-result") yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: part.output } };
-      if (part.type === "tool-error") yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: { error: errorText(part.error) } } };
+      if (part.type === "tool-result")
+        yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: part.output } };
+      if (part.type === "tool-error")
+        yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: { error: errorText(part.error) } } };
     }
   }
   yield { type: "text-start", id: "text_0" };
@@ -90,7 +104,10 @@ export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<Gen
           yield { type: "text-delta", id: part.id, delta: part.text };
           break;
         case "tool-call":
-          yield { type: "tool-call", call: { id: part.toolCallId, name: part.toolName, arguments: (part.input ?? {}) as Record<string, unknown> } };
+          yield {
+            type: "tool-call",
+            call: { id: part.toolCallId, name: part.toolName, arguments: (part.input ?? {}) as Record<string, unknown> },
+          };
           break;
         case "tool-result":
           yield { type: "tool-result", result: { id: part.toolCallId, name: part.toolName, result: part.output } };
@@ -102,7 +119,10 @@ export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<Gen
           yield { type: "error", error: mapProviderError(part.error, plan.provider.name, plan.context.signal) };
           return;
         case "abort":
-          yield { type: "error", error: mapProviderError(Object.assign(new Error("aborted"), { name: "AbortError" }), plan.provider.name, plan.context.signal) };
+          yield {
+            type: "error",
+            error: mapProviderError(Object.assign(new Error("aborted"), { name: "AbortError" }), plan.provider.name, plan.context.signal),
+          };
           return;
         case "finish":
           yield { type: "finish", reason: part.finishReason, usage: toUsage(part.totalUsage) };

@@ -27,7 +27,10 @@ export class CallGuard {
     if (signal?.aborted) this.#failure = namedError("AbortError", "The call was aborted");
     else signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (timeout !== undefined) {
-      this.#stepTimer = setTimeout(() => this.fail(namedError("TimeoutError", `No complete answer within ${timeout.stepMs} ms`)), timeout.stepMs);
+      this.#stepTimer = setTimeout(
+        () => this.fail(namedError("TimeoutError", `No complete answer within ${timeout.stepMs} ms`)),
+        timeout.stepMs,
+      );
       this.#chunkMs = timeout.chunkMs;
     }
   }

@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 /** A runtime on a local Chat Completions server answering every call through `answer`. */
-async function setup(answer: (request: RecordedRequest, response: ServerResponse, call: number) => void, options: Parameters<typeof createRuntime>[0] = {}) {
+async function setup(
+  answer: (request: RecordedRequest, response: ServerResponse, call: number) => void,
+  options: Parameters<typeof createRuntime>[0] = {},
+) {
   let calls = 0;
   const upstream = await startFakeUpstream((request, response) => answer(request, response, calls++));
   upstreams.push(upstream);
@@ -116,14 +119,20 @@ describe("Chat Completions streams read by Conduit's own client", () => {
       response.end(JSON.stringify({ error: { message: "model m1 does not exist" } }));
     });
     const [failure] = await collect(refused.runtime.stream({ input: { text: "x" } }));
-    expect(failure).toMatchObject({ type: "error", data: { code: "PROVIDER_ERROR", message: expect.stringContaining("model m1 does not exist") } });
+    expect(failure).toMatchObject({
+      type: "error",
+      data: { code: "PROVIDER_ERROR", message: expect.stringContaining("model m1 does not exist") },
+    });
 
     const midway = await setup((_request, response) => {
       startEventStream(response);
       response.end(delta("partial ") + frame({ error: { message: "overloaded" } }));
     });
     const events = await collect(midway.runtime.stream({ input: { text: "x" } }));
-    expect(events.at(-1)).toMatchObject({ type: "error", data: { code: "PROVIDER_ERROR", message: expect.stringContaining("overloaded") } });
+    expect(events.at(-1)).toMatchObject({
+      type: "error",
+      data: { code: "PROVIDER_ERROR", message: expect.stringContaining("overloaded") },
+    });
     expect(events.filter((event) => event.type === "error")).toHaveLength(1);
   });
 
@@ -141,7 +150,8 @@ describe("Chat Completions streams read by Conduit's own client", () => {
       startEventStream(response);
       const hasToolResult = (request.body.messages as Array<{ role: string }>).some((message) => message.role === "tool");
       if (hasToolResult && request.body.tools === undefined) throw new Error("tools must be sent on every step");
-      const call = (index: number, piece: Record<string, unknown>) => frame({ choices: [{ index: 0, delta: { tool_calls: [{ index, ...piece }] }, finish_reason: null }] });
+      const call = (index: number, piece: Record<string, unknown>) =>
+        frame({ choices: [{ index: 0, delta: { tool_calls: [{ index, ...piece }] }, finish_reason: null }] });
       response.end(
         call(0, { id: "call_a", type: "function", function: { name: "calcu", arguments: '{"expres' } }) +
           call(0, { function: { name: "lator", arguments: 'sion":"6*7"}' } }) +
@@ -158,7 +168,11 @@ describe("Chat Completions streams read by Conduit's own client", () => {
     expect(upstream.requests).toHaveLength(2);
     expect(upstream.requests[1]?.body.messages).toEqual([
       { role: "user", content: "6*7?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "calculator", arguments: '{"expression":"6*7"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_a", type: "function", function: { name: "calculator", arguments: '{"expression":"6*7"}' } }],
+      },
       { role: "tool", tool_call_id: "call_a", content: expect.stringContaining('"value":42') },
     ]);
   });

@@ -23,7 +23,10 @@ interface ToolCallMessage {
 
 interface StreamChunk {
   choices?: Array<{
-    delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> } | null;
+    delta?: {
+      content?: string | null;
+      tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+    } | null;
     finish_reason?: string | null;
   }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
@@ -38,7 +41,13 @@ interface StepResult {
 }
 
 /** The AI SDK's unified finish reasons, so both engines report the same values. */
-const FINISH_REASONS: Record<string, string> = { stop: "stop", length: "length", content_filter: "content-filter", tool_calls: "tool-calls", function_call: "tool-calls" };
+const FINISH_REASONS: Record<string, string> = {
+  stop: "stop",
+  length: "length",
+  content_filter: "content-filter",
+  tool_calls: "tool-calls",
+  function_call: "tool-calls",
+};
 
 /** The AI SDK's retry schedule: 2 s, 4 s, … unless the server says when (up to a minute). */
 const INITIAL_RETRY_DELAY_MS = 2_000;
@@ -49,7 +58,10 @@ const toolDefinitions = new WeakMap<RuntimeTool, Record<string, unknown>>();
 function toolDefinition(tool: RuntimeTool): Record<string, unknown> {
   let definition = toolDefinitions.get(tool);
   if (definition === undefined) {
-    definition = { type: "function", function: { name: tool.info.name, description: tool.info.description, parameters: tool.info.inputSchema } };
+    definition = {
+      type: "function",
+      function: { name: tool.info.name, description: tool.info.description, parameters: tool.info.inputSchema },
+    };
     toolDefinitions.set(tool, definition);
   }
   return definition;
@@ -89,7 +101,12 @@ function retryDelay(error: unknown, attempt: number): number {
 }
 
 /** Sends the call, retrying refused or retryable answers (`maxRetries`) before any byte of the stream. */
-async function openStream(endpoint: ChatCompletionsEndpoint, body: Record<string, unknown>, plan: GenerationPlan, guard: CallGuard): Promise<IncomingMessage> {
+async function openStream(
+  endpoint: ChatCompletionsEndpoint,
+  body: Record<string, unknown>,
+  plan: GenerationPlan,
+  guard: CallGuard,
+): Promise<IncomingMessage> {
   for (let attempt = 0; ; attempt++) {
     guard.check();
     const { request, response } = endpoint.post(body);
@@ -113,12 +130,22 @@ function malformed(provider: string, detail: string): ServerAdapterError {
 }
 
 /** One model call: streams its text as parts and returns what the tool loop needs. */
-async function* streamStep(endpoint: ChatCompletionsEndpoint, plan: GenerationPlan, messages: ChatMessage[], textId: string): AsyncGenerator<GenerationPart, StepResult> {
+async function* streamStep(
+  endpoint: ChatCompletionsEndpoint,
+  plan: GenerationPlan,
+  messages: ChatMessage[],
+  textId: string,
+): AsyncGenerator<GenerationPart, StepResult> {
   const guard = new CallGuard(plan.context.signal, plan.timeout);
   try {
     const response = await openStream(endpoint, requestBody(plan, messages), plan, guard);
     guard.attachResponse(response);
-    const result: StepResult = { text: "", toolCalls: [], finishReason: "other", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+    const result: StepResult = {
+      text: "",
+      toolCalls: [],
+      finishReason: "other",
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    };
     const pending: string[] = [];
     const keepText = plan.tools.length > 0;
     let textStarted = false;
@@ -162,17 +189,18 @@ async function* streamStep(endpoint: ChatCompletionsEndpoint, plan: GenerationPl
           yield { type: "text-delta", id: textId, delta: content };
         }
         const toolDeltas = choice.delta?.tool_calls;
-        if (toolDeltas) for (const delta of toolDeltas) {
-          const index = delta.index ?? result.toolCalls.length;
-          let call = result.toolCalls[index];
-          if (call === undefined) {
-            call = { id: delta.id ?? `call_${textId}_${index}`, type: "function", function: { name: "", arguments: "" } };
-            result.toolCalls[index] = call;
+        if (toolDeltas)
+          for (const delta of toolDeltas) {
+            const index = delta.index ?? result.toolCalls.length;
+            let call = result.toolCalls[index];
+            if (call === undefined) {
+              call = { id: delta.id ?? `call_${textId}_${index}`, type: "function", function: { name: "", arguments: "" } };
+              result.toolCalls[index] = call;
+            }
+            if (delta.id) call.id = delta.id;
+            if (delta.function?.name) call.function.name += delta.function.name;
+            if (delta.function?.arguments) call.function.arguments += delta.function.arguments;
           }
-          if (delta.id) call.id = delta.id;
-          if (delta.function?.name) call.function.name += delta.function.name;
-          if (delta.function?.arguments) call.function.arguments += delta.function.arguments;
-        }
         if (choice.finish_reason) result.finishReason = FINISH_REASONS[choice.finish_reason] ?? "other";
       }
       pending.length = 0;
@@ -229,7 +257,10 @@ export async function* streamChatCompletions(plan: GenerationPlan, endpoint: Cha
         return;
       }
       for (const call of result.toolCalls) {
-        yield { type: "tool-call", call: { id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) ?? {} } };
+        yield {
+          type: "tool-call",
+          call: { id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) ?? {} },
+        };
       }
       const outputs = await Promise.all(result.toolCalls.map((call) => runTool(plan, call)));
       messages.push({ role: "assistant", content: result.text === "" ? null : result.text, tool_calls: result.toolCalls });

@@ -26,7 +26,8 @@ function describeToolOutcome(call: PlannedCall, outcome: ToolResultRecord): stri
   const result = outcome.result as Record<string, unknown> | undefined;
   if (result !== null && typeof result === "object" && "error" in result) return `the ${call.name} tool failed: ${String(result.error)}.`;
   if (call.name === "calculator") return `${String(result?.expression)} = ${String(result?.value)} (computed with the calculator tool).`;
-  if (call.name === "current_time") return `the current time in ${String(result?.timezone)} is ${String(result?.local)} (from the current_time tool).`;
+  if (call.name === "current_time")
+    return `the current time in ${String(result?.timezone)} is ${String(result?.local)} (from the current_time tool).`;
   return `the ${call.name} tool returned ${JSON.stringify(outcome.result)}.`;
 }
 

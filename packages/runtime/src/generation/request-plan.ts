@@ -41,7 +41,8 @@ export function planGeneration(request: GenerateRequest, context: RuntimeCallCon
   const tools = selectTools(dependencies.tools, request.tools);
   const history: GenerationPlan["history"] = [];
   const maxSteps = request.maxSteps ?? dependencies.maxSteps;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 20) throw invalidField("maxSteps", "maxSteps must be an integer from 1 to 20");
+  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 20)
+    throw invalidField("maxSteps", "maxSteps must be an integer from 1 to 20");
   return {
     text,
     ...(request.system === undefined ? {} : { system: request.system }),
@@ -60,7 +61,11 @@ export function planGeneration(request: GenerateRequest, context: RuntimeCallCon
 }
 
 /** Loads the session history into a validated plan. */
-export async function withHistory(plan: GenerationPlan, sessionId: string | undefined, dependencies: PlanDependencies): Promise<GenerationPlan> {
+export async function withHistory(
+  plan: GenerationPlan,
+  sessionId: string | undefined,
+  dependencies: PlanDependencies,
+): Promise<GenerationPlan> {
   if (sessionId === undefined) return plan;
   return { ...plan, history: await dependencies.memory.history(sessionId, dependencies.historyLimit) };
 }

@@ -6,7 +6,6 @@ import { rejection } from "../testing/rejection.js";
 
 const stdioFixture = fileURLToPath(new URL("../testing/mcp-stdio-server.mjs", import.meta.url));
 
-
 async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -39,10 +38,20 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
 
   it("lists servers with status, transport and tool counts", async () => {
     const servers = await runtime.mcp.list();
-    expect(servers.find((server) => server.name === "local")).toEqual({ name: "local", status: "connected", transport: "stdio", toolCount: 2, lastError: null });
+    expect(servers.find((server) => server.name === "local")).toEqual({
+      name: "local",
+      status: "connected",
+      transport: "stdio",
+      toolCount: 2,
+      lastError: null,
+    });
     expect(servers.find((server) => server.name === "remote")).toMatchObject({ status: "connected", transport: "http", toolCount: 3 });
     // A dead server alternates between "error" and "connecting" (the backoff retries), always with its last error.
-    expect(await runtime.mcp.get("broken")).toMatchObject({ status: expect.stringMatching(/^(error|connecting)$/), toolCount: 0, lastError: expect.any(String) });
+    expect(await runtime.mcp.get("broken")).toMatchObject({
+      status: expect.stringMatching(/^(error|connecting)$/),
+      toolCount: 0,
+      lastError: expect.any(String),
+    });
     expect(await runtime.mcp.get("missing")).toBeUndefined();
   });
 
@@ -58,9 +67,18 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
     expect(await rejection(runtime.mcp.executeTool("missing", "add", {}))).toMatchObject({ statusCode: 404, code: "MCP_SERVER_NOT_FOUND" });
     expect(await rejection(runtime.mcp.listTools("missing"))).toMatchObject({ statusCode: 404 });
     expect(await rejection(runtime.mcp.executeTool("remote", "nope", {}))).toMatchObject({ statusCode: 404, code: "TOOL_NOT_FOUND" });
-    expect(await rejection(runtime.mcp.executeTool("remote", "add", { a: "x" }))).toMatchObject({ statusCode: 400, code: "VALIDATION_ERROR" });
-    expect(await rejection(runtime.mcp.executeTool("remote", "fail", {}))).toMatchObject({ statusCode: 502, code: "TOOL_EXECUTION_FAILED" });
-    expect(await rejection(runtime.mcp.executeTool("broken", "add", {}))).toMatchObject({ statusCode: 503, code: "MCP_SERVER_UNAVAILABLE" });
+    expect(await rejection(runtime.mcp.executeTool("remote", "add", { a: "x" }))).toMatchObject({
+      statusCode: 400,
+      code: "VALIDATION_ERROR",
+    });
+    expect(await rejection(runtime.mcp.executeTool("remote", "fail", {}))).toMatchObject({
+      statusCode: 502,
+      code: "TOOL_EXECUTION_FAILED",
+    });
+    expect(await rejection(runtime.mcp.executeTool("broken", "add", {}))).toMatchObject({
+      statusCode: 503,
+      code: "MCP_SERVER_UNAVAILABLE",
+    });
   });
 
   it("exposes MCP tools in the tool registry with source mcp:<server>", async () => {

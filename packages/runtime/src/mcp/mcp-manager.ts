@@ -83,7 +83,12 @@ export class McpManager implements McpServers {
     return connection.tools.map((tool) => ({ ...tool, source: `mcp:${name}`, requiresConfirmation: false }));
   }
 
-  async executeTool(server: string, tool: string, args: Record<string, unknown>, options: RuntimeCallContext = {}): Promise<ToolExecutionResult> {
+  async executeTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: RuntimeCallContext = {},
+  ): Promise<ToolExecutionResult> {
     const connection = this.connection(server);
     if (connection.status !== "connected") throw mcpServerUnavailable(server, connection.lastError);
     if (!connection.tools.some((candidate) => candidate.name === tool)) throw toolNotFound(tool);
@@ -117,10 +122,17 @@ export class McpManager implements McpServers {
       if (connection.status !== "connected") continue;
       for (const tool of connection.tools) {
         tools.push({
-          info: { name: mcpToolName(connection.name, tool.name), description: tool.description, inputSchema: tool.inputSchema, source: `mcp:${connection.name}`, requiresConfirmation: false },
+          info: {
+            name: mcpToolName(connection.name, tool.name),
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            source: `mcp:${connection.name}`,
+            requiresConfirmation: false,
+          },
           // The server validates against its own schema; its answer is mapped to a 400 above.
           validate: (args) => args,
-          run: async (args, context) => (await this.executeTool(connection.name, tool.name, args as Record<string, unknown>, context)).result,
+          run: async (args, context) =>
+            (await this.executeTool(connection.name, tool.name, args as Record<string, unknown>, context)).result,
         });
       }
     }

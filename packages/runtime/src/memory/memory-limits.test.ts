@@ -7,7 +7,11 @@ import { InMemoryConversationStore } from "./in-memory-store.js";
 import { DEFAULT_MEMORY_LIMITS, resolveMemoryLimits } from "./memory-limits.js";
 import { RedisConversationStore } from "./redis-store.js";
 
-const message = (content: string, role: SessionMessage["role"] = "user"): SessionMessage => ({ role, content, timestamp: new Date().toISOString() });
+const message = (content: string, role: SessionMessage["role"] = "user"): SessionMessage => ({
+  role,
+  content,
+  timestamp: new Date().toISOString(),
+});
 
 describe("in-memory conversation store bounds", () => {
   it("keeps at most maxSessions, evicting the least recently written", async () => {
@@ -64,7 +68,8 @@ describe("in-memory conversation store bounds", () => {
   it("20 000 requests with new sessionIds keep at most the default maxSessions", async () => {
     const runtime = createRuntime({ env: {}, logger: silentLogger });
     const store = runtime.memory as InMemoryConversationStore;
-    for (let index = 0; index < 20_000; index++) await runtime.generate({ input: { text: `hello ${index}` }, sessionId: `session-${index}` });
+    for (let index = 0; index < 20_000; index++)
+      await runtime.generate({ input: { text: `hello ${index}` }, sessionId: `session-${index}` });
     expect(store.size).toBe(DEFAULT_MEMORY_LIMITS.maxSessions);
     expect(await store.getSession("session-19999")).toMatchObject({ messageCount: 2 });
     expect(await store.getSession("session-0")).toBeUndefined();

@@ -28,7 +28,8 @@ export function resolveMemoryLimits(limits: MemoryLimits = {}): ResolvedMemoryLi
   for (const key of Object.keys(DEFAULT_MEMORY_LIMITS) as Array<keyof MemoryLimits>) {
     const value = limits[key];
     if (value === undefined) continue;
-    if (typeof value !== "number" || !(value > 0)) throw new RangeError(`memoryLimits.${key} must be a positive number (Infinity for no bound)`);
+    if (typeof value !== "number" || !(value > 0))
+      throw new RangeError(`memoryLimits.${key} must be a positive number (Infinity for no bound)`);
     resolved[key] = value;
   }
   return resolved;

@@ -39,7 +39,11 @@ export class ChatCompletionsEndpoint {
    */
   post(body: Record<string, unknown>): { request: ClientRequest; response: Promise<IncomingMessage> } {
     const json = JSON.stringify(body);
-    const request = this.#send(this.url, { method: "POST", agent: this.#agent, headers: { ...this.#headers, "content-length": Buffer.byteLength(json) } });
+    const request = this.#send(this.url, {
+      method: "POST",
+      agent: this.#agent,
+      headers: { ...this.#headers, "content-length": Buffer.byteLength(json) },
+    });
     const response = new Promise<IncomingMessage>((resolve, reject) => {
       request.once("error", reject);
       request.once("response", (incoming) => {

@@ -57,7 +57,10 @@ export class ProviderRegistry {
     const provider = this.#providers.get(name);
     const supports = (candidate: ConfiguredProvider) => (purpose === "text" ? candidate.models : candidate.embeddingModels).length > 0;
     if (provider === undefined || !supports(provider)) {
-      throw providerNotConfigured(name, [...this.#providers.values()].filter(supports).map((candidate) => candidate.name));
+      throw providerNotConfigured(
+        name,
+        [...this.#providers.values()].filter(supports).map((candidate) => candidate.name),
+      );
     }
     const models = purpose === "text" ? provider.models : provider.embeddingModels;
     const chosen = model ?? models[0] ?? "";

@@ -12,7 +12,6 @@ async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStre
   return all;
 }
 
-
 const vendors = [
   {
     name: "openai",
@@ -77,11 +76,23 @@ describe.each(vendors)("$name provider against a local server speaking its wire 
 
   it("maps upstream 401, 429 and 500 to clear errors", async () => {
     upstream.scenario = "unauthorized";
-    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({ code: "PROVIDER_AUTH_FAILED", statusCode: 502, category: "EXTERNAL" });
+    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({
+      code: "PROVIDER_AUTH_FAILED",
+      statusCode: 502,
+      category: "EXTERNAL",
+    });
     upstream.scenario = "rate-limited";
-    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({ code: "PROVIDER_RATE_LIMITED", statusCode: 429, retryAfterMs: 7000 });
+    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({
+      code: "PROVIDER_RATE_LIMITED",
+      statusCode: 429,
+      retryAfterMs: 7000,
+    });
     upstream.scenario = "server-error";
-    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({ code: "PROVIDER_ERROR", statusCode: 502, category: "EXTERNAL" });
+    expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({
+      code: "PROVIDER_ERROR",
+      statusCode: 502,
+      category: "EXTERNAL",
+    });
     const events = await collect(runtime.stream({ input: { text: "x" } }));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "error", data: { code: "PROVIDER_ERROR" } });
@@ -126,7 +137,11 @@ describe.each(vendors)("$name provider that accepts a call and then stays silent
     try {
       upstream.scenario = "hang";
       const started = performance.now();
-      expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({ code: "PROVIDER_TIMEOUT", statusCode: 504, category: "EXTERNAL" });
+      expect(await rejection(runtime.generate({ input: { text: "x" } }))).toMatchObject({
+        code: "PROVIDER_TIMEOUT",
+        statusCode: 504,
+        category: "EXTERNAL",
+      });
       expect(performance.now() - started).toBeLessThan(3_000);
       const silent = await collect(runtime.stream({ input: { text: "x" } }));
       expect(silent).toEqual([expect.objectContaining({ type: "error", data: expect.objectContaining({ code: "PROVIDER_TIMEOUT" }) })]);
@@ -136,7 +151,10 @@ describe.each(vendors)("$name provider that accepts a call and then stays silent
       expect(stalled.filter((event) => event.type === "error")).toHaveLength(1);
       if (vendor.name === "openai") {
         upstream.scenario = "hang";
-        expect(await rejection(runtime.embedMany({ texts: ["a"], provider: "openai" }))).toMatchObject({ code: "PROVIDER_TIMEOUT", statusCode: 504 });
+        expect(await rejection(runtime.embedMany({ texts: ["a"], provider: "openai" }))).toMatchObject({
+          code: "PROVIDER_TIMEOUT",
+          statusCode: 504,
+        });
       }
     } finally {
       await runtime.close();
@@ -146,12 +164,18 @@ describe.each(vendors)("$name provider that accepts a call and then stays silent
 
   it("still reports the caller's own abort as STREAM_ABORTED, not a timeout", async () => {
     const upstream = await vendor.start();
-    const runtime = createRuntime({ env: vendor.environment(upstream.url), maxRetries: 0, providerTimeout: { stepMs: 5_000, chunkMs: 5_000 } });
+    const runtime = createRuntime({
+      env: vendor.environment(upstream.url),
+      maxRetries: 0,
+      providerTimeout: { stepMs: 5_000, chunkMs: 5_000 },
+    });
     try {
       upstream.scenario = "hang";
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
-      expect(await rejection(runtime.generate({ input: { text: "x" } }, { signal: controller.signal }))).toMatchObject({ code: "STREAM_ABORTED" });
+      expect(await rejection(runtime.generate({ input: { text: "x" } }, { signal: controller.signal }))).toMatchObject({
+        code: "STREAM_ABORTED",
+      });
     } finally {
       await runtime.close();
       await upstream.close();

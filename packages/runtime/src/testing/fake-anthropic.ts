@@ -1,5 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { cutAfter, stallAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
+import {
+  cutAfter,
+  stallAfter,
+  type FakeUpstream,
+  type RecordedRequest,
+  sendJson,
+  startEventStream,
+  startFakeUpstream,
+} from "./http-fixture.js";
 
 type AnthropicMessage = { role: string; content: string | Array<{ type: string; content?: unknown }> };
 
@@ -14,12 +22,23 @@ function event(name: string, data: Record<string, unknown>): string {
 }
 
 const messageStart = event("message_start", {
-  message: { id: "msg_1", type: "message", role: "assistant", model: "claude-haiku-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } },
+  message: {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-haiku-4-5",
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 12, output_tokens: 1 },
+  },
 });
 
 function answer(request: RecordedRequest, response: ServerResponse, upstream: FakeUpstream): void {
   const wantsTool = upstream.scenario === "tool" && !toolResultGiven(request);
-  const text = toolResultGiven(request) ? "Anthropic used the tool" : `Anthropic heard ${(request.body.messages as unknown[]).length} messages`;
+  const text = toolResultGiven(request)
+    ? "Anthropic used the tool"
+    : `Anthropic heard ${(request.body.messages as unknown[]).length} messages`;
   const toolUse = { type: "tool_use", id: "toolu_1", name: "calculator", input: { expression: "6*7" } };
   if (request.body.stream !== true) {
     sendJson(response, 200, {
@@ -43,10 +62,16 @@ function answer(request: RecordedRequest, response: ServerResponse, upstream: Fa
   } else {
     response.write(event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
     response.write(event("ping", {}));
-    for (const word of text.split(/(?<= )/)) response.write(event("content_block_delta", { index: 0, delta: { type: "text_delta", text: word } }));
+    for (const word of text.split(/(?<= )/))
+      response.write(event("content_block_delta", { index: 0, delta: { type: "text_delta", text: word } }));
   }
   response.write(event("content_block_stop", { index: 0 }));
-  response.write(event("message_delta", { delta: { stop_reason: wantsTool ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }));
+  response.write(
+    event("message_delta", {
+      delta: { stop_reason: wantsTool ? "tool_use" : "end_turn", stop_sequence: null },
+      usage: { output_tokens: 5 },
+    }),
+  );
   response.end(event("message_stop", {}));
 }
 

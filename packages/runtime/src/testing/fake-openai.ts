@@ -1,5 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { cutAfter, stallAfter, type FakeUpstream, type RecordedRequest, sendJson, startEventStream, startFakeUpstream } from "./http-fixture.js";
+import {
+  cutAfter,
+  stallAfter,
+  type FakeUpstream,
+  type RecordedRequest,
+  sendJson,
+  startEventStream,
+  startFakeUpstream,
+} from "./http-fixture.js";
 
 const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
@@ -8,7 +16,14 @@ function hasToolMessage(request: RecordedRequest): boolean {
 }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): string {
-  const body = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  const body = {
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "gpt-4o-mini",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
@@ -23,7 +38,9 @@ function answer(request: RecordedRequest, response: ServerResponse, upstream: Fa
   const wantsTool = upstream.scenario === "tool" && !hasToolMessage(request);
   const toolCall = { id: "call_1", type: "function", function: { name: "calculator", arguments: JSON.stringify({ expression: "6*7" }) } };
   if (request.body.stream !== true) {
-    const message = wantsTool ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: answerText(request) };
+    const message = wantsTool
+      ? { role: "assistant", content: null, tool_calls: [toolCall] }
+      : { role: "assistant", content: answerText(request) };
     sendJson(response, 200, {
       id: "chatcmpl-1",
       object: "chat.completion",
@@ -43,7 +60,9 @@ function answer(request: RecordedRequest, response: ServerResponse, upstream: Fa
     for (const word of answerText(request).split(/(?<= )/)) response.write(chunk({ content: word }));
     response.write(chunk({}, "stop"));
   }
-  response.write(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [], usage })}\n\n`);
+  response.write(
+    `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [], usage })}\n\n`,
+  );
   response.end("data: [DONE]\n\n");
 }
 
@@ -54,7 +73,12 @@ export function startFakeOpenAI(): Promise<FakeUpstream> {
       sendJson(response, status, { error: { message: `${type} from fake upstream`, type, code: type } }, headers);
     if (request.path.endsWith("/embeddings")) {
       const inputs = request.body.input as string[];
-      sendJson(response, 200, { object: "list", data: inputs.map((_, index) => ({ object: "embedding", index, embedding: [index, 1, 0.5] })), model: request.body.model, usage: { prompt_tokens: 3, total_tokens: 3 } });
+      sendJson(response, 200, {
+        object: "list",
+        data: inputs.map((_, index) => ({ object: "embedding", index, embedding: [index, 1, 0.5] })),
+        model: request.body.model,
+        usage: { prompt_tokens: 3, total_tokens: 3 },
+      });
       return;
     }
     switch (upstream.scenario) {

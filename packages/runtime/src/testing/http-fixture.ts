@@ -27,7 +27,11 @@ export async function startFakeUpstream(handler: UpstreamHandler): Promise<FakeU
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      const recorded: RecordedRequest = { path: request.url ?? "/", headers: request.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+      const recorded: RecordedRequest = {
+        path: request.url ?? "/",
+        headers: request.headers,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      };
       upstream.requests.push(recorded);
       // Accepts the request and never answers (a provider that hangs).
       if (upstream.scenario === "hang") return;

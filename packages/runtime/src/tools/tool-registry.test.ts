@@ -17,12 +17,15 @@ function createRegistry(): RuntimeToolRegistry {
   return registry;
 }
 
-
 describe("RuntimeToolRegistry", () => {
   it("lists tools with JSON Schema derived from zod", () => {
     const calculator = createRegistry().get("calculator");
     expect(calculator?.source).toBe("builtin");
-    expect(calculator?.inputSchema).toMatchObject({ type: "object", properties: { expression: { type: "string" } }, required: ["expression"] });
+    expect(calculator?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { expression: { type: "string" } },
+      required: ["expression"],
+    });
   });
 
   it("searches by name, description and source with a limit", () => {

@@ -9,7 +9,11 @@ import type { UsageLedger } from "./usage-ledger.js";
  * The ledger from options: none with `usage: false`, Redis when `usage.redis`, `redis` or
  * `REDIS_URL` is set (so processes add up), else memory.
  */
-export function createUsageLedger(options: RuntimeOptions, environment: Record<string, string | undefined>, logger: Logger): UsageLedger | undefined {
+export function createUsageLedger(
+  options: RuntimeOptions,
+  environment: Record<string, string | undefined>,
+  logger: Logger,
+): UsageLedger | undefined {
   if (options.usage === false) return undefined;
   const settings = options.usage ?? {};
   if (settings.ledger) return settings.ledger;

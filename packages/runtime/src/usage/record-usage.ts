@@ -17,7 +17,8 @@ export function recordUsage(
   const inputTokens = call.usage?.inputTokens ?? 0;
   const outputTokens = call.usage?.outputTokens ?? 0;
   const price = ledger.priceOf(call.provider, call.model);
-  const costUsd = price === undefined ? null : (inputTokens * price.inputPerMillionUsd + outputTokens * price.outputPerMillionUsd) / 1_000_000;
+  const costUsd =
+    price === undefined ? null : (inputTokens * price.inputPerMillionUsd + outputTokens * price.outputPerMillionUsd) / 1_000_000;
   const written = ledger
     .record({
       provider: call.provider,

@@ -1,4 +1,12 @@
-import { type Logger, type ModelPrice, type UsageLedgerRecord, type UsageQuery, type UsageReport, storeCall, whenConnected } from "@conduit-ai/server-core";
+import {
+  type Logger,
+  type ModelPrice,
+  type UsageLedgerRecord,
+  type UsageQuery,
+  type UsageReport,
+  storeCall,
+  whenConnected,
+} from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
 import { PriceTable } from "./price-table.js";
 import {
@@ -116,7 +124,10 @@ export class RedisUsageLedger implements UsageLedger {
       for (const [error] of results) if (error) throw error;
       return results;
     });
-    const buckets = window.starts.map((start, index) => ({ start, aggregates: parseHash((replies[index]?.[1] ?? {}) as Record<string, string>) }));
+    const buckets = window.starts.map((start, index) => ({
+      start,
+      aggregates: parseHash((replies[index]?.[1] ?? {}) as Record<string, string>),
+    }));
     return buildReport(window, "redis", buckets, query.providers);
   }
 

@@ -18,7 +18,16 @@ export interface StoredAggregate {
   latencyMsMax: number;
 }
 
-export const AGGREGATE_FIELDS = ["calls", "failedCalls", "inputTokens", "outputTokens", "costNanoUsd", "unpricedCalls", "latencyMsTotal", "latencyMsMax"] as const;
+export const AGGREGATE_FIELDS = [
+  "calls",
+  "failedCalls",
+  "inputTokens",
+  "outputTokens",
+  "costNanoUsd",
+  "unpricedCalls",
+  "latencyMsTotal",
+  "latencyMsMax",
+] as const;
 
 /** The aggregate key of a call: provider, model and operation, JSON-encoded so any name round-trips. */
 export function aggregateKey(provider: string, model: string, operation: UsageOperation): string {
@@ -26,7 +35,16 @@ export function aggregateKey(provider: string, model: string, operation: UsageOp
 }
 
 export function emptyAggregate(): StoredAggregate {
-  return { calls: 0, failedCalls: 0, inputTokens: 0, outputTokens: 0, costNanoUsd: 0, unpricedCalls: 0, latencyMsTotal: 0, latencyMsMax: 0 };
+  return {
+    calls: 0,
+    failedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costNanoUsd: 0,
+    unpricedCalls: 0,
+    latencyMsTotal: 0,
+    latencyMsMax: 0,
+  };
 }
 
 /** What one record adds to an aggregate (the max is applied separately). */
@@ -58,7 +76,11 @@ function toMillis(value: number | Date | undefined, fallback: number): number {
 }
 
 /** The buckets a window reads: minute buckets when it starts within the fine retention, else hours. */
-export function planWindow(query: UsageQuery, now: number, retentionMs: number): { granularityMs: number; starts: number[]; from: number; to: number } {
+export function planWindow(
+  query: UsageQuery,
+  now: number,
+  retentionMs: number,
+): { granularityMs: number; starts: number[]; from: number; to: number } {
   const to = Math.min(toMillis(query.until, now), now);
   const since = Math.max(toMillis(query.since, 0), now - retentionMs);
   const granularityMs = since >= now - FINE_RETENTION_MS + FINE_BUCKET_MS ? FINE_BUCKET_MS : COARSE_BUCKET_MS;
@@ -89,7 +111,13 @@ export function buildReport(
       addInto(sum, aggregate);
     }
     if (sum.calls > 0) {
-      series.push({ start: new Date(bucket.start).toISOString(), calls: sum.calls, inputTokens: sum.inputTokens, outputTokens: sum.outputTokens, costUsd: sum.costNanoUsd / 1e9 });
+      series.push({
+        start: new Date(bucket.start).toISOString(),
+        calls: sum.calls,
+        inputTokens: sum.inputTokens,
+        outputTokens: sum.outputTokens,
+        costUsd: sum.costNanoUsd / 1e9,
+      });
     }
   }
   const entries: UsageAggregate[] = [...totals].map(([key, aggregate]) => {
@@ -98,5 +126,12 @@ export function buildReport(
     return { provider, model, operation, ...rest, costUsd: costNanoUsd / 1e9 };
   });
   entries.sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model) || a.operation.localeCompare(b.operation));
-  return { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString(), granularityMs: window.granularityMs, backend, entries, buckets: series };
+  return {
+    from: new Date(window.from).toISOString(),
+    to: new Date(window.to).toISOString(),
+    granularityMs: window.granularityMs,
+    backend,
+    entries,
+    buckets: series,
+  };
 }

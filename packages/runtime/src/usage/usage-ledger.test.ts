@@ -14,7 +14,17 @@ const HOUR = 3_600_000;
 const base = Date.UTC(2030, 0, 10, 12, 0, 0);
 
 function call(overrides: Partial<UsageLedgerRecord> = {}): UsageLedgerRecord {
-  return { provider: "openai", model: "gpt-4o-mini", operation: "generate", inputTokens: 1000, outputTokens: 500, latencyMs: 120, costUsd: 0.00045, timestamp: base, ...overrides };
+  return {
+    provider: "openai",
+    model: "gpt-4o-mini",
+    operation: "generate",
+    inputTokens: 1000,
+    outputTokens: 500,
+    latencyMs: 120,
+    costUsd: 0.00045,
+    timestamp: base,
+    ...overrides,
+  };
 }
 
 const redisClients: Redis[] = [];
@@ -47,7 +57,15 @@ describe.each(ledgers(() => base + 30 * 60_000))("%s usage ledger", (_name, crea
     const report = await ledger.query({ since: base - 60_000 });
     expect(report.granularityMs).toBe(60_000);
     const byKey = Object.fromEntries(report.entries.map((entry) => [`${entry.provider}/${entry.model}/${entry.operation}`, entry]));
-    expect(byKey["openai/gpt-4o-mini/generate"]).toMatchObject({ calls: 2, failedCalls: 0, inputTokens: 2000, outputTokens: 1000, costUsd: 0.0009, latencyMsTotal: 420, latencyMsMax: 300 });
+    expect(byKey["openai/gpt-4o-mini/generate"]).toMatchObject({
+      calls: 2,
+      failedCalls: 0,
+      inputTokens: 2000,
+      outputTokens: 1000,
+      costUsd: 0.0009,
+      latencyMsTotal: 420,
+      latencyMsMax: 300,
+    });
     expect(byKey["openai/gpt-4o-mini/stream"]).toMatchObject({ calls: 1, failedCalls: 1, inputTokens: 0 });
     expect(byKey["openai/llama3/generate"]).toMatchObject({ calls: 1, unpricedCalls: 1, costUsd: 0 });
     expect(byKey["anthropic/claude-haiku-4-5/generate"]).toMatchObject({ calls: 1, costUsd: 0.0035 });
@@ -98,7 +116,14 @@ describe("runtime records every call", () => {
     await expect(runtime.generate({ input: { text: "x" }, provider: "nope" })).rejects.toThrow();
     const report = await runtime.usage!.query({ since: Date.now() - 60_000 });
     const byOperation = Object.fromEntries(report.entries.map((entry) => [entry.operation, entry]));
-    expect(byOperation.generate).toMatchObject({ provider: "local", model: "echo", calls: 1, inputTokens: generated.usage.inputTokens, outputTokens: generated.usage.outputTokens, costUsd: 0 });
+    expect(byOperation.generate).toMatchObject({
+      provider: "local",
+      model: "echo",
+      calls: 1,
+      inputTokens: generated.usage.inputTokens,
+      outputTokens: generated.usage.outputTokens,
+      costUsd: 0,
+    });
     expect(byOperation.stream).toMatchObject({ calls: 1, failedCalls: 0 });
     expect(byOperation.stream!.outputTokens).toBeGreaterThan(0);
     expect(byOperation.embed).toMatchObject({ calls: 1, inputTokens: 3, outputTokens: 0 });
@@ -126,7 +151,11 @@ describe("redis usage ledger while Redis is down", () => {
     client.on("error", () => undefined);
     const ledger = new RedisUsageLedger(client, { keyPrefix: `test:${randomUUID()}:usage:` });
     await expect(ledger.record(call())).resolves.toBeUndefined();
-    await expect(ledger.query({ since: 0 })).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", statusCode: 503, details: { store: "usage" } });
+    await expect(ledger.query({ since: 0 })).rejects.toMatchObject({
+      code: "STORE_UNAVAILABLE",
+      statusCode: 503,
+      details: { store: "usage" },
+    });
     client.disconnect();
   });
 });
@@ -144,7 +173,9 @@ describe("two runtime processes on one Redis", () => {
       stdio: ["ignore", "inherit", "inherit"],
     });
     children.push(child);
-    return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`fixture exited with ${code}`)))));
+    return new Promise((resolve, reject) =>
+      child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`fixture exited with ${code}`)))),
+    );
   }
 
   it("add up in one ledger", async () => {
@@ -154,7 +185,9 @@ describe("two runtime processes on one Redis", () => {
     const report = await runtime.usage!.query({ since: Date.now() - 10 * 60_000 });
     await runtime.close();
     expect(report.backend).toBe("redis");
-    expect(report.entries).toEqual([expect.objectContaining({ provider: "local", model: "echo", operation: "generate", calls: 12, failedCalls: 0 })]);
+    expect(report.entries).toEqual([
+      expect.objectContaining({ provider: "local", model: "echo", operation: "generate", calls: 12, failedCalls: 0 }),
+    ]);
     // Each call of the fixture is "call number N" → the same token count per call.
     expect(report.entries[0]!.inputTokens % 12).toBe(0);
   });

@@ -23,7 +23,11 @@ describe("resolveConfig", () => {
   });
 
   it("deep-merges partial nested objects over the defaults", () => {
-    const config = resolveConfig({ rateLimit: { maxRequests: 5 }, cors: { origins: ["https://a.example"] }, shutdown: { forceClose: false } });
+    const config = resolveConfig({
+      rateLimit: { maxRequests: 5 },
+      cors: { origins: ["https://a.example"] },
+      shutdown: { forceClose: false },
+    });
     expect(config.rateLimit).toMatchObject({ enabled: true, maxRequests: 5, windowMs: 900_000 });
     expect(config.cors).toMatchObject({ enabled: true, origins: ["https://a.example"], credentials: false });
     expect(config.shutdown).toEqual({ gracefulShutdownTimeoutMs: 30_000, drainTimeoutMs: 15_000, forceClose: false });
@@ -76,4 +80,3 @@ describe("resolveConfig", () => {
     expect(() => resolveConfig({ bodyParser: { maxDepth: 0 } })).toThrow(/bodyParser\.maxDepth/);
   });
 });
-

@@ -9,7 +9,10 @@ export type CORSOriginMatcher = string | RegExp;
  * Decides a request's origin: true/false, or the exact value to send in
  * `Access-Control-Allow-Origin` (a string); may be async.
  */
-export type CORSOriginFunction = (origin: string, ctx: ServerContext) => boolean | string | null | undefined | Promise<boolean | string | null | undefined>;
+export type CORSOriginFunction = (
+  origin: string,
+  ctx: ServerContext,
+) => boolean | string | null | undefined | Promise<boolean | string | null | undefined>;
 
 export interface CORSConfig {
   enabled?: boolean;

@@ -16,4 +16,6 @@ import type { ServerFramework } from "./http.js";
 export interface FrameworkApps {}
 
 /** The app type of `framework` (`unknown` until its adapter's types are loaded). */
-export type FrameworkAppOf<TFramework extends ServerFramework> = TFramework extends keyof FrameworkApps ? FrameworkApps[TFramework] : unknown;
+export type FrameworkAppOf<TFramework extends ServerFramework> = TFramework extends keyof FrameworkApps
+  ? FrameworkApps[TFramework]
+  : unknown;

@@ -91,6 +91,8 @@ export interface RegisteredRoute extends RouteDefinition {
  *   handler: (ctx) => ({ id: ctx.params.id, echo: ctx.body.text }),
  * });
  */
-export function defineRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): RouteDefinition {
+export function defineRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(
+  route: RouteDefinition<S, P>,
+): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

@@ -13,7 +13,14 @@ import { stopListening } from "./shutdown-steps.js";
 import { within } from "./within.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
-import { AlreadyRunningError, ConfigurationError, NotRunningError, ServerStartError, ServerStopError, invalidRoute } from "../errors/server-errors.js";
+import {
+  AlreadyRunningError,
+  ConfigurationError,
+  NotRunningError,
+  ServerStartError,
+  ServerStopError,
+  invalidRoute,
+} from "../errors/server-errors.js";
 import { InvalidLifecycleStateError } from "../errors/server-errors.js";
 import { uptimeClock } from "./clock.js";
 import { canTransition } from "./lifecycle-state.js";
@@ -77,7 +84,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     this.config = resolveConfig(config);
     this.handler = new RequestHandler(this.config, this);
     this.handler.logger = createConsoleLogger(this.config.logging.enabled ? "warn" : "silent");
-    if (options.defaultMiddleware !== false) for (const middleware of createDefaultMiddleware(this.config, this.handler)) this.registerMiddleware(middleware);
+    if (options.defaultMiddleware !== false)
+      for (const middleware of createDefaultMiddleware(this.config, this.handler)) this.registerMiddleware(middleware);
     const limiter = this.handler.rateLimiter;
     if (limiter) this.registerHealthCheck("rateLimitStore", () => limiter.health());
     if (!this.config.disableBuiltInHealth) for (const route of builtInHealthRoutes(this)) this.registerRoute(route);
@@ -151,12 +159,17 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
       this.server = server;
       const address = server.address();
       this.boundAddress =
-        typeof address === "object" && address !== null ? { port: address.port, host: this.config.host } : { port: this.config.port, host: this.config.host };
+        typeof address === "object" && address !== null
+          ? { port: address.port, host: this.config.host }
+          : { port: this.config.port, host: this.config.host };
     } catch (error) {
       this.transition("error");
-      throw new ServerStartError(`Failed to start ${this.framework} server on ${this.config.host}:${this.config.port}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new ServerStartError(
+        `Failed to start ${this.framework} server on ${this.config.host}:${this.config.port}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     this.handler.draining = false;
     this.uptime = uptimeClock();
@@ -296,7 +309,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   }
 
   registerRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): void {
-    if (typeof route !== "object" || route === null || typeof route.path !== "string") throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
+    if (typeof route !== "object" || route === null || typeof route.path !== "string")
+      throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
     const fullPath = route.absolute ? joinPaths(route.path) : joinPaths(this.config.basePath, route.path);
     this.handler.routes.add({ ...route, fullPath } as unknown as RegisteredRoute);
   }
@@ -318,7 +332,8 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
 
   registerMiddleware(middleware: MiddlewareDefinition): void {
     const problem = middlewareProblem(middleware);
-    if (problem) throw new ConfigurationError(`Invalid middleware "${String((middleware as { name?: unknown } | null)?.name)}": ${problem}`);
+    if (problem)
+      throw new ConfigurationError(`Invalid middleware "${String((middleware as { name?: unknown } | null)?.name)}": ${problem}`);
     this.handler.middleware.add(middleware);
   }
 

@@ -3,10 +3,7 @@ import { ServerValidationError, payloadTooLarge, unsupportedMediaType } from "..
 import { jsonDepthExceeds, valueDepthExceeds } from "./json-depth.js";
 
 /** Where the body comes from: a byte stream, or a value the framework already parsed. */
-export type BodySource =
-  | { kind: "none" }
-  | { kind: "stream"; stream: AsyncIterable<Uint8Array> }
-  | { kind: "parsed"; value: unknown };
+export type BodySource = { kind: "none" } | { kind: "stream"; stream: AsyncIterable<Uint8Array> } | { kind: "parsed"; value: unknown };
 
 /** The default `bodyParser.maxDepth`: deeper JSON is refused before anything recurses over it. */
 export const DEFAULT_MAX_BODY_DEPTH = 64;
@@ -82,7 +79,10 @@ export async function readRequestBody(source: BodySource, options: ReadBodyOptio
  * `limit` bytes (more → 413). A body a user's own parser already consumed is only available
  * as that parser left it: bytes or text as is, anything else re-encoded as JSON.
  */
-export async function readRawRequestBody(source: BodySource, options: Pick<ReadBodyOptions, "limit" | "contentLength">): Promise<Uint8Array | undefined> {
+export async function readRawRequestBody(
+  source: BodySource,
+  options: Pick<ReadBodyOptions, "limit" | "contentLength">,
+): Promise<Uint8Array | undefined> {
   if (source.kind === "none") return undefined;
   if (source.kind === "parsed") {
     const value = source.value;

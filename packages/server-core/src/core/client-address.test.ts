@@ -14,11 +14,21 @@ describe("client address (proxy-addr semantics)", () => {
     expect(resolveClientAddress("127.0.0.1", forwarded, compileTrustProxy("loopback, 10.0.0.0/8"))).toBe("203.0.113.7");
     // The peer itself untrusted: the header is not read at all.
     expect(resolveClientAddress("192.0.2.1", forwarded, compileTrustProxy("10.0.0.0/8"))).toBe("192.0.2.1");
-    expect(resolveClientAddress("10.0.0.2", forwarded, compileTrustProxy((address) => address.startsWith("10.")))).toBe("203.0.113.7");
+    expect(
+      resolveClientAddress(
+        "10.0.0.2",
+        forwarded,
+        compileTrustProxy((address) => address.startsWith("10.")),
+      ),
+    ).toBe("203.0.113.7");
   });
 
   it("survives a trust function that throws and refuses addresses that do not parse", () => {
-    expect(resolveClientAddress("10.0.0.2", forwarded, () => { throw new Error("bad"); })).toBe("10.0.0.2");
+    expect(
+      resolveClientAddress("10.0.0.2", forwarded, () => {
+        throw new Error("bad");
+      }),
+    ).toBe("10.0.0.2");
     expect(() => compileTrustProxy("not-an-ip")).toThrow(/invalid IP/);
   });
 

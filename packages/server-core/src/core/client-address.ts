@@ -20,7 +20,13 @@ export function compileTrustProxy(trust: TrustProxyConfig | undefined): TrustFun
   if (trust === true) return (_address, hop) => hop < 1;
   if (typeof trust === "number") return (_address, hop) => hop < trust;
   if (typeof trust === "function") return trust;
-  const list = typeof trust === "string" ? trust.split(",").map((entry) => entry.trim()).filter(Boolean) : trust;
+  const list =
+    typeof trust === "string"
+      ? trust
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : trust;
   return proxyAddr.compile(list);
 }
 

@@ -79,7 +79,7 @@ export async function createServer(
 ): Promise<BaseServerAdapter<unknown>> {
   const given = "adapter" in options ? options.adapter : undefined;
   if ("adapter" in options && typeof given?.createAdapter !== "function") {
-    throw new ConfigurationError("createServer: `adapter` must be an adapter module (import * as hono from \"@conduit-ai/adapter-hono\")");
+    throw new ConfigurationError('createServer: `adapter` must be an adapter module (import * as hono from "@conduit-ai/adapter-hono")');
   }
   const framework = options.framework === undefined ? undefined : validateFramework(options.framework);
   resolveConfig(options.config);

@@ -30,11 +30,30 @@ describe("errorBodyJson", () => {
   it("drops details that cannot be serialized, then falls back to the constant envelope", () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    for (const details of [circular, { n: 1n }, { toJSON: () => { throw new Error("no"); } }]) {
+    for (const details of [
+      circular,
+      { n: 1n },
+      {
+        toJSON: () => {
+          throw new Error("no");
+        },
+      },
+    ]) {
       const parsed = JSON.parse(errorBodyJson(body(details)));
       expect(parsed.error).toEqual({ code: "X", message: "m", category: "EXECUTION", requestId: "req-1" });
     }
-    const hostileMessage = { ...body(undefined), error: { ...body(undefined).error, message: { toString: () => { throw new Error("no"); } } as never, details: 1n } };
+    const hostileMessage = {
+      ...body(undefined),
+      error: {
+        ...body(undefined).error,
+        message: {
+          toString: () => {
+            throw new Error("no");
+          },
+        } as never,
+        details: 1n,
+      },
+    };
     expect(JSON.parse(errorBodyJson(hostileMessage)).error.code).toBe("HANDLER_ERROR");
   });
 

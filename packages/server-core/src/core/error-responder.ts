@@ -29,8 +29,15 @@ export function logSafely(logger: Logger, level: "error" | "warn", fields: Recor
 }
 
 /** Logs a server error (unless the error-handling middleware did) and emits the adapter's `error` event. */
-export function reportServerError(sink: ErrorSink, context: RequestContext, error: ServerAdapterError, cause: unknown, alreadyLogged = false): void {
-  if (!alreadyLogged) logSafely(sink.logger, "error", { requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
+export function reportServerError(
+  sink: ErrorSink,
+  context: RequestContext,
+  error: ServerAdapterError,
+  cause: unknown,
+  alreadyLogged = false,
+): void {
+  if (!alreadyLogged)
+    logSafely(sink.logger, "error", { requestId: context.requestId, code: error.code, path: context.path, err: cause }, "request failed");
   let reported: unknown = error;
   try {
     if (cause instanceof Error) reported = cause;
@@ -79,7 +86,10 @@ export function lastResortResponse(requestId: string, release: () => void): Outg
   let finished = false;
   return {
     status: 500,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": /^[A-Za-z0-9._:-]{1,128}$/.test(requestId) ? requestId : "unknown" },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": /^[A-Za-z0-9._:-]{1,128}$/.test(requestId) ? requestId : "unknown",
+    },
     body: lastResortErrorJson(requestId),
     streaming: false,
     done: () => {

@@ -81,7 +81,10 @@ export function recordStreamAbort(context: ServerContext, logger: Logger): void 
   const reason = new StreamAbortedError();
   if (!context.abortSignal.aborted) context.abortController.abort(reason);
   context.response.status = reason.statusCode;
-  logger.info({ requestId: context.requestId, code: reason.code, statusCode: reason.statusCode, path: context.path }, "stream aborted by client");
+  logger.info(
+    { requestId: context.requestId, code: reason.code, statusCode: reason.statusCode, path: context.path },
+    "stream aborted by client",
+  );
 }
 
 /** The abort reason a handler sees when the shutdown ended its stream. */

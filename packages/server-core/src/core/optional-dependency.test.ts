@@ -20,7 +20,9 @@ describe("install line for the package manager in use", () => {
     process.env.npm_config_user_agent = "yarn/4.5.0 npm/? node/v20.20.2";
     try {
       const error = new MissingDependencyError("swagger-ui-dist", { feature: "the API docs routes (enableSwagger)" });
-      expect(error.message).toBe('Missing dependency "swagger-ui-dist" (needed by the API docs routes (enableSwagger)). Install it with: yarn add swagger-ui-dist');
+      expect(error.message).toBe(
+        'Missing dependency "swagger-ui-dist" (needed by the API docs routes (enableSwagger)). Install it with: yarn add swagger-ui-dist',
+      );
       expect(error.details).toMatchObject({ package: "swagger-ui-dist", install: "yarn add swagger-ui-dist" });
     } finally {
       if (saved === undefined) delete process.env.npm_config_user_agent;
@@ -44,11 +46,15 @@ describe("loadOptionalDependency", () => {
     }
     expect(raised).toBeInstanceOf(MissingDependencyError);
     expect(raised).toMatchObject({ code: "MISSING_DEPENDENCY", packageName: "@conduit-ai/not-installed-anywhere" });
-    expect((raised as Error).message).toMatch(/needed by a test feature.*(npm install|pnpm add|yarn add|bun add) @conduit-ai\/not-installed-anywhere/);
+    expect((raised as Error).message).toMatch(
+      /needed by a test feature.*(npm install|pnpm add|yarn add|bun add) @conduit-ai\/not-installed-anywhere/,
+    );
   });
 
   it("tells a package's own missing dependency apart from the package missing", () => {
-    const nested = Object.assign(new Error("Cannot find module 'sonic-boom'\nRequire stack:\n- /x/node_modules/pino/pino.js"), { code: "MODULE_NOT_FOUND" });
+    const nested = Object.assign(new Error("Cannot find module 'sonic-boom'\nRequire stack:\n- /x/node_modules/pino/pino.js"), {
+      code: "MODULE_NOT_FOUND",
+    });
     expect(isMissingPackage(nested, "pino")).toBe(false);
     expect(isMissingPackage(nested, "sonic-boom")).toBe(true);
     const subpath = Object.assign(new Error("Cannot find package 'openapi3-ts/oas31' imported from /x"), { code: "ERR_MODULE_NOT_FOUND" });

@@ -5,7 +5,14 @@ import type { RequiredServerAdapterConfig } from "../contracts/config.js";
 import { HTTP_METHODS, type HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
-import { HandlerError, RouteNotFoundError, ServerValidationError, StreamingError, TimeoutError, serviceUnavailable } from "../errors/server-errors.js";
+import {
+  HandlerError,
+  RouteNotFoundError,
+  ServerValidationError,
+  StreamingError,
+  TimeoutError,
+  serviceUnavailable,
+} from "../errors/server-errors.js";
 import { applyRawResult } from "./apply-result.js";
 import { parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
@@ -155,7 +162,10 @@ export class RequestHandler {
       readBody: (): Promise<unknown> => (BODY_METHODS.has(method) ? this.readBodyOf(input, context) : Promise.resolve(undefined)),
       readRawBody: () =>
         BODY_METHODS.has(method)
-          ? readRawRequestBody(input.body, { limit: this.config.bodyParser.limit, contentLength: firstHeader(input.headers["content-length"]) })
+          ? readRawRequestBody(input.body, {
+              limit: this.config.bodyParser.limit,
+              contentLength: firstHeader(input.headers["content-length"]),
+            })
           : Promise.resolve(undefined),
     });
     context.response.headers["x-request-id"] = context.requestId;
@@ -181,9 +191,12 @@ export class RequestHandler {
   private async process({ context, target, entry, allowed, lookupError, httpVersion }: Prepared): Promise<void> {
     try {
       if (lookupError !== undefined) throw malformedEscapeAsRequestError(lookupError);
-      if (!target) throw new ServerValidationError("Malformed request target", [{ field: "url", message: "expected /path, an absolute URL or *" }]);
-      if (target.path === "*" && context.method !== "OPTIONS") throw new ServerValidationError("Only OPTIONS may target *", [{ field: "url", message: "asterisk-form is for OPTIONS" }]);
-      if (httpVersion === "1.1" && context.headers.host === undefined) throw new ServerValidationError("Host header required", [{ field: "host", message: "HTTP/1.1 requests need a Host header" }]);
+      if (!target)
+        throw new ServerValidationError("Malformed request target", [{ field: "url", message: "expected /path, an absolute URL or *" }]);
+      if (target.path === "*" && context.method !== "OPTIONS")
+        throw new ServerValidationError("Only OPTIONS may target *", [{ field: "url", message: "asterisk-form is for OPTIONS" }]);
+      if (httpVersion === "1.1" && context.headers.host === undefined)
+        throw new ServerValidationError("Host header required", [{ field: "host", message: "HTTP/1.1 requests need a Host header" }]);
       if (target.search !== "") context.query = parseQuery(target.search);
       if (entry && entry.pattern.paramNames.length > 0) context.params = paramsOf(entry, context.path);
       if (this.draining) {
@@ -225,7 +238,13 @@ export class RequestHandler {
       if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body as string | Uint8Array));
       response.body = null;
     }
-    const outgoing: OutgoingResponse = { status: response.status, headers: response.headers, body: response.body, streaming: response.streaming, done };
+    const outgoing: OutgoingResponse = {
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+      streaming: response.streaming,
+      done,
+    };
     if (response.headers.connection === "close" && this.config.bodyParser.lingerMs > 0) outgoing.linger = this.linger;
     return outgoing;
   }
@@ -294,7 +313,13 @@ export class RequestHandler {
         keepAliveMs: this.config.streaming.keepAliveMs,
         redactor: this.streamRedactor,
         logger: this.logger,
-        onError: (error) => reportServerError(this, context, ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error }), error),
+        onError: (error) =>
+          reportServerError(
+            this,
+            context,
+            ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error }),
+            error,
+          ),
         shutdownSignal: this.streamShutdown.signal,
       });
       return;

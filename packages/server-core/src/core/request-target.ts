@@ -21,7 +21,9 @@ function canonicalPath(path: string): string {
 
 function split(target: string): RequestTarget {
   const queryIndex = target.indexOf("?");
-  return queryIndex === -1 ? { path: canonicalPath(target), search: "" } : { path: canonicalPath(target.slice(0, queryIndex)), search: target.slice(queryIndex + 1) };
+  return queryIndex === -1
+    ? { path: canonicalPath(target), search: "" }
+    : { path: canonicalPath(target.slice(0, queryIndex)), search: target.slice(queryIndex + 1) };
 }
 
 /**

@@ -67,7 +67,9 @@ export class RouteTable {
 
 /** Route matching decodes `%` escapes: a malformed one is the client's 400, not a server error. */
 export function malformedEscapeAsRequestError(error: unknown): unknown {
-  return error instanceof URIError ? new ServerValidationError("Malformed percent-encoding in path", [{ field: "path", message: error.message }]) : error;
+  return error instanceof URIError
+    ? new ServerValidationError("Malformed percent-encoding in path", [{ field: "path", message: error.message }])
+    : error;
 }
 
 /** The decoded parameters of `path` under `entry`'s pattern. */

@@ -17,11 +17,13 @@ function isSchema(value: unknown): boolean {
 /** What is wrong with a middleware definition (of a route or global), or undefined. */
 export function middlewareProblem(middleware: unknown): string | undefined {
   const definition = middleware as Partial<MiddlewareDefinition> | null;
-  if (typeof definition !== "object" || definition === null || typeof definition.handler !== "function") return "middleware needs a handler function";
+  if (typeof definition !== "object" || definition === null || typeof definition.handler !== "function")
+    return "middleware needs a handler function";
   if (definition.order !== undefined && !Number.isFinite(definition.order)) return "middleware order must be a finite number";
   for (const key of ["paths", "excludePaths"] as const) {
     const filters = definition[key];
-    if (filters !== undefined && (!Array.isArray(filters) || filters.some((filter) => typeof filter !== "string"))) return `middleware ${key} must be a list of paths`;
+    if (filters !== undefined && (!Array.isArray(filters) || filters.some((filter) => typeof filter !== "string")))
+      return `middleware ${key} must be a list of paths`;
   }
   return undefined;
 }
@@ -48,15 +50,18 @@ export function validateRoute(route: RegisteredRoute): void {
   for (const segment of segments) {
     if (segment === "*") continue;
     if (segment.startsWith(":")) {
-      if (!PARAMETER.test(segment)) throw invalidRoute(`parameter ${JSON.stringify(segment)} needs a name of letters, digits, _ or -`, where);
+      if (!PARAMETER.test(segment))
+        throw invalidRoute(`parameter ${JSON.stringify(segment)} needs a name of letters, digits, _ or -`, where);
       if (names.has(segment)) throw invalidRoute(`parameter ${segment} appears twice`, where);
       names.add(segment);
       continue;
     }
-    if (!SEGMENT.test(segment) || segment === "." || segment === "..") throw invalidRoute(`path segment ${JSON.stringify(segment)} cannot be requested`, where);
+    if (!SEGMENT.test(segment) || segment === "." || segment === "..")
+      throw invalidRoute(`path segment ${JSON.stringify(segment)} cannot be requested`, where);
   }
   if (typeof route.handler !== "function") throw invalidRoute("handler must be a function", where);
-  if (route.timeoutMs !== undefined && !(Number.isInteger(route.timeoutMs) && route.timeoutMs > 0)) throw invalidRoute("timeoutMs must be a positive integer", where);
+  if (route.timeoutMs !== undefined && !(Number.isInteger(route.timeoutMs) && route.timeoutMs > 0))
+    throw invalidRoute("timeoutMs must be a positive integer", where);
   if (route.middleware !== undefined) {
     if (!Array.isArray(route.middleware)) throw invalidRoute("middleware must be a list", where);
     for (const middleware of route.middleware) {
@@ -65,7 +70,8 @@ export function validateRoute(route: RegisteredRoute): void {
     }
   }
   if (route.schema !== undefined) {
-    if (typeof route.schema !== "object" || route.schema === null) throw schemaError("Route schema must be an object of zod schemas", where);
+    if (typeof route.schema !== "object" || route.schema === null)
+      throw schemaError("Route schema must be an object of zod schemas", where);
     for (const slot of SCHEMA_SLOTS) {
       const schema = route.schema[slot];
       if (schema !== undefined && !isSchema(schema)) throw schemaError(`Route schema.${slot} is not a zod schema`, { ...where, slot });

@@ -40,7 +40,12 @@ describe("encodeEventStream hooks", () => {
   it("reports an abort when the signal fires", async () => {
     const controller = new AbortController();
     const seen: string[] = [];
-    const stream = encodeEventStream(events(10), { format: "sse", keepAliveMs: 0, signal: controller.signal, onAbort: () => seen.push("abort") });
+    const stream = encodeEventStream(events(10), {
+      format: "sse",
+      keepAliveMs: 0,
+      signal: controller.signal,
+      onAbort: () => seen.push("abort"),
+    });
     await stream.next();
     controller.abort();
     expect((await stream.next()).done).toBe(true);
@@ -58,7 +63,8 @@ describe("encodeEventStream hooks", () => {
       yield { type: "finish", data: { reason: "stop" } };
     }
     const chunks: string[] = [];
-    for await (const chunk of encodeEventStream(source(), { format: "sse", keepAliveMs: 150, signal: new AbortController().signal })) chunks.push(chunk);
+    for await (const chunk of encodeEventStream(source(), { format: "sse", keepAliveMs: 150, signal: new AbortController().signal }))
+      chunks.push(chunk);
     const firstSilentIndex = 30;
     expect(chunks.slice(0, firstSilentIndex).some((chunk) => chunk.startsWith(":"))).toBe(false);
     const keepAlives = chunks.filter((chunk) => chunk === ": keep-alive\n\n").length;

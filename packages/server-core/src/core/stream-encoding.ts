@@ -183,12 +183,15 @@ class IdleTicker {
       this.unsubscribe = onSharedAbort(shutdownSignal, () => this.wake?.("interrupt"));
     }
     if (intervalMs <= 0) return;
-    this.timer = setInterval(() => {
-      if (this.wake && Date.now() - this.lastEvent >= intervalMs) {
-        this.lastEvent = Date.now();
-        this.wake("tick");
-      }
-    }, Math.max(1, Math.floor(intervalMs / 2)));
+    this.timer = setInterval(
+      () => {
+        if (this.wake && Date.now() - this.lastEvent >= intervalMs) {
+          this.lastEvent = Date.now();
+          this.wake("tick");
+        }
+      },
+      Math.max(1, Math.floor(intervalMs / 2)),
+    );
     // Web runtimes (Workers, Deno) return a number here: nothing to unref.
     (this.timer as { unref?: () => unknown }).unref?.();
   }

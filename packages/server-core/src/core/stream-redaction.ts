@@ -42,7 +42,9 @@ export function createStreamRedactor(options: RedactionConfig): StreamEventTrans
   if (!options.enabled) return undefined;
   const preserved = new Set((options.preserveFields ?? []).map((field) => field.toLowerCase()));
   const fields = new Set(
-    [...DEFAULT_REDACTED_FIELDS, ...(options.additionalFields ?? [])].map((field) => field.toLowerCase()).filter((field) => !preserved.has(field)),
+    [...DEFAULT_REDACTED_FIELDS, ...(options.additionalFields ?? [])]
+      .map((field) => field.toLowerCase())
+      .filter((field) => !preserved.has(field)),
   );
   const placeholder = options.placeholder ?? DEFAULT_REDACTION_PLACEHOLDER;
   const redactToolArgs = options.redactToolArgs ?? true;
@@ -54,7 +56,8 @@ export function createStreamRedactor(options: RedactionConfig): StreamEventTrans
     if (depth > 64) return placeholder;
     if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
     const output: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) setOwn(output, key, fields.has(key.toLowerCase()) ? placeholder : redactValue(item, depth + 1));
+    for (const [key, item] of Object.entries(value))
+      setOwn(output, key, fields.has(key.toLowerCase()) ? placeholder : redactValue(item, depth + 1));
     return output;
   };
   return (event) => {
@@ -91,8 +94,14 @@ export function addStreamEventTransform(context: Pick<ServerContext, "state">, t
 }
 
 /** The global redactor followed by the request's own transforms, composed; undefined when none. */
-export function streamEventTransformFor(context: Pick<ServerContext, "state">, globalRedactor: StreamEventTransform | undefined): StreamEventTransform | undefined {
-  const transforms = [...(globalRedactor ? [globalRedactor] : []), ...((context.state[TRANSFORMS_KEY] as StreamEventTransform[] | undefined) ?? [])];
+export function streamEventTransformFor(
+  context: Pick<ServerContext, "state">,
+  globalRedactor: StreamEventTransform | undefined,
+): StreamEventTransform | undefined {
+  const transforms = [
+    ...(globalRedactor ? [globalRedactor] : []),
+    ...((context.state[TRANSFORMS_KEY] as StreamEventTransform[] | undefined) ?? []),
+  ];
   if (transforms.length === 0) return undefined;
   return (event) => transforms.reduce((current, transform) => transform(current), event);
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { UiMessageStreamEncoder, fromUiChatRequest } from "./ui-message-stream.js";
 
-const chunksOf = (text: string) => text.split("\n\n").filter(Boolean).map((frame) => frame.slice("data: ".length)).map((data) => (data === "[DONE]" ? data : JSON.parse(data)));
+const chunksOf = (text: string) =>
+  text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((frame) => frame.slice("data: ".length))
+    .map((data) => (data === "[DONE]" ? data : JSON.parse(data)));
 
 describe("fromUiChatRequest", () => {
   it("takes the last user message's text parts as the input and the chat id as the session", () => {
@@ -12,7 +17,15 @@ describe("fromUiChatRequest", () => {
       messages: [
         { id: "a", role: "user", parts: [{ type: "text", text: "first" }] },
         { id: "b", role: "assistant", parts: [{ type: "text", text: "answer" }] },
-        { id: "c", role: "user", parts: [{ type: "text", text: "second " }, { type: "file", url: "x" }, { type: "text", text: "question" }] },
+        {
+          id: "c",
+          role: "user",
+          parts: [
+            { type: "text", text: "second " },
+            { type: "file", url: "x" },
+            { type: "text", text: "question" },
+          ],
+        },
       ],
     };
     expect(fromUiChatRequest(body)).toEqual({ model: "m1", input: { text: "second question" }, sessionId: "chat-1" });

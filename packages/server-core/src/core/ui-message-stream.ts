@@ -29,7 +29,8 @@ const FINISH_REASONS = new Set(["stop", "length", "content-filter", "tool-calls"
 const DONE_FRAME = "data: [DONE]\n\n";
 
 const frame = (chunk: Record<string, unknown>) => `data: ${JSON.stringify(chunk)}\n\n`;
-const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 
 /**
  * Maps `DataStreamEvent`s to UI message chunks. Stateful per stream: it opens the message,
@@ -65,7 +66,10 @@ export class UiMessageStreamEncoder {
         return `${out}${this.closeTextParts()}${frame({ type: "error", errorText: String(data.message ?? "Stream failed") })}${DONE_FRAME}`;
       case "finish": {
         const reason = typeof data.reason === "string" && FINISH_REASONS.has(data.reason) ? { finishReason: data.reason } : {};
-        const metadata = { ...(typeof data.reason === "string" ? { reason: data.reason } : {}), ...(data.usage ? { usage: data.usage } : {}) };
+        const metadata = {
+          ...(typeof data.reason === "string" ? { reason: data.reason } : {}),
+          ...(data.usage ? { usage: data.usage } : {}),
+        };
         return `${out}${this.closeTextParts()}${frame({ type: "finish", ...reason, messageMetadata: metadata })}${DONE_FRAME}`;
       }
     }
@@ -97,5 +101,9 @@ export function fromUiChatRequest(body: unknown): unknown {
         .join("")
     : "";
   const { messages: _messages, id, trigger: _trigger, messageId: _messageId, ...rest } = chat;
-  return { ...rest, input: { text }, ...(typeof id === "string" && id.length > 0 && rest.sessionId === undefined ? { sessionId: id } : {}) };
+  return {
+    ...rest,
+    input: { text },
+    ...(typeof id === "string" && id.length > 0 && rest.sessionId === undefined ? { sessionId: id } : {}),
+  };
 }

@@ -8,7 +8,10 @@ function issuesOf(error: z.ZodError, location: string, input: unknown): Validati
     const field = [location, ...issue.path.map(String)].join(".");
     let value: unknown = input;
     for (const key of issue.path) {
-      value = value && typeof value === "object" && Object.hasOwn(value, key as PropertyKey) ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+      value =
+        value && typeof value === "object" && Object.hasOwn(value, key as PropertyKey)
+          ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
+          : undefined;
     }
     // ServerValidationError keeps only short primitives of `value`.
     return value === undefined ? { field, message: issue.message } : { field, message: issue.message, value };

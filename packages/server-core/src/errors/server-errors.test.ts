@@ -41,7 +41,14 @@ describe("error taxonomy", () => {
   it("serializes as {error: {code, message, category, requestId, details, retryAfter}}", () => {
     const error = new errors.ServerRateLimitError("slow down", { retryAfterMs: 1500, requestId: "req-1", details: { limit: 5 } });
     expect(error.toJSON()).toEqual({
-      error: { code: "RATE_LIMIT_EXCEEDED", message: "slow down", category: "RATE_LIMIT", requestId: "req-1", details: { limit: 5 }, retryAfter: 2 },
+      error: {
+        code: "RATE_LIMIT_EXCEEDED",
+        message: "slow down",
+        category: "RATE_LIMIT",
+        requestId: "req-1",
+        details: { limit: 5 },
+        retryAfter: 2,
+      },
     });
   });
 
@@ -64,7 +71,10 @@ describe("error taxonomy", () => {
   });
 
   it("MissingDependencyError names the pnpm add to run", () => {
-    const error = new errors.MissingDependencyError("@conduit-ai/adapter-koa", { packages: ["@conduit-ai/adapter-koa", "koa"], packageManager: "pnpm" });
+    const error = new errors.MissingDependencyError("@conduit-ai/adapter-koa", {
+      packages: ["@conduit-ai/adapter-koa", "koa"],
+      packageManager: "pnpm",
+    });
     expect(error.message).toContain("pnpm add @conduit-ai/adapter-koa koa");
     expect(error).toMatchObject({ statusCode: 500, category: "CONFIG", code: "MISSING_DEPENDENCY" });
   });

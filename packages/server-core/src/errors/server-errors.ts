@@ -87,7 +87,8 @@ function echoable(issue: ValidationIssue): ValidationIssue {
   if (!("value" in issue)) return issue;
   const { value, ...rest } = issue;
   if (value === null || typeof value === "number" || typeof value === "boolean") return { ...rest, value };
-  if (typeof value === "string") return { ...rest, value: value.length > MAX_ECHOED_STRING ? `${value.slice(0, MAX_ECHOED_STRING)}…` : value };
+  if (typeof value === "string")
+    return { ...rest, value: value.length > MAX_ECHOED_STRING ? `${value.slice(0, MAX_ECHOED_STRING)}…` : value };
   return rest;
 }
 

@@ -22,7 +22,10 @@ export function wrapError(error: unknown, context: { requestId?: string; path?: 
  * @example
  * catch (thrown) { throw wrapPipelineError(thrown, { requestId: ctx.requestId }); }
  */
-export function wrapPipelineError(error: unknown, context: { requestId?: string; path?: string; method?: string } = {}): ServerAdapterError {
+export function wrapPipelineError(
+  error: unknown,
+  context: { requestId?: string; path?: string; method?: string } = {},
+): ServerAdapterError {
   if (ServerAdapterError.isInstance(error)) return wrapError(error, context);
   const wrapped = middlewareError(error);
   if (context.requestId !== undefined) wrapped.requestId = context.requestId;

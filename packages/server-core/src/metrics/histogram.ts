@@ -29,7 +29,9 @@ export class Histogram<Name extends string = string> extends LabeledMetric<Name,
   private readonly bounds: number[];
 
   constructor(options: HistogramOptions<Name>) {
-    const bounds = [...new Set(options.buckets ?? DEFAULT_BUCKETS)].filter((bound) => bound !== Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+    const bounds = [...new Set(options.buckets ?? DEFAULT_BUCKETS)]
+      .filter((bound) => bound !== Number.POSITIVE_INFINITY)
+      .sort((a, b) => a - b);
     if (bounds.some((bound) => !Number.isFinite(bound))) throw new TypeError(`Histogram ${options.name}: buckets must be finite numbers`);
     super(options as MetricOptions<Name, unknown>, ["le"]);
     this.bounds = bounds;

@@ -77,6 +77,10 @@ export abstract class LabeledMetric<Name extends string, Data> implements Metric
 }
 
 /** `inc(5)` or `inc({route}, 5)`: the overloads every update method takes. */
-export function splitArguments<Name extends string>(first: LabelValues<Name> | number | undefined, second: number | undefined, fallback: number) {
+export function splitArguments<Name extends string>(
+  first: LabelValues<Name> | number | undefined,
+  second: number | undefined,
+  fallback: number,
+) {
   return typeof first === "number" ? { labels: undefined, value: first } : { labels: first, value: second ?? fallback };
 }

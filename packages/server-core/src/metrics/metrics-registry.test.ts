@@ -31,8 +31,14 @@ function twoRegistries() {
     ours.counter({ name: "jobs_total", help: "jobs", labelNames: ["kind"] }),
     new promClient.Counter({ name: "jobs_total", help: "jobs", labelNames: ["kind"], registers }),
   ] as const;
-  const gauges = [ours.gauge({ name: "queue_depth", help: "depth" }), new promClient.Gauge({ name: "queue_depth", help: "depth", registers })] as const;
-  const untouched = [ours.counter({ name: "untouched_total", help: "never updated" }), new promClient.Counter({ name: "untouched_total", help: "never updated", registers })] as const;
+  const gauges = [
+    ours.gauge({ name: "queue_depth", help: "depth" }),
+    new promClient.Gauge({ name: "queue_depth", help: "depth", registers }),
+  ] as const;
+  const untouched = [
+    ours.counter({ name: "untouched_total", help: "never updated" }),
+    new promClient.Counter({ name: "untouched_total", help: "never updated", registers }),
+  ] as const;
   for (const [method, route, status, seconds] of OBSERVATIONS) {
     for (const histogram of histograms) histogram.observe({ method, route, status }, seconds);
   }
@@ -54,7 +60,16 @@ function normalized(text: string): string[] {
   return text
     .split("\n")
     .filter((line) => line !== "") // blank lines between metrics mean nothing in the format
-    .map((line) => line.replace(/\{(.*)\}/, (_, labels: string) => `{${labels.match(/[a-z_]+="(?:[^"\\]|\\.)*"/g)?.sort().join(",")}}`))
+    .map((line) =>
+      line.replace(
+        /\{(.*)\}/,
+        (_, labels: string) =>
+          `{${labels
+            .match(/[a-z_]+="(?:[^"\\]|\\.)*"/g)
+            ?.sort()
+            .join(",")}}`,
+      ),
+    )
     .sort();
 }
 
@@ -80,7 +95,10 @@ describe("MetricsRegistry", () => {
     const first = twoRegistries();
     const second = twoRegistries();
     const ours = formatPrometheusText(aggregateMetrics([await first.ours.getMetricsAsJSON(), await second.ours.getMetricsAsJSON()]));
-    const theirs = await promClient.AggregatorRegistry.aggregate([await first.theirs.getMetricsAsJSON(), await second.theirs.getMetricsAsJSON()]).metrics();
+    const theirs = await promClient.AggregatorRegistry.aggregate([
+      await first.theirs.getMetricsAsJSON(),
+      await second.theirs.getMetricsAsJSON(),
+    ]).metrics();
     expect(normalized(ours)).toEqual(normalized(theirs));
     expect(ours).toContain('jobs_total{kind="email"} 7');
   });
@@ -114,7 +132,13 @@ describe("MetricsRegistry", () => {
     const registry = new MetricsRegistry();
     const counter = registry.counter({ name: "pairs_total", help: "pairs", labelNames: ["a", "b"] });
     // Values that would join into the same string with any one separator character.
-    for (const [a, b] of [["x\u0001", "y"], ["x", "\u0001y"], ["x:1", "y"], ["x", "1:y"]]) counter.inc({ a, b });
+    for (const [a, b] of [
+      ["x\u0001", "y"],
+      ["x", "\u0001y"],
+      ["x:1", "y"],
+      ["x", "1:y"],
+    ])
+      counter.inc({ a, b });
     const { values } = await counter.get();
     expect(values.map((sample) => [sample.labels.a, sample.labels.b, sample.value])).toEqual([
       ["x\u0001", "y", 1],

@@ -49,7 +49,13 @@ describe("metrics", () => {
   it("observes a stream when it ends and tracks active streams", async () => {
     const app = appWithMetrics();
     const metrics = getServerMetrics(app.adapter);
-    const pending = await app.adapter.handler.dispatch({ method: "GET", url: "/api/events", headers: {}, clientAddress: "127.0.0.1", body: { kind: "none" } });
+    const pending = await app.adapter.handler.dispatch({
+      method: "GET",
+      url: "/api/events",
+      headers: {},
+      clientAddress: "127.0.0.1",
+      body: { kind: "none" },
+    });
     expect((await metrics?.activeStreams.get())?.values[0]?.value).toBe(1);
     let text = "";
     for await (const chunk of pending.body as AsyncIterable<string>) text += chunk;
@@ -62,7 +68,12 @@ describe("metrics", () => {
     const requests = all.find((metric) => metric.name === "conduit_http_requests_total");
     expect(requests?.values).toContainEqual({ value: 1, labels: { method: "GET", route: "/api/events", status: "200" } });
     expect(all.map((metric) => metric.name)).toEqual(
-      expect.arrayContaining(["conduit_http_request_duration_seconds", "conduit_active_connections", "conduit_active_streams", "conduit_rate_limit_rejections_total"]),
+      expect.arrayContaining([
+        "conduit_http_request_duration_seconds",
+        "conduit_active_connections",
+        "conduit_active_streams",
+        "conduit_rate_limit_rejections_total",
+      ]),
     );
   });
 

@@ -65,7 +65,8 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
     handler: async (ctx, next) => {
       await next();
       const response = ctx.response;
-      if (response.streaming || response.body === null || typeof response.body === "object" && !(response.body instanceof Uint8Array)) return;
+      if (response.streaming || response.body === null || (typeof response.body === "object" && !(response.body instanceof Uint8Array)))
+        return;
       if (response.status < 200 || response.status === 204 || response.status === 304) return;
       if (response.headers["content-encoding"] !== undefined) return;
       const contentType = response.headers["content-type"];
@@ -74,7 +75,8 @@ export function createCompressionMiddleware(options: CompressionOptions = {}): M
       // Below the threshold the body is sent as is whatever the client accepts, so it does not
       // vary by Accept-Encoding. Most JSON answers are: a string of under threshold/3 UTF-16
       // units is (at most 3 bytes each), else its bytes are counted without copying.
-      if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold) return;
+      if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold)
+        return;
       appendVary(response.headers, "Accept-Encoding");
       const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
       if (!encoding) return;

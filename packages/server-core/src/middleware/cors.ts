@@ -55,7 +55,9 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
   const credentials = options.credentials ?? false;
   if (credentials && origins === "*") {
     const message = 'credentials: true needs explicit origins (a list, a RegExp or a function), not the default "*"';
-    throw new ConfigurationError(`Invalid server configuration: cors.credentials: ${message}`, { details: { issues: [{ path: "cors.credentials", message }] } });
+    throw new ConfigurationError(`Invalid server configuration: cors.credentials: ${message}`, {
+      details: { issues: [{ path: "cors.credentials", message }] },
+    });
   }
   const decide = decisionFor(origins);
   const varyByOrigin = origins !== "*";

@@ -7,7 +7,8 @@ const routes = [{ method: "GET" as const, path: "/ok", handler: () => ({ text: "
 
 describe("default middleware stack", () => {
   it("lists the stack in the spec's order and honors the enable flags", () => {
-    const names = (config: Parameters<typeof resolveConfig>[0]) => createDefaultMiddleware(resolveConfig(config)).map((item) => `${item.name}:${item.order}`);
+    const names = (config: Parameters<typeof resolveConfig>[0]) =>
+      createDefaultMiddleware(resolveConfig(config)).map((item) => `${item.name}:${item.order}`);
     expect(names({})).toEqual([
       "request-id:0",
       "timing:0",
@@ -30,7 +31,9 @@ describe("default middleware stack", () => {
   it("every adapter gets it: headers, compression, CORS and the configured rate limit; health is never limited", async () => {
     const { adapter, request } = createTestApp({ defaultMiddleware: true, config: { rateLimit: { maxRequests: 2 } }, routes });
     const installed = adapter.handler.middleware.list().map((item) => item.name);
-    expect(installed).toEqual(expect.arrayContaining(["request-id", "timing", "error-handling", "security-headers", "compression", "cors", "rate-limit"]));
+    expect(installed).toEqual(
+      expect.arrayContaining(["request-id", "timing", "error-handling", "security-headers", "compression", "cors", "rate-limit"]),
+    );
     expect(installed).not.toContain("logging"); // the test kit turns logging off
     const response = await request({ url: "/api/ok", headers: { origin: "https://x.example", "accept-encoding": "gzip" } });
     expect(response.status).toBe(200);

@@ -21,7 +21,10 @@ import { createTimingMiddleware } from "./timing.js";
  * @example
  * for (const middleware of createDefaultMiddleware(resolveConfig({ rateLimit: { enabled: false } }))) adapter.registerMiddleware(middleware);
  */
-export function createDefaultMiddleware(config: RequiredServerAdapterConfig, target?: { logger: Logger; rateLimiter?: RateLimiter }): MiddlewareDefinition[] {
+export function createDefaultMiddleware(
+  config: RequiredServerAdapterConfig,
+  target?: { logger: Logger; rateLimiter?: RateLimiter },
+): MiddlewareDefinition[] {
   const stack: MiddlewareDefinition[] = [
     createRequestIdMiddleware(),
     createTimingMiddleware(),
@@ -29,7 +32,11 @@ export function createDefaultMiddleware(config: RequiredServerAdapterConfig, tar
     createSecurityHeadersMiddleware(),
   ];
   if (config.logging.enabled) {
-    const logging = createLoggingMiddleware({ level: config.logging.level, skipPaths: config.logging.skipPaths, basePath: config.basePath });
+    const logging = createLoggingMiddleware({
+      level: config.logging.level,
+      skipPaths: config.logging.skipPaths,
+      basePath: config.basePath,
+    });
     if (target) target.logger = logging.logger;
     stack.push(logging);
   }
@@ -39,7 +46,10 @@ export function createDefaultMiddleware(config: RequiredServerAdapterConfig, tar
     // No trustProxy here: the client address comes from the server's `trustProxy` (ctx.clientAddress), as everywhere else.
     const { maxRequests, windowMs, message, skipPaths, failOpen, store } = config.rateLimit;
     // Read the logger when it warns: the logging middleware above may replace it.
-    const logger = { warn: (object: object, text?: string) => target?.logger.warn(object, text), info: (object: object, text?: string) => target?.logger.info(object, text) };
+    const logger = {
+      warn: (object: object, text?: string) => target?.logger.warn(object, text),
+      info: (object: object, text?: string) => target?.logger.info(object, text),
+    };
     const limiter = createRateLimiter({ maxRequests, windowMs, message, skipPaths, failOpen, store, basePath: config.basePath, logger });
     // The adapter shares this limiter with other surfaces (WebSocket): one budget per client.
     if (target) target.rateLimiter = limiter;

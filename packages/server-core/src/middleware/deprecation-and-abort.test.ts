@@ -6,7 +6,9 @@ import { createTestApp } from "../testing/test-kit.js";
 describe("deprecation middleware", () => {
   it("marks routes defined deprecated and routes listed in options (RFC 8594)", async () => {
     const middleware = createDeprecationMiddleware({
-      routes: [{ path: "/api/v1/*", sunset: "2027-01-01T00:00:00Z", deprecatedAt: "2026-01-01T00:00:00Z", link: "https://docs.example/v2" }],
+      routes: [
+        { path: "/api/v1/*", sunset: "2027-01-01T00:00:00Z", deprecatedAt: "2026-01-01T00:00:00Z", link: "https://docs.example/v2" },
+      ],
       link: "https://docs.example/deprecations",
     });
     const { request } = createTestApp({
@@ -35,7 +37,15 @@ describe("deprecation middleware", () => {
 
   it("honors noticeHeader and includeLink: false", async () => {
     const { request } = createTestApp({
-      middleware: [createDeprecationMiddleware({ routes: ["/api/x"], noticeHeader: "X-API-Warn", includeLink: false, link: "https://l", message: "use /y" })],
+      middleware: [
+        createDeprecationMiddleware({
+          routes: ["/api/x"],
+          noticeHeader: "X-API-Warn",
+          includeLink: false,
+          link: "https://l",
+          message: "use /y",
+        }),
+      ],
       routes: [{ method: "GET", path: "/x", handler: () => 1 }],
     });
     const response = await request({ url: "/api/x" });

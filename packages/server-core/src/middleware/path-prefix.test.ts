@@ -5,10 +5,28 @@ import { matchesPathPrefix, prefixFilters } from "./path-prefix.js";
 describe("prefixFilters", () => {
   it("excludes exactly the paths matchesPathPrefix skips", () => {
     const prefixes = ["/health", "/ready/", "/docs*", "/metrics"];
-    const paths = ["/health", "/health/", "/health/live", "/healthz", "/ready", "/ready/", "/ready/x", "/docs", "/docs.json", "/docsy/a", "/metric", "/metrics/a", "/", "/api/health"];
+    const paths = [
+      "/health",
+      "/health/",
+      "/health/live",
+      "/healthz",
+      "/ready",
+      "/ready/",
+      "/ready/x",
+      "/docs",
+      "/docs.json",
+      "/docsy/a",
+      "/metric",
+      "/metrics/a",
+      "/",
+      "/api/health",
+    ];
     const filters = prefixFilters(prefixes);
     for (const path of paths) {
-      expect(filters.some((filter) => pathMatchesFilter(path, filter)), path).toBe(matchesPathPrefix(path, prefixes));
+      expect(
+        filters.some((filter) => pathMatchesFilter(path, filter)),
+        path,
+      ).toBe(matchesPathPrefix(path, prefixes));
     }
   });
 });

@@ -38,7 +38,9 @@ describe("runScript", () => {
 
   it("passes other script errors through and works with a client without evalsha", async () => {
     const { client } = recording();
-    await expect(runScript(client, `-- ${randomUUID()}\nreturn redis.call('NOSUCHCOMMAND')`, 0)).rejects.toThrow(/Unknown Redis command|unknown command/i);
+    await expect(runScript(client, `-- ${randomUUID()}\nreturn redis.call('NOSUCHCOMMAND')`, 0)).rejects.toThrow(
+      /Unknown Redis command|unknown command/i,
+    );
     const evalOnly: RedisEvalClient = { eval: (script, keys, ...args) => redis.eval(script, keys, ...args) };
     expect(await runScript(evalOnly, "return 7", 0)).toBe(7);
   });

@@ -101,7 +101,12 @@ const digests = new Map<string, string>();
  * @example
  * const [allowed] = (await runScript(redis, WINDOW_SCRIPT, 1, key, max)) as [number];
  */
-export async function runScript(client: RedisEvalClient, script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown> {
+export async function runScript(
+  client: RedisEvalClient,
+  script: string,
+  numberOfKeys: number,
+  ...args: Array<string | number>
+): Promise<unknown> {
   if (client.evalsha === undefined) return client.eval(script, numberOfKeys, ...args);
   let sha = digests.get(script);
   if (sha === undefined) {

@@ -165,7 +165,11 @@ function writeLastResort(response: ServerResponse, requestId: string | string[] 
     const id = typeof requestId === "string" ? requestId : "unknown";
     const body = lastResortErrorJson(id);
     for (const name of response.getHeaderNames()) response.removeHeader(name);
-    response.writeHead(500, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)), "x-request-id": /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : "unknown" });
+    response.writeHead(500, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(Buffer.byteLength(body)),
+      "x-request-id": /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : "unknown",
+    });
     response.end(body);
   } catch {
     response.destroy();

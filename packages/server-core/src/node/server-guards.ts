@@ -10,7 +10,12 @@ import { ServerValidationError, TimeoutError, methodNotAllowed } from "../errors
 /** Node's parser errors (llhttp `HPE_*` codes and Node's own) as the envelope's error. */
 function errorForParserFailure(code: string | undefined): ServerAdapterError {
   if (code === "HPE_HEADER_OVERFLOW") {
-    return new ServerAdapterError("Request header fields too large", { code: ErrorCode.HEADERS_TOO_LARGE, statusCode: 431, category: "VALIDATION", severity: "LOW" });
+    return new ServerAdapterError("Request header fields too large", {
+      code: ErrorCode.HEADERS_TOO_LARGE,
+      statusCode: 431,
+      category: "VALIDATION",
+      severity: "LOW",
+    });
   }
   if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "ERR_HTTP_HEADERS_TIMEOUT") return new TimeoutError("Request not received in time");
   // Malformed request line, unknown method, smuggling attempts (Content-Length with

@@ -12,7 +12,8 @@ import { generateOpenAPIDocument } from "./generate-openapi.js";
 function realisticServer() {
   const app = createTestApp({ config: { enableSwagger: true, logging: { enabled: false } } });
   const getRoutes = () => app.adapter.listRoutes();
-  for (const group of createAllRoutes(createTestRuntime(), "/api", { enableSwagger: true, getRoutes })) app.adapter.registerRouteGroup(group);
+  for (const group of createAllRoutes(createTestRuntime(), "/api", { enableSwagger: true, getRoutes }))
+    app.adapter.registerRouteGroup(group);
   app.adapter.registerRoute({
     method: "PUT",
     path: "/widgets/:widgetId",
@@ -36,12 +37,19 @@ const operation = (document: ReturnType<typeof generateOpenAPIDocument>, path: s
 describe("generateOpenAPIDocument", () => {
   it("documents every registered route and validates with a real OpenAPI validator", async () => {
     const app = realisticServer();
-    const document = generateOpenAPIDocument(app.adapter.listRoutes(), { info: { title: "Test" }, servers: [{ url: "http://localhost:3000" }] });
+    const document = generateOpenAPIDocument(app.adapter.listRoutes(), {
+      info: { title: "Test" },
+      servers: [{ url: "http://localhost:3000" }],
+    });
     expect(document.openapi).toBe("3.1.0");
-    const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const registered = app.adapter.listRoutes().map((route) => `${route.method} ${route.fullPath.replace(/:(\w+)/g, "{$1}")}`);
     expect(documented.sort()).toEqual(registered.sort());
-    expect(documented).toEqual(expect.arrayContaining(["GET /api/metrics", "GET /api/docs/openapi.json", "PUT /api/widgets/{widgetId}", "GET /health"]));
+    expect(documented).toEqual(
+      expect.arrayContaining(["GET /api/metrics", "GET /api/docs/openapi.json", "PUT /api/widgets/{widgetId}", "GET /health"]),
+    );
     // Validation mutates (dereferences) its input: give it a copy.
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
     // The validator really checks: a parameter in no valid location and a dangling $ref are refused.
@@ -49,7 +57,9 @@ describe("generateOpenAPIDocument", () => {
     (broken.paths as Record<string, unknown>)["/broken/{id}"] = { get: { parameters: [{ name: "id", in: "nowhere" }] } };
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow();
     const dangling = structuredClone(document);
-    (dangling.paths as Record<string, unknown>)["/dangling"] = { get: { responses: { "200": { $ref: "#/components/responses/Missing" } } } };
+    (dangling.paths as Record<string, unknown>)["/dangling"] = {
+      get: { responses: { "200": { $ref: "#/components/responses/Missing" } } },
+    };
     await expect(SwaggerParser.validate(dangling as never)).rejects.toThrow();
   });
 
@@ -59,7 +69,11 @@ describe("generateOpenAPIDocument", () => {
     expect(widget.deprecated).toBe(true);
     expect(widget.tags).toEqual(["widgets"]);
     const parameters = widget.parameters as ParameterObject[];
-    expect(parameters.find((parameter) => parameter.in === "path")).toMatchObject({ name: "widgetId", required: true, schema: { format: "uuid" } });
+    expect(parameters.find((parameter) => parameter.in === "path")).toMatchObject({
+      name: "widgetId",
+      required: true,
+      schema: { format: "uuid" },
+    });
     expect(parameters.find((parameter) => parameter.in === "query")).toMatchObject({ name: "dryRun", required: false });
     expect(widget.requestBody).toMatchObject({ required: true, content: { "application/json": { schema: { required: ["size"] } } } });
     const success = widget.responses["200"]?.content["application/json"]?.schema as SchemaObject;
@@ -72,7 +86,9 @@ describe("generateOpenAPIDocument", () => {
     const limit = (messages.parameters as ParameterObject[]).find((parameter) => parameter.name === "limit");
     expect(limit?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
     const embedMany = operation(document, "/api/agent/embed-many", "post");
-    expect(embedMany.requestBody).toMatchObject({ content: { "application/json": { schema: { properties: { texts: { maxItems: 100 } } } } } });
+    expect(embedMany.requestBody).toMatchObject({
+      content: { "application/json": { schema: { properties: { texts: { maxItems: 100 } } } } },
+    });
   });
 
   it("documents streams as SSE and NDJSON and raw routes without the envelope", () => {
@@ -94,7 +110,9 @@ describe("generateOpenAPIDocument", () => {
       bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
       apiKeyAuth: { type: "apiKey", in: "header", name: "x-api-key" },
     });
-    expect(document.tags?.map((tag) => tag.name)).toEqual(expect.arrayContaining(["agent", "tools", "mcp", "memory", "health", "docs", "extra"]));
+    expect(document.tags?.map((tag) => tag.name)).toEqual(
+      expect.arrayContaining(["agent", "tools", "mcp", "memory", "health", "docs", "extra"]),
+    );
     expect(document.components?.schemas?.Widget).toMatchObject({ type: "object", required: ["id"] });
     const unsecured = generateOpenAPIDocument(routes, { includeSecurity: false });
     expect(unsecured.components?.securitySchemes).toEqual({});

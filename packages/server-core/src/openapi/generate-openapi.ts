@@ -1,5 +1,13 @@
 // Types only: the document is built as a plain object, so openapi3-ts is never loaded at run time.
-import type { OpenAPIObject, PathItemObject, ResponseObject, SchemaObject, SecuritySchemeObject, ServerObject, TagObject } from "openapi3-ts/oas31";
+import type {
+  OpenAPIObject,
+  PathItemObject,
+  ResponseObject,
+  SchemaObject,
+  SecuritySchemeObject,
+  ServerObject,
+  TagObject,
+} from "openapi3-ts/oas31";
 import type { z } from "zod";
 import type { RegisteredRoute, RouteDefinition } from "../contracts/route.js";
 import type { JsonSchema, OpenAPIDocument } from "./openapi-document.js";
@@ -62,7 +70,10 @@ function operationIdOf(method: string, path: string): string {
  * const document = generateOpenAPIDocument(adapter.listRoutes(), { info: { title: "My API" } });
  * document.openapi; // "3.1.0"
  */
-export function generateOpenAPIDocument(routes: Array<RouteDefinition | RegisteredRoute>, config: OpenAPIGeneratorConfig = {}): OpenAPIDocument {
+export function generateOpenAPIDocument(
+  routes: Array<RouteDefinition | RegisteredRoute>,
+  config: OpenAPIGeneratorConfig = {},
+): OpenAPIDocument {
   const basePath = config.basePath ?? "/api";
   const schemas: Record<string, SchemaObject> = {};
   const responses: Record<string, ResponseObject> = {};
@@ -101,7 +112,8 @@ export function generateOpenAPIDocument(routes: Array<RouteDefinition | Register
     const item = pathItems.get(path) ?? {};
     if (item[method as "get"]) continue;
     let operationId = route.operationId ?? operationIdOf(method, fullPath);
-    for (let suffix = 2; operationIds.has(operationId); suffix++) operationId = `${route.operationId ?? operationIdOf(method, fullPath)}${suffix}`;
+    for (let suffix = 2; operationIds.has(operationId); suffix++)
+      operationId = `${route.operationId ?? operationIdOf(method, fullPath)}${suffix}`;
     operationIds.add(operationId);
     item[method as "get"] = routeOperation(route, parameters, operationId, definitions);
     for (const tag of route.tags ?? []) tagNames.add(tag);

@@ -28,7 +28,12 @@ export interface OpenAPIDocument {
   servers?: Array<{ url: string; description?: string }>;
   tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, OpenAPIOperation>>;
-  components?: { schemas?: Record<string, JsonSchema>; responses?: Record<string, unknown>; securitySchemes?: Record<string, unknown>; [key: string]: unknown };
+  components?: {
+    schemas?: Record<string, JsonSchema>;
+    responses?: Record<string, unknown>;
+    securitySchemes?: Record<string, unknown>;
+    [key: string]: unknown;
+  };
   security?: Array<Record<string, string[]>>;
   [key: string]: unknown;
 }

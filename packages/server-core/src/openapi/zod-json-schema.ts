@@ -16,7 +16,8 @@ export function zodToSchemaObject(schema: z.ZodType, io: "input" | "output", def
   // Nested definitions would resolve against the document root; move them to components.
   const text = JSON.stringify(rest).replaceAll('"#/$defs/', '"#/components/schemas/');
   for (const [name, definition] of Object.entries($defs as Record<string, unknown>)) {
-    if (definitions) definitions[name] = JSON.parse(JSON.stringify(definition).replaceAll('"#/$defs/', '"#/components/schemas/')) as SchemaObject;
+    if (definitions)
+      definitions[name] = JSON.parse(JSON.stringify(definition).replaceAll('"#/$defs/', '"#/components/schemas/')) as SchemaObject;
   }
   return JSON.parse(text) as SchemaObject;
 }

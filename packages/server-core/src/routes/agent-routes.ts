@@ -1,11 +1,6 @@
 import { defineRoute, type RouteGroup } from "../contracts/route.js";
 import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
-import {
-  embedManyResponseSchema,
-  embedResponseSchema,
-  generateResponseSchema,
-  providersResponseSchema,
-} from "./response-schemas.js";
+import { embedManyResponseSchema, embedResponseSchema, generateResponseSchema, providersResponseSchema } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
 import { fromUiChatRequest } from "../core/ui-message-stream.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";

@@ -88,10 +88,18 @@ export function createAllRoutes(runtime: Runtime | undefined, basePath = "/api",
     getLifecycleState: () => "running",
     getActiveConnectionCount: () => 0,
   };
-  const groups = [createAgentRoutes(runtime), createToolRoutes(runtime), createMcpRoutes(runtime), createMemoryRoutes(runtime), createHealthRoutes(health, options.processDetails ? { processDetails: options.processDetails } : {})];
+  const groups = [
+    createAgentRoutes(runtime),
+    createToolRoutes(runtime),
+    createMcpRoutes(runtime),
+    createMemoryRoutes(runtime),
+    createHealthRoutes(health, options.processDetails ? { processDetails: options.processDetails } : {}),
+  ];
   groups.push(...proxyGroups(options));
   if (options.enableSwagger) {
-    const getRoutes = options.getRoutes ?? (() => groups.flatMap((group) => group.routes.map((route) => ({ ...route, path: `${group.prefix}${route.path}` }))));
+    const getRoutes =
+      options.getRoutes ??
+      (() => groups.flatMap((group) => group.routes.map((route) => ({ ...route, path: `${group.prefix}${route.path}` }))));
     groups.push(createDocsRoutes({ getRoutes, basePath, ...(options.openapi ? { openapi: options.openapi } : {}) }));
   }
   return groups;

@@ -58,7 +58,9 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
           path: "/openapi.json",
           summary: "OpenAPI 3.1 document (JSON)",
           handler: () =>
-            rawResponse(JSON.stringify(document()), { headers: { "content-type": "application/json; charset=utf-8", "cache-control": noStore } }),
+            rawResponse(JSON.stringify(document()), {
+              headers: { "content-type": "application/json; charset=utf-8", "cache-control": noStore },
+            }),
         }),
         { contentTypes: ["application/json"] },
       ),
@@ -67,7 +69,10 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
           method: "GET",
           path: "/openapi.yaml",
           summary: "OpenAPI 3.1 document (YAML)",
-          handler: () => rawResponse(stringify(document(), { aliasDuplicateObjects: false }), { headers: { "content-type": "application/yaml; charset=utf-8", "cache-control": noStore } }),
+          handler: () =>
+            rawResponse(stringify(document(), { aliasDuplicateObjects: false }), {
+              headers: { "content-type": "application/yaml; charset=utf-8", "cache-control": noStore },
+            }),
         }),
         { contentTypes: ["application/yaml"] },
       ),

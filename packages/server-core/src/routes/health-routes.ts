@@ -75,4 +75,3 @@ export function createHealthRoutes(source: HealthSource, options: HealthRoutesOp
     ],
   };
 }
-

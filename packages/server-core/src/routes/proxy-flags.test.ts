@@ -10,7 +10,20 @@ function provider() {
     asked,
     createProxyRoutes(surfaces: ProxySurfaces): RouteGroup[] {
       asked.push(surfaces);
-      return [{ prefix: "", routes: [{ method: "POST", path: "/v1/messages", absolute: true, rawBody: true, handler: async (ctx) => ({ bytes: Buffer.from((await ctx.readRawBody()) ?? []).toString("hex"), body: ctx.body ?? null }) }] }];
+      return [
+        {
+          prefix: "",
+          routes: [
+            {
+              method: "POST",
+              path: "/v1/messages",
+              absolute: true,
+              rawBody: true,
+              handler: async (ctx) => ({ bytes: Buffer.from((await ctx.readRawBody()) ?? []).toString("hex"), body: ctx.body ?? null }),
+            },
+          ],
+        },
+      ];
     },
   };
 }
@@ -62,7 +75,12 @@ describe("proxy options of createAllRoutes", () => {
     const app = createTestApp({ config: { enableMetrics: false, logging: { enabled: false } } });
     for (const group of createAllRoutes(undefined, "/api", { proxy: provider() })) app.adapter.registerRouteGroup(group);
     const sent = '{ "a" :1,\n"b":"\\u00e9"}';
-    const response = await app.request({ method: "POST", url: "/v1/messages", headers: { "content-type": "application/json" }, body: sent });
+    const response = await app.request({
+      method: "POST",
+      url: "/v1/messages",
+      headers: { "content-type": "application/json" },
+      body: sent,
+    });
     const data = (JSON.parse(response.text) as { data: { bytes: string; body: unknown } }).data;
     expect(Buffer.from(data.bytes, "hex").toString()).toBe(sent);
     expect(data.body).toBeNull();

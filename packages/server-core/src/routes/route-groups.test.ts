@@ -45,16 +45,28 @@ describe("agent routes", () => {
     expect(sse.text).toContain("event: text-delta\nid: t1\n");
     expect(sse.text.trim().split("\n\n").at(-1)).toContain("event: finish");
     const ndjson = await request({ ...post("/api/agent/stream?format=ndjson", { input: { text: "yo" } }) });
-    const events = ndjson.text.trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const events = ndjson.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(events.map((event) => event.type)).toEqual(["text-start", "text-delta", "text-end", "finish"]);
   });
 
   it("lists providers and embeds with a bounded batch", async () => {
     const { request } = appWith();
     expect((await request({ url: "/api/agent/providers" })).json<Envelope>().data).toMatchObject({ total: 1 });
-    expect((await request(post("/api/agent/embed", { text: "abc" }))).json<Envelope>().data).toMatchObject({ embedding: [3, 1], dimension: 2 });
+    expect((await request(post("/api/agent/embed", { text: "abc" }))).json<Envelope>().data).toMatchObject({
+      embedding: [3, 1],
+      dimension: 2,
+    });
     const many = await request(post("/api/agent/embed-many", { texts: ["a", "bb"] }));
-    expect(many.json<Envelope>().data).toMatchObject({ count: 2, embeddings: [[1, 1], [2, 1]] });
+    expect(many.json<Envelope>().data).toMatchObject({
+      count: 2,
+      embeddings: [
+        [1, 1],
+        [2, 1],
+      ],
+    });
     const tooMany = await request(post("/api/agent/embed-many", { texts: Array.from({ length: 101 }, () => "x") }));
     expect(tooMany.status).toBe(400);
     expect((await request(post("/api/agent/embed-many", { texts: [] }))).status).toBe(400);
@@ -122,7 +134,9 @@ describe("memory routes", () => {
     const { request } = appWith();
     expect((await request({ url: "/api/memory/sessions" })).json<Envelope>().data).toMatchObject({ total: 1 });
     expect((await request({ url: "/api/memory/sessions/s1" })).json<Envelope>().data).toMatchObject({ id: "s1", messageCount: 5 });
-    const page = (await request({ url: "/api/memory/sessions/s1/messages?limit=2&offset=1" })).json<Envelope<{ messages: Array<{ content: string }> }>>();
+    const page = (await request({ url: "/api/memory/sessions/s1/messages?limit=2&offset=1" })).json<
+      Envelope<{ messages: Array<{ content: string }> }>
+    >();
     expect(page.data).toMatchObject({ sessionId: "s1", total: 5, limit: 2, offset: 1 });
     expect(page.data.messages.map((message) => message.content)).toEqual(["message 1", "message 2"]);
     expect((await request({ url: "/api/memory/sessions/s1/messages" })).json<Envelope>().data).toMatchObject({ limit: 50, offset: 0 });
@@ -130,8 +144,15 @@ describe("memory routes", () => {
     expect(badPage.json<ErrorBody>().error.details?.errors?.map((issue) => issue.field)).toEqual(["query.limit", "query.offset"]);
     expect((await request(post("/api/memory/sessions/s1/clear", {}))).json<Envelope>().data).toEqual({ sessionId: "s1", cleared: true });
     expect((await request({ url: "/api/memory/sessions/s1" })).json<Envelope>().data).toMatchObject({ messageCount: 0 });
-    expect((await request({ method: "DELETE", url: "/api/memory/sessions/s1" })).json<Envelope>().data).toEqual({ id: "s1", deleted: true });
-    for (const missing of [{ url: "/api/memory/sessions/s1" }, { method: "DELETE", url: "/api/memory/sessions/s1" }, post("/api/memory/sessions/s1/clear", {})]) {
+    expect((await request({ method: "DELETE", url: "/api/memory/sessions/s1" })).json<Envelope>().data).toEqual({
+      id: "s1",
+      deleted: true,
+    });
+    for (const missing of [
+      { url: "/api/memory/sessions/s1" },
+      { method: "DELETE", url: "/api/memory/sessions/s1" },
+      post("/api/memory/sessions/s1/clear", {}),
+    ]) {
       const response = await request(missing);
       expect([response.status, response.json<ErrorBody>().error.code]).toEqual([404, "SESSION_NOT_FOUND"]);
     }

@@ -28,7 +28,13 @@ export function requireRuntime(runtime: Runtime | undefined): Runtime {
  * throw resourceNotFound("TOOL_NOT_FOUND", `Tool "x" not found`, { name: "x" });
  */
 export function resourceNotFound(code: string, message: string, details: Record<string, unknown>): ServerAdapterError {
-  return new ServerAdapterError(message, { code, statusCode: 404, category: ErrorCategory.VALIDATION, severity: ErrorSeverity.LOW, details });
+  return new ServerAdapterError(message, {
+    code,
+    statusCode: 404,
+    category: ErrorCategory.VALIDATION,
+    severity: ErrorSeverity.LOW,
+    details,
+  });
 }
 
 /** Who calls and why, handed to every runtime call; the abort signal cancels upstream work when the client leaves. */

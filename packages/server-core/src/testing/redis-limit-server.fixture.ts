@@ -14,7 +14,9 @@ const [prefix = "test:", maxRequests = "10", windowMs = "60000"] = process.argv.
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const store = new RedisRateLimitStore(redis, { prefix });
 const { adapter } = createTestApp({
-  middleware: [createRateLimitMiddleware({ maxRequests: Number(maxRequests), windowMs: Number(windowMs), store, keyGenerator: () => "shared" })],
+  middleware: [
+    createRateLimitMiddleware({ maxRequests: Number(maxRequests), windowMs: Number(windowMs), store, keyGenerator: () => "shared" }),
+  ],
   routes: [{ method: "GET", path: "/hit", handler: () => ({ pid: process.pid }) }],
 });
 const server = createServer((request, response) => void handleNodeRequest(adapter.handler, request, response));

@@ -47,7 +47,11 @@ export function createTestApp(
   setup: { middleware?: MiddlewareDefinition[]; routes?: RouteDefinition[]; config?: ServerAdapterConfig } & AdapterOptions = {},
 ) {
   // Quiet by default: the core would otherwise log expected 5xx test errors to stderr.
-  const adapter = new SocketlessAdapter(undefined, { logging: { enabled: false }, ...setup.config }, { defaultMiddleware: setup.defaultMiddleware ?? false });
+  const adapter = new SocketlessAdapter(
+    undefined,
+    { logging: { enabled: false }, ...setup.config },
+    { defaultMiddleware: setup.defaultMiddleware ?? false },
+  );
   for (const middleware of setup.middleware ?? []) adapter.registerMiddleware(middleware);
   for (const route of setup.routes ?? []) adapter.registerRoute(route);
   const request = async (input: TestRequest): Promise<TestResponse> => {

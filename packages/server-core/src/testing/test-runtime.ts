@@ -41,7 +41,15 @@ export function createTestRuntime(): Runtime & { calls: RuntimeCallContext[]; se
       calls.push(context);
       const text = request.input?.text ?? request.prompt ?? "";
       const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-      return { content: `echo: ${text}`, provider: "test", model: request.model ?? "m1", usage, toolCalls: [], toolResults: [], finishReason: "stop" };
+      return {
+        content: `echo: ${text}`,
+        provider: "test",
+        model: request.model ?? "m1",
+        usage,
+        toolCalls: [],
+        toolResults: [],
+        finishReason: "stop",
+      };
     },
     async *stream(request, context = {}): AsyncGenerator<DataStreamEvent> {
       calls.push(context);
@@ -65,7 +73,8 @@ export function createTestRuntime(): Runtime & { calls: RuntimeCallContext[]; se
       get: (name) => tools.find((tool) => tool.name === name),
       async execute(name, args, options = {}) {
         calls.push(options);
-        if (typeof args.a !== "number") throw new ServerValidationError("Invalid arguments", [{ field: "arguments.a", message: "Expected number" }]);
+        if (typeof args.a !== "number")
+          throw new ServerValidationError("Invalid arguments", [{ field: "arguments.a", message: "Expected number" }]);
         return { name, result: (args.a as number) + Number(args.b ?? 0), duration: 1 };
       },
     },
@@ -95,4 +104,3 @@ export function createTestRuntime(): Runtime & { calls: RuntimeCallContext[]; se
     health: async () => ({ status: "ok", dependencies: {} }),
   };
 }
-

@@ -27,26 +27,29 @@ export function toWebResponse(outgoing: OutgoingResponse, finishedHook?: (done: 
     return new Response(body as BodyInit | null, { status: outgoing.status, headers });
   }
   const iterator = body[Symbol.asyncIterator]();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.close();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.close();
+            outgoing.done();
+            return;
+          }
+          controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
+        } catch (error) {
+          controller.error(error);
           outgoing.done();
-          return;
         }
-        controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
-      } catch (error) {
-        controller.error(error);
+      },
+      async cancel() {
         outgoing.done();
-      }
+        await iterator.return?.();
+      },
     },
-    async cancel() {
-      outgoing.done();
-      await iterator.return?.();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return new Response(stream, { status: outgoing.status, headers });
 }
 

@@ -11,25 +11,25 @@ import { RedisCacheStore } from "./redis-cache-store.js";
 function counterRoutes() {
   let calls = 0;
   const routes: RouteDefinition[] = [
-      { method: "GET" as const, path: "/count", handler: () => ({ n: ++calls }) },
-      { method: "GET" as const, path: "/private/me", handler: (ctx) => ({ n: ++calls, user: ctx.user?.id ?? null }) },
-      {
-        method: "GET" as const,
-        path: "/fails",
-        handler: () => {
-          calls++;
-          throw new Error("no");
-        },
+    { method: "GET" as const, path: "/count", handler: () => ({ n: ++calls }) },
+    { method: "GET" as const, path: "/private/me", handler: (ctx) => ({ n: ++calls, user: ctx.user?.id ?? null }) },
+    {
+      method: "GET" as const,
+      path: "/fails",
+      handler: () => {
+        calls++;
+        throw new Error("no");
       },
-      {
-        method: "GET" as const,
-        path: "/stream",
-        handler: async function* () {
-          calls++;
-          yield { type: "data", data: 1 };
-        },
+    },
+    {
+      method: "GET" as const,
+      path: "/stream",
+      handler: async function* () {
+        calls++;
+        yield { type: "data", data: 1 };
       },
-      { method: "POST" as const, path: "/count", handler: () => ({ n: ++calls }) },
+    },
+    { method: "POST" as const, path: "/count", handler: () => ({ n: ++calls }) },
   ];
   return { calls: () => calls, routes };
 }
@@ -64,7 +64,10 @@ describe("cache middleware", () => {
 
   it("never caches errors, streams or other methods, and expires by ttl / ttlByPath", async () => {
     const { calls, routes } = counterRoutes();
-    const { request } = createTestApp({ middleware: [createCacheMiddleware({ ttlMs: 60_000, ttlByPath: { "/count": 50 }, basePath: "/api" })], routes });
+    const { request } = createTestApp({
+      middleware: [createCacheMiddleware({ ttlMs: 60_000, ttlByPath: { "/count": 50 }, basePath: "/api" })],
+      routes,
+    });
     await request({ url: "/api/fails" });
     expect((await request({ url: "/api/fails" })).status).toBe(500);
     await request({ url: "/api/stream" });
@@ -97,7 +100,10 @@ describe("cache middleware", () => {
 
   it("respects paths/excludePaths and the LRU bound", async () => {
     const { routes } = counterRoutes();
-    const { request } = createTestApp({ middleware: [createCacheMiddleware({ ttlMs: 60_000, paths: ["/count"], excludePaths: ["/private"], basePath: "/api" })], routes });
+    const { request } = createTestApp({
+      middleware: [createCacheMiddleware({ ttlMs: 60_000, paths: ["/count"], excludePaths: ["/private"], basePath: "/api" })],
+      routes,
+    });
     await request({ url: "/api/private/me" });
     expect((await request({ url: "/api/private/me" })).headers["x-cache"]).toBeUndefined();
     const store = new MemoryCacheStore(2);
@@ -119,8 +125,14 @@ describe("RedisCacheStore (real Redis)", () => {
   it("shares entries between two pipelines", async () => {
     const first = counterRoutes();
     const second = counterRoutes();
-    const appA = createTestApp({ middleware: [createCacheMiddleware({ ttlMs: 60_000, store: new RedisCacheStore(redis, prefix) })], routes: first.routes });
-    const appB = createTestApp({ middleware: [createCacheMiddleware({ ttlMs: 60_000, store: new RedisCacheStore(redis, prefix) })], routes: second.routes });
+    const appA = createTestApp({
+      middleware: [createCacheMiddleware({ ttlMs: 60_000, store: new RedisCacheStore(redis, prefix) })],
+      routes: first.routes,
+    });
+    const appB = createTestApp({
+      middleware: [createCacheMiddleware({ ttlMs: 60_000, store: new RedisCacheStore(redis, prefix) })],
+      routes: second.routes,
+    });
     expect((await appA.request({ url: "/api/count" })).headers["x-cache"]).toBe("MISS");
     const hit = await appB.request({ url: "/api/count" });
     expect(hit.headers["x-cache"]).toBe("HIT");

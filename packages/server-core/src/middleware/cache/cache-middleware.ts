@@ -34,11 +34,14 @@ export interface CacheOptions {
 }
 
 /** Headers that belong to one request and must never be replayed from the cache. */
-const PER_REQUEST_HEADERS = /^(x-request-id|set-cookie|x-response-time|server-timing|x-ratelimit-.*|retry-after|access-control-.*|vary|content-length|content-encoding|x-cache.*|cache-control|connection|date|deprecation|sunset|link|x-deprecation-notice)$/;
+const PER_REQUEST_HEADERS =
+  /^(x-request-id|set-cookie|x-response-time|server-timing|x-ratelimit-.*|retry-after|access-control-.*|vary|content-length|content-encoding|x-cache.*|cache-control|connection|date|deprecation|sunset|link|x-deprecation-notice)$/;
 
 function queryKey(ctx: ServerContext): string {
   const entries = Object.entries(ctx.query as Record<string, string | string[]>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return entries.length === 0 ? "" : `?${new URLSearchParams(entries.flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => [key, String(item)]))).toString()}`;
+  return entries.length === 0
+    ? ""
+    : `?${new URLSearchParams(entries.flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => [key, String(item)]))).toString()}`;
 }
 
 /** Credentials the cache cannot attribute to a user (auth has not run): such requests bypass the cache. */
@@ -131,7 +134,8 @@ export function createCacheMiddleware(options: CacheOptions): MiddlewareDefiniti
       }
       ctx.setHeader("x-cache", "MISS");
       ctx.setHeader("x-cache-age", "0");
-      if (response.headers["cache-control"] === undefined) ctx.setHeader("cache-control", `${visibility}, max-age=${Math.floor(ttlMs / 1000)}`);
+      if (response.headers["cache-control"] === undefined)
+        ctx.setHeader("cache-control", `${visibility}, max-age=${Math.floor(ttlMs / 1000)}`);
     },
   };
 }

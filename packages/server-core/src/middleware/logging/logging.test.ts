@@ -15,7 +15,13 @@ function capture() {
       callback();
     },
   });
-  const lines = () => chunks.join("").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = () =>
+    chunks
+      .join("")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { destination, text: () => chunks.join(""), lines };
 }
 
@@ -55,7 +61,12 @@ describe("logging middleware", () => {
     expect(lines.length).toBeGreaterThanOrEqual(4);
     for (const line of lines) expect(line.requestId).toMatch(/^req-/);
     const completed = lines.filter((line) => line.msg === "request completed");
-    expect(completed[0]).toMatchObject({ requestId: ok.headers["x-request-id"], status: 200, method: "GET", url: "/api/work?api_key=[REDACTED]&token=[REDACTED]&page=2" });
+    expect(completed[0]).toMatchObject({
+      requestId: ok.headers["x-request-id"],
+      status: 200,
+      method: "GET",
+      url: "/api/work?api_key=[REDACTED]&token=[REDACTED]&page=2",
+    });
     expect(completed[1]).toMatchObject({ requestId: failed.headers["x-request-id"], status: 500 });
     expect(lines.some((line) => line.msg === "request failed" && line.requestId === failed.headers["x-request-id"])).toBe(true);
   });
@@ -96,7 +107,9 @@ describe("logging middleware", () => {
   it("by default writes to stdout off the request path: buffered, yet flushed while idle and on exit", async () => {
     const fixture = fileURLToPath(new URL("../../testing/stdout-logger.fixture.ts", import.meta.url));
     const run = (mode: "stay" | "exit") => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, mode], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, mode], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       let output = "";
       const line = new Promise<Record<string, unknown>>((resolve, reject) => {
         child.stdout.on("data", (chunk: Buffer) => {

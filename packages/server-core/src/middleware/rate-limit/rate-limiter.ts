@@ -113,7 +113,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const basePath = options.basePath ?? "";
   const trust = options.trustProxy === undefined ? undefined : compileTrustProxy(options.trustProxy);
   const keyOf = options.keyGenerator ?? ((ctx: ServerContext) => clientKey(ctx, trust));
-  const check = { maxRequests: options.maxRequests, windowMs: options.windowMs, subWindows: Math.max(1, Math.floor(options.subWindows ?? 1)) };
+  const check = {
+    maxRequests: options.maxRequests,
+    windowMs: options.windowMs,
+    subWindows: Math.max(1, Math.floor(options.subWindows ?? 1)),
+  };
   return {
     maxRequests: options.maxRequests,
     failOpen: guard.failOpen,
@@ -123,7 +127,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const key = await keyOf(ctx);
       const result = await guard.call(() => store.hitWindow(key, check));
       if (result === undefined) return { allowed: true, info: undefined };
-      return { allowed: result.allowed, info: { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs } };
+      return {
+        allowed: result.allowed,
+        info: { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs },
+      };
     },
     reject: (ctx, info) => rejectRequest(ctx, info, options),
     health: () => guard.health(),

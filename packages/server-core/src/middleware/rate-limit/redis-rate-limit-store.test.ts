@@ -27,7 +27,9 @@ describe("RedisRateLimitStore (real Redis)", () => {
   it("fixed window: two clients under concurrent load admit exactly maxRequests", async () => {
     const stores = [new RedisRateLimitStore(clientA, { prefix }), new RedisRateLimitStore(clientB, { prefix })];
     const check = { maxRequests: 25, windowMs: 864_000_000, subWindows: 1 };
-    const results = await Promise.all(Array.from({ length: 100 }, (_, index) => (stores[index % 2] as RedisRateLimitStore).hitWindow("fixed", check)));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => (stores[index % 2] as RedisRateLimitStore).hitWindow("fixed", check)),
+    );
     expect(results.filter((result) => result.allowed)).toHaveLength(25);
     expect(Math.max(...results.map((result) => result.count))).toBe(25);
     expect(results.every((result) => result.resetMs > 0 && result.resetMs <= check.windowMs)).toBe(true);
@@ -45,7 +47,9 @@ describe("RedisRateLimitStore (real Redis)", () => {
   it("token bucket: atomic across clients and refilled continuously", async () => {
     const stores = [new RedisRateLimitStore(clientA, { prefix }), new RedisRateLimitStore(clientB, { prefix })];
     const check = { capacity: 10, windowMs: 1000 };
-    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => (stores[index % 2] as RedisRateLimitStore).takeToken("bucket", check)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => (stores[index % 2] as RedisRateLimitStore).takeToken("bucket", check)),
+    );
     expect(results.filter((result) => result.allowed)).toHaveLength(10);
     const refused = results.find((result) => !result.allowed);
     expect(refused?.retryAfterMs).toBeGreaterThan(0);
@@ -66,14 +70,20 @@ describe("two server processes sharing one Redis", () => {
 
   function startServer(keyPrefix: string, maxRequests: number): Promise<number> {
     const fixture = fileURLToPath(new URL("../../testing/redis-limit-server.fixture.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, keyPrefix, String(maxRequests), "864000000"], {
-      env: { ...process.env, REDIS_URL },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=@conduit-ai/source", fixture, keyPrefix, String(maxRequests), "864000000"],
+      {
+        env: { ...process.env, REDIS_URL },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     children.push(child);
     return new Promise((resolve, reject) => {
       child.once("exit", (code) => reject(new Error(`fixture exited with ${code}`)));
-      child.stdout?.once("data", (data: Buffer) => resolve((JSON.parse(data.toString().split("\n")[0] as string) as { port: number }).port));
+      child.stdout?.once("data", (data: Buffer) =>
+        resolve((JSON.parse(data.toString().split("\n")[0] as string) as { port: number }).port),
+      );
     });
   }
 

@@ -47,7 +47,9 @@ export class StoreGuard {
     const cause = (error as { cause?: unknown }).cause ?? error;
     this.logger?.warn(
       { err: cause, failOpen: this.failOpen },
-      this.failOpen ? "rate-limit store unavailable: requests pass unlimited (failOpen)" : "rate-limit store unavailable: requests answered 503",
+      this.failOpen
+        ? "rate-limit store unavailable: requests pass unlimited (failOpen)"
+        : "rate-limit store unavailable: requests answered 503",
     );
   }
 

@@ -26,7 +26,9 @@ export function limitFor(ctx: ServerContext, options: TokenBucketRateLimitOption
   // Own entries only: a user id or role named `constructor` must not find Object.prototype's.
   const own = ownValue(options.userLimits, user.id);
   if (own !== undefined) return own;
-  const roleLimits = (user.roles ?? []).map((role) => ownValue(options.roleLimits, role)).filter((limit): limit is number => limit !== undefined);
+  const roleLimits = (user.roles ?? [])
+    .map((role) => ownValue(options.roleLimits, role))
+    .filter((limit): limit is number => limit !== undefined);
   return roleLimits.length > 0 ? Math.max(...roleLimits) : options.maxRequests;
 }
 

@@ -11,7 +11,12 @@ describe("window rate limit middleware", () => {
     const exceeded: RateLimitInfo[] = [];
     const { request } = createTestApp({
       middleware: [
-        createRateLimitMiddleware({ maxRequests: 2, windowMs: 60_000, message: "Slow down", onRateLimitExceeded: (_ctx, info) => void exceeded.push(info) }),
+        createRateLimitMiddleware({
+          maxRequests: 2,
+          windowMs: 60_000,
+          message: "Slow down",
+          onRateLimitExceeded: (_ctx, info) => void exceeded.push(info),
+        }),
       ],
       routes,
     });
@@ -37,7 +42,10 @@ describe("window rate limit middleware", () => {
   });
 
   it("skips skipPaths, uses X-Forwarded-For only with trustProxy (rightmost untrusted), and a custom keyGenerator", async () => {
-    const untrusted = createTestApp({ middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, skipPaths: ["/health"], basePath: "/api" })], routes });
+    const untrusted = createTestApp({
+      middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, skipPaths: ["/health"], basePath: "/api" })],
+      routes,
+    });
     expect((await untrusted.request({ url: "/api/items", headers: { "x-forwarded-for": "1.1.1.1" } })).status).toBe(200);
     expect((await untrusted.request({ url: "/api/items", headers: { "x-forwarded-for": "2.2.2.2" } })).status).toBe(429);
     for (let index = 0; index < 3; index++) {
@@ -53,7 +61,13 @@ describe("window rate limit middleware", () => {
     expect((await trusted.request({ url: "/api/items", headers: { "x-forwarded-for": "9.9.9.9, 10.0.0.1" } })).status).toBe(429);
 
     const byTenant = createTestApp({
-      middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, keyGenerator: (ctx: ServerContext) => ctx.header("x-tenant") ?? "none" })],
+      middleware: [
+        createRateLimitMiddleware({
+          maxRequests: 1,
+          windowMs: 60_000,
+          keyGenerator: (ctx: ServerContext) => ctx.header("x-tenant") ?? "none",
+        }),
+      ],
       routes,
     });
     expect((await byTenant.request({ url: "/api/items", headers: { "x-tenant": "a" } })).status).toBe(200);
@@ -62,7 +76,10 @@ describe("window rate limit middleware", () => {
   });
 
   it("the sliding variant limits the same way", async () => {
-    const { request } = createTestApp({ middleware: [createSlidingWindowRateLimitMiddleware({ maxRequests: 2, windowMs: 60_000, subWindows: 6 })], routes });
+    const { request } = createTestApp({
+      middleware: [createSlidingWindowRateLimitMiddleware({ maxRequests: 2, windowMs: 60_000, subWindows: 6 })],
+      routes,
+    });
     const statuses = [];
     for (let index = 0; index < 3; index++) statuses.push((await request({ url: "/api/items" })).status);
     expect(statuses).toEqual([200, 200, 429]);
@@ -79,7 +96,11 @@ describe("token bucket rate limit middleware", () => {
     },
   });
 
-  async function admitted(options: Parameters<typeof createTokenBucketRateLimitMiddleware>[0], user?: { id: string; roles: string[] }, attempts = 12) {
+  async function admitted(
+    options: Parameters<typeof createTokenBucketRateLimitMiddleware>[0],
+    user?: { id: string; roles: string[] },
+    attempts = 12,
+  ) {
     const middleware = [createTokenBucketRateLimitMiddleware(options), ...(user ? [withUser(user)] : [])];
     const { request } = createTestApp({ middleware, routes });
     let count = 0;

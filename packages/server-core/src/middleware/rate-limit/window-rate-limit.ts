@@ -14,7 +14,11 @@ export interface SlidingWindowRateLimitOptions extends RateLimitOptions {
 }
 
 /** The middleware of a limiter: headers on every counted response, 429 over the limit, 503 when closed and the store is down. */
-export function rateLimitMiddleware(name: string, limiter: RateLimiter, options: { skipPaths?: string[]; order?: number } = {}): MiddlewareDefinition {
+export function rateLimitMiddleware(
+  name: string,
+  limiter: RateLimiter,
+  options: { skipPaths?: string[]; order?: number } = {},
+): MiddlewareDefinition {
   return {
     name,
     order: options.order ?? 4,

@@ -40,9 +40,9 @@ describe("validateWithSchema", () => {
       ].sort(),
     );
     expect(value.active).toBe(true);
-    expect(validateWithSchema({ n: "5" }, { properties: { n: { type: "number" } } }, { source: "body", coerce: false }).issues[0]?.message).toBe(
-      "must be of type number",
-    );
+    expect(
+      validateWithSchema({ n: "5" }, { properties: { n: { type: "number" } } }, { source: "body", coerce: false }).issues[0]?.message,
+    ).toBe("must be of type number");
   });
 });
 
@@ -65,7 +65,11 @@ describe("validation middleware", () => {
 
   it("400 VALIDATION_ERROR listing every failing field of every part", async () => {
     const { request } = createTestApp({ routes });
-    const response = await request({ method: "POST", url: "/api/users/bad%20id?limit=500&page=0", body: JSON.stringify({ email: "nope", age: 12 }) });
+    const response = await request({
+      method: "POST",
+      url: "/api/users/bad%20id?limit=500&page=0",
+      body: JSON.stringify({ email: "nope", age: 12 }),
+    });
     expect(response.status).toBe(400);
     const body = response.json<Issues>();
     expect(body.error.code).toBe("VALIDATION_ERROR");
@@ -83,7 +87,11 @@ describe("validation middleware", () => {
       body: JSON.stringify({ email: "a@b.co", age: 30 }),
     });
     expect(response.status).toBe(200);
-    expect(response.json<{ data: unknown }>().data).toEqual({ params: { id: "u-1" }, query: { page: 3, limit: 20 }, body: { email: "a@b.co", age: 30 } });
+    expect(response.json<{ data: unknown }>().data).toEqual({
+      params: { id: "u-1" },
+      query: { page: 3, limit: 20 },
+      body: { email: "a@b.co", age: 30 },
+    });
   });
 
   it("pre-built schemas: uuid, email, sorting, dateRange, search", () => {

@@ -30,7 +30,10 @@ function check(input: unknown, schema: RequestSchema, source: string): { value: 
     value: input,
     issues: result.error.issues.map((issue) => {
       const field = [source, ...issue.path.map(String)].join(".");
-      const value = issue.path.reduce<unknown>((current, key) => (current as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], input);
+      const value = issue.path.reduce<unknown>(
+        (current, key) => (current as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey],
+        input,
+      );
       return value === undefined ? { field, message: issue.message } : { field, message: issue.message, value };
     }),
   };

@@ -117,7 +117,8 @@ export function validateWithSchema(
   const properties = schema.properties ?? {};
   const field = (name: string) => `${check.source}.${name}`;
   for (const name of schema.required ?? []) {
-    if (value[name] === undefined && (Object.hasOwn(properties, name) ? properties[name]?.default : undefined) === undefined) issues.push({ field: field(name), message: "is required" });
+    if (value[name] === undefined && (Object.hasOwn(properties, name) ? properties[name]?.default : undefined) === undefined)
+      issues.push({ field: field(name), message: "is required" });
   }
   for (const [name, property] of Object.entries(properties)) {
     if (value[name] === undefined) {
