@@ -10,3 +10,4 @@ export * from "./runtime.js";
 export * from "./stream-event.js";
 export * from "./usage.js";
 export * from "./frameworks.js";
+export * from "./gate.js";

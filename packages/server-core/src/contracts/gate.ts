@@ -1,0 +1,91 @@
+/**
+ * The contract between the AI surfaces (proxy `/v1/*`, codex, `/api/agent/*`, `/ws`) and a
+ * gatekeeper such as `@conduit-ai/governance` (virtual keys, limits, budgets). The surfaces know
+ * only this interface; the gatekeeper knows nothing of the surfaces. One `admit` before the work,
+ * one `settle` after it, whatever the surface.
+ */
+
+/** Which surface asks: decides the error shape the refusal is written in. */
+export type GateSurface = "anthropic" | "openai" | "codex" | "api" | "ws";
+
+/** What the surface knows before it calls upstream. */
+export interface GateRequest {
+  /** The client's credential as presented (`x-api-key`, `Authorization: Bearer`, query or cookie); undefined when none. */
+  credential: string | undefined;
+  surface: GateSurface;
+  /** The model the client asked for (as named by the client), when the call has one. */
+  model?: string;
+  /** Input tokens estimated from the request body. */
+  estimatedInputTokens: number;
+  /** `max_tokens` / `max_output_tokens` of the request, when given. */
+  maxOutputTokens?: number;
+  /** Aborts a wait in the concurrency queue when the client leaves. */
+  signal?: AbortSignal;
+}
+
+/** Real usage of one finished call, as upstream reported it. */
+export interface GateUsage {
+  /** The model that served (after routing or fallback). */
+  model: string;
+  /** What served it: `anthropic/<model>`, `<provider>/<model>`, `codex/<model>`. */
+  target?: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** The HTTP status the client got (a stream that failed mid-way: the status it started with). */
+  status: number;
+  latencyMs: number;
+}
+
+/** Who was admitted; surfaces may log the ids, never a secret. */
+export interface GateIdentity {
+  keyId: string;
+  name: string;
+  team?: string;
+  user?: string;
+}
+
+/** An admitted call. Exactly one of `settle` or `release` must be called, once. */
+export interface GateAdmission {
+  readonly identity: GateIdentity;
+  /** Settle the reservation to real usage, free the concurrency slot, append the usage event. */
+  settle(usage: GateUsage): Promise<void>;
+  /** The call never reached upstream: drop the reservation and free the slot, charging nothing. */
+  release(): Promise<void>;
+}
+
+/** Why a call was refused; the surface writes it in its own error shape. */
+export type GateRefusalReason =
+  | "missing_key"
+  | "invalid_key"
+  | "model_not_allowed"
+  | "rate_limited"
+  | "concurrency_timeout"
+  | "budget_exceeded"
+  | "store_unavailable";
+
+/** A refusal: `admit` resolves to this instead of throwing. */
+export interface GateRefusal {
+  refused: true;
+  status: 401 | 403 | 429 | 503;
+  reason: GateRefusalReason;
+  message: string;
+  /** Seconds until a retry can succeed; absent when it never will (a `total` budget). */
+  retryAfterSeconds?: number;
+  /** The client should not retry (`x-should-retry: false`). */
+  final: boolean;
+}
+
+/**
+ * A gatekeeper every AI surface consults. Absent → the surface runs as before (its own client
+ * keys, no budgets).
+ *
+ * @example
+ * const decision = await gate.admit({ credential, surface: "anthropic", model, estimatedInputTokens: 1200, maxOutputTokens: 1024 });
+ * if ("refused" in decision) return anthropicRefusal(decision);
+ * try { const usage = await callUpstream(); await decision.settle(usage); } catch (error) { await decision.release(); throw error; }
+ */
+export interface Gate {
+  admit(request: GateRequest): Promise<GateAdmission | GateRefusal>;
+}
