@@ -49,7 +49,7 @@ const unauthorized = () =>
  * OpenAI's error shape rather than the server's envelope. JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
  * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
  */
-async function readJsonBody(ctx: ServerContext): Promise<unknown> {
+export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await ctx.readRawBody();
