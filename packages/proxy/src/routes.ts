@@ -154,13 +154,13 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
 export function createProxyRouteGroups(
   deps: ProxyRouteDeps,
   surfaces: { messages: boolean; chatCompletions: boolean },
-  chatCompletions?: RouteDefinition,
+  chatCompletions?: RouteDefinition | RouteDefinition[],
 ): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
   // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
   // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
-  if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
+  if (surfaces.chatCompletions && chatCompletions) routes.push(...[chatCompletions].flat());
   else if (surfaces.chatCompletions && !surfaces.messages) {
     throw new Error(
       "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",

@@ -137,20 +137,3 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     },
   };
 }
-
-/**
- * The `chatCompletions` option of `createProxy`: the surface over that proxy's pool and client keys.
- *
- * @example
- * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
- */
-export function chatCompletionsFor(runtime?: Runtime, extra: Pick<ChatCompletionsRouteOptions, "defaultMaxTokens" | "isClaudeModel"> = {}) {
-  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[]; sessionHeader: string } }): RouteDefinition =>
-    createChatCompletionsRoute({
-      ...extra,
-      sendMessages: proxy.sendMessages,
-      isClientAllowed: createClientCheck(proxy.config.clientKeys),
-      forwardHeaders: [proxy.config.sessionHeader],
-      ...(runtime ? { runtime } : {}),
-    });
-}

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { readJsonBody } from "./chat-completions-route.js";
 import { paramOf } from "./chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
-import { fromRuntimeError, resolveRuntimeModel } from "./runtime-completion.js";
+import { fromRuntimeError } from "./runtime-completion.js";
 
 const MAX_INPUTS = 2048;
 
@@ -29,6 +29,20 @@ function base64Of(vector: readonly number[]): string {
 
 /** A rough count for `usage` (the runtime reports none for embeddings): about four characters a token. */
 const estimateTokens = (texts: readonly string[]) => texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+
+/**
+ * Providers list their text models only: a bare provider name takes its default embedding model,
+ * `<provider>/<model>` names one (the runtime refuses a model the provider lacks with a 400).
+ */
+async function resolveEmbeddingModel(runtime: Runtime, model: string): Promise<{ provider: string; model?: string }> {
+  const providers = (await runtime.listProviders()).filter((provider) => provider.available);
+  const slash = model.indexOf("/");
+  const named = providers.find((provider) => provider.name === (slash > 0 ? model.slice(0, slash) : model));
+  if (named) return slash > 0 ? { provider: named.name, model: model.slice(slash + 1) } : { provider: named.name };
+  const listing = providers.find((provider) => provider.models.includes(model));
+  if (listing) return { provider: listing.name, model };
+  throw new OpenAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+}
 
 /**
  * `POST /v1/embeddings`: OpenAI's embeddings shape over the runtime's `embedMany` (string or
@@ -68,8 +82,8 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
         if (!texts.every((item): item is string => typeof item === "string"))
           throw invalidRequest("Token arrays are not supported as input here: send text", "input", "unsupported_parameter");
         if (texts.some((text) => text === "")) throw invalidRequest("'$.input' is invalid: empty strings cannot be embedded", "input");
-        const target = await resolveRuntimeModel(options.runtime, request.model);
-        const result = await options.runtime.embedMany({ texts, provider: target.provider, model: target.model }, callContextOf(ctx));
+        const target = await resolveEmbeddingModel(options.runtime, request.model);
+        const result = await options.runtime.embedMany({ texts, ...target }, callContextOf(ctx));
         if (request.dimensions && request.dimensions !== result.dimension)
           throw invalidRequest(
             `The model '${request.model}' answers with ${result.dimension} dimensions and cannot change it`,

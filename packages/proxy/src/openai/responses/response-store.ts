@@ -11,11 +11,13 @@ export interface ResponseStore {
   save(id: string, items: InputItem[]): Promise<void>;
 }
 
-/** The commands a Redis client needs here (ioredis `Redis` or `Cluster`). */
+/** What a Redis client needs here (ioredis `Redis` or `Cluster`; the pool store's client). */
 export interface ResponseStoreRedis {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
+  eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
 }
+
+const GET = "return redis.call('GET', KEYS[1])";
+const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
 
 const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_ENTRIES = 10_000;
@@ -55,12 +57,12 @@ export class RedisResponseStore implements ResponseStore {
   ) {}
 
   async load(id: string): Promise<InputItem[] | undefined> {
-    const text = await this.redis.get(`${this.prefix}response:${id}`);
-    return text === null ? undefined : (JSON.parse(text) as InputItem[]);
+    const text = await this.redis.eval(GET, 1, `${this.prefix}response:${id}`);
+    return typeof text === "string" ? (JSON.parse(text) as InputItem[]) : undefined;
   }
 
   async save(id: string, items: InputItem[]): Promise<void> {
-    await this.redis.set(`${this.prefix}response:${id}`, JSON.stringify(items), "PX", this.ttlMs);
+    await this.redis.eval(SET_PX, 1, `${this.prefix}response:${id}`, JSON.stringify(items), this.ttlMs);
   }
 }
 
