@@ -1,5 +1,6 @@
 import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
-import { createMessagesRelay } from "./anthropic/messages-sender.js";
+import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
+import { createRelay } from "./relay/relay.js";
 import { createClientCheck } from "./client-auth.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
@@ -54,6 +55,13 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const upstream = new UpstreamClient();
   const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+  const relayCountTokens = createRelay({
+    pool,
+    config,
+    upstream,
+    wire: messagesWire(config, "/v1/messages/count_tokens"),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
   const responseStore: ResponseStore =
@@ -72,6 +80,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         pool,
         config,
         relayMessages,
+        relayCountTokens,
         isClientAllowed,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),

@@ -41,7 +41,13 @@ async function resolveEmbeddingModel(runtime: Runtime, model: string): Promise<{
   if (named) return slash > 0 ? { provider: named.name, model: model.slice(slash + 1) } : { provider: named.name };
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
-  throw new OpenAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+  throw new OpenAIError(
+    404,
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    "invalid_request_error",
+    "model",
+    "model_not_found",
+  );
 }
 
 /**
