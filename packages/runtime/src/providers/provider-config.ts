@@ -45,7 +45,8 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
   const models = options?.models ?? commaList(environment.OPENAI_MODELS) ?? DEFAULT_OPENAI_MODELS;
   const embeddingModels = options?.embeddingModels ?? commaList(environment.OPENAI_EMBEDDING_MODELS) ?? DEFAULT_OPENAI_EMBEDDING_MODELS;
   if (baseURL) {
-    const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true });
+    // Structured outputs on: OpenAI-compatible servers (vLLM, Ollama, LM Studio) take `json_schema`, so a caller's schema is enforced upstream.
+    const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true, supportsStructuredOutputs: true });
     return {
       name: "openai",
       models,
