@@ -64,8 +64,10 @@ export {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
   UI_MESSAGE_STREAM_REQUEST_HEADER,
+  PREFERRED_STREAM_FORMAT_STATE,
   UiMessageStreamEncoder,
   fromUiChatRequest,
+  isUiChatRequest,
   wantsUiMessageStream,
 } from "./core/ui-message-stream.js";
 export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependency, requireInstalled } from "./core/optional-dependency.js";

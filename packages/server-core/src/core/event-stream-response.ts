@@ -3,7 +3,8 @@ import { ErrorCode } from "../errors/codes.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamAbortedError } from "../errors/server-errors.js";
 import type { Logger } from "./logger.js";
-import { encodeEventStream, negotiateEventStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { type EventStreamFormat, encodeEventStream, negotiateEventStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { PREFERRED_STREAM_FORMAT_STATE } from "./ui-message-stream.js";
 import { type StreamEventTransform, streamEventTransformFor } from "./stream-redaction.js";
 
 const STREAM_STATE = "conduit.eventStream";
@@ -24,7 +25,8 @@ export interface EventStreamOptions {
  * disconnect bookkeeping of `recordStreamAbort`.
  */
 export function applyEventStream(context: ServerContext, source: AsyncIterable<unknown>, options: EventStreamOptions): void {
-  const format = negotiateEventStreamFormat(context.headers, context.query);
+  const preferred = context.state[PREFERRED_STREAM_FORMAT_STATE] as EventStreamFormat | undefined;
+  const format = negotiateEventStreamFormat(context.headers, context.query, preferred);
   const response = context.response;
   response.status = 200;
   Object.assign(response.headers, streamHeaders(format));
