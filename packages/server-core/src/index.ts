@@ -87,6 +87,7 @@ export {
   registerAllRoutes,
 } from "./routes/all-routes.js";
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
+export { callTokenOf, setCallToken } from "./routes/call-token.js";
 export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
 export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi/openapi-document.js";
