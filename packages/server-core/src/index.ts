@@ -50,6 +50,7 @@ export {
   streamHeaders,
   toStreamEvent,
 } from "./core/stream-encoding.js";
+export { STREAM_KEEP_ALIVE_MS } from "./core/event-stream-response.js";
 export {
   DEFAULT_REDACTED_FIELDS,
   DEFAULT_REDACTION_PLACEHOLDER,

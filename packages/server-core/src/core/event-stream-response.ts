@@ -9,6 +9,22 @@ import { type StreamEventTransform, streamEventTransformFor } from "./stream-red
 
 const STREAM_STATE = "conduit.eventStream";
 
+/**
+ * The property a streamed result carries to set its own keep-alive interval (ms; 0 disables),
+ * overriding `config.streaming.keepAliveMs` for that response: `DataStreamResponse` sets it from
+ * its `keepAliveMs` option. A symbol, so no ordinary iterable's own fields are taken for it.
+ *
+ * @example
+ * const events = { [STREAM_KEEP_ALIVE_MS]: 5_000, async *[Symbol.asyncIterator]() { yield { type: "data", data: 1 } } };
+ */
+export const STREAM_KEEP_ALIVE_MS: unique symbol = Symbol.for("@conduit-ai/server-core/stream-keep-alive-ms");
+
+/** The source's own keep-alive interval when it names a valid one, else `fallback`. */
+function keepAliveOf(source: AsyncIterable<unknown>, fallback: number): number {
+  const own = (source as { [STREAM_KEEP_ALIVE_MS]?: unknown })[STREAM_KEEP_ALIVE_MS];
+  return typeof own === "number" && Number.isFinite(own) && own >= 0 ? own : fallback;
+}
+
 export interface EventStreamOptions {
   keepAliveMs: number;
   /** `config.redaction` as a transform (undefined when disabled). */
@@ -33,7 +49,7 @@ export function applyEventStream(context: ServerContext, source: AsyncIterable<u
   response.streaming = true;
   response.body = encodeEventStream(source, {
     format,
-    keepAliveMs: options.keepAliveMs,
+    keepAliveMs: keepAliveOf(source, options.keepAliveMs),
     signal: context.abortSignal,
     onError: options.onError,
     transformEvent: streamEventTransformFor(context, options.redactor),
