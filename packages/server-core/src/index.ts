@@ -50,6 +50,7 @@ export {
   streamHeaders,
   toStreamEvent,
 } from "./core/stream-encoding.js";
+export { STREAM_KEEP_ALIVE_MS } from "./core/event-stream-response.js";
 export {
   DEFAULT_REDACTED_FIELDS,
   DEFAULT_REDACTION_PLACEHOLDER,
@@ -64,8 +65,10 @@ export {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
   UI_MESSAGE_STREAM_REQUEST_HEADER,
+  PREFERRED_STREAM_FORMAT_STATE,
   UiMessageStreamEncoder,
   fromUiChatRequest,
+  isUiChatRequest,
   wantsUiMessageStream,
 } from "./core/ui-message-stream.js";
 export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependency, requireInstalled } from "./core/optional-dependency.js";
@@ -85,6 +88,7 @@ export {
   registerAllRoutes,
 } from "./routes/all-routes.js";
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
+export { callTokenOf, setCallToken } from "./routes/call-token.js";
 export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
 export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi/openapi-document.js";
