@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type AuthenticatedUser, credentialFromHeader } from "@conduit-ai/auth";
-import type { MiddlewareDefinition } from "@conduit-ai/server-core";
+import type { AuthenticatedUser } from "@conduit-ai/auth";
+import { type CredentialRule, type MiddlewareDefinition, credentialSourceOf, readCredential } from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { createProviderAuthMiddleware } from "../middleware/provider-auth-middleware.js";
 import { createAuthorizationRulesMiddleware } from "../rbac/authorization-rules.js";
@@ -51,8 +51,10 @@ export interface ProviderAuthSetup {
   sessions: SessionManager | undefined;
   /** The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or null. */
   validateToken(token: string): Promise<AuthenticatedUser | null>;
-  /** The token in a request's headers by exactly the HTTP middleware's rule (same header, `Bearer` parsing). */
-  extractCredential(headers: IncomingHttpHeaders): string | undefined;
+  /** Where the token is looked for (header, cookie, query): the HTTP middleware's rule, for the upgrade. */
+  rule: CredentialRule;
+  /** The token of a request (an upgrade) by exactly the HTTP middleware's rule (server-core's `readCredential`). */
+  extractCredential(request: { headers: IncomingHttpHeaders; url?: string | undefined }): string | undefined;
   close(): Promise<void>;
 }
 
@@ -179,7 +181,12 @@ export async function createProviderAuthFromConfig(
     await sessions?.close();
     throw error;
   }
-  const headerName = (middlewareOptions.headerName ?? "authorization").toLowerCase();
+  const rule: CredentialRule = {
+    scheme: "bearer",
+    headerName: middlewareOptions.headerName,
+    cookieName: middlewareOptions.cookieName,
+    queryParam: middlewareOptions.queryParam,
+  };
   const middleware: MiddlewareDefinition[] = [];
   if (middlewareOptions.enabled !== false) {
     const { enabled: _enabled, skipPaths = [], challengeRealm, ...rest } = middlewareOptions;
@@ -198,11 +205,9 @@ export async function createProviderAuthFromConfig(
     provider,
     middleware,
     sessions,
-    extractCredential: (headers) => {
-      const raw = headers[headerName];
-      const value = Array.isArray(raw) ? raw[0] : raw;
-      if (value === undefined || value.trim() === "") return undefined;
-      const extraction = credentialFromHeader("bearer", headerName, value);
+    rule,
+    extractCredential: (request) => {
+      const extraction = readCredential(credentialSourceOf(request), rule);
       return extraction.kind === "token" ? extraction.token : undefined;
     },
     validateToken: async (token) => {
