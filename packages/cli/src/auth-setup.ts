@@ -1,7 +1,13 @@
 import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
-import { type CredentialRule, MissingDependencyError, type MiddlewareDefinition, type RouteGroup } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type CredentialRule,
+  MissingDependencyError,
+  type MiddlewareDefinition,
+  type RouteGroup,
+} from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -14,6 +20,8 @@ export interface AuthSetup {
   webSocket: WebSocketAuthConfig;
   /** The provider, for the runtime's per-call token checks. */
   tokenProvider: RuntimeTokenProvider | undefined;
+  /** Adds the identity provider to the server's readiness and metrics (provider auth; a no-op for static auth). */
+  attach(server: BaseServerAdapter<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +63,7 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
     routes: undefined,
     webSocket: { strategy: "none" },
     tokenProvider: undefined,
+    attach: () => undefined,
     close: async () => undefined,
   };
   if (auth === undefined && authorization === undefined) return none;
@@ -122,6 +131,7 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
       },
     },
     tokenProvider: setup.provider,
+    attach: (server) => setup.monitor(server),
     close: () => setup.close(),
   };
 }

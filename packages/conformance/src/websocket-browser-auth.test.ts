@@ -103,4 +103,25 @@ forEachAdapter("one credential rule for HTTP and the /ws upgrade", ({ start }) =
       await close();
     }
   });
+
+  it("while the identity provider cannot be reached, /ws answers 503 AUTH_PROVIDER_UNAVAILABLE as /api does, not 401", async () => {
+    const outage = await startIdentityServer();
+    const token = await outage.sign({ sub: "u1" });
+    const { server, close } = await assembled(start as never, {
+      type: "jwt",
+      jwksUrl: outage.jwksUrl,
+      queryParam: "access_token",
+      sessions: false,
+    });
+    try {
+      outage.failWith(503);
+      expect(await me(server, `?access_token=${token}`)).toBe(503);
+      expect(await upgrade(server, `/ws?access_token=${token}`)).toBe(503);
+      outage.failWith(undefined);
+      expect(await upgrade(server, `/ws?access_token=${token}`)).toBe("u1");
+    } finally {
+      await close();
+      await outage.close();
+    }
+  });
 });

@@ -1,8 +1,11 @@
 import type { IncomingMessage } from "node:http";
-import { type CredentialScheme, credentialSourceOf, readCredential, within } from "@conduit-ai/server-core";
+import { type CredentialScheme, ServerAdapterError, credentialSourceOf, readCredential, within } from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig, WebSocketUser } from "./websocket-config.js";
 
-export type UpgradeAuthResult = { ok: true; user?: WebSocketUser } | { ok: false; reason: string };
+export type UpgradeAuthResult =
+  | { ok: true; user?: WebSocketUser }
+  /** `unavailable`: the validator threw a 503 error (its identity provider is down): refused with it, not with 401. */
+  | { ok: false; reason: string; unavailable?: ServerAdapterError };
 
 const SCHEMES: Record<string, CredentialScheme> = { bearer: "bearer", apiKey: "api-key", basic: "basic" };
 
@@ -26,7 +29,8 @@ function extractCredential(request: IncomingMessage, auth: WebSocketAuthConfig):
 /**
  * Authenticates an upgrade request with the configured strategy. Never throws: a
  * missing credential, a null user, a validator that throws or exceeds `timeoutMs`
- * all refuse.
+ * all refuse (a validator that throws a 503 error refuses with that error: the identity
+ * provider is down).
  *
  * @example
  * await authenticateUpgrade(request, { strategy: "bearer", validate: (token) => (token === "t" ? { id: "u1" } : null) });
@@ -40,7 +44,9 @@ export async function authenticateUpgrade(request: IncomingMessage, auth: WebSoc
     const user = await within(Promise.resolve(auth.validate(credential, { request })), auth.timeoutMs ?? 5000);
     if (user === "timeout") return { ok: false, reason: "Authentication timed out" };
     return user && typeof user.id === "string" ? { ok: true, user } : { ok: false, reason: "Invalid credentials" };
-  } catch {
+  } catch (error) {
+    // Still closed, but retryable: the client can tell "try again" from "your credential is bad", as on HTTP.
+    if (ServerAdapterError.isInstance(error) && error.statusCode === 503) return { ok: false, reason: error.message, unavailable: error };
     return { ok: false, reason: "Invalid credentials" };
   }
 }

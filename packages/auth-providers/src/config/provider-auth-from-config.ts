@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AuthenticatedUser } from "@conduit-ai/auth";
 import { type CredentialRule, type MiddlewareDefinition, credentialSourceOf, readCredential } from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
+import { type MonitoredServer, monitorAuthProvider } from "../health/provider-monitoring.js";
 import { createProviderAuthMiddleware } from "../middleware/provider-auth-middleware.js";
 import { createAuthorizationRulesMiddleware } from "../rbac/authorization-rules.js";
 import { RbacPolicy } from "../rbac/rbac-policy.js";
@@ -49,12 +50,17 @@ export interface ProviderAuthSetup {
   /** The auth middleware, then the authorization rules middleware when there are rules. */
   middleware: MiddlewareDefinition[];
   sessions: SessionManager | undefined;
-  /** The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or null. */
+  /**
+   * The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or
+   * null; throws `AuthProviderUnavailableError` (503) while the identity provider cannot be reached.
+   */
   validateToken(token: string): Promise<AuthenticatedUser | null>;
   /** Where the token is looked for (header, cookie, query): the HTTP middleware's rule, for the upgrade. */
   rule: CredentialRule;
   /** The token of a request (an upgrade) by exactly the HTTP middleware's rule (server-core's `readCredential`). */
   extractCredential(request: { headers: IncomingHttpHeaders; url?: string | undefined }): string | undefined;
+  /** Puts the identity provider into the server's readiness and `conduit_auth_provider_up` (see `monitorAuthProvider`). */
+  monitor(server: MonitoredServer): void;
   close(): Promise<void>;
 }
 
@@ -212,8 +218,12 @@ export async function createProviderAuthFromConfig(
     },
     validateToken: async (token) => {
       const result = await provider.authenticateToken(token);
-      return result.valid ? result.user : null;
+      if (result.valid) return result.user;
+      // The identity provider is down: the surface answers 503 with Retry-After, as HTTP does, not a refusal.
+      if (result.error.statusCode === 503) throw result.error;
+      return null;
     },
+    monitor: (server) => monitorAuthProvider(server, provider),
     close: () => provider.cleanup?.() ?? Promise.resolve(),
   };
 }

@@ -34,7 +34,7 @@ export class JwtTokenProvider extends BaseAuthProvider {
   constructor(type: string, verifierOptions: JwtVerifierOptions, profile: ClaimProfile, options: ProviderOptions = {}) {
     super(type, options);
     this.resolved = verifierOptions;
-    this.verifier = createJwtVerifier(type, verifierOptions);
+    this.verifier = createJwtVerifier(type, { ...verifierOptions, onReachability: this.availability.report });
     this.#profile = profile;
   }
 

@@ -66,7 +66,10 @@ export class OAuth2Provider extends BaseAuthProvider {
     const discoveryUrl =
       settings.discoveryUrl ?? (settings.issuer ? joinUrl(settings.issuer, "/.well-known/openid-configuration") : undefined);
     if (!discoveryUrl || (known.introspection && known.userinfo)) return Promise.resolve(known);
-    this.#endpoints ??= requestJson(this.type, discoveryUrl, { timeoutMs: settings.timeoutMs ?? 5000 })
+    this.#endpoints ??= requestJson(this.type, discoveryUrl, {
+      timeoutMs: settings.timeoutMs ?? 5000,
+      onReachability: this.availability.report,
+    })
       .then(({ body }) => {
         const document = body as { introspection_endpoint?: unknown; userinfo_endpoint?: unknown; issuer?: unknown };
         if (
@@ -123,6 +126,7 @@ export class OAuth2Provider extends BaseAuthProvider {
     const { body } = await requestJson(this.type, endpoints.introspection, {
       method: "POST",
       timeoutMs,
+      onReachability: this.availability.report,
       headers: { authorization: `Basic ${credentials}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),
     });
@@ -145,6 +149,7 @@ export class OAuth2Provider extends BaseAuthProvider {
     if (!endpoints.userinfo) throw new ProviderAPIError(this.type, "No userinfo endpoint is known");
     const { status, body } = await requestJson(this.type, endpoints.userinfo, {
       timeoutMs: this.#settings.timeoutMs ?? 5000,
+      onReachability: this.availability.report,
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
       acceptStatus: [401, 403],
     });

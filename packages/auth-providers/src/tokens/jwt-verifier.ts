@@ -1,5 +1,6 @@
 import { type KeyObject, X509Certificate, createPublicKey } from "node:crypto";
-import { type JWK, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { type JWK, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify } from "jose";
+import type { ReachabilityReport } from "../health/provider-availability.js";
 import { InvalidTokenError } from "../errors/auth-errors.js";
 import { settingsProblem } from "../config/settings-reader.js";
 import { toAuthError } from "./jose-errors.js";
@@ -52,6 +53,8 @@ export interface JwtVerifierOptions extends JwtKeySource {
   verifiedCacheSize?: number;
   /** Tokens longer than this are refused unparsed. Default 16 384. */
   maxTokenLength?: number;
+  /** Told after every key set request whether the identity provider answered (outage tracking). */
+  onReachability?: ReachabilityReport;
 }
 
 export interface JwtVerifier {
@@ -61,6 +64,21 @@ export interface JwtVerifier {
   peek(token: string): JWTPayload | undefined;
   /** Fetches the key set now (a health check); no-op for static keys. */
   reload(): Promise<void>;
+}
+
+/** `fetch` that reports whether the key set endpoint answered (a 5xx counts as not answering). */
+function observedFetch(report: ReachabilityReport, host: string | undefined): typeof fetch {
+  return (input, init) =>
+    fetch(input, init).then(
+      (response) => {
+        report(response.status < 500, host);
+        return response;
+      },
+      (error: unknown) => {
+        report(false, host);
+        throw error;
+      },
+    );
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -127,6 +145,7 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
     return allowed;
   };
 
+  const host = options.jwksUrl === undefined ? undefined : new URL(options.jwksUrl).host;
   let keyPromise: Promise<{ key: KeyObject | Uint8Array | JWTVerifyGetKey; algorithms: string[] }>;
   let remote: ReturnType<typeof createRemoteJWKSet> | undefined;
   if (options.jwksUrl !== undefined) {
@@ -135,6 +154,7 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
       cooldownDuration: options.jwksCooldownMs ?? 30_000,
       timeoutDuration: options.jwksTimeoutMs ?? 5000,
       ...(options.jwksHeaders ? { headers: options.jwksHeaders } : {}),
+      ...(options.onReachability ? { [customFetch]: observedFetch(options.onReachability, host) } : {}),
     });
     keyPromise = Promise.resolve({ key: remote, algorithms: algorithmsFor(ASYMMETRIC_ALGORITHMS) });
   } else if (options.secret !== undefined) {
@@ -182,7 +202,7 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
         cache.set(token, payload);
         return payload;
       } catch (error) {
-        throw toAuthError(error, provider);
+        throw toAuthError(error, provider, host);
       }
     },
     async reload() {
@@ -191,7 +211,7 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
         try {
           await remote.reload();
         } catch (error) {
-          throw toAuthError(error, provider);
+          throw toAuthError(error, provider, host);
         }
       }
     },
