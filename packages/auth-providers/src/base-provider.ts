@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { parseAuthorization } from "@conduit-ai/auth";
-import type { Logger, ServerContext } from "@conduit-ai/server-core";
+import { type Logger, type ServerContext, createConsoleLogger } from "@conduit-ai/server-core";
 import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
 import { ProviderAvailability } from "./health/provider-availability.js";
 import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
@@ -71,6 +71,8 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   readonly rbac: RbacPolicy;
   /** Whether the identity provider answers, from the requests this provider makes (see `ProviderAvailability`). */
   readonly availability: ProviderAvailability;
+  /** Where the provider's operational lines go (`ProviderOptions.logger`). */
+  protected readonly logger: Logger;
   /** Effective users per mapped user object (a cached token maps to the same object). */
   readonly #effective = new WeakMap<AuthenticatedUser, AuthenticatedUser>();
 
@@ -79,7 +81,8 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     options: ProviderOptions = {},
   ) {
     super();
-    this.availability = new ProviderAvailability(type, options.logger);
+    this.logger = options.logger ?? createConsoleLogger("warn");
+    this.availability = new ProviderAvailability(type, this.logger);
     this.rbac = options.rbac instanceof RbacPolicy ? options.rbac : new RbacPolicy(options.rbac, type);
     this.sessions =
       options.sessions === false
