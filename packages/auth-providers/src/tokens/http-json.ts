@@ -46,7 +46,9 @@ export async function requestJson(
     });
   }
   try {
-    return { status: response.status, body: await response.json() };
+    // An empty body (RFC 7009 revocation answers 200 with none) is no body, not bad JSON.
+    const text = await response.text();
+    return { status: response.status, body: text.trim() === "" ? undefined : JSON.parse(text) };
   } catch (error) {
     throw new ProviderAPIError(provider, "Identity provider answered with invalid JSON", { cause: error });
   }
