@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AuthenticatedUser } from "@conduit-ai/auth";
 import { type CredentialRule, type MiddlewareDefinition, credentialSourceOf, readCredential } from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
+import { AuthProviderError, ProviderInitializationError } from "../errors/auth-errors.js";
 import { type MonitoredServer, monitorAuthProvider } from "../health/provider-monitoring.js";
 import { createProviderAuthMiddleware } from "../middleware/provider-auth-middleware.js";
 import { createAuthorizationRulesMiddleware } from "../rbac/authorization-rules.js";
@@ -182,10 +183,18 @@ export async function createProviderAuthFromConfig(
   let provider: BaseAuthProvider;
   try {
     provider = authProviderRegistry.create(providerSettings as { type: string }, { sessions: sessions ?? false, rbac });
-    await provider.initialize?.();
   } catch (error) {
     await sessions?.close();
     throw error;
+  }
+  try {
+    await provider.initialize?.();
+  } catch (error) {
+    await sessions?.close();
+    // Settings problems say which key; anything else means the provider could not start.
+    throw AuthProviderError.isInstance(error)
+      ? error
+      : new ProviderInitializationError(type, `The ${type} provider failed to initialize: ${(error as Error).message}`, { cause: error });
   }
   const rule: CredentialRule = {
     scheme: "bearer",
