@@ -1,7 +1,13 @@
 import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
-import { MissingDependencyError, type MiddlewareDefinition, type RouteGroup } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type CredentialRule,
+  MissingDependencyError,
+  type MiddlewareDefinition,
+  type RouteGroup,
+} from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -14,6 +20,8 @@ export interface AuthSetup {
   webSocket: WebSocketAuthConfig;
   /** The provider, for the runtime's per-call token checks. */
   tokenProvider: RuntimeTokenProvider | undefined;
+  /** Adds the identity provider to the server's readiness and metrics (provider auth; a no-op for static auth). */
+  attach(server: BaseServerAdapter<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +36,15 @@ async function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-prov
 }
 
 const describe = (error: unknown) => (error as Error).message;
+
+/** The HTTP auth's credential rule as the WebSocket options: the upgrade reads the same header, cookie and query parameter. */
+function ruleOptions(rule: CredentialRule): Pick<WebSocketAuthConfig, "headerName" | "cookieName" | "queryParam"> {
+  return {
+    ...(rule.headerName ? { headerName: rule.headerName } : {}),
+    ...(rule.cookieName ? { cookieName: rule.cookieName } : {}),
+    ...(rule.queryParam ? { queryParam: rule.queryParam } : {}),
+  };
+}
 
 /**
  * Reads `auth` (static `api-key`/`bearer`/`basic` on `@conduit-ai/auth`, or `{"type": "<provider
@@ -46,6 +63,7 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
     routes: undefined,
     webSocket: { strategy: "none" },
     tokenProvider: undefined,
+    attach: () => undefined,
     close: async () => undefined,
   };
   if (auth === undefined && authorization === undefined) return none;
@@ -70,11 +88,11 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
         throw new UsageError(`Config file: invalid authorization: ${describe(error)}`);
       }
     }
-    // Same header, same parsing, same secrets as HTTP (fail closed).
+    // Same rule (header, cookie, query parameter), same parsing, same secrets as HTTP (fail closed).
     const webSocket: WebSocketAuthConfig = credentials
       ? {
-          strategy: "custom",
-          extractToken: (request) => credentials?.extractCredential(request.headers),
+          strategy: credentials.strategy,
+          ...ruleOptions(credentials.rule),
           validate: (credential) => {
             const user = credentials?.validate(credential);
             return user ? { ...user } : null;
@@ -105,14 +123,15 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
     middleware: setup.middleware,
     routes: providers.createAuthRoutes(setup.sessions ? { sessions: setup.sessions } : {}),
     webSocket: {
-      strategy: "custom",
-      extractToken: (request) => setup.extractCredential(request.headers),
+      strategy: "bearer",
+      ...ruleOptions(setup.rule),
       validate: async (token) => {
         const user = await setup.validateToken(token);
         return user ? { ...user } : null;
       },
     },
     tokenProvider: setup.provider,
+    attach: (server) => setup.monitor(server),
     close: () => setup.close(),
   };
 }

@@ -67,6 +67,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   }
   const server = await createServer(runtime, { framework: options.framework, config });
   for (const middleware of auth.middleware) server.registerMiddleware(middleware);
+  // The identity provider in readiness and `conduit_auth_provider_up`.
+  auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);

@@ -34,6 +34,16 @@ export {
 export { type Logger, createConsoleLogger, silentLogger } from "./core/logger.js";
 export { type Deadline, DeadlineQueue } from "./core/deadline-queue.js";
 export { within } from "./core/within.js";
+export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "./core/credentials.js";
+export {
+  type CredentialRule,
+  type CredentialScheme,
+  type CredentialSource,
+  credentialFromHeader,
+  credentialSourceOf,
+  defaultCredentialHeader,
+  readCredential,
+} from "./core/credential-rule.js";
 export { MiddlewareStack } from "./core/middleware-stack.js";
 export { compilePathPattern, joinPaths, pathMatchesFilter } from "./core/path-pattern.js";
 export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from "./core/raw-response.js";
