@@ -1,10 +1,10 @@
 import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
 import { createMessagesRelay } from "./anthropic/messages-sender.js";
-import { replyToResponse } from "./anthropic/proxy-reply.js";
-import { UpstreamClient } from "./anthropic/upstream-client.js";
 import { createClientCheck } from "./client-auth.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
+import { replyToResponse } from "./relay/proxy-reply.js";
+import { UpstreamClient } from "./relay/transport.js";
 import { createProxyRouteGroups } from "./routes.js";
 import type { SendMessages } from "./send-messages.js";
 import { MemoryPoolStore } from "./store/memory-store.js";

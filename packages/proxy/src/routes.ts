@@ -1,10 +1,11 @@
 import { type RouteDefinition, type RouteGroup, type ServerContext, rawResponse } from "@conduit-ai/server-core";
-import { anthropicError } from "./anthropic/errors.js";
+import { anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
 import type { RelayMessages } from "./anthropic/messages-sender.js";
-import { type ProxyReply, anthropicErrorReply } from "./anthropic/proxy-reply.js";
 import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
+import { credentialHeaders } from "./anthropic/wire.js";
 import type { ProxyConfig } from "./config.js";
 import type { AccountPool } from "./pool/account-pool.js";
+import type { ProxyReply } from "./relay/proxy-reply.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
@@ -129,10 +130,10 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
       .filter((account) => rows.find((row) => row.id === account.id)?.status !== "disabled")
       .map(async (account) => {
         try {
-          const credential: Record<string, string> =
-            account.type === "api-key"
-              ? { "x-api-key": account.apiKey }
-              : { authorization: `Bearer ${await deps.pool.oauth.accessToken(account)}`, "anthropic-beta": "oauth-2025-04-20" };
+          const credential = credentialHeaders(
+            account,
+            account.type === "api-key" ? account.apiKey : await deps.pool.oauth.accessToken(account),
+          );
           const response = await fetchImpl(endpoint, {
             method: "POST",
             headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...credential },
