@@ -12,3 +12,20 @@ export type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "
 export { MemoryUsageSink, aggregateUsage } from "./usage/memory-usage-sink.js";
 export { PostgresUsageSink, type PostgresUsageSinkOptions } from "./usage/postgres-usage-sink.js";
 export { GovernanceGate, type GovernanceGateOptions } from "./gate/governance-gate.js";
+export {
+  type AdminConfig,
+  type AdminConfigInput,
+  type KeysConfig,
+  type KeysConfigInput,
+  adminConfigSchema,
+  keysConfigSchema,
+  parseGovernanceConfig,
+  pricesConfigSchema,
+} from "./config/governance-config.js";
+export { type AdminCheckOptions, type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
+export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
+export { usageCsv } from "./admin/usage-csv.js";
+export { apiRefusalError } from "./api/api-refusal.js";
+export { type ApiGateOptions, GATED_API_PATHS, createApiGateMiddleware, estimateInputTokens } from "./api/api-gate-middleware.js";
+export { governanceMetrics } from "./governance-metrics.js";
+export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";

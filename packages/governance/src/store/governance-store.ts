@@ -62,6 +62,8 @@ export interface GovernanceStore {
   /** Drops a reservation and frees its slot, charging nothing. */
   release(reservation: Reservation): Promise<void>;
 
+  /** Whether a digest belongs to a live key (the admin guard tells a key holder 403 from a stranger 401). */
+  isActiveDigest(digest: string, nowMs: number): Promise<boolean>;
   createKey(record: KeyRecord, digest: string): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;
   listKeys(): Promise<KeyRecord[]>;

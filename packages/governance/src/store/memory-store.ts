@@ -134,6 +134,12 @@ export class MemoryGovernanceStore implements GovernanceStore {
     }
   }
 
+  async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
+    const entry = this.#keys.get(this.#digests.get(digest) ?? "");
+    const until = entry?.digests.get(digest);
+    return until !== undefined && (until === 0 || nowMs < until);
+  }
+
   async createKey(record: KeyRecord, digest: string): Promise<void> {
     this.#keys.set(record.id, { record, digests: new Map([[digest, 0]]) });
     this.#digests.set(digest, record.id);

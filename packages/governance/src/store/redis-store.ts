@@ -125,6 +125,13 @@ export class RedisGovernanceStore implements GovernanceStore {
     );
   }
 
+  async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
+    const route = await this.#route(digest);
+    if (!route) return false;
+    const until = await this.#redis.hget(this.#keyKeys(route.id, route.team || undefined, "0")[0] as string, `d:${digest}`);
+    return until !== null && (until === "0" || nowMs < Number(until));
+  }
+
   async createKey(record: KeyRecord, digest: string): Promise<void> {
     const [recordKey] = this.#keyKeys(record.id, record.team, "0");
     await this.#redis.hset(recordKey as string, { config: storedKeyJson(record), [`d:${digest}`]: "0" });
