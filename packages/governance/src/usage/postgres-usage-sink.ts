@@ -180,12 +180,13 @@ export class PostgresUsageSink implements UsageSink {
     await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
+    // Cleared before the replay: an overflow spilled meanwhile sets it again and is replayed next time.
+    this.#spilled = false;
     let text: string;
     try {
       text = await readFile(replaying, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      this.#spilled = false;
       return;
     }
     const events = text
@@ -196,12 +197,12 @@ export class PostgresUsageSink implements UsageSink {
       for (let start = 0; start < events.length; start += this.#batchSize) await this.#insert(events.slice(start, start + this.#batchSize));
     } catch (error) {
       // Back to the spill file (ahead of anything spilled meanwhile); ids make the replayed part harmless.
+      this.#spilled = true;
       await appendFile(this.#spillFile, text);
       await unlink(replaying);
       throw error;
     }
     await unlink(replaying);
-    this.#spilled = false;
   }
 
   async query(query: UsageQuery): Promise<UsageRow[]> {
