@@ -1,5 +1,5 @@
 import {
-  type Gate,
+  type Runtime,
   type MiddlewareDefinition,
   type RouteGroup,
   type ServerAdapter,
@@ -13,6 +13,7 @@ import type { Pool } from "pg";
 import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
 import { createApiGateMiddleware } from "./api/api-gate-middleware.js";
+import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
 import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
 import { GovernanceGate } from "./gate/governance-gate.js";
 import { governanceMetrics } from "./governance-metrics.js";
@@ -52,7 +53,7 @@ export interface GovernanceOptions {
 
 /** Virtual keys, limits, budgets and the admin API of one server. */
 export interface Governance {
-  readonly gate: Gate;
+  readonly gate: GovernanceGate;
   readonly store: GovernanceStore;
   readonly usage: UsageSink;
   /** Whether an admin credential exists (the admin API is mounted only then). */
@@ -63,6 +64,8 @@ export interface Governance {
   adminRoutes(): RouteGroup | undefined;
   /** The auth type `virtual-key` on `/api` routes. */
   apiMiddleware(): MiddlewareDefinition;
+  /** The auth type `virtual-key` on `/ws`: the upgrade's auth and the gated runtime its messages use. */
+  webSocket(runtime: Runtime): VirtualKeyWebSocket;
   /**
    * Mounts what applies on a server: the admin API (with a credential), the `/api` gate
    * (`virtualKeyAuth`) and the per-team metrics (when the server has metrics).
@@ -141,6 +144,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     checkAdmin: check,
     adminRoutes,
     apiMiddleware,
+    webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);

@@ -29,3 +29,4 @@ export { apiRefusalError } from "./api/api-refusal.js";
 export { type ApiGateOptions, GATED_API_PATHS, createApiGateMiddleware, estimateInputTokens } from "./api/api-gate-middleware.js";
 export { governanceMetrics } from "./governance-metrics.js";
 export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";
+export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";

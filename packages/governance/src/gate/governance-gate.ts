@@ -61,7 +61,16 @@ export class GovernanceGate implements Gate {
 
   async admit(request: GateRequest): Promise<GateAdmission | GateRefusal> {
     if (!request.credential) return missingKey();
-    const digest = keyDigest(request.credential, this.#options.keysSecret);
+    return this.admitDigest(keyDigest(request.credential, this.#options.keysSecret), request);
+  }
+
+  /** The digest of a credential under this gate's key secret (what the store holds). */
+  digestOf(credential: string): string {
+    return keyDigest(credential, this.#options.keysSecret);
+  }
+
+  /** `admit` for a credential already digested (a WebSocket connection keeps the digest, never the secret). */
+  async admitDigest(digest: string, request: Omit<GateRequest, "credential">): Promise<GateAdmission | GateRefusal> {
     const price = request.model ? priceOf(this.#options.prices, request.model) : undefined;
     const outputTokens = request.maxOutputTokens ?? this.#options.defaultMaxOutputTokens ?? 4096;
     const base = {
@@ -94,6 +103,14 @@ export class GovernanceGate implements Gate {
     if (!outcome.admitted)
       return refusalOf(outcome as Exclude<AdmitOutcome, { admitted: true } | { reason: "concurrency" }>, request.model);
     return this.#admission(outcome.key, outcome.reservation);
+  }
+
+  /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
+  async identify(digest: string): Promise<{ keyId: string; team?: string } | undefined> {
+    if (!(await this.#options.store.isActiveDigest(digest, Date.now()))) return undefined;
+    const keyId = await this.#options.store.keyIdOf(digest);
+    const key = keyId ? await this.#options.store.getKey(keyId) : undefined;
+    return key ? { keyId: key.id, ...(key.team ? { team: key.team } : {}) } : undefined;
   }
 
   async #attempt(base: Omit<AdmitInput, "clock" | "leaseId">): Promise<AdmitOutcome | { refusal: GateRefusal }> {

@@ -64,6 +64,8 @@ export interface GovernanceStore {
 
   /** Whether a digest belongs to a live key (the admin guard tells a key holder 403 from a stranger 401). */
   isActiveDigest(digest: string, nowMs: number): Promise<boolean>;
+  /** The key a digest routes to (live or not). */
+  keyIdOf(digest: string): Promise<string | undefined>;
   createKey(record: KeyRecord, digest: string): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;
   listKeys(): Promise<KeyRecord[]>;

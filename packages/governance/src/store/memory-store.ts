@@ -134,6 +134,10 @@ export class MemoryGovernanceStore implements GovernanceStore {
     }
   }
 
+  async keyIdOf(digest: string): Promise<string | undefined> {
+    return this.#digests.get(digest);
+  }
+
   async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
     const entry = this.#keys.get(this.#digests.get(digest) ?? "");
     const until = entry?.digests.get(digest);

@@ -125,6 +125,10 @@ export class RedisGovernanceStore implements GovernanceStore {
     );
   }
 
+  async keyIdOf(digest: string): Promise<string | undefined> {
+    return (await this.#route(digest))?.id;
+  }
+
   async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
     const route = await this.#route(digest);
     if (!route) return false;
