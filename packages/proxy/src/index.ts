@@ -42,3 +42,5 @@ export { createAccountPool } from "./pool/create-pool.js";
 export * from "./openai/index.js";
 // The codex engine (mounted by `conduit proxy` only).
 export * from "./codex/index.js";
+export { createModelsRoutes, type ModelsRouteOptions } from "./models/models-route.js";
+export { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./models/claude-models.js";

@@ -6,11 +6,15 @@ import { credentialHeaders } from "./anthropic/wire.js";
 import type { ProxyConfig } from "./config.js";
 import type { AccountPool } from "./pool/account-pool.js";
 import type { ProxyReply } from "./relay/proxy-reply.js";
+import type { Relay } from "./relay/relay.js";
+import { createCountTokensRoute } from "./anthropic/count-tokens-route.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
   config: ProxyConfig;
   relayMessages: RelayMessages;
+  /** The pool's relay to `/v1/messages/count_tokens`. */
+  relayCountTokens?: Relay;
   isClientAllowed: (ctx: ServerContext) => boolean;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
@@ -154,13 +158,15 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
 export function createProxyRouteGroups(
   deps: ProxyRouteDeps,
   surfaces: { messages: boolean; chatCompletions: boolean },
-  chatCompletions?: RouteDefinition,
+  chatCompletions?: RouteDefinition | RouteDefinition[],
 ): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
+  if (surfaces.messages && deps.relayCountTokens)
+    routes.push(createCountTokensRoute({ relay: deps.relayCountTokens, isClientAllowed: deps.isClientAllowed, headersOf, searchOf }));
   // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
   // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
-  if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
+  if (surfaces.chatCompletions && chatCompletions) routes.push(...[chatCompletions].flat());
   else if (surfaces.chatCompletions && !surfaces.messages) {
     throw new Error(
       "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",
