@@ -9,7 +9,9 @@ import {
   registerAllRoutes,
 } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
+import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
+import { setupGovernance } from "./governance-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { setupProxy } from "./proxy-setup.js";
 import { connectRedis } from "./redis-connection.js";
@@ -39,9 +41,16 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const redisUrl = env.REDIS_URL || undefined;
   const redis = redisUrl ? await connectRedis(redisUrl, createConsoleLogger("warn")) : undefined;
   let auth: Awaited<ReturnType<typeof setupAuth>>;
+  let governance: Governance | undefined;
+  // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
+  const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
   try {
-    auth = await setupAuth(options.file, env, redis);
+    governance = await setupGovernance(options.file, { redis, env });
+    if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
+    const { auth: _virtualKey, ...withoutAuth } = options.file;
+    auth = await setupAuth(virtualKeyAuth ? withoutAuth : options.file, env, redis);
   } catch (error) {
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
@@ -57,6 +66,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   } catch (error) {
     await runtime.close();
     await auth.close();
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
@@ -72,8 +82,11 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
-  // The WebSocket surface asks for the same credentials as HTTP (fail closed).
-  attachWebSocket(server, { runtime, auth: auth.webSocket });
+  governance?.install(server, { virtualKeyAuth });
+  // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
+  // its messages that start work go through the same gate.
+  const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;
+  attachWebSocket(server, webSocket ? { runtime: webSocket.runtime, auth: webSocket.auth } : { runtime, auth: auth.webSocket });
   return {
     server,
     authMiddleware: auth.middleware,
@@ -81,6 +94,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
       await runtime.close();
       await auth.close();
       await proxy?.close();
+      await governance?.close();
       redis?.disconnect();
     },
   };

@@ -121,3 +121,21 @@ export { VERSION } from "./version.js";
 export * from "./middleware/index.js";
 export { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./core/error-handling-state.js";
 export type { AdapterOptions } from "./core/base-adapter.js";
+// One price table for the whole server (issue 21).
+export {
+  DEFAULT_PRICES,
+  type TokenPrice,
+  type PriceTable,
+  type PricedUsage,
+  costOf,
+  mergePrices,
+  priceOf,
+} from "./pricing/model-prices.js";
+export {
+  type RuntimeCallObserver,
+  type RuntimeCallOutcome,
+  observeRuntimeCall,
+  observedCall,
+  observedStream,
+  reportRuntimeCall,
+} from "./core/runtime-call-observer.js";

@@ -13,16 +13,21 @@ import {
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
+import type { Governance } from "@conduit-ai/governance";
+import { setupGovernance } from "../governance-setup.js";
 import { connectRedis } from "../redis-connection.js";
 import { UsageError } from "../usage-error.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Environment: PORT, HOST, REDIS_URL (for "store": "redis"), REDIS_KEY_PREFIX.`;
+Also honours the file's "keys", "admin" and "prices" keys (virtual keys, the /admin API, one price table).
+Environment: PORT, HOST, REDIS_URL (for "store": "redis"), REDIS_KEY_PREFIX, DATABASE_URL, CONDUIT_KEYS_SECRET, CONDUIT_ADMIN_KEY.`;
 
 interface ProxyCommandOptions {
   proxy: ProxyConfig;
+  /** The file's `keys`, `admin` and `prices` keys (governance), as read. */
+  governance: { keys?: unknown; admin?: unknown; prices?: unknown; proxy?: unknown };
   server: ServerAdapterConfig;
   host: string;
 }
@@ -47,7 +52,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig };
+  let file: { proxy?: unknown; server?: ServerAdapterConfig; keys?: unknown; admin?: unknown; prices?: unknown };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -64,7 +69,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
   if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
-  if (proxy.clientKeys.length === 0)
+  if (proxy.clientKeys.length === 0 && file.keys === undefined)
     throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
   if (proxy.store === "redis" && !env.REDIS_URL)
     throw new UsageError(`Config file ${path}: proxy.store is "redis" but REDIS_URL is not set`);
@@ -83,7 +88,8 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  return { proxy, server, host };
+  const governance = { keys: file.keys, admin: file.admin, prices: file.prices, proxy: file.proxy };
+  return { proxy, server, host, governance };
 }
 
 /**
@@ -101,8 +107,11 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   const logger = createConsoleLogger("warn");
   let redis: Redis | undefined;
+  let governance: Governance | undefined;
   try {
-    if (options.proxy.store === "redis") redis = await connectRedis(env.REDIS_URL as string, logger);
+    const sharedKeys = (options.governance.keys as { store?: unknown } | undefined)?.store === "redis";
+    if (options.proxy.store === "redis" || (sharedKeys && env.REDIS_URL)) redis = await connectRedis(env.REDIS_URL as string, logger);
+    governance = await setupGovernance(options.governance, { redis, env });
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
@@ -112,6 +121,8 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     });
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
+    // The admin API (with an admin credential) and the per-team metrics.
+    governance?.install(server);
     const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
     server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
     await server.start();
@@ -122,12 +133,18 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         await server.stop();
         await proxy.close();
         await runtime.close();
+        await governance?.close();
         redis?.disconnect();
       },
       stopped: "Conduit proxy stopped",
     });
   } catch (error) {
+    await governance?.close().catch(() => undefined);
     redis?.disconnect();
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      process.exit(2);
+    }
     const code = (error as { code?: string }).code;
     console.error(`Conduit proxy failed to start${code ? ` (${code})` : ""}: ${(error as Error).message}`);
     process.exit(1);

@@ -3,6 +3,7 @@ import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
 import { embedManyResponseSchema, embedResponseSchema, generateResponseSchema, providersResponseSchema } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
 import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } from "../core/ui-message-stream.js";
+import { observedCall, observedStream } from "../core/runtime-call-observer.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
 
@@ -37,7 +38,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
       summary,
       description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
       schema: { body: generateRequestSchema(), response: generateResponseSchema() },
-      handler: (ctx) => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
+      handler: (ctx) => observedCall(ctx, () => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx))),
     });
   return {
     prefix: "/agent",
@@ -58,7 +59,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         middleware: [uiChatRequestMiddleware],
         schema: { body: generateRequestSchema() },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
-        handler: (ctx) => requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx)),
+        handler: (ctx) => observedStream(ctx, requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx))),
       }),
       defineRoute({
         method: "GET",
