@@ -12,19 +12,21 @@ import {
 } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
-import { connectRedis } from "../redis-connection.js";
+import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
+import type { RedisTopology } from "@conduit-ai/server-core";
 import { UsageError } from "../usage-error.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Environment: PORT, HOST, REDIS_URL (for "store": "redis"), REDIS_KEY_PREFIX.`;
+Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX.`;
 
 interface ProxyCommandOptions {
   proxy: ProxyConfig;
   server: ServerAdapterConfig;
   host: string;
+  /** Where the pool lives with `store: "redis"`. */
+  redis?: RedisTopology;
 }
 
 function oneLine(message: string): string {
@@ -47,7 +49,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig };
+  let file: { proxy?: unknown; server?: ServerAdapterConfig; redis?: unknown };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -66,8 +68,11 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
   if (proxy.clientKeys.length === 0)
     throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
-  if (proxy.store === "redis" && !env.REDIS_URL)
-    throw new UsageError(`Config file ${path}: proxy.store is "redis" but REDIS_URL is not set`);
+  const redis = proxy.store === "redis" ? redisTopologyOf(env, file.redis, `Config file ${path}`) : undefined;
+  if (proxy.store === "redis" && !redis)
+    throw new UsageError(
+      `Config file ${path}: proxy.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)`,
+    );
   const server: ServerAdapterConfig = { ...file.server };
   const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {
@@ -83,7 +88,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  return { proxy, server, host };
+  return { proxy, server, host, ...(redis ? { redis } : {}) };
 }
 
 /**
@@ -100,13 +105,13 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     process.exit(2);
   }
   const logger = createConsoleLogger("warn");
-  let redis: Redis | undefined;
+  let redis: SharedRedis | undefined;
   try {
-    if (options.proxy.store === "redis") redis = await connectRedis(env.REDIS_URL as string, logger);
+    if (options.redis) redis = await openRedis(options.redis, logger);
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
-      ...(redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {}),
+      ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
       onWarning: warn,
       chatCompletions: chatCompletionsFor(runtime),
     });
