@@ -1,7 +1,9 @@
 import {
+  type PingableRedis,
   type RedisConnectionState,
   type RedisTopology,
   createRedisClient,
+  pingRedis,
   redisTopologyFrom,
   slotPrefix,
   storeCall,
@@ -207,7 +209,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.client.ping());
+    await this.#call(() => pingRedis(this.client as PingableRedis));
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,9 @@ import {
   type SessionInfo,
   type SessionMessage,
   type SessionMessagesPage,
+  type PingableRedis,
   closeRedis,
+  pingRedis,
   slotPrefix,
   storeCall,
   whenConnected,
@@ -135,7 +137,7 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.#redis.ping());
+    await this.#call(() => pingRedis(this.#redis as PingableRedis));
   }
 
   async close(): Promise<void> {

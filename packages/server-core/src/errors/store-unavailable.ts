@@ -43,6 +43,9 @@ export function isStoreUnavailable(error: unknown): error is StoreUnavailableErr
  */
 export const STORE_CALL_DEADLINE_MS = 1_000;
 
+const afterIo: (callback: () => void) => void =
+  typeof setImmediate === "function" ? (callback) => setImmediate(callback) : (callback) => setTimeout(callback, 0);
+
 /**
  * Runs one store operation; any failure (connection refused, command timeout, a client
  * refusing commands while disconnected) or no answer within `STORE_CALL_DEADLINE_MS` becomes
@@ -55,10 +58,10 @@ export const STORE_CALL_DEADLINE_MS = 1_000;
 export async function storeCall<T>(store: string, operation: () => Promise<T>, deadlineMs = STORE_CALL_DEADLINE_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError(store, { cause: new Error(`no answer within ${deadlineMs} ms`) })),
-      deadlineMs,
-    );
+    const expire = () => reject(new StoreUnavailableError(store, { cause: new Error(`no answer within ${deadlineMs} ms`) }));
+    // Expire after the I/O poll that follows the timer: when the event loop itself stalled past the
+    // deadline (a long synchronous task), a reply already waiting on the socket still wins.
+    timer = setTimeout(() => afterIo(expire), deadlineMs);
   });
   try {
     const work = operation();

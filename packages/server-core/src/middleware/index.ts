@@ -42,6 +42,7 @@ export {
 export { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, type RedisEvalClient, runScript, whenConnected } from "./redis-client.js";
 export { type RedisClient, type RedisClientOptions, closeRedis, connectRedis, createRedisClient } from "./redis/connect-redis.js";
 export { hashTag, slotPrefix } from "./redis/hash-tag.js";
+export { type PingableRedis, pingRedis } from "./redis/ping-redis.js";
 export {
   type RedisAddress,
   type RedisSettings,
