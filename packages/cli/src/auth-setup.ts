@@ -50,13 +50,18 @@ function ruleOptions(rule: CredentialRule): Pick<WebSocketAuthConfig, "headerNam
  * Reads `auth` (static `api-key`/`bearer`/`basic` on `@conduit-ai/auth`, or `{"type": "<provider
  * type or alias>", ...}` on `@conduit-ai/auth-providers`, loaded only then) and the top-level
  * `authorization` rules. A bad value is a `UsageError` naming it. Redis sessions use `redis`
- * (the assembly's client for `REDIS_URL`).
+ * (the assembly's client, any topology) under `keyPrefix` + `auth:`.
  *
  * @example
  * const auth = await setupAuth(file, process.env);
  * for (const middleware of auth.middleware) server.registerMiddleware(middleware);
  */
-export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv, redis?: SessionRedisClient): Promise<AuthSetup> {
+export async function setupAuth(
+  file: { [key: string]: unknown },
+  env: NodeJS.ProcessEnv,
+  redis?: SessionRedisClient,
+  keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
+): Promise<AuthSetup> {
   const { auth, authorization } = file;
   const none: AuthSetup = {
     middleware: [],
@@ -111,8 +116,8 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
   try {
     setup = await providers.createProviderAuthFromConfig(auth, {
       authorization,
-      // Sessions share the assembly's fail-fast Redis client (REDIS_URL) and its key prefix.
-      ...(redis ? { redis, keyPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}auth:` } : {}),
+      // Sessions share the assembly's fail-fast Redis client and its key prefix.
+      ...(redis ? { redis, keyPrefix: `${keyPrefix}auth:` } : {}),
       alwaysPublicPaths: ALWAYS_PUBLIC_PATHS,
     });
   } catch (error) {
