@@ -46,7 +46,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
   const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
   try {
-    governance = await setupGovernance(options.file, { redis, env });
+    governance = await setupGovernance(options.file, { redis, env, keyPrefix });
     if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
     const { auth: _virtualKey, ...withoutAuth } = options.file;
     auth = await setupAuth(virtualKeyAuth ? withoutAuth : options.file, env, redis, keyPrefix);

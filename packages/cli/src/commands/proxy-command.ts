@@ -116,7 +116,11 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
   let governance: Governance | undefined;
   try {
     if (options.redis) redis = await openRedis(options.redis, logger);
-    governance = await setupGovernance(options.governance, { redis, env });
+    governance = await setupGovernance(options.governance, {
+      redis,
+      env,
+      ...(options.redis ? { keyPrefix: options.redis.keyPrefix } : {}),
+    });
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
