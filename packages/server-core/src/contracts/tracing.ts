@@ -103,3 +103,29 @@ export function getTracing(): Tracing {
 export function setTracing(tracing: Tracing | undefined): void {
   (globalThis as TracingHolder)[TRACING] = tracing;
 }
+
+/**
+ * Runs `work` in a span of its own (active while it runs), ended when it settles and failed
+ * when it throws; with tracing off, just runs `work` (with no span).
+ *
+ * @example
+ * const result = await withSpan("execute_tool search", { attributes: { "gen_ai.tool.name": "search" } }, () => tool.run(input));
+ */
+export function withSpan<T>(name: string, options: TraceSpanOptions, work: (span: TraceSpan | undefined) => Promise<T>): Promise<T> {
+  const tracing = getTracing();
+  if (!tracing.enabled) return work(undefined);
+  const span = tracing.startSpan(name, options);
+  return tracing
+    .runInSpan(span, () => work(span))
+    .then(
+      (result) => {
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        span.fail(error);
+        span.end();
+        throw error;
+      },
+    );
+}
