@@ -18,11 +18,12 @@ export interface ServeOptions {
   file: ConduitConfigFile;
 }
 
-const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "proxy", "$schema"]);
+const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "proxy", "telemetry", "$schema"]);
 
 export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
                      [--workers N|auto] [--allow-per-worker-state]
-Environment: PORT, HOST, CONDUIT_FRAMEWORK, REDIS_URL (needed by --workers above 1).`;
+Environment: PORT, HOST, CONDUIT_FRAMEWORK, REDIS_URL (needed by --workers above 1),
+             OTEL_EXPORTER_OTLP_ENDPOINT and the other OTEL_* variables (traces).`;
 
 /** Flags win over the environment, which wins over the config file, which wins over defaults. */
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): ServeOptions {

@@ -15,6 +15,7 @@ import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveCon
 import type { Redis } from "ioredis";
 import { connectRedis } from "../redis-connection.js";
 import { UsageError } from "../usage-error.js";
+import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
@@ -25,6 +26,8 @@ interface ProxyCommandOptions {
   proxy: ProxyConfig;
   server: ServerAdapterConfig;
   host: string;
+  /** The file's `telemetry` key, checked when tracing starts. */
+  telemetry: unknown;
 }
 
 function oneLine(message: string): string {
@@ -47,7 +50,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig };
+  let file: { proxy?: unknown; server?: ServerAdapterConfig; telemetry?: unknown };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -83,7 +86,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  return { proxy, server, host };
+  return { proxy, server, host, telemetry: file.telemetry };
 }
 
 /**
@@ -104,6 +107,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
   try {
     if (options.proxy.store === "redis") redis = await connectRedis(env.REDIS_URL as string, logger);
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
+    const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
       ...(redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {}),
@@ -123,6 +127,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         await proxy.close();
         await runtime.close();
         redis?.disconnect();
+        await telemetry?.shutdown();
       },
       stopped: "Conduit proxy stopped",
     });
