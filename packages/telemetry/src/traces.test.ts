@@ -1,4 +1,5 @@
 import { createAdapter } from "@conduit-ai/adapter-hono";
+import { createAiWorkflowRoutes } from "@conduit-ai/ai-workflows";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
@@ -45,6 +46,7 @@ beforeAll(async () => {
   await runtime.ready();
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false } });
   registerAllRoutes(adapter);
+  adapter.registerRouteGroup(createAiWorkflowRoutes(runtime));
   await adapter.start();
   base = `http://127.0.0.1:${adapter.address()?.port}`;
 });
@@ -166,6 +168,25 @@ describe("traces exported over OTLP/HTTP to a real receiver", () => {
     const seen = mcp.calls.at(-1);
     expect(seen?.headerTraceparent).toBe(`00-${INCOMING_TRACE}-${call.spanId}-01`);
     expect(seen?.metaTraceparent).toBe(`00-${INCOMING_TRACE}-${call.spanId}-01`);
+  });
+
+  it("an /api/ai workflow: a workflow span under the request, its model call a chat span under it", async () => {
+    await trace({});
+    const response = await fetch(`${base}/api/ai/debug-ai-output`, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${INCOMING_TRACE}-${INCOMING_PARENT}-01` },
+      body: JSON.stringify({ aiResponse: '{"a": 1,}', expectedFormat: "json", provider: "anthropic", model: MODEL }),
+    });
+    expect(response.status).toBe(200);
+    await receiver.waitFor(() => ofTrace(INCOMING_TRACE).some((span) => span.kind === SERVER));
+    const server = byName(ofTrace(INCOMING_TRACE), "POST /api/ai/debug-ai-output") as ReceivedSpan;
+    const workflow = byName(ofTrace(INCOMING_TRACE), "workflow debug-ai-output") as ReceivedSpan;
+    expect(workflow).toMatchObject({ parentSpanId: server.spanId });
+    expect(workflow.attributes["conduit.workflow.name"]).toBe("debug-ai-output");
+    expect(typeof workflow.attributes["conduit.workflow.simulated"]).toBe("boolean");
+    const chat = byName(ofTrace(INCOMING_TRACE), `chat ${MODEL}`) as ReceivedSpan;
+    expect(chat).toMatchObject({ kind: CLIENT, parentSpanId: workflow.spanId });
+    expect(JSON.stringify(ofTrace(INCOMING_TRACE))).not.toContain('{"a": 1,}');
   });
 
   it("sampling: always_off records nothing, yet a sampled parent's decision is honoured by the parent-based default", async () => {
