@@ -103,7 +103,7 @@ export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
 export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi/openapi-document.js";
 export { zodToOpenApiSchema } from "./openapi/zod-openapi-schema.js";
-export { ServerMetrics } from "./metrics/server-metrics.js";
+export { ServerMetrics, type ServerMetricsOptions } from "./metrics/server-metrics.js";
 export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics/metrics-middleware.js";
 export { createMetricsRoute } from "./metrics/metrics-route.js";
 export { getServerMetrics, installMetrics } from "./metrics/install-metrics.js";

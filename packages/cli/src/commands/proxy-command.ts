@@ -17,6 +17,7 @@ import { setupGovernance } from "../governance-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
 import type { RedisTopology } from "@conduit-ai/server-core";
 import { UsageError } from "../usage-error.js";
+import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
@@ -32,6 +33,8 @@ interface ProxyCommandOptions {
   host: string;
   /** Where the pool lives with `store: "redis"`. */
   redis?: RedisTopology;
+  /** The file's `telemetry` key, checked when tracing starts. */
+  telemetry: unknown;
 }
 
 function oneLine(message: string): string {
@@ -54,7 +57,15 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig; redis?: unknown; keys?: unknown; admin?: unknown; prices?: unknown };
+  let file: {
+    proxy?: unknown;
+    server?: ServerAdapterConfig;
+    redis?: unknown;
+    keys?: unknown;
+    admin?: unknown;
+    prices?: unknown;
+    telemetry?: unknown;
+  };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -95,7 +106,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
   const governance = { keys: file.keys, admin: file.admin, prices: file.prices, proxy: file.proxy };
-  return { proxy, server, host, governance, ...(redis ? { redis } : {}) };
+  return { proxy, server, host, governance, telemetry: file.telemetry, ...(redis ? { redis } : {}) };
 }
 
 /**
@@ -122,6 +133,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
       ...(options.redis ? { keyPrefix: options.redis.keyPrefix } : {}),
     });
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
+    const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
       ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
@@ -144,6 +156,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         await runtime.close();
         await governance?.close();
         redis?.disconnect();
+        await telemetry?.shutdown();
       },
       stopped: "Conduit proxy stopped",
     });
