@@ -107,3 +107,13 @@ export { VERSION } from "./version.js";
 export * from "./middleware/index.js";
 export { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./core/error-handling-state.js";
 export type { AdapterOptions } from "./core/base-adapter.js";
+// Live request feed (issue 22: the operator console's "Live requests").
+export {
+  type RequestFeedAnnotation,
+  type RequestFeedEvent,
+  type RequestFeedOptions,
+  RequestFeed,
+  annotateRequestFeed,
+  createRequestFeedMiddleware,
+  installRequestFeed,
+} from "./core/request-feed.js";
