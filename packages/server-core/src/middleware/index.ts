@@ -41,7 +41,7 @@ export {
 } from "./rate-limit/rate-limiter.js";
 export { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, type RedisEvalClient, runScript, whenConnected } from "./redis-client.js";
 export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } from "./request-id.js";
-export { type SecurityHeadersOptions, createSecurityHeadersMiddleware } from "./security-headers.js";
+export { type SecurityHeadersOptions, createSecurityHeadersMiddleware, servedOverHttps } from "./security-headers.js";
 export { type TimingOptions, createTimingMiddleware } from "./timing.js";
 export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
 export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";

@@ -63,6 +63,18 @@ describe("createStaticRoutes", () => {
     }
   });
 
+  it("redirects the bare prefix to the trailing slash when asked, so relative links resolve under it", async () => {
+    const { adapter, request } = createTestApp();
+    adapter.registerRouteGroup(createStaticRoutes({ prefix: "/tools/console", directory, bareIndex: "redirect" }));
+    const bare = await request({ url: "/tools/console?x=1" });
+    expect(bare.status).toBe(308);
+    expect(bare.headers.location).toBe("console/");
+    expect(new URL(String(bare.headers.location), "http://host/tools/console").pathname).toBe("/tools/console/");
+    const slash = await request({ url: "/tools/console/" });
+    expect(slash.status).toBe(200);
+    expect(slash.text).toContain("<title>x</title>");
+  });
+
   it("does not claim paths beside the prefix", async () => {
     const request = app();
     expect((await request({ url: "/consoles" })).status).toBe(404);

@@ -34,6 +34,12 @@ export interface StaticRoutesOptions {
   headers?: Record<string, string>;
   /** Middleware of these routes only (e.g. a session check). */
   middleware?: MiddlewareDefinition[];
+  /**
+   * `GET <prefix>` without the trailing slash: `serve` the index (default), or `redirect` (308) to
+   * `<prefix>/` — needed when the index links its files relatively (`./assets/…`), which then
+   * resolve under the prefix wherever it is mounted.
+   */
+  bareIndex?: "serve" | "redirect";
   /** Seconds a hashed file may be cached (default one year, `immutable`); other files are `no-cache`. */
   hashedMaxAgeSeconds?: number;
 }
@@ -111,7 +117,12 @@ export function createStaticRoutes(options: StaticRoutesOptions): RouteGroup {
     prefix,
     ...(options.middleware ? { middleware: options.middleware } : {}),
     routes: [
-      route(prefix, (ctx: ServerContext) => serve(ctx, index)),
+      route(prefix, (ctx: ServerContext) => {
+        if (options.bareIndex !== "redirect" || ctx.path.endsWith("/")) return serve(ctx, index);
+        // Relative to the request's own path, so it holds under a host app's mount point too.
+        const last = prefix.slice(prefix.lastIndexOf("/") + 1);
+        return rawResponse("", { status: 308, headers: { ...options.headers, location: `${last}/`, "cache-control": "no-cache" } });
+      }),
       route(`${prefix}/*`, (ctx: ServerContext) => {
         // The wildcard's part of the decoded path; empty (`<prefix>/`) is the index.
         const name = ctx.path.slice(ctx.path.indexOf(`${prefix}/`) + prefix.length + 1).replace(/\/$/, "");
