@@ -14,6 +14,8 @@ export interface AuthSetup {
   webSocket: WebSocketAuthConfig;
   /** The provider, for the runtime's per-call token checks. */
   tokenProvider: RuntimeTokenProvider | undefined;
+  /** The user a credential names (roles included), or null: the operator console signs in users with role `admin` by it. */
+  validateCredential?: (credential: string) => Promise<{ roles: string[] } | null>;
   close(): Promise<void>;
 }
 
@@ -39,8 +41,21 @@ const describe = (error: unknown) => (error as Error).message;
  * const auth = await setupAuth(file, process.env);
  * for (const middleware of auth.middleware) server.registerMiddleware(middleware);
  */
-export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv, redis?: SessionRedisClient): Promise<AuthSetup> {
-  const { auth, authorization } = file;
+export async function setupAuth(
+  file: { [key: string]: unknown },
+  env: NodeJS.ProcessEnv,
+  redis?: SessionRedisClient,
+  /** Paths answered without the server's auth (the operator console signs in on its own). */
+  publicPaths: readonly string[] = [],
+): Promise<AuthSetup> {
+  const { authorization } = file;
+  const auth =
+    publicPaths.length > 0 &&
+    typeof file.auth === "object" &&
+    file.auth !== null &&
+    STATIC_TYPES.has(String((file.auth as { type?: unknown }).type))
+      ? { ...file.auth, skipPaths: [...(((file.auth as { skipPaths?: unknown }).skipPaths as string[] | undefined) ?? []), ...publicPaths] }
+      : file.auth;
   const none: AuthSetup = {
     middleware: [],
     routes: undefined,
@@ -81,7 +96,14 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
           },
         }
       : { strategy: "none" };
-    return { ...none, middleware, routes: auth === undefined ? undefined : createAuthRoutes(), webSocket };
+    const validateCredential = credentials ? async (credential: string) => credentials?.validate(credential) ?? null : undefined;
+    return {
+      ...none,
+      middleware,
+      routes: auth === undefined ? undefined : createAuthRoutes(),
+      webSocket,
+      ...(validateCredential ? { validateCredential } : {}),
+    };
   }
 
   const providers = await loadAuthProviders();
@@ -95,7 +117,7 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
       authorization,
       // Sessions share the assembly's fail-fast Redis client (REDIS_URL) and its key prefix.
       ...(redis ? { redis, keyPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}auth:` } : {}),
-      alwaysPublicPaths: ALWAYS_PUBLIC_PATHS,
+      alwaysPublicPaths: [...ALWAYS_PUBLIC_PATHS, ...publicPaths],
     });
   } catch (error) {
     const prefix = (error as { provider?: string }).provider === "rbac" ? "invalid authorization" : "invalid auth";
@@ -113,6 +135,7 @@ export async function setupAuth(file: { [key: string]: unknown }, env: NodeJS.Pr
       },
     },
     tokenProvider: setup.provider,
+    validateCredential: async (credential) => (await setup.validateToken(credential)) ?? null,
     close: () => setup.close(),
   };
 }

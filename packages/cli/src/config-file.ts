@@ -18,7 +18,7 @@ export interface ServeOptions {
   file: ConduitConfigFile;
 }
 
-const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "proxy", "$schema"]);
+const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "proxy", "admin", "console", "$schema"]);
 
 export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
                      [--workers N|auto] [--allow-per-worker-state]

@@ -10,6 +10,7 @@ import {
 } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { setupAuth } from "./auth-setup.js";
+import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { setupProxy } from "./proxy-setup.js";
 import { connectRedis } from "./redis-connection.js";
@@ -40,7 +41,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const redis = redisUrl ? await connectRedis(redisUrl, createConsoleLogger("warn")) : undefined;
   let auth: Awaited<ReturnType<typeof setupAuth>>;
   try {
-    auth = await setupAuth(options.file, env, redis);
+    auth = await setupAuth(options.file, env, redis, consoleWanted(options.file) ? CONSOLE_PUBLIC_PATHS : []);
   } catch (error) {
     redis?.disconnect();
     throw error;
@@ -70,6 +71,15 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
+  // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
+  await setupConsole(server, {
+    admin: options.file.admin,
+    console: options.file.console,
+    env,
+    ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
+    ...(redis ? { redis } : {}),
+    ...(proxy ? { proxy } : {}),
+  });
   // The WebSocket surface asks for the same credentials as HTTP (fail closed).
   attachWebSocket(server, { runtime, auth: auth.webSocket });
   return {

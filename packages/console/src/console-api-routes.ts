@@ -1,18 +1,27 @@
 import {
+  type HealthSource,
   type RequestFeed,
   type RequestHandler,
   type RouteDefinition,
   ServerAdapterError,
   type ServerContext,
+  type ServerMetrics,
+  VERSION,
+  checkReadiness,
   joinPaths,
+  rawResponse,
 } from "@conduit-ai/server-core";
 import type { ConsoleSessions } from "./console-sessions.js";
 import { forwardInProcess } from "./forward.js";
 
-/** Taking accounts out of rotation and back (the proxy's pool), when the server has one. */
-export interface ConsoleAccountControl {
-  disable(accountId: string): Promise<void>;
-  enable(accountId: string): Promise<void>;
+/**
+ * The proxy's account pool as the Accounts page reads it (`pool.rows()`: status, cooldown,
+ * quota, tokens and cost — never a secret), and, when given, taking an account out of rotation and back.
+ */
+export interface ConsoleAccounts {
+  rows(): Promise<unknown[]>;
+  disable?(accountId: string): Promise<void>;
+  enable?(accountId: string): Promise<void>;
 }
 
 export interface ConsoleApiDeps {
@@ -20,11 +29,11 @@ export interface ConsoleApiDeps {
   sessions: ConsoleSessions;
   handler: RequestHandler;
   feed: RequestFeed;
-  /** The server's `basePath`, where `/metrics` and `/health/detailed` are. */
-  basePath: string;
-  /** The credential `/accounts` and `/limits` ask for (a proxy client key); absent → no accounts pages. */
-  proxyClientKey?: string;
-  accountControl?: ConsoleAccountControl;
+  /** The server's metrics (`enableMetrics`), read in process for the Overview. */
+  metrics: () => ServerMetrics | undefined;
+  /** The server itself, for the Health page (the same check as `/health/detailed`). */
+  health: HealthSource;
+  accounts?: ConsoleAccounts;
 }
 
 const notAvailable = (what: string) =>
@@ -32,9 +41,9 @@ const notAvailable = (what: string) =>
 
 /**
  * The console's own API under `<prefix>/api`: the session (`POST` signs in, `GET` reads it,
- * `DELETE` signs out), the live request feed (SSE), and the data the pages show, each fetched
- * from the server's own routes in process with the session's credential (`/admin/*` → the
- * governance admin API; `/accounts`, `/limits` → the proxy; `/metrics`, `/health` → the core).
+ * `DELETE` signs out), the live request feed (SSE), metrics, health and accounts read in process,
+ * and `/admin/*` forwarded in process to the governance admin API with the session's credential
+ * (`Authorization: Bearer`), so the admin API needs no knowledge of console sessions.
  */
 export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] {
   const api = (path: string) => joinPaths(deps.prefix, "api", path);
@@ -54,17 +63,15 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     if (segments.some((segment) => segment === "." || segment === "..")) throw notAvailable("That path");
     return forwardInProcess(deps.handler, ctx, { path: joinPaths("/admin", ...segments.map(encodeURIComponent)), credential });
   };
-  const forwardProxy = (path: string) => async (ctx: ServerContext) => {
-    await sessions.require(ctx);
-    if (deps.proxyClientKey === undefined) throw notAvailable("The proxy");
-    return forwardInProcess(deps.handler, ctx, { path, credential: deps.proxyClientKey });
-  };
   const control = (action: "disable" | "enable") => async (ctx: ServerContext) => {
     await sessions.require(ctx);
-    if (deps.accountControl === undefined) throw notAvailable("Account control");
-    await deps.accountControl[action]((ctx.params as { id: string }).id);
-    return { id: (ctx.params as { id: string }).id, status: action === "disable" ? "disabled" : "active" };
+    const act = deps.accounts?.[action];
+    if (act === undefined) throw notAvailable("Account control");
+    const id = (ctx.params as { id: string }).id;
+    await act.call(deps.accounts, id);
+    return { id, status: action === "disable" ? "disabled" : "active" };
   };
+  const noStore = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
   return [
     route("POST", "/session", async (ctx) => {
@@ -77,7 +84,10 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
       return {
         signedIn: true,
         expiresAt: new Date(session.expiresAt).toISOString(),
-        features: { accounts: deps.proxyClientKey !== undefined, accountControl: deps.accountControl !== undefined },
+        features: {
+          accounts: deps.accounts !== undefined,
+          accountControl: deps.accounts?.disable !== undefined && deps.accounts.enable !== undefined,
+        },
       };
     }),
     route("DELETE", "/session", async (ctx) => {
@@ -94,17 +104,29 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
       { streaming: true, summary: "Finished requests as they happen (SSE): time, key, model, status, latency, tokens" },
     ),
     ...(["GET", "POST", "PATCH", "DELETE"] as const).map((method) => route(method, "/admin/*", forwardAdmin, { rawBody: true })),
-    route("GET", "/accounts", forwardProxy("/accounts")),
-    route("GET", "/limits", forwardProxy("/limits")),
+    route("GET", "/accounts", async (ctx) => {
+      await sessions.require(ctx);
+      if (deps.accounts === undefined) throw notAvailable("The proxy");
+      return { accounts: await deps.accounts.rows() };
+    }),
     route("POST", "/accounts/:id/disable", control("disable")),
     route("POST", "/accounts/:id/enable", control("enable")),
     route("GET", "/metrics", async (ctx) => {
-      const { credential } = await sessions.require(ctx);
-      return forwardInProcess(deps.handler, ctx, { path: joinPaths(deps.basePath, "metrics"), credential, accept: "application/json" });
+      await sessions.require(ctx);
+      const metrics = deps.metrics();
+      if (metrics === undefined) throw notAvailable("Metrics (enableMetrics)");
+      return rawResponse(JSON.stringify(await metrics.registry.getMetricsAsJSON()), { headers: noStore });
     }),
     route("GET", "/health", async (ctx) => {
-      const { credential } = await sessions.require(ctx);
-      return forwardInProcess(deps.handler, ctx, { path: joinPaths(deps.basePath, "health", "detailed"), credential });
+      await sessions.require(ctx);
+      const readiness = await checkReadiness(deps.health);
+      return {
+        status: readiness.ready ? "ok" : "degraded",
+        version: VERSION,
+        uptime: process.uptime(),
+        state: readiness.state,
+        dependencies: readiness.dependencies,
+      };
     }),
   ];
 }

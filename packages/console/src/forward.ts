@@ -40,7 +40,6 @@ export async function forwardInProcess(
   }
   if (target.credential !== undefined) {
     headers.authorization = `Bearer ${target.credential}`;
-    headers["x-api-key"] = target.credential;
   }
   const bytes = ctx.method === "GET" || ctx.method === "HEAD" ? undefined : await ctx.readRawBody();
   const outgoing = await handler.dispatch({

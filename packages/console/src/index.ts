@@ -4,7 +4,7 @@
  * sign-in on any Conduit server.
  */
 export { MIN_ADMIN_KEY_LENGTH, createAdminKeyCheck, credentialDigest } from "./admin-key-check.js";
-export { type ConsoleAccountControl, createConsoleApiRoutes } from "./console-api-routes.js";
+export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HEADERS, consoleGuard, crossSiteReason } from "./console-security.js";
 export { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
 export { forwardInProcess } from "./forward.js";

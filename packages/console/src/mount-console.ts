@@ -1,15 +1,9 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type {
-  MiddlewareDefinition,
-  RequestHandler,
-  RequiredServerAdapterConfig,
-  RouteDefinition,
-  RouteGroup,
-} from "@conduit-ai/server-core";
-import { installRequestFeed } from "@conduit-ai/server-core";
+import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
+import { getServerMetrics, installRequestFeed } from "@conduit-ai/server-core";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
-import { type ConsoleAccountControl, createConsoleApiRoutes } from "./console-api-routes.js";
+import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 import { consoleGuard } from "./console-security.js";
 import { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
 import { type ConsoleSessionStore, MemoryConsoleSessionStore } from "./session-store.js";
@@ -30,10 +24,8 @@ export interface ConsoleOptions {
   sessionTtlMs?: number;
   /** Where sessions live (default: this process's memory; `RedisConsoleSessionStore` to share them). */
   sessions?: ConsoleSessionStore;
-  /** The credential the Accounts page presents to `/accounts` and `/limits` (a proxy client key). */
-  proxyClientKey?: string;
-  /** Disable and enable proxy accounts from the Accounts page. */
-  accountControl?: ConsoleAccountControl;
+  /** The proxy's accounts for the Accounts page (e.g. `proxy.pool`); absent → the page says there is no proxy. */
+  accounts?: ConsoleAccounts;
   /** Where the console is served (default `/console`). */
   path?: string;
   /** The built files (default: this package's `dist/public`). */
@@ -41,11 +33,10 @@ export interface ConsoleOptions {
 }
 
 /** What `mountConsole` needs of a server: any Conduit adapter. */
-export interface ConsoleHost {
+export interface ConsoleHost extends HealthSource {
   readonly handler: RequestHandler;
   registerRouteGroup(group: RouteGroup): void;
   registerMiddleware(middleware: MiddlewareDefinition): void;
-  getConfig(): RequiredServerAdapterConfig;
 }
 
 /**
@@ -75,9 +66,9 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
     sessions,
     handler: server.handler,
     feed: installRequestFeed(server),
-    basePath: server.getConfig().basePath,
-    ...(options.proxyClientKey !== undefined ? { proxyClientKey: options.proxyClientKey } : {}),
-    ...(options.accountControl ? { accountControl: options.accountControl } : {}),
+    metrics: () => getServerMetrics(server),
+    health: server,
+    ...(options.accounts ? { accounts: options.accounts } : {}),
   });
   const guard = consoleGuard();
   // The API first: native routers that match in registration order must not send it to the static wildcard.

@@ -13,18 +13,23 @@ import {
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
+import { parseAdminKeys, setupConsole } from "../console-setup.js";
 import { connectRedis } from "../redis-connection.js";
 import { UsageError } from "../usage-error.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
+With "admin": {"keys": ["<at least 32 characters>"]} in the file, the operator console at /console.
 Environment: PORT, HOST, REDIS_URL (for "store": "redis"), REDIS_KEY_PREFIX.`;
 
 interface ProxyCommandOptions {
   proxy: ProxyConfig;
   server: ServerAdapterConfig;
   host: string;
+  /** The file's `admin` and `console` keys: the operator console when an admin key exists. */
+  admin?: unknown;
+  console?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -47,7 +52,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig };
+  let file: { proxy?: unknown; server?: ServerAdapterConfig; admin?: unknown; console?: unknown };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -83,7 +88,12 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  return { proxy, server, host };
+  try {
+    parseAdminKeys(file.admin);
+  } catch (error) {
+    throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message).replace(/^Config file: /, "")}`);
+  }
+  return { proxy, server, host, admin: file.admin, console: file.console };
 }
 
 /**
@@ -114,6 +124,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
     const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
     server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    await setupConsole(server, { admin: options.admin, console: options.console, env, proxy, ...(redis ? { redis } : {}) });
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 
