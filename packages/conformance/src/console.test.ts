@@ -124,7 +124,9 @@ forEachAdapter("operator console", ({ start }) => {
 
   it("refuses every page's data signed out, serves it signed in, and forgets the session on sign-out", async () => {
     const server = await start({ setup: withConsole });
-    for (const path of ["session", "metrics", "health", "admin/keys", "admin/usage?groupBy=day", "live", "accounts"]) {
+    const anonymous = await fetch(server.url("/console/api/session"));
+    expect(((await anonymous.json()) as { data: { signedIn: boolean } }).data.signedIn).toBe(false);
+    for (const path of ["metrics", "health", "admin/keys", "admin/usage?groupBy=day", "live", "accounts"]) {
       const response = await fetch(server.url(`/console/api/${path}`));
       expect(response.status, path).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("CONSOLE_SIGN_IN_REQUIRED");
@@ -140,6 +142,8 @@ forEachAdapter("operator console", ({ start }) => {
     const signOut = await fetch(server.url("/console/api/session"), { method: "DELETE", headers: { cookie, ...sameOrigin(server) } });
     expect(signOut.headers.get("set-cookie")).toContain("Max-Age=0");
     expect((await fetch(server.url("/console/api/admin/keys"), { headers: { cookie } })).status).toBe(401);
+    const after = await fetch(server.url("/console/api/session"), { headers: { cookie } });
+    expect(((await after.json()) as { data: { signedIn: boolean } }).data.signedIn).toBe(false);
   });
 
   it("refuses writes that come cross-site (Sec-Fetch-Site, Origin, or neither) with 403", async () => {

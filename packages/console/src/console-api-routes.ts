@@ -80,7 +80,10 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
       return { expiresAt: new Date(session.expiresAt).toISOString() };
     }),
     route("GET", "/session", async (ctx) => {
-      const { session } = await sessions.require(ctx);
+      // Asking whether one is signed in is not an error: signed out is `{signedIn: false}`, nothing else.
+      const current = await sessions.require(ctx).catch(() => undefined);
+      if (current === undefined) return { signedIn: false };
+      const { session } = current;
       return {
         signedIn: true,
         expiresAt: new Date(session.expiresAt).toISOString(),

@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, type SessionInfo, api, onSignedOut } from "./api.js";
+import { type SessionInfo, api, onSignedOut } from "./api.js";
 import { AccountsPage } from "./pages/accounts.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
@@ -30,10 +30,10 @@ function App() {
   const [page, setPage] = useState<PageId>(pageFromHash());
 
   useEffect(() => {
-    api<SessionInfo>("session").then(setSession, (error: unknown) => {
-      if (error instanceof ApiError && error.status === 401) setSession(null);
-      else setSession(null);
-    });
+    api<SessionInfo>("session").then(
+      (info) => setSession(info.signedIn ? info : null),
+      () => setSession(null),
+    );
     const offSignedOut = onSignedOut(() => setSession(null));
     const onHash = () => setPage(pageFromHash());
     window.addEventListener("hashchange", onHash);
