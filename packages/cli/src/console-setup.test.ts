@@ -12,8 +12,8 @@ describe("the operator console in conduit serve (and the demo)", () => {
     assembled = undefined;
   });
 
-  async function serve(file: Record<string, unknown>) {
-    assembled = await assembleServer({ framework: "hono", server: { port: 0, host: "127.0.0.1", logging: { enabled: false } }, file });
+  async function serve(file: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
+    assembled = await assembleServer({ framework: "hono", server: { port: 0, host: "127.0.0.1", logging: { enabled: false } }, file }, env);
     await assembled.server.start();
     const port = assembled.server.getStatus().port as number;
     return (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
@@ -62,6 +62,12 @@ describe("the operator console in conduit serve (and the demo)", () => {
     expect((await signIn(request, "ops-key-0123456789")).status).toBe(200);
     expect((await request("/api/tools")).status).toBe(401);
     expect((await request("/api/tools", { headers: { "x-api-key": "dev-key-0123456789" } })).status).toBe(200);
+  });
+
+  it("takes the admin key from CONDUIT_ADMIN_KEY too", async () => {
+    const request = await serve({}, { CONDUIT_ADMIN_KEY: ADMIN_KEY });
+    expect((await request("/console/")).status).toBe(200);
+    expect((await signIn(request, ADMIN_KEY)).status).toBe(200);
   });
 
   it("stays off with console.enabled false, and refuses a short admin key", async () => {

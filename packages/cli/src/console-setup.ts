@@ -53,8 +53,14 @@ function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs
 }
 
 /** True when `setupConsole` will mount the console for this config file (so the server's auth lets its paths through). */
-export function consoleWanted(file: { [key: string]: unknown }): boolean {
-  return parseConsoleSection(file.console).enabled && (parseAdminKeys(file.admin).length > 0 || file.auth !== undefined);
+export function consoleWanted(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return parseConsoleSection(file.console).enabled && (adminKeysOf(file.admin, env).length > 0 || file.auth !== undefined);
+}
+
+/** `admin.keys`, plus `CONDUIT_ADMIN_KEY` when it is long enough (as the governance package reads it). */
+function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): string[] {
+  const fromEnv = env.CONDUIT_ADMIN_KEY;
+  return [...parseAdminKeys(section), ...(fromEnv && fromEnv.length >= 32 ? [fromEnv] : [])];
 }
 
 /** The paths the console answers itself; the server's auth middleware must let them through (the console signs in on its own). */
@@ -62,7 +68,7 @@ export const CONSOLE_PUBLIC_PATHS = ["/console", "/console/*"];
 
 /**
  * Mounts the operator console (`@conduit-ai/console`, loaded only then) when an admin credential
- * exists: `admin.keys` in the config file, or the server's auth (a user with role `admin` signs in
+ * exists: `admin.keys` in the config file (or `CONDUIT_ADMIN_KEY`), or the server's auth (a user with role `admin` signs in
  * with their own credential). Otherwise nothing is mounted and `/console` is a 404. Sessions live
  * in Redis with `REDIS_URL` (shared by every process), in memory otherwise.
  *
@@ -73,7 +79,7 @@ export const CONSOLE_PUBLIC_PATHS = ["/console", "/console/*"];
  * await setupConsole(server, { admin: file.admin, console: file.console, env: process.env });
  */
 export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInput): Promise<boolean> {
-  const adminKeys = parseAdminKeys(input.admin);
+  const adminKeys = adminKeysOf(input.admin, input.env);
   const options = parseConsoleSection(input.console);
   if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined)) return false;
   const { MemoryConsoleSessionStore, RedisConsoleSessionStore, createAdminKeyCheck, mountConsole } = await import("@conduit-ai/console");

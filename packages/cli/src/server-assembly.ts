@@ -41,7 +41,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const redis = redisUrl ? await connectRedis(redisUrl, createConsoleLogger("warn")) : undefined;
   let auth: Awaited<ReturnType<typeof setupAuth>>;
   try {
-    auth = await setupAuth(options.file, env, redis, consoleWanted(options.file) ? CONSOLE_PUBLIC_PATHS : []);
+    auth = await setupAuth(options.file, env, redis, consoleWanted(options.file, env) ? CONSOLE_PUBLIC_PATHS : []);
   } catch (error) {
     redis?.disconnect();
     throw error;
