@@ -49,7 +49,7 @@ const unauthorized = () =>
  * OpenAI's error shape rather than the server's envelope. JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
  * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
  */
-async function readJsonBody(ctx: ServerContext): Promise<unknown> {
+export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await ctx.readRawBody();
@@ -136,21 +136,4 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
       }
     },
   };
-}
-
-/**
- * The `chatCompletions` option of `createProxy`: the surface over that proxy's pool and client keys.
- *
- * @example
- * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
- */
-export function chatCompletionsFor(runtime?: Runtime, extra: Pick<ChatCompletionsRouteOptions, "defaultMaxTokens" | "isClaudeModel"> = {}) {
-  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[]; sessionHeader: string } }): RouteDefinition =>
-    createChatCompletionsRoute({
-      ...extra,
-      sendMessages: proxy.sendMessages,
-      isClientAllowed: createClientCheck(proxy.config.clientKeys),
-      forwardHeaders: [proxy.config.sessionHeader],
-      ...(runtime ? { runtime } : {}),
-    });
 }

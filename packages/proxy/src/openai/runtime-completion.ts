@@ -30,7 +30,7 @@ function generateRequestOf(request: ChatRequest, provider: string, model: string
   return generate;
 }
 
-/** `provider/model` or a model name some provider lists; anything else is OpenAI's 404 `model_not_found`. */
+/** `provider/model`, a model name some provider lists, or a bare provider name (its default model); anything else is OpenAI's 404 `model_not_found`. */
 export async function resolveRuntimeModel(runtime: Runtime, model: string): Promise<{ provider: string; model: string }> {
   const providers = (await runtime.listProviders()).filter((provider) => provider.available);
   const slash = model.indexOf("/");
@@ -40,6 +40,9 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
   }
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
+  // A bare provider name means its default model (`model: "local"`).
+  const provider = providers.find((candidate) => candidate.name === model && candidate.models.length > 0);
+  if (provider) return { provider: provider.name, model: provider.models[0]! };
   throw new OpenAIError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,

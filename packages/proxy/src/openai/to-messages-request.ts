@@ -34,7 +34,7 @@ export interface TranslateOptions {
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/=\s]+)$/;
 
-function imageBlock(url: string, param: string): MessagesBlock {
+export function imageBlock(url: string, param: string): MessagesBlock {
   const data = DATA_URL.exec(url);
   if (data) return { type: "image", source: { type: "base64", media_type: data[1]!, data: data[2]!.replace(/\s/g, "") } };
   if (/^https?:\/\//i.test(url)) return { type: "image", source: { type: "url", url } };
