@@ -22,6 +22,8 @@ export interface AuthSetup {
   tokenProvider: RuntimeTokenProvider | undefined;
   /** Adds the identity provider to the server's readiness and metrics (provider auth; a no-op for static auth). */
   attach(server: BaseServerAdapter<unknown>): void;
+  /** The user a credential names (roles included), or null: the operator console signs in users with role `admin` by it. */
+  validateCredential?: (credential: string) => Promise<{ roles: string[] } | null>;
   close(): Promise<void>;
 }
 
@@ -61,8 +63,17 @@ export async function setupAuth(
   env: NodeJS.ProcessEnv,
   redis?: SessionRedisClient,
   keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
+  /** Paths answered without the server's auth (the operator console signs in on its own). */
+  publicPaths: readonly string[] = [],
 ): Promise<AuthSetup> {
-  const { auth, authorization } = file;
+  const { authorization } = file;
+  const auth =
+    publicPaths.length > 0 &&
+    typeof file.auth === "object" &&
+    file.auth !== null &&
+    STATIC_TYPES.has(String((file.auth as { type?: unknown }).type))
+      ? { ...file.auth, skipPaths: [...(((file.auth as { skipPaths?: unknown }).skipPaths as string[] | undefined) ?? []), ...publicPaths] }
+      : file.auth;
   const none: AuthSetup = {
     middleware: [],
     routes: undefined,
@@ -104,7 +115,14 @@ export async function setupAuth(
           },
         }
       : { strategy: "none" };
-    return { ...none, middleware, routes: auth === undefined ? undefined : createAuthRoutes(), webSocket };
+    const validateCredential = credentials ? async (credential: string) => credentials?.validate(credential) ?? null : undefined;
+    return {
+      ...none,
+      middleware,
+      routes: auth === undefined ? undefined : createAuthRoutes(),
+      webSocket,
+      ...(validateCredential ? { validateCredential } : {}),
+    };
   }
 
   const providers = await loadAuthProviders();
@@ -118,7 +136,7 @@ export async function setupAuth(
       authorization,
       // Sessions share the assembly's fail-fast Redis client and its key prefix.
       ...(redis ? { redis, keyPrefix: `${keyPrefix}auth:` } : {}),
-      alwaysPublicPaths: ALWAYS_PUBLIC_PATHS,
+      alwaysPublicPaths: [...ALWAYS_PUBLIC_PATHS, ...publicPaths],
     });
   } catch (error) {
     const prefix = (error as { provider?: string }).provider === "rbac" ? "invalid authorization" : "invalid auth";
@@ -137,6 +155,7 @@ export async function setupAuth(
     },
     tokenProvider: setup.provider,
     attach: (server) => setup.monitor(server),
+    validateCredential: async (credential) => (await setup.validateToken(credential)) ?? null,
     close: () => setup.close(),
   };
 }

@@ -31,6 +31,7 @@ const KNOWN_FILE_KEYS = new Set([
   "prices",
   "redis",
   "telemetry",
+  "console",
   "$schema",
 ]);
 

@@ -12,6 +12,7 @@ import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
+import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { setupProxy } from "./proxy-setup.js";
 import { openRedis, redisTopologyOf } from "./redis-setup.js";
@@ -49,7 +50,13 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     governance = await setupGovernance(options.file, { redis, env, keyPrefix });
     if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
     const { auth: _virtualKey, ...withoutAuth } = options.file;
-    auth = await setupAuth(virtualKeyAuth ? withoutAuth : options.file, env, redis, keyPrefix);
+    auth = await setupAuth(
+      virtualKeyAuth ? withoutAuth : options.file,
+      env,
+      redis,
+      keyPrefix,
+      consoleWanted(options.file, env) ? CONSOLE_PUBLIC_PATHS : [],
+    );
   } catch (error) {
     await governance?.close();
     redis?.disconnect();
@@ -83,6 +90,15 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
   governance?.install(server, { virtualKeyAuth });
+  // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
+  await setupConsole(server, {
+    admin: options.file.admin,
+    console: options.file.console,
+    env,
+    ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
+    ...(redis ? { redis } : {}),
+    ...(proxy ? { proxy } : {}),
+  });
   // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
   // its messages that start work go through the same gate.
   const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;

@@ -139,3 +139,13 @@ export {
   observedStream,
   reportRuntimeCall,
 } from "./core/runtime-call-observer.js";
+// Live request feed (issue 22: the operator console's "Live requests").
+export {
+  type RequestFeedAnnotation,
+  type RequestFeedEvent,
+  type RequestFeedOptions,
+  RequestFeed,
+  annotateRequestFeed,
+  createRequestFeedMiddleware,
+  installRequestFeed,
+} from "./core/request-feed.js";

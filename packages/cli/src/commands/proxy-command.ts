@@ -16,13 +16,15 @@ import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
 import type { RedisTopology } from "@conduit-ai/server-core";
+import { parseAdminKeys, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Also honours the file's "keys", "admin", "prices" and "redis" keys (virtual keys, the /admin API, one price table, the Redis topology).
+Also honours the file's "keys", "admin", "prices" and "redis" keys (virtual keys, the /admin API, one price table, the Redis topology);
+with "admin": {"keys": ["<at least 32 characters>"]} in the file, the operator console at /console.
 Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX, DATABASE_URL, CONDUIT_KEYS_SECRET, CONDUIT_ADMIN_KEY.`;
 
 interface ProxyCommandOptions {
@@ -35,6 +37,9 @@ interface ProxyCommandOptions {
   redis?: RedisTopology;
   /** The file's `telemetry` key, checked when tracing starts. */
   telemetry: unknown;
+  /** The file's `admin` and `console` keys: the operator console when an admin key exists. */
+  admin?: unknown;
+  console?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -65,6 +70,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     admin?: unknown;
     prices?: unknown;
     telemetry?: unknown;
+    console?: unknown;
   };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
@@ -105,8 +111,22 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
+  try {
+    parseAdminKeys(file.admin);
+  } catch (error) {
+    throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message).replace(/^Config file: /, "")}`);
+  }
   const governance = { keys: file.keys, admin: file.admin, prices: file.prices, proxy: file.proxy };
-  return { proxy, server, host, governance, telemetry: file.telemetry, ...(redis ? { redis } : {}) };
+  return {
+    proxy,
+    server,
+    host,
+    governance,
+    telemetry: file.telemetry,
+    admin: file.admin,
+    console: file.console,
+    ...(redis ? { redis } : {}),
+  };
 }
 
 /**
@@ -146,6 +166,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     governance?.install(server);
     const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
     server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    await setupConsole(server, { admin: options.admin, console: options.console, env, proxy, ...(redis ? { redis } : {}) });
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 
