@@ -1,5 +1,5 @@
 import type { Governance } from "@conduit-ai/governance";
-import type { Redis } from "ioredis";
+import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -11,7 +11,7 @@ import { UsageError } from "./usage-error.js";
  */
 export async function setupGovernance(
   file: { [key: string]: unknown },
-  { redis, env }: { redis: Redis | undefined; env: NodeJS.ProcessEnv },
+  { redis, env, keyPrefix }: { redis: SharedRedis | undefined; env: NodeJS.ProcessEnv; keyPrefix?: string },
 ): Promise<Governance | undefined> {
   if (file.keys === undefined) {
     if (file.admin !== undefined) throw new UsageError('Config file: "admin" manages virtual keys and needs a "keys" section');
@@ -24,14 +24,17 @@ export async function setupGovernance(
   } catch (error) {
     throw new UsageError(`Config file: ${(error as Error).message}`);
   }
-  if (parsed.keys?.store === "redis" && !redis) throw new UsageError('Config file: keys.store is "redis" but REDIS_URL is not set');
+  if (parsed.keys?.store === "redis" && !redis)
+    throw new UsageError(
+      'Config file: keys.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)',
+    );
   const proxyPrices = (file.proxy as { prices?: Record<string, { input: number; output: number }> } | undefined)?.prices;
   const prices = { ...proxyPrices, ...parsed.prices };
   return createGovernance({
     keys: parsed.keys ?? {},
     ...(parsed.admin ? { admin: parsed.admin } : {}),
     prices,
-    ...(redis ? { redis, namespace: `${env.REDIS_KEY_PREFIX || "conduit:"}gov` } : {}),
+    ...(redis ? { redis, namespace: `${keyPrefix ?? (env.REDIS_KEY_PREFIX || "conduit:")}gov` } : {}),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     env,
     onWarning: (message) => console.warn(message),

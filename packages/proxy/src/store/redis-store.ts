@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { slotPrefix } from "@conduit-ai/server-core";
 import type { TokenUsage } from "../prices.js";
 import { type AccountState, type OAuthTokens, type PoolStore, type Quota, type UsageRow, emptyTotals } from "./pool-store.js";
 
@@ -15,6 +16,7 @@ local result = {}
 for index, key in ipairs(KEYS) do result[index] = redis.call('HGETALL', key) end
 return result`;
 const HSET = "return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])";
+const HDEL = "return redis.call('HDEL', KEYS[1], ARGV[1])";
 const GET = "return redis.call('GET', KEYS[1])";
 const SET = "return redis.call('SET', KEYS[1], ARGV[1])";
 const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
@@ -60,13 +62,19 @@ return result`;
 /**
  * The pool's state in Redis, shared by every process using the same `prefix`: cooldowns
  * (extend-only, atomically), disabled accounts, quota, usage, OAuth tokens, refresh locks
- * and sticky sessions.
+ * and sticky sessions. Every key is under one hash tag made of the prefix
+ * (`{conduit:proxy}:…`, see server-core's `slotPrefix`): the scripts that read several
+ * accounts or the usage index run in one Redis Cluster slot.
  */
 export class RedisPoolStore implements PoolStore {
+  private readonly prefix: string;
+
   constructor(
     private readonly redis: RedisPoolClient,
-    private readonly prefix = "conduit:proxy:",
-  ) {}
+    prefix = "conduit:proxy:",
+  ) {
+    this.prefix = slotPrefix(prefix);
+  }
 
   private accountKey(accountId: string): string {
     return `${this.prefix}account:${accountId}`;
@@ -93,6 +101,10 @@ export class RedisPoolStore implements PoolStore {
 
   async disable(accountId: string, reason: string): Promise<void> {
     await this.redis.eval(HSET, 1, this.accountKey(accountId), "disabledReason", reason);
+  }
+
+  async enable(accountId: string): Promise<void> {
+    await this.redis.eval(HDEL, 1, this.accountKey(accountId), "disabledReason");
   }
 
   async saveQuota(accountId: string, quota: Quota): Promise<void> {
