@@ -13,10 +13,8 @@ export async function setupGovernance(
   file: { [key: string]: unknown },
   { redis, env, keyPrefix }: { redis: SharedRedis | undefined; env: NodeJS.ProcessEnv; keyPrefix?: string },
 ): Promise<Governance | undefined> {
-  if (file.keys === undefined) {
-    if (file.admin !== undefined) throw new UsageError('Config file: "admin" manages virtual keys and needs a "keys" section');
-    return undefined;
-  }
+  // `admin` alone is the operator console's credential; the admin API needs virtual keys to manage.
+  if (file.keys === undefined) return undefined;
   const { createGovernance, parseGovernanceConfig } = await import("@conduit-ai/governance");
   let parsed: ReturnType<typeof parseGovernanceConfig>;
   try {

@@ -30,9 +30,7 @@ forEachAdapter("governance: the /admin API and virtual keys on /api", ({ start }
     for (const runtime of runtimes.splice(0)) await runtime.close();
   });
 
-  async function serve(
-    admin = true,
-  ): Promise<
+  async function serve(admin = true): Promise<
     RunningServer & {
       call: (
         method: string,
@@ -87,7 +85,9 @@ forEachAdapter("governance: the /admin API and virtual keys on /api", ({ start }
 
   it("401 without or with a wrong credential, 403 for an authenticated non-admin (server auth or a virtual key), in the envelope", async () => {
     const server = await serve();
-    for (const headers of [{}, { authorization: "Bearer wrong-wrong-wrong-wrong-wrong-wrong-wrong" }, { "x-api-key": ADMIN_KEY }]) {
+    for (const headers of [{}, { authorization: "Bearer wrong-wrong-wrong-wrong-wrong-wrong-wrong" }, { "x-api-key": ADMIN_KEY }] as Array<
+      Record<string, string>
+    >) {
       const answer = await server.call("GET", "/admin/keys", undefined, headers);
       expect(answer.status).toBe(401);
       expect(answer.json.error).toMatchObject({ code: expect.stringMatching(/^AUTH_/), category: "AUTHENTICATION" });

@@ -41,6 +41,18 @@ export function windowEnd(window: Exclude<BudgetWindow, "total">, ms: number): n
  * windowClock(Date.parse("2026-11-26T10:00:30Z")).ids.week; // "w2026-11-23"
  */
 export function windowClock(nowMs: number): WindowClock {
+  // One clock per second serves every call in it (the ids change at most once a minute).
+  const second = Math.floor(nowMs / 1000);
+  if (lastClock && lastSecond === second) return { ...lastClock, nowMs };
+  lastClock = computeClock(nowMs);
+  lastSecond = second;
+  return lastClock;
+}
+
+let lastClock: WindowClock | undefined;
+let lastSecond = -1;
+
+function computeClock(nowMs: number): WindowClock {
   const secondsUntil = (end: number) => Math.max(1, Math.ceil((end - nowMs) / 1000));
   return {
     nowMs,

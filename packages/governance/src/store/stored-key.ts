@@ -6,8 +6,16 @@ export function storedKeyJson(record: KeyRecord): string {
   return JSON.stringify(record.expiresAt ? { ...record, expiresAtMs: Date.parse(record.expiresAt) } : record);
 }
 
+/** Parsed records by their JSON: the admit script answers the same string for every call of a key. */
+const parsed = new Map<string, KeyRecord>();
+
 function keyOf(json: string | undefined): KeyRecord {
-  const { expiresAtMs: _expiresAtMs, ...record } = JSON.parse(json ?? "{}") as KeyRecord & { expiresAtMs?: number };
+  const text = json ?? "{}";
+  const cached = parsed.get(text);
+  if (cached) return cached;
+  const { expiresAtMs: _expiresAtMs, ...record } = JSON.parse(text) as KeyRecord & { expiresAtMs?: number };
+  if (parsed.size >= 10_000) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(text, record);
   return record;
 }
 
