@@ -2,13 +2,15 @@ import type { Logger } from "@conduit-ai/server-core";
 import type { ConversationStore } from "./memory/conversation-store.js";
 import { InMemoryConversationStore } from "./memory/in-memory-store.js";
 import { resolveMemoryLimits } from "./memory/memory-limits.js";
+import { memoryOptionsOf } from "./memory/memory-options.js";
 import { RedisConversationStore } from "./memory/redis-store.js";
 import { connectRedis } from "./redis-client.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 
 /** The memory store from options: a custom store, else Redis (`redis` option or `REDIS_URL`), else in-memory. */
 export function createMemory(options: RuntimeOptions, environment: Record<string, string | undefined>, logger: Logger): ConversationStore {
-  if (options.memory) return options.memory;
+  const custom = memoryOptionsOf(options.memory).store;
+  if (custom) return custom;
   const limits = resolveMemoryLimits(options.memoryLimits);
   const redis = options.redis ?? environment.REDIS_URL;
   if (redis === undefined || redis === "") return new InMemoryConversationStore(limits);
