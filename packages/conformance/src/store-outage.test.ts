@@ -159,17 +159,55 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
     expect((await sessions.json()).error).toMatchObject({ code: "STORE_UNAVAILABLE", retryAfter: 2, details: { store: "memory" } });
     const degraded = await execute("during the outage");
     expect(degraded.status).toBe(200);
-    expect((await degraded.json()).data.content).toContain("during the outage");
+    // Said in the answer, not only in the log.
+    expect(degraded.headers.get("x-conduit-memory")).toBe("unavailable");
+    const degradedBody = await degraded.json();
+    expect(degradedBody.data.content).toContain("during the outage");
+    expect(degradedBody.metadata).toMatchObject({ memory: "unavailable", requestId: expect.any(String) });
+    expect(degradedBody.data.memory).toBeUndefined();
     const ready = await fetch(server.url("/api/health/ready"));
     expect(ready.status).toBe(503);
     expect((await ready.json()).error.details.dependencies.redis).toMatchObject({ status: "down", required: true });
 
     await redis.restart();
     await until(async () => (await statusOf(server.url("/api/memory/sessions"))) === 200, "memory to recover");
-    expect((await execute("after")).status).toBe(200);
+    const after = await execute("after");
+    expect(after.status).toBe(200);
+    expect(after.headers.get("x-conduit-memory")).toBeNull();
+    expect((await after.json()).metadata.memory).toBeUndefined();
     expect(await statusOf(server.url("/api/memory/sessions/s1"))).toBe(200);
     expect(await statusOf(server.url("/api/health/ready"))).toBe(200);
     await adapterRef?.stop();
+    await runtime.close();
+  });
+
+  it("Redis conversation memory with memory.onUnavailable: fail: 503 STORE_UNAVAILABLE instead of an answer without history", async () => {
+    const runtime = createRuntime({
+      env: {},
+      redis: redis.url,
+      redisKeyPrefix: `mem:${randomUUID()}:`,
+      memory: { onUnavailable: "fail" },
+      logger: silentLogger,
+    });
+    const server = await start({
+      runtime,
+      config: { timeout: 5_000, rateLimit: { enabled: false } },
+      setup: (adapter) => adapter.registerRouteGroup(createAgentRoutes(runtime)),
+    });
+    const execute = (body: Record<string, unknown>) =>
+      fetch(server.url("/api/agent/execute"), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ input: { text: "hello" }, ...body }),
+      });
+    expect((await execute({ sessionId: "s1" })).status).toBe(200);
+    await redis.kill();
+    await until(async () => (await execute({ sessionId: "s1" })).status === 503, "memory to report the outage");
+    const refused = await execute({ sessionId: "s1" });
+    expect(refused.headers.get("retry-after")).toBe("2");
+    expect((await refused.json()).error).toMatchObject({ code: "STORE_UNAVAILABLE", details: { store: "memory" } });
+    // A call without a session needs no memory: still answered.
+    expect((await execute({})).status).toBe(200);
     await runtime.close();
   });
 

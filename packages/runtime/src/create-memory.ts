@@ -2,13 +2,15 @@ import type { Logger } from "@conduit-ai/server-core";
 import type { ConversationStore } from "./memory/conversation-store.js";
 import { InMemoryConversationStore } from "./memory/in-memory-store.js";
 import { resolveMemoryLimits } from "./memory/memory-limits.js";
+import { memoryOptionsOf } from "./memory/memory-options.js";
 import { RedisConversationStore } from "./memory/redis-store.js";
 import { runtimeRedis } from "./redis-client.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 
 /** The memory store from options: a custom store, else Redis (`redis` option or the `REDIS_*` environment), else in-memory. */
 export function createMemory(options: RuntimeOptions, environment: Record<string, string | undefined>, logger: Logger): ConversationStore {
-  if (options.memory) return options.memory;
+  const custom = memoryOptionsOf(options.memory).store;
+  if (custom) return custom;
   const limits = resolveMemoryLimits(options.memoryLimits);
   // server-core's factory: fail fast while Redis is down (503 STORE_UNAVAILABLE, health down), recover by itself.
   const redis = runtimeRedis(options.redis, environment, "the Redis memory store (redis / REDIS_URL)", logger);

@@ -13,7 +13,9 @@ import {
   type Runtime,
   type RuntimeCallContext,
   type RuntimeHealth,
+  StoreUnavailableError,
   type TokenUsage,
+  isStoreUnavailable,
 } from "@conduit-ai/server-core";
 import { CallTokenAuth } from "./auth/call-token-auth.js";
 import { createMemory } from "./create-memory.js";
@@ -27,6 +29,7 @@ import { toStreamEvent } from "./generation/stream-events.js";
 import { traceGeneration } from "./generation/trace-generation.js";
 import { McpManager } from "./mcp/mcp-manager.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
+import { type MemoryUnavailablePolicy, memoryOptionsOf } from "./memory/memory-options.js";
 import { anthropicProvider, openAIProvider } from "./providers/provider-config.js";
 import { mapProviderError } from "./providers/provider-error.js";
 import { type ConfiguredProvider, ProviderRegistry } from "./providers/provider-registry.js";
@@ -39,13 +42,18 @@ import { createUsageLedger } from "./usage/create-usage-ledger.js";
 import { recordUsage } from "./usage/record-usage.js";
 import type { UsageLedger } from "./usage/usage-ledger.js";
 
-/** The reference `Runtime` (DESIGN §4); create it with `createRuntime`. */
+/** 503 `STORE_UNAVAILABLE` naming the memory store (its cause stays server-side). */
+function memoryUnavailable(error: unknown): StoreUnavailableError {
+  return isStoreUnavailable(error) ? error : new StoreUnavailableError("memory", { cause: error });
+}
+
 /** The AI SDK `timeout` from `RuntimeOptions.providerTimeout` (defaults: 10 min per call, 2 min between chunks). */
 function providerTimeout(option: RuntimeOptions["providerTimeout"]): PlanDependencies["timeout"] {
   if (option === false) return undefined;
   return { stepMs: option?.stepMs ?? 600_000, chunkMs: option?.chunkMs ?? 120_000 };
 }
 
+/** The reference `Runtime` (DESIGN §4); create it with `createRuntime`. */
 export class ConduitRuntime implements Runtime {
   readonly providers: ProviderRegistry;
   readonly tools: RuntimeToolRegistry;
@@ -59,6 +67,7 @@ export class ConduitRuntime implements Runtime {
   readonly #embedCall: EmbedCallOptions;
   readonly #onUsage: ((record: UsageRecord) => void) | undefined;
   readonly #tokenAuth: CallTokenAuth;
+  readonly #onMemoryUnavailable: MemoryUnavailablePolicy;
 
   constructor(options: RuntimeOptions = {}) {
     const environment = options.env ?? process.env;
@@ -78,6 +87,7 @@ export class ConduitRuntime implements Runtime {
     this.#maxRetries = options.maxRetries ?? 2;
     this.#onUsage = options.onUsage;
     this.#tokenAuth = new CallTokenAuth(options.auth);
+    this.#onMemoryUnavailable = memoryOptionsOf(options.memory).onUnavailable;
     const warn = options.onDeprecation ?? emitProcessDeprecation;
     const timeout = providerTimeout(options.providerTimeout);
     this.#embedCall = { maxRetries: this.#maxRetries, timeoutMs: timeout?.stepMs };
@@ -110,28 +120,36 @@ export class ConduitRuntime implements Runtime {
   }
 
   /**
-   * Memory degrades, it never fails a generation: with the store down (Redis unreachable) the
-   * call runs without history and the turn is not recorded; a warning says so.
+   * With the store down (Redis unreachable) and `memory.onUnavailable: "degrade"` (the default)
+   * the call runs without history and the turn is not recorded: a warning says so, and so does
+   * the result (`memory: "unavailable"`). With `"fail"` the call is refused with 503
+   * `STORE_UNAVAILABLE` before the model is asked. Undefined when the store answered.
    */
-  async #withHistory(plan: GenerationPlan, sessionId: string | undefined): Promise<GenerationPlan> {
+  async #withHistory(plan: GenerationPlan, sessionId: string | undefined): Promise<{ plan: GenerationPlan; unavailable: boolean }> {
     try {
-      return await withHistory(plan, sessionId, this.#dependencies);
+      return { plan: await withHistory(plan, sessionId, this.#dependencies), unavailable: false };
     } catch (error) {
+      if (this.#onMemoryUnavailable === "fail") throw memoryUnavailable(error);
       this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: generating without history");
-      return plan;
+      return { plan, unavailable: true };
     }
   }
 
-  async #remember(sessionId: string | undefined, text: string, content: string): Promise<void> {
-    if (sessionId === undefined) return;
+  /** Records the turn; false when the store could not (with `"fail"`, a 503 instead). */
+  async #remember(sessionId: string | undefined, text: string, content: string): Promise<boolean> {
+    if (sessionId === undefined) return true;
     const timestamp = new Date().toISOString();
     try {
       await this.memory.append(sessionId, [
         { role: "user", content: text, timestamp },
         { role: "assistant", content, timestamp: new Date().toISOString() },
       ]);
+      return true;
     } catch (error) {
+      // "fail" promises no answer the conversation does not keep: the client retries the whole turn.
+      if (this.#onMemoryUnavailable === "fail") throw memoryUnavailable(error);
       this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: turn not recorded");
+      return false;
     }
   }
 
@@ -147,8 +165,9 @@ export class ConduitRuntime implements Runtime {
     };
     let plan: GenerationPlan;
     let result: GenerateResult;
+    let memoryDown = false;
     try {
-      plan = await this.#withHistory(validated, request.sessionId);
+      ({ plan, unavailable: memoryDown } = await this.#withHistory(validated, request.sessionId));
       result = await collectResult(this.#run(plan, false), plan.provider.name, plan.model);
     } catch (error) {
       await recordUsage(this.usage, { ...call, failed: true });
@@ -161,8 +180,8 @@ export class ConduitRuntime implements Runtime {
       usageReported: true,
       outputCharacters: result.content.length,
     });
-    await this.#remember(request.sessionId, plan.text, result.content);
-    return result;
+    const recorded = await this.#remember(request.sessionId, plan.text, result.content);
+    return memoryDown || !recorded ? { ...result, memory: "unavailable" } : result;
   }
 
   /**
@@ -183,7 +202,7 @@ export class ConduitRuntime implements Runtime {
     let usage: TokenUsage | undefined;
     let failed = false;
     try {
-      const plan = await this.#withHistory(validated, sessionId);
+      const { plan } = await this.#withHistory(validated, sessionId);
       for await (const part of this.#run(plan, true)) {
         if (part.type === "text-delta") {
           outputCharacters += part.delta.length;

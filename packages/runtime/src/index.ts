@@ -4,6 +4,7 @@ export { MAX_EMBED_BATCH } from "./embeddings.js";
 export type { McpConnectionOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./mcp/mcp-config.js";
 export { McpManager, mcpToolName } from "./mcp/mcp-manager.js";
 export type { ConversationStore } from "./memory/conversation-store.js";
+export { type MemoryOptions, type MemoryUnavailablePolicy, memoryOptionsOf } from "./memory/memory-options.js";
 export { InMemoryConversationStore, type InMemoryConversationStoreOptions } from "./memory/in-memory-store.js";
 export { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory/memory-limits.js";
 export { RedisConversationStore, type RedisConversationStoreOptions } from "./memory/redis-store.js";

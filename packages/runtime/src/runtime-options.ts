@@ -3,6 +3,7 @@ import type { RuntimeRedis } from "./redis-client.js";
 import type { RuntimeAuthOption } from "./auth/call-token-auth.js";
 import type { McpConnectionOptions, McpServerConfig } from "./mcp/mcp-config.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
+import type { MemoryOptions } from "./memory/memory-options.js";
 import type { MemoryLimits } from "./memory/memory-limits.js";
 import type { AnthropicProviderOptions, Environment, OpenAIProviderOptions } from "./providers/provider-config.js";
 import type { ToolDefinition } from "./tools/runtime-tool.js";
@@ -44,8 +45,12 @@ export interface RuntimeOptions {
    * `maxMessagesPerSession` and `ttlMs` (7 days idle, refreshed on every write).
    */
   memoryLimits?: MemoryLimits;
-  /** A custom memory store (wins over `redis`). */
-  memory?: ConversationStore;
+  /**
+   * A custom memory store (wins over `redis`), or `{store?, onUnavailable?}`: what a call with a
+   * `sessionId` does while the store is down — `"degrade"` (default: answer without history, turn
+   * not recorded, `memory: "unavailable"` in the result) or `"fail"` (503 `STORE_UNAVAILABLE`).
+   */
+  memory?: ConversationStore | MemoryOptions;
   /** Earlier messages sent as history per call (default 20). */
   historyLimit?: number;
   mcpServers?: Record<string, McpServerConfig>;

@@ -85,7 +85,8 @@ export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependenc
 // Route groups, OpenAPI and metrics (issue 5).
 export * from "./routes/schemas.js";
 export * from "./routes/response-schemas.js";
-export { createAgentRoutes } from "./routes/agent-routes.js";
+export { MEMORY_HEADER, createAgentRoutes } from "./routes/agent-routes.js";
+export { ENVELOPE_METADATA_STATE } from "./core/envelope.js";
 export { createToolRoutes } from "./routes/tool-routes.js";
 export { createMcpRoutes } from "./routes/mcp-routes.js";
 export { createMemoryRoutes } from "./routes/memory-routes.js";

@@ -28,6 +28,28 @@ describe("auth provider registry", () => {
     }
   });
 
+  it("claims user-management only for providers whose user operations exist", () => {
+    const operations = ["getUser", "getUserByEmail", "updateUserMetadata", "updateUserRoles", "updateUserPermissions"] as const;
+    const registry = new AuthProviderRegistry();
+    for (const definition of registry.list()) {
+      const settings: Record<string, unknown> = {
+        type: definition.type,
+        jwksUrl: "https://id.example.com/jwks",
+        issuer: "https://id.example.com/",
+      };
+      let provider: Record<string, unknown>;
+      try {
+        provider = createAuthProvider(settings as never, { sessions: false }) as unknown as Record<string, unknown>;
+      } catch {
+        // A type whose settings differ (custom, oauth2...) must not claim the flag either.
+        expect(definition.capabilities, definition.type).not.toContain("user-management");
+        continue;
+      }
+      const implemented = operations.some((name) => typeof provider[name] === "function");
+      expect(definition.capabilities.includes("user-management"), definition.type).toBe(implemented);
+    }
+  });
+
   it("lists by capability", () => {
     const registry = new AuthProviderRegistry();
     expect(registry.listByCapability("token-introspection").map((definition) => definition.type)).toEqual(["oauth2"]);

@@ -100,6 +100,12 @@ export interface GenerateResult {
   toolCalls: ToolCallRecord[];
   toolResults: ToolResultRecord[];
   finishReason: string;
+  /**
+   * `"unavailable"` when the call carried a `sessionId` and the conversation store could not be
+   * reached: the answer was made without the history and/or the turn was not recorded. The
+   * agent routes move it to the envelope's `metadata.memory` and the header `x-conduit-memory`.
+   */
+  memory?: "unavailable";
 }
 
 export interface EmbedRequest {

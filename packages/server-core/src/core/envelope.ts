@@ -27,14 +27,34 @@ export function successEnvelope<T>(data: T, requestId: string, startTime: number
 const PLAIN_ID = /^[A-Za-z0-9._:-]*$/;
 
 /**
+ * `ctx.state` key of fields a handler adds to the success envelope's `metadata` (after
+ * `requestId`, `timestamp` and `duration`, which it cannot replace): `/agent/execute` says
+ * `memory: "unavailable"` there when the conversation store was down.
+ */
+export const ENVELOPE_METADATA_STATE = "conduit.envelopeMetadata";
+
+/**
  * `JSON.stringify(successEnvelope(data, requestId, startTime))`, written out around the
  * serialized data: the metadata's fixed shape needs no generic serializer on every answer.
+ * `extraMetadata` adds fields after the fixed ones.
  */
-export function successEnvelopeJson(data: unknown, requestId: string, startTime: number): string {
+export function successEnvelopeJson(data: unknown, requestId: string, startTime: number, extraMetadata?: Record<string, unknown>): string {
   const json = JSON.stringify(data);
   const id = PLAIN_ID.test(requestId) ? `"${requestId}"` : JSON.stringify(requestId);
   const duration = Math.round((performance.now() - startTime) * 100) / 100;
-  return `{"data":${json === undefined ? "null" : json},"metadata":{"requestId":${id},"timestamp":"${isoTimestamp()}","duration":${duration}}}`;
+  const extra = extraMetadataJson(extraMetadata);
+  return `{"data":${json === undefined ? "null" : json},"metadata":{"requestId":${id},"timestamp":"${isoTimestamp()}","duration":${duration}${extra}}}`;
+}
+
+const FIXED_METADATA = new Set(["requestId", "timestamp", "duration"]);
+
+/** `,"key":value,...` of the extra fields, without the fixed ones; "" for none. */
+function extraMetadataJson(extraMetadata: Record<string, unknown> | undefined): string {
+  if (extraMetadata === undefined) return "";
+  const fields = Object.entries(extraMetadata).filter(([key, value]) => !FIXED_METADATA.has(key) && value !== undefined);
+  if (fields.length === 0) return "";
+  const json = JSON.stringify(Object.fromEntries(fields));
+  return `,${json.slice(1, -1)}`;
 }
 
 export interface ErrorFormatOptions {

@@ -16,7 +16,7 @@ import {
 import { applyRawResult } from "./apply-result.js";
 import { parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
-import { type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
+import { ENVELOPE_METADATA_STATE, type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
@@ -337,7 +337,8 @@ export class RequestHandler {
       return;
     }
     // Serialized first: a result that cannot be (circular, BigInt, a throwing getter) leaves the response untouched.
-    const body = successEnvelopeJson(result, context.requestId, context.startTime);
+    const extra = context.state[ENVELOPE_METADATA_STATE] as Record<string, unknown> | undefined;
+    const body = successEnvelopeJson(result, context.requestId, context.startTime, extra);
     response.status = route.successStatus ?? 200;
     response.headers["content-type"] = "application/json; charset=utf-8";
     response.body = body;

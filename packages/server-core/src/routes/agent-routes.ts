@@ -6,6 +6,10 @@ import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } fro
 import { observedCall, observedStream } from "../core/runtime-call-observer.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
+import { ENVELOPE_METADATA_STATE } from "../core/envelope.js";
+
+/** Response header of `/agent/execute` and `/agent/generate` when the conversation store was down (`unavailable`). */
+export const MEMORY_HEADER = "x-conduit-memory";
 
 /**
  * Accepts a `useChat` request body on `/agent/stream` (after auth: route middleware runs last),
@@ -38,7 +42,17 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
       summary,
       description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
       schema: { body: generateRequestSchema(), response: generateResponseSchema() },
-      handler: (ctx) => observedCall(ctx, () => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx))),
+      handler: async (ctx) => {
+        const { memory, ...result } = await observedCall(ctx, () =>
+          requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
+        );
+        if (memory === "unavailable") {
+          // Said in the answer, not only in the log: the client learns this turn has no history and was not kept.
+          ctx.setHeader(MEMORY_HEADER, memory);
+          ctx.state[ENVELOPE_METADATA_STATE] = { memory };
+        }
+        return result;
+      },
     });
   return {
     prefix: "/agent",
