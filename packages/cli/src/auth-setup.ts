@@ -1,7 +1,13 @@
 import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
-import { MissingDependencyError, type MiddlewareDefinition, type RouteGroup } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type CredentialRule,
+  MissingDependencyError,
+  type MiddlewareDefinition,
+  type RouteGroup,
+} from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -14,6 +20,8 @@ export interface AuthSetup {
   webSocket: WebSocketAuthConfig;
   /** The provider, for the runtime's per-call token checks. */
   tokenProvider: RuntimeTokenProvider | undefined;
+  /** Adds the identity provider to the server's readiness and metrics (provider auth; a no-op for static auth). */
+  attach(server: BaseServerAdapter<unknown>): void;
   /** The user a credential names (roles included), or null: the operator console signs in users with role `admin` by it. */
   validateCredential?: (credential: string) => Promise<{ roles: string[] } | null>;
   close(): Promise<void>;
@@ -31,11 +39,20 @@ async function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-prov
 
 const describe = (error: unknown) => (error as Error).message;
 
+/** The HTTP auth's credential rule as the WebSocket options: the upgrade reads the same header, cookie and query parameter. */
+function ruleOptions(rule: CredentialRule): Pick<WebSocketAuthConfig, "headerName" | "cookieName" | "queryParam"> {
+  return {
+    ...(rule.headerName ? { headerName: rule.headerName } : {}),
+    ...(rule.cookieName ? { cookieName: rule.cookieName } : {}),
+    ...(rule.queryParam ? { queryParam: rule.queryParam } : {}),
+  };
+}
+
 /**
  * Reads `auth` (static `api-key`/`bearer`/`basic` on `@conduit-ai/auth`, or `{"type": "<provider
  * type or alias>", ...}` on `@conduit-ai/auth-providers`, loaded only then) and the top-level
  * `authorization` rules. A bad value is a `UsageError` naming it. Redis sessions use `redis`
- * (the assembly's client for `REDIS_URL`).
+ * (the assembly's client, any topology) under `keyPrefix` + `auth:`.
  *
  * @example
  * const auth = await setupAuth(file, process.env);
@@ -45,6 +62,7 @@ export async function setupAuth(
   file: { [key: string]: unknown },
   env: NodeJS.ProcessEnv,
   redis?: SessionRedisClient,
+  keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
   /** Paths answered without the server's auth (the operator console signs in on its own). */
   publicPaths: readonly string[] = [],
 ): Promise<AuthSetup> {
@@ -61,6 +79,7 @@ export async function setupAuth(
     routes: undefined,
     webSocket: { strategy: "none" },
     tokenProvider: undefined,
+    attach: () => undefined,
     close: async () => undefined,
   };
   if (auth === undefined && authorization === undefined) return none;
@@ -85,11 +104,11 @@ export async function setupAuth(
         throw new UsageError(`Config file: invalid authorization: ${describe(error)}`);
       }
     }
-    // Same header, same parsing, same secrets as HTTP (fail closed).
+    // Same rule (header, cookie, query parameter), same parsing, same secrets as HTTP (fail closed).
     const webSocket: WebSocketAuthConfig = credentials
       ? {
-          strategy: "custom",
-          extractToken: (request) => credentials?.extractCredential(request.headers),
+          strategy: credentials.strategy,
+          ...ruleOptions(credentials.rule),
           validate: (credential) => {
             const user = credentials?.validate(credential);
             return user ? { ...user } : null;
@@ -115,8 +134,8 @@ export async function setupAuth(
   try {
     setup = await providers.createProviderAuthFromConfig(auth, {
       authorization,
-      // Sessions share the assembly's fail-fast Redis client (REDIS_URL) and its key prefix.
-      ...(redis ? { redis, keyPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}auth:` } : {}),
+      // Sessions share the assembly's fail-fast Redis client and its key prefix.
+      ...(redis ? { redis, keyPrefix: `${keyPrefix}auth:` } : {}),
       alwaysPublicPaths: [...ALWAYS_PUBLIC_PATHS, ...publicPaths],
     });
   } catch (error) {
@@ -127,14 +146,15 @@ export async function setupAuth(
     middleware: setup.middleware,
     routes: providers.createAuthRoutes(setup.sessions ? { sessions: setup.sessions } : {}),
     webSocket: {
-      strategy: "custom",
-      extractToken: (request) => setup.extractCredential(request.headers),
+      strategy: "bearer",
+      ...ruleOptions(setup.rule),
       validate: async (token) => {
         const user = await setup.validateToken(token);
         return user ? { ...user } : null;
       },
     },
     tokenProvider: setup.provider,
+    attach: (server) => setup.monitor(server),
     validateCredential: async (credential) => (await setup.validateToken(credential)) ?? null,
     close: () => setup.close(),
   };

@@ -1,5 +1,5 @@
 import type { ServerAdapter } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /** What the console needs of the server's own auth: a credential → the user it names (with roles), or null. */
@@ -12,7 +12,7 @@ export interface ConsoleSetupInput {
   console: unknown;
   /** The server's auth, when configured: a user with role `admin` may sign in. */
   validateCredential?: CredentialValidator;
-  redis?: Redis;
+  redis?: SharedRedis;
   env: NodeJS.ProcessEnv;
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
   proxy?: { pool: ConsoleAccountPool };

@@ -1,16 +1,21 @@
 import type { ConduitProxy } from "@conduit-ai/proxy";
 import { type Runtime, createConsoleLogger } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /**
  * The config file's `proxy` section as a proxy to mount (`/v1/messages`, `/v1/chat/completions`
  * — non-Claude models answered by `runtime` —, `/limits`, `/accounts`), or undefined when absent or not `enabled`. `store: "redis"` shares the pool
- * through `REDIS_URL`'s client (keys under `REDIS_KEY_PREFIX` + `proxy:`). Loaded on demand.
+ * through the assembly's Redis client, any topology (keys under the key prefix + `proxy:`). Loaded on demand.
  */
 export async function setupProxy(
   section: unknown,
-  { redis, runtime, env }: { redis: Redis | undefined; runtime: Runtime; env: NodeJS.ProcessEnv },
+  {
+    redis,
+    runtime,
+    env = {},
+    keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
+  }: { redis: SharedRedis | undefined; runtime: Runtime; env?: NodeJS.ProcessEnv; keyPrefix?: string },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
     return undefined;
@@ -21,9 +26,12 @@ export async function setupProxy(
   } catch (error) {
     throw new UsageError(`Config file: ${(error as Error).message}`);
   }
-  if (config.store === "redis" && !redis) throw new UsageError('Config file: proxy.store is "redis" but REDIS_URL is not set');
+  if (config.store === "redis" && !redis)
+    throw new UsageError(
+      'Config file: proxy.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)',
+    );
   const logger = createConsoleLogger("warn");
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
-  const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${env.REDIS_KEY_PREFIX || "conduit:"}proxy:` } : {};
+  const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
   return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime) });
 }

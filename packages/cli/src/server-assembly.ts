@@ -9,11 +9,13 @@ import {
   registerAllRoutes,
 } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
+import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
+import { setupGovernance } from "./governance-setup.js";
 import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { setupProxy } from "./proxy-setup.js";
-import { connectRedis } from "./redis-connection.js";
+import { openRedis, redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /** A server built from a config file, not started yet; `close()` releases what the runtime holds. */
@@ -27,7 +29,7 @@ export interface AssembledServer {
 /**
  * The one assembly of a Conduit server from a config file: runtime, every route group, the
  * config's sections (`auth`, `authorization`, `mcpServers`, …) and the WebSocket surface.
- * `conduit serve` and the demo both call it, so they never differ. With `REDIS_URL` every
+ * `conduit serve` and the demo both call it, so they never differ. With Redis (`REDIS_URL`, `REDIS_CLUSTER_NODES`, `REDIS_SENTINELS` or the `redis` key) every
  * shared state lives in Redis (one fail-fast client): the rate limiter (shared with the
  * WebSocket surface), conversation memory, the usage ledger and auth sessions, so N processes
  * (`conduit serve --workers N`, or N machines) behave as one.
@@ -37,40 +39,57 @@ export interface AssembledServer {
  * await server.start();
  */
 export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<AssembledServer> {
-  const redisUrl = env.REDIS_URL || undefined;
-  const redis = redisUrl ? await connectRedis(redisUrl, createConsoleLogger("warn")) : undefined;
+  const topology = redisTopologyOf(env, options.file.redis);
+  const redis = topology ? await openRedis(topology, createConsoleLogger("warn")) : undefined;
+  const keyPrefix = topology?.keyPrefix ?? "conduit:";
   let auth: Awaited<ReturnType<typeof setupAuth>>;
+  let governance: Governance | undefined;
+  // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
+  const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
   try {
-    auth = await setupAuth(options.file, env, redis, consoleWanted(options.file, env) ? CONSOLE_PUBLIC_PATHS : []);
+    governance = await setupGovernance(options.file, { redis, env, keyPrefix });
+    if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
+    const { auth: _virtualKey, ...withoutAuth } = options.file;
+    auth = await setupAuth(
+      virtualKeyAuth ? withoutAuth : options.file,
+      env,
+      redis,
+      keyPrefix,
+      consoleWanted(options.file, env) ? CONSOLE_PUBLIC_PATHS : [],
+    );
   } catch (error) {
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
   const runtime = createRuntime({
     env,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
-    ...(redis ? { redis } : {}),
+    ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:`, usage: { redis, keyPrefix: `${keyPrefix}usage:` } } : {}),
     ...(auth.tokenProvider ? { auth: auth.tokenProvider } : {}),
   });
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
-    proxy = await setupProxy(options.file.proxy, { redis, runtime, env });
+    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix });
   } catch (error) {
     await runtime.close();
     await auth.close();
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
   const config: ServerAdapterConfig = { ...options.server };
   if (redis && config.rateLimit?.enabled !== false && config.rateLimit?.store === undefined) {
-    const prefix = `${env.REDIS_KEY_PREFIX || "conduit:"}ratelimit:`;
-    config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix }) };
+    config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix: `${keyPrefix}ratelimit:` }) };
   }
   const server = await createServer(runtime, { framework: options.framework, config });
   for (const middleware of auth.middleware) server.registerMiddleware(middleware);
+  // The identity provider in readiness and `conduit_auth_provider_up`.
+  auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
+  governance?.install(server, { virtualKeyAuth });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
   await setupConsole(server, {
     admin: options.file.admin,
@@ -80,8 +99,10 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     ...(redis ? { redis } : {}),
     ...(proxy ? { proxy } : {}),
   });
-  // The WebSocket surface asks for the same credentials as HTTP (fail closed).
-  attachWebSocket(server, { runtime, auth: auth.webSocket });
+  // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
+  // its messages that start work go through the same gate.
+  const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;
+  attachWebSocket(server, webSocket ? { runtime: webSocket.runtime, auth: webSocket.auth } : { runtime, auth: auth.webSocket });
   return {
     server,
     authMiddleware: auth.middleware,
@@ -89,6 +110,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
       await runtime.close();
       await auth.close();
       await proxy?.close();
+      await governance?.close();
       redis?.disconnect();
     },
   };

@@ -3,22 +3,18 @@ import type { ConversationStore } from "./memory/conversation-store.js";
 import { InMemoryConversationStore } from "./memory/in-memory-store.js";
 import { resolveMemoryLimits } from "./memory/memory-limits.js";
 import { RedisConversationStore } from "./memory/redis-store.js";
-import { connectRedis } from "./redis-client.js";
+import { runtimeRedis } from "./redis-client.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 
-/** The memory store from options: a custom store, else Redis (`redis` option or `REDIS_URL`), else in-memory. */
+/** The memory store from options: a custom store, else Redis (`redis` option or the `REDIS_*` environment), else in-memory. */
 export function createMemory(options: RuntimeOptions, environment: Record<string, string | undefined>, logger: Logger): ConversationStore {
   if (options.memory) return options.memory;
   const limits = resolveMemoryLimits(options.memoryLimits);
-  const redis = options.redis ?? environment.REDIS_URL;
-  if (redis === undefined || redis === "") return new InMemoryConversationStore(limits);
+  // server-core's factory: fail fast while Redis is down (503 STORE_UNAVAILABLE, health down), recover by itself.
+  const redis = runtimeRedis(options.redis, environment, "the Redis memory store (redis / REDIS_URL)", logger);
+  if (redis === undefined) return new InMemoryConversationStore(limits);
   const keyPrefix = options.redisKeyPrefix ?? environment.REDIS_KEY_PREFIX;
-  const ownsClient = typeof redis === "string";
-  // Fail commands fast while Redis is down (no offline queue, 1 s command timeout) so requests
-  // answer 503 STORE_UNAVAILABLE and health reports down, instead of queueing until Redis returns.
-  const client = typeof redis === "string" ? connectRedis(redis, "the Redis memory store (redis / REDIS_URL)") : redis;
-  // ioredis reconnects by itself; an unhandled "error" event would crash the process, so log it instead.
-  if (ownsClient) client.on("error", (error: Error) => logger.warn({ err: error }, "redis memory store error"));
+  const { client, ownsClient } = redis;
   return new RedisConversationStore(client, {
     ownsClient,
     maxMessagesPerSession: limits.maxMessagesPerSession,

@@ -1,13 +1,28 @@
-import { FAIL_FAST_REDIS_OPTIONS, loadOptionalDependency } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import { type Logger, createRedisClient, redisTopologyFrom } from "@conduit-ai/server-core";
+import type { Cluster, Redis } from "ioredis";
+
+/** A Redis client the runtime's stores accept: one server or sentinel (`Redis`), or a `Cluster`. */
+export type RuntimeRedis = Redis | Cluster;
 
 /**
- * A fail-fast ioredis client for `url` (no offline queue, 1 s command timeout), so requests
- * answer 503 STORE_UNAVAILABLE while Redis is down instead of queueing. ioredis is an optional
- * peer loaded here, only when a Redis URL is configured; absent, `MissingDependencyError`
- * names the install line.
+ * The Redis client of a runtime store: the `redis` option when it is a client (the caller's,
+ * not closed by the store), else one made by server-core's factory from the option's URL or
+ * from the environment (`REDIS_URL`, `REDIS_CLUSTER_NODES`, `REDIS_SENTINELS` +
+ * `REDIS_SENTINEL_MASTER`, `REDIS_USERNAME`/`REDIS_PASSWORD`); `undefined` when none is set.
+ * ioredis is an optional peer loaded only then; absent, `MissingDependencyError` names the install line.
+ *
+ * @example
+ * const redis = runtimeRedis(options.redis, process.env, "the Redis memory store", logger);
  */
-export function connectRedis(url: string, feature: string): Redis {
-  const { Redis: RedisClient } = loadOptionalDependency<typeof import("ioredis")>("ioredis", { feature, from: import.meta.url });
-  return new RedisClient(url, { ...FAIL_FAST_REDIS_OPTIONS });
+export function runtimeRedis(
+  option: string | RuntimeRedis | undefined,
+  environment: Record<string, string | undefined>,
+  feature: string,
+  logger: Logger,
+): { client: RuntimeRedis; ownsClient: boolean } | undefined {
+  if (option !== undefined && option !== "" && typeof option !== "string") return { client: option, ownsClient: false };
+  const topology = option ? redisTopologyFrom({ REDIS_URL: option }) : redisTopologyFrom(environment);
+  if (topology === undefined) return undefined;
+  const client = createRedisClient<RuntimeRedis>(topology, { feature, from: import.meta.url, logger });
+  return { client, ownsClient: true };
 }

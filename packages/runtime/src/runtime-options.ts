@@ -1,5 +1,5 @@
 import type { Logger } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import type { RuntimeRedis } from "./redis-client.js";
 import type { RuntimeAuthOption } from "./auth/call-token-auth.js";
 import type { McpConnectionOptions, McpServerConfig } from "./mcp/mcp-config.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
@@ -35,7 +35,7 @@ export interface RuntimeOptions {
   /** Default tool-loop steps when a request enables tools and gives no `maxSteps` (default 5). */
   maxSteps?: number;
   /** Redis URL or client for memory; default `REDIS_URL`. A client you pass is not closed by `close()`. */
-  redis?: string | Redis;
+  redis?: string | RuntimeRedis;
   /** Key prefix of the Redis memory store; default `conduit:memory:`. */
   redisKeyPrefix?: string;
   /**

@@ -1,7 +1,11 @@
 import {
-  FAIL_FAST_REDIS_OPTIONS,
-  MissingDependencyError,
+  type PingableRedis,
   type RedisConnectionState,
+  type RedisTopology,
+  createRedisClient,
+  pingRedis,
+  redisTopologyFrom,
+  slotPrefix,
   storeCall,
   whenConnected,
 } from "@conduit-ai/server-core";
@@ -17,7 +21,9 @@ export interface SessionRedisClient extends RedisConnectionState {
 }
 
 /*
- * Layout: `<prefix>s:<id>` holds the session JSON with a PX expiry at its `expiresAt`;
+ * Layout, every key under one hash tag made of the prefix (`{conduit:auth}:…`, see
+ * `slotPrefix`), so each script (which also reads session keys named in the user's index) runs
+ * in one Redis Cluster slot: `<prefix>s:<id>` holds the session JSON with a PX expiry at its `expiresAt`;
  * `<prefix>r:<id>` marks a signed-out session until the credential bound to it expires;
  * `<prefix>u:<userId>` is a sorted set of the user's session ids scored by `createdAt`,
  * expiring with the user's last session. Every change touching both is one Lua script, so
@@ -95,8 +101,9 @@ export interface RedisSessionStoreOptions {
 /**
  * Sessions in Redis, shared by every process on the same Redis: TTL'd session keys plus a
  * per-user index, changed atomically by Lua scripts. While Redis is unreachable every call
- * fails at once with server-core's `StoreUnavailableError` (503 `STORE_UNAVAILABLE`). `RedisSessionStore.connect(url)` loads
- * `ioredis` (an optional peer) on demand; or pass a client you own (it is not closed by `close()`).
+ * fails at once with server-core's `StoreUnavailableError` (503 `STORE_UNAVAILABLE`). `RedisSessionStore.connect(url)` builds
+ * a client with server-core's Redis factory (one server, cluster or sentinel; `ioredis` loaded on
+ * demand); or pass a client you own (it is not closed by `close()`).
  *
  * @example
  * const store = await RedisSessionStore.connect(process.env.REDIS_URL!, { keyPrefix: "myapp:auth:" });
@@ -110,28 +117,26 @@ export class RedisSessionStore implements SessionStore {
     private readonly client: SessionRedisClient,
     options: RedisSessionStoreOptions & { ownsClient?: boolean } = {},
   ) {
-    this.#prefix = options.keyPrefix ?? "conduit:auth:";
+    this.#prefix = slotPrefix(options.keyPrefix ?? "conduit:auth:");
     this.#owned = options.ownsClient ?? false;
   }
 
   /**
-   * Connects to `url` with ioredis; raises `MissingDependencyError` when ioredis is not installed.
+   * Connects with server-core's Redis factory (fail fast, automatic recovery) to a URL or any
+   * topology (`redisTopologyFrom(process.env)` for a cluster or sentinels); raises
+   * `MissingDependencyError` when ioredis is not installed.
    *
    * @example
    * const store = await RedisSessionStore.connect("redis://127.0.0.1:6379");
    */
-  static async connect(url: string, options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
-    let RedisClient: typeof import("ioredis").Redis;
-    try {
-      ({ Redis: RedisClient } = await import("ioredis"));
-    } catch {
-      throw new MissingDependencyError("ioredis");
-    }
-    // Fail fast while Redis is down (503 STORE_UNAVAILABLE at once, not a queued request); it reconnects by itself.
-    const client = new RedisClient(url, { ...FAIL_FAST_REDIS_OPTIONS });
-    // ioredis reconnects by itself; an unhandled "error" event would end the process.
-    client.on("error", () => undefined);
-    return new RedisSessionStore(client as unknown as SessionRedisClient, { ...options, ownsClient: true });
+  static async connect(where: string | RedisTopology, options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
+    const topology = typeof where === "string" ? redisTopologyFrom({ REDIS_URL: where }) : where;
+    if (topology === undefined) throw new TypeError("RedisSessionStore.connect: a Redis URL or topology is required");
+    const client = createRedisClient<SessionRedisClient>(topology, {
+      feature: "Redis sessions (auth.sessions.store)",
+      from: import.meta.url,
+    });
+    return new RedisSessionStore(client, { ...options, ownsClient: true });
   }
 
   #sessionKey(id: string): string {
@@ -204,7 +209,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.client.ping());
+    await this.#call(() => pingRedis(this.client as PingableRedis));
   }
 
   async close(): Promise<void> {

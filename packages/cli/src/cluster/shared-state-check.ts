@@ -1,8 +1,10 @@
 import type { ConduitConfigFile } from "../config-file.js";
+import { redisTopologyOf } from "../redis-setup.js";
 
 /**
  * Why `workers` processes would not behave as one server, or undefined when they would: above
- * one worker every shared state must be in Redis (`REDIS_URL`), and the config file must not pin
+ * one worker every shared state must be in Redis (`REDIS_URL`, `REDIS_CLUSTER_NODES`,
+ * `REDIS_SENTINELS` or the file's `redis` key), and the config file must not pin
  * a store to process memory.
  *
  * @example
@@ -11,7 +13,7 @@ import type { ConduitConfigFile } from "../config-file.js";
 export function perWorkerStateProblem(workers: number, env: NodeJS.ProcessEnv, file: ConduitConfigFile): string | undefined {
   if (workers <= 1) return undefined;
   const optOut = "(pass --allow-per-worker-state to accept that)";
-  if (!env.REDIS_URL) {
+  if (redisTopologyOf(env, file.redis) === undefined) {
     return `--workers ${workers} needs REDIS_URL: without Redis each worker keeps its own rate limits, sessions, conversation memory and usage ledger ${optOut}`;
   }
   const sessions = (file.auth as { sessions?: { store?: unknown } } | undefined)?.sessions;

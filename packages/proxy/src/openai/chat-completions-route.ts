@@ -31,6 +31,8 @@ export interface ChatCompletionsRouteOptions {
   forwardHeaders?: string[];
   /** Which models go to the Messages API (default: names starting with `claude`). */
   isClaudeModel?: (model: string) => boolean;
+  /** Leave out parameters a model cannot honour instead of a 400 naming them (default false). */
+  dropParams?: boolean;
 }
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
@@ -79,6 +81,7 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
 export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions): RouteDefinition {
   const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
   const isClaudeModel = options.isClaudeModel ?? isClaudeByName;
+  const dropParams = options.dropParams ?? false;
   return {
     method: "POST",
     path: "/v1/chat/completions",
@@ -110,6 +113,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           return await completeWithClaude(options.sendMessages, request, {
             ...meta,
             defaultMaxTokens,
+            dropParams,
             signal: ctx.abortSignal,
             extraHeaders,
           });
@@ -125,12 +129,14 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           );
         const context = callContextOf(ctx);
         if (!request.stream)
-          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, meta)), {
+          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, { ...meta, dropParams })), {
             headers: { "content-type": "application/json" },
           });
         const target = await resolveRuntimeModel(runtime, request.model);
         const includeUsage = request.stream_options?.include_usage === true;
-        return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target }), { headers: STREAM_HEADERS });
+        return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target, dropParams }), {
+          headers: STREAM_HEADERS,
+        });
       } catch (error) {
         return fromRuntimeError(error).toResponse();
       }

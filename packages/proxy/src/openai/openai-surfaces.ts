@@ -19,7 +19,7 @@ export interface OpenAISurfaceOptions {
 export interface OpenAISurfaceHost {
   sendMessages: SendMessages;
   responseStore?: ResponseStore;
-  config: { clientKeys: readonly string[]; sessionHeader: string; timeoutMs?: number };
+  config: { clientKeys: readonly string[]; sessionHeader: string; timeoutMs?: number; dropParams?: boolean };
 }
 
 /**
@@ -34,7 +34,8 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
   return (proxy: OpenAISurfaceHost): RouteDefinition[] => {
     const isClientAllowed = createClientCheck(proxy.config.clientKeys);
     const forwardHeaders = [proxy.config.sessionHeader];
-    const shared = { ...extra, sendMessages: proxy.sendMessages, isClientAllowed, forwardHeaders, ...(runtime ? { runtime } : {}) };
+    const dropParams = extra.dropParams ?? proxy.config.dropParams ?? false;
+    const shared = { ...extra, dropParams, sendMessages: proxy.sendMessages, isClientAllowed, forwardHeaders, ...(runtime ? { runtime } : {}) };
     const routes = [
       createChatCompletionsRoute(shared),
       createResponsesRoute({

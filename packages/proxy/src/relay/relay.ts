@@ -5,6 +5,7 @@ import { backoff } from "./backoff.js";
 import { type TapOutcome, readBounded, tapBody } from "./body-tap.js";
 import { relayedHeaders } from "./headers.js";
 import type { ProxyReply } from "./proxy-reply.js";
+import { RelayTrace } from "./relay-trace.js";
 import { UpstreamClient, type UpstreamReply } from "./transport.js";
 import type { RelayRequest, VendorWire } from "./vendor-wire.js";
 
@@ -45,7 +46,7 @@ export function createRelay(options: RelayOptions): Relay {
     return account.type === "api-key" ? account.apiKey : pool.oauth.accessToken(account, rejected);
   }
 
-  async function attempt(lease: Lease, body: Uint8Array, request: RelayRequest): Promise<Attempt> {
+  async function attempt(lease: Lease, body: Uint8Array, request: RelayRequest, trace: RelayTrace | undefined): Promise<Attempt> {
     const account = lease.account;
     const url = wire.url(request.search);
     let rejected: string | undefined;
@@ -57,29 +58,38 @@ export function createRelay(options: RelayOptions): Relay {
         lease.release();
         await retireAfterRefreshFailure(pool, account.id, error);
         warn(`${wire.label} ${account.id}: token refresh failed`);
+        trace?.leaving("token_refresh_failed");
         return { kind: "next" };
       }
       let response: UpstreamReply;
+      const sent = trace?.attempt(account, url);
       try {
-        response = await upstream.post(url, wire.requestHeaders(request.headers, account, secret), body, request.signal);
+        const headers = wire.requestHeaders(request.headers, account, secret);
+        response = await upstream.post(url, sent ? { ...headers, ...sent.headers } : headers, body, request.signal);
       } catch (error) {
+        sent?.failed(error);
+        sent?.end();
         if (request.signal.aborted) {
           lease.release();
           throw error;
         }
         if (retry < config.maxRetries) {
+          trace?.retry(account, retry, "unreachable");
           await backoff(config.retryBaseMs, retry, request.signal);
           continue;
         }
         lease.release();
         warn(`${wire.label} ${account.id}: upstream unreachable`);
+        trace?.leaving("unreachable");
         return { kind: "next", reply: wire.errors.unreachable() };
       }
+      sent?.answered(response.status);
       const now = Date.now();
       const quota = wire.quota?.(response.headers, now);
       if (quota) pool.saveQuota(account.id, quota).catch(() => warn("proxy: saving quota failed"));
       const status = response.status;
       if (status === 401 && account.type === "oauth" && rejected === undefined) {
+        sent?.end();
         response.body.resume();
         rejected = secret;
         retry--;
@@ -88,26 +98,32 @@ export function createRelay(options: RelayOptions): Relay {
       if (status === 401 || status === 403) {
         lease.release();
         await pool.disable(account.id, `upstream answered ${status}`);
-        return { kind: "next", reply: await buffered(response) };
+        trace?.leaving(`disabled_${status}`);
+        return { kind: "next", reply: await buffered(response, sent) };
       }
       if (status === 429) {
-        const reply = await buffered(response);
+        const reply = await buffered(response, sent);
         lease.release();
         const verdict = wire.rateLimit(response.headers, reply.body as Buffer, now);
         if (verdict === undefined) return { kind: "done", reply };
         await pool.cooldown(account.id, verdict.resetAt, verdict.reason);
+        trace?.cooldown(account, verdict.resetAt, verdict.reason);
+        trace?.leaving("rate_limited");
         return { kind: "next", reply };
       }
       if (status === 529 || status >= 500) {
         if (retry < config.maxRetries) {
+          sent?.end();
           response.body.resume();
+          trace?.retry(account, retry, status);
           await backoff(config.retryBaseMs, retry, request.signal);
           continue;
         }
         lease.release();
-        return { kind: "next", reply: await buffered(response) };
+        trace?.leaving(`upstream_${status}`);
+        return { kind: "next", reply: await buffered(response, sent) };
       }
-      return { kind: "done", reply: await passthrough(response, lease, request) };
+      return { kind: "done", reply: await passthrough(response, lease, request, trace, sent) };
     }
   }
 
@@ -116,12 +132,22 @@ export function createRelay(options: RelayOptions): Relay {
    * A small JSON answer of known length is read whole first (same bytes): it then leaves in one
    * write with its length instead of a chunked stream. Streams are always piped.
    */
-  async function passthrough(response: UpstreamReply, lease: Lease, request: RelayRequest): Promise<ProxyReply> {
+  async function passthrough(
+    response: UpstreamReply,
+    lease: Lease,
+    request: RelayRequest,
+    trace?: RelayTrace,
+    sent?: { end(): void },
+  ): Promise<ProxyReply> {
     const accountId = lease.account.id;
     const contentType = response.headers["content-type"] ?? "";
     const scanner = wire.usageScanner(contentType);
+    // Spans of a passed-through answer end with its body (a stream: when the stream ends).
+    trace?.deferToBody();
     const ended = (outcome: TapOutcome) => {
       lease.release();
+      sent?.end();
+      trace?.bodyEnded(response.status, outcome);
       const usage = outcome.usage;
       if (outcome.completed && usage)
         pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
@@ -144,6 +170,19 @@ export function createRelay(options: RelayOptions): Relay {
   }
 
   return async (body, request) => {
+    const trace = RelayTrace.start(wire, body);
+    if (trace === undefined) return relayCall(body, request, undefined);
+    try {
+      const reply = await relayCall(body, request, trace);
+      trace.settled(reply.status);
+      return reply;
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    }
+  };
+
+  async function relayCall(body: Uint8Array, request: RelayRequest, trace: RelayTrace | undefined): Promise<ProxyReply> {
     const sessionKey = wire.sessionKey(request.headers, body);
     const tried = new Set<string>();
     let fallback: ProxyReply | undefined;
@@ -153,17 +192,22 @@ export function createRelay(options: RelayOptions): Relay {
         if (selection.kind === "cooling") return wire.errors.cooling(selection.retryAt);
         return fallback ?? wire.errors.unavailable();
       }
+      if (trace && tried.size > 0) trace.failover([...tried].at(-1) as string, selection.lease.account);
       tried.add(selection.lease.account.id);
-      const outcome = await attempt(selection.lease, body, request);
+      const outcome = await attempt(selection.lease, body, request, trace);
       if (outcome.kind === "done") return outcome.reply;
       if (outcome.reply) fallback = outcome.reply;
     }
-  };
+  }
 }
 
 /** An error answer read whole (they are small), so it can be kept while the next account is tried. */
-async function buffered(response: UpstreamReply): Promise<ProxyReply> {
-  return { status: response.status, headers: relayedHeaders(response.headers), body: await readBounded(response.body) };
+async function buffered(response: UpstreamReply, sent?: { end(): void }): Promise<ProxyReply> {
+  try {
+    return { status: response.status, headers: relayedHeaders(response.headers), body: await readBounded(response.body) };
+  } finally {
+    sent?.end();
+  }
 }
 
 /** Seconds until `at` (epoch ms), at least 1: the `retry-after` of an answer naming a reset. */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { slotPrefix } from "@conduit-ai/server-core";
 import type { TokenUsage } from "../prices.js";
 import { type AccountState, type OAuthTokens, type PoolStore, type Quota, type UsageRow, emptyTotals } from "./pool-store.js";
 
@@ -61,13 +62,19 @@ return result`;
 /**
  * The pool's state in Redis, shared by every process using the same `prefix`: cooldowns
  * (extend-only, atomically), disabled accounts, quota, usage, OAuth tokens, refresh locks
- * and sticky sessions.
+ * and sticky sessions. Every key is under one hash tag made of the prefix
+ * (`{conduit:proxy}:…`, see server-core's `slotPrefix`): the scripts that read several
+ * accounts or the usage index run in one Redis Cluster slot.
  */
 export class RedisPoolStore implements PoolStore {
+  private readonly prefix: string;
+
   constructor(
     private readonly redis: RedisPoolClient,
-    private readonly prefix = "conduit:proxy:",
-  ) {}
+    prefix = "conduit:proxy:",
+  ) {
+    this.prefix = slotPrefix(prefix);
+  }
 
   private accountKey(accountId: string): string {
     return `${this.prefix}account:${accountId}`;

@@ -16,7 +16,7 @@ function redisStore(): RedisConversationStore {
 afterAll(async () => {
   const cleaner = clients[0];
   if (cleaner) {
-    const keys = await cleaner.keys(`${prefix}*`);
+    const keys = await cleaner.keys(`{${prefix.slice(0, -1)}}*`);
     if (keys.length > 0) await cleaner.del(...keys);
   }
   await Promise.all(clients.map((client) => client.quit()));

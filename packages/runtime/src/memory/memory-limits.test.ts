@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { FAIL_FAST_REDIS_OPTIONS, type SessionMessage, silentLogger } from "@conduit-ai/server-core";
+import { FAIL_FAST_REDIS_OPTIONS, type SessionMessage, silentLogger, slotPrefix } from "@conduit-ai/server-core";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
@@ -79,10 +79,12 @@ describe("in-memory conversation store bounds", () => {
 
 describe("redis conversation store bounds (real Redis)", () => {
   const prefix = `test:${randomUUID()}:`;
+  // The store's keys sit under one hash tag made of its prefix (one Redis Cluster slot).
+  const keys = slotPrefix(prefix);
   const client = new Redis("redis://127.0.0.1:6379", { ...FAIL_FAST_REDIS_OPTIONS });
   afterAll(async () => {
-    const keys = await client.keys(`${prefix}*`);
-    if (keys.length > 0) await client.del(...keys);
+    const found = await client.keys(`{${prefix.slice(0, -1)}*`);
+    if (found.length > 0) await client.del(...found);
     await client.quit();
   });
 
@@ -90,14 +92,14 @@ describe("redis conversation store bounds (real Redis)", () => {
     const store = new RedisConversationStore(client, { keyPrefix: prefix, ttlMs: 60_000, maxMessagesPerSession: 3 });
     for (let index = 0; index < 5; index++) await store.append("s", [message(`m${index}`)]);
     expect((await store.history("s")).map((item) => item.content)).toEqual(["m2", "m3", "m4"]);
-    for (const key of [`${prefix}session:s`, `${prefix}messages:s`, `${prefix}sessions`]) {
+    for (const key of [`${keys}session:s`, `${keys}messages:s`, `${keys}sessions`]) {
       const ttl = await client.pttl(key);
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
     }
-    await client.pexpire(`${prefix}session:s`, 5_000);
+    await client.pexpire(`${keys}session:s`, 5_000);
     await store.append("s", [message("m5")]);
-    expect(await client.pttl(`${prefix}session:s`)).toBeGreaterThan(50_000);
+    expect(await client.pttl(`${keys}session:s`)).toBeGreaterThan(50_000);
   });
 
   it("an expired session is gone from reads and from the listing", async () => {
@@ -108,7 +110,7 @@ describe("redis conversation store bounds (real Redis)", () => {
     await store.append("fresh", [message("1")]);
     expect(await store.getSession("gone")).toBeUndefined();
     expect((await store.listSessions()).map((session) => session.id)).toEqual(["fresh"]);
-    expect(await client.zscore(`${prefix}short:sessions`, "gone")).toBeNull();
+    expect(await client.zscore(`${slotPrefix(`${prefix}short:`)}sessions`, "gone")).toBeNull();
   });
 
   it("answers STORE_UNAVAILABLE at once while Redis cannot be reached", async () => {

@@ -1,5 +1,15 @@
-import { type SessionInfo, type SessionMessage, type SessionMessagesPage, storeCall, whenConnected } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import {
+  type SessionInfo,
+  type SessionMessage,
+  type SessionMessagesPage,
+  type PingableRedis,
+  closeRedis,
+  pingRedis,
+  slotPrefix,
+  storeCall,
+  whenConnected,
+} from "@conduit-ai/server-core";
+import type { RuntimeRedis } from "../redis-client.js";
 import { type ConversationStore, normalizePage } from "./conversation-store.js";
 import { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory-limits.js";
 
@@ -12,8 +22,10 @@ export interface RedisConversationStoreOptions extends Pick<MemoryLimits, "maxMe
 
 /**
  * Conversation memory in Redis, shared by every instance and surviving restarts.
- * Keys: `<prefix>sessions` (sorted set by last write, so listing needs no SCAN),
- * `<prefix>session:<id>` (hash of timestamps) and `<prefix>messages:<id>` (list of JSON messages).
+ * Keys, all under one hash tag made of the prefix (`{conduit:memory}:…`, see `slotPrefix`) so
+ * each transaction runs in one Redis Cluster slot: `…sessions` (sorted set by last write, so
+ * listing needs no SCAN), `…session:<id>` (hash of timestamps) and `…messages:<id>` (list of
+ * JSON messages). Works on one server, sentinel or a cluster (`Redis` or `Cluster` client).
  * Bounded: a session's keys expire `ttlMs` after its last write (every write refreshes them),
  * its list keeps the last `maxMessagesPerSession` messages, and expired ids leave the index on
  * the next write or listing. While Redis is unreachable every call throws 503 `STORE_UNAVAILABLE`.
@@ -22,15 +34,15 @@ export interface RedisConversationStoreOptions extends Pick<MemoryLimits, "maxMe
  * const memory = new RedisConversationStore(new Redis(process.env.REDIS_URL, FAIL_FAST_REDIS_OPTIONS), { keyPrefix: "app:memory:", ttlMs: 7 * 86_400_000 });
  */
 export class RedisConversationStore implements ConversationStore {
-  readonly #redis: Redis;
+  readonly #redis: RuntimeRedis;
   readonly #prefix: string;
   readonly #ownsClient: boolean;
   readonly #maxMessages: number;
   readonly #ttlMs: number;
 
-  constructor(redis: Redis, options: RedisConversationStoreOptions = {}) {
+  constructor(redis: RuntimeRedis, options: RedisConversationStoreOptions = {}) {
     this.#redis = redis;
-    this.#prefix = options.keyPrefix ?? "conduit:memory:";
+    this.#prefix = slotPrefix(options.keyPrefix ?? "conduit:memory:");
     this.#ownsClient = options.ownsClient ?? false;
     this.#maxMessages = options.maxMessagesPerSession ?? DEFAULT_MEMORY_LIMITS.maxMessagesPerSession;
     this.#ttlMs = options.ttlMs ?? DEFAULT_REDIS_SESSION_TTL_MS;
@@ -52,7 +64,7 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   /** Queues the TTL refresh of a session's keys (and of the index, so an idle prefix vanishes too). */
-  #refresh(transaction: ReturnType<Redis["multi"]>, sessionId: string, now: number): void {
+  #refresh(transaction: ReturnType<RuntimeRedis["multi"]>, sessionId: string, now: number): void {
     if (!Number.isFinite(this.#ttlMs)) return;
     const ttl = Math.max(1, Math.ceil(this.#ttlMs));
     transaction.pexpire(this.#key("session", sessionId), ttl);
@@ -125,13 +137,10 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.#redis.ping());
+    await this.#call(() => pingRedis(this.#redis as PingableRedis));
   }
 
   async close(): Promise<void> {
-    if (!this.#ownsClient) return;
-    // QUIT waits for a reply, which never comes from a server that is down.
-    if (this.#redis.status === "ready") await this.#redis.quit().catch(() => this.#redis.disconnect());
-    else this.#redis.disconnect();
+    if (this.#ownsClient) await closeRedis(this.#redis);
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from "@conduit-ai/server-core";
-import { connectRedis } from "../redis-client.js";
+import { runtimeRedis } from "../redis-client.js";
 import type { RuntimeOptions } from "../runtime-options.js";
 import { MemoryUsageLedger } from "./memory-usage-ledger.js";
 import { RedisUsageLedger } from "./redis-usage-ledger.js";
@@ -7,7 +7,7 @@ import type { UsageLedger } from "./usage-ledger.js";
 
 /**
  * The ledger from options: none with `usage: false`, Redis when `usage.redis`, `redis` or
- * `REDIS_URL` is set (so processes add up), else memory.
+ * the `REDIS_*` environment is set (so processes add up), else memory.
  */
 export function createUsageLedger(
   options: RuntimeOptions,
@@ -17,11 +17,9 @@ export function createUsageLedger(
   if (options.usage === false) return undefined;
   const settings = options.usage ?? {};
   if (settings.ledger) return settings.ledger;
-  const redis = settings.redis ?? options.redis ?? environment.REDIS_URL;
-  if (redis === undefined || redis === "") return new MemoryUsageLedger(settings);
-  const ownsClient = typeof redis === "string";
-  const client = typeof redis === "string" ? connectRedis(redis, "the Redis usage ledger (redis / REDIS_URL)") : redis;
-  if (ownsClient) client.on("error", (error: Error) => logger.warn({ err: error }, "redis usage ledger error"));
+  const redis = runtimeRedis(settings.redis ?? options.redis, environment, "the Redis usage ledger (redis / REDIS_URL)", logger);
+  if (redis === undefined) return new MemoryUsageLedger(settings);
+  const { client, ownsClient } = redis;
   const keyPrefix = settings.keyPrefix ?? (environment.REDIS_KEY_PREFIX ? `${environment.REDIS_KEY_PREFIX}usage:` : "conduit:usage:");
   return new RedisUsageLedger(client, { ...settings, keyPrefix, ownsClient, logger });
 }

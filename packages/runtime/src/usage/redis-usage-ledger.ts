@@ -4,10 +4,12 @@ import {
   type UsageLedgerRecord,
   type UsageQuery,
   type UsageReport,
+  closeRedis,
+  hashTag,
   storeCall,
   whenConnected,
 } from "@conduit-ai/server-core";
-import type { Redis } from "ioredis";
+import type { RuntimeRedis } from "../redis-client.js";
 import { PriceTable } from "./price-table.js";
 import {
   AGGREGATE_FIELDS,
@@ -57,22 +59,24 @@ export interface RedisUsageLedgerOptions extends UsageLedgerOptions {
 
 /**
  * The usage ledger in Redis, so every process sharing the Redis adds to the same figures.
- * Keys: `<prefix>m:<minute start>` (kept 25 hours) and `<prefix>h:<hour start>` (kept for the
- * retention), hashes of counters updated by one Lua script per call.
+ * Keys: `<prefix>{<hour start>}m:<minute start>` (kept 25 hours) and
+ * `<prefix>{<hour start>}h:<hour start>` (kept for the retention), hashes of counters updated by
+ * one Lua script per call; the hour is the hash tag, so the script's two keys share a Redis
+ * Cluster slot while successive hours spread over the primaries.
  *
  * @example
  * const ledger = new RedisUsageLedger(new Redis(process.env.REDIS_URL), { keyPrefix: "app:usage:" });
  */
 export class RedisUsageLedger implements UsageLedger {
   readonly prices: PriceTable;
-  readonly #redis: Redis;
+  readonly #redis: RuntimeRedis;
   readonly #prefix: string;
   readonly #ownsClient: boolean;
   readonly #retentionMs: number;
   readonly #now: () => number;
   readonly #logger: Logger | undefined;
 
-  constructor(redis: Redis, options: RedisUsageLedgerOptions = {}) {
+  constructor(redis: RuntimeRedis, options: RedisUsageLedgerOptions = {}) {
     this.#redis = redis;
     this.prices = new PriceTable(options.prices);
     this.#prefix = options.keyPrefix ?? "conduit:usage:";
@@ -87,7 +91,8 @@ export class RedisUsageLedger implements UsageLedger {
   }
 
   #key(granularityMs: number, start: number): string {
-    return `${this.#prefix}${granularityMs === FINE_BUCKET_MS ? "m" : "h"}:${start}`;
+    const hour = Math.floor(start / COARSE_BUCKET_MS) * COARSE_BUCKET_MS;
+    return `${this.#prefix}${hashTag(String(hour))}${granularityMs === FINE_BUCKET_MS ? "m" : "h"}:${start}`;
   }
 
   async record(record: UsageLedgerRecord): Promise<void> {
@@ -96,17 +101,20 @@ export class RedisUsageLedger implements UsageLedger {
     const coarse = Math.floor(record.timestamp / COARSE_BUCKET_MS) * COARSE_BUCKET_MS;
     const field = `${aggregateKey(record.provider, record.model, record.operation)}\n`;
     try {
-      await whenConnected(this.#redis, "usage");
-      await this.#redis.eval(
-        RECORD_SCRIPT,
-        2,
-        this.#key(FINE_BUCKET_MS, fine),
-        this.#key(COARSE_BUCKET_MS, coarse),
-        field,
-        ...AGGREGATE_FIELDS.map((name) => added[name]),
-        Math.ceil(FINE_RETENTION_MS / 1000),
-        Math.ceil(this.#retentionMs / 1000),
-      );
+      // storeCall bounds the wait (1 s), so a failover never holds the call it records.
+      await storeCall("usage", async () => {
+        await whenConnected(this.#redis, "usage");
+        await this.#redis.eval(
+          RECORD_SCRIPT,
+          2,
+          this.#key(FINE_BUCKET_MS, fine),
+          this.#key(COARSE_BUCKET_MS, coarse),
+          field,
+          ...AGGREGATE_FIELDS.map((name) => added[name]),
+          Math.ceil(FINE_RETENTION_MS / 1000),
+          Math.ceil(this.#retentionMs / 1000),
+        );
+      });
     } catch (error) {
       // Usage figures must never fail the call they describe.
       this.#logger?.warn({ err: error }, "usage ledger: record dropped (Redis unavailable)");
@@ -118,23 +126,15 @@ export class RedisUsageLedger implements UsageLedger {
     const window = planWindow(query, this.#now(), this.#retentionMs);
     const replies = await storeCall("usage", async () => {
       await whenConnected(this.#redis, "usage");
-      const pipeline = this.#redis.pipeline();
-      for (const start of window.starts) pipeline.hgetall(this.#key(window.granularityMs, start));
-      const results = (await pipeline.exec()) ?? [];
-      for (const [error] of results) if (error) throw error;
-      return results;
+      // One command per bucket, not a pipeline: a cluster spreads the buckets over several nodes.
+      return Promise.all(window.starts.map((start) => this.#redis.hgetall(this.#key(window.granularityMs, start))));
     });
-    const buckets = window.starts.map((start, index) => ({
-      start,
-      aggregates: parseHash((replies[index]?.[1] ?? {}) as Record<string, string>),
-    }));
+    const buckets = window.starts.map((start, index) => ({ start, aggregates: parseHash(replies[index] ?? {}) }));
     return buildReport(window, "redis", buckets, query.providers);
   }
 
   async close(): Promise<void> {
-    if (!this.#ownsClient) return;
-    if (this.#redis.status === "ready") await this.#redis.quit().catch(() => this.#redis.disconnect());
-    else this.#redis.disconnect();
+    if (this.#ownsClient) await closeRedis(this.#redis);
   }
 }
 

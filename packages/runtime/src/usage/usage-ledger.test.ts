@@ -190,5 +190,5 @@ describe("two runtime processes on one Redis", () => {
     ]);
     // Each call of the fixture is "call number N" → the same token count per call.
     expect(report.entries[0]!.inputTokens % 12).toBe(0);
-  });
+  }, 60_000);
 });

@@ -37,16 +37,40 @@ export function isStoreUnavailable(error: unknown): error is StoreUnavailableErr
 }
 
 /**
+ * The longest a store operation may take before it fails with `STORE_UNAVAILABLE`: a healthy
+ * Redis answers in about a millisecond; a cluster client retrying on a stale slot map during a
+ * failover would otherwise hold the request for several seconds.
+ */
+export const STORE_CALL_DEADLINE_MS = 1_000;
+
+const afterIo: (callback: () => void) => void =
+  typeof setImmediate === "function" ? (callback) => setImmediate(callback) : (callback) => setTimeout(callback, 0);
+
+/**
  * Runs one store operation; any failure (connection refused, command timeout, a client
- * refusing commands while disconnected) becomes `StoreUnavailableError` for `store`.
+ * refusing commands while disconnected) or no answer within `STORE_CALL_DEADLINE_MS` becomes
+ * `StoreUnavailableError` for `store`. An operation abandoned at the deadline may still reach
+ * Redis later (its reply is then ignored).
  *
  * @example
  * const reply = await storeCall("rate-limit", () => client.eval(script, 1, key));
  */
-export async function storeCall<T>(store: string, operation: () => Promise<T>): Promise<T> {
+export async function storeCall<T>(store: string, operation: () => Promise<T>, deadlineMs = STORE_CALL_DEADLINE_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    const expire = () => reject(new StoreUnavailableError(store, { cause: new Error(`no answer within ${deadlineMs} ms`) }));
+    // Expire after the I/O poll that follows the timer: when the event loop itself stalled past the
+    // deadline (a long synchronous task), a reply already waiting on the socket still wins.
+    timer = setTimeout(() => afterIo(expire), deadlineMs);
+  });
   try {
-    return await operation();
+    const work = operation();
+    // A late failure of the abandoned operation must not surface as an unhandled rejection.
+    work.catch(() => undefined);
+    return await Promise.race([work, expired]);
   } catch (error) {
     throw isStoreUnavailable(error) ? error : new StoreUnavailableError(store, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 }

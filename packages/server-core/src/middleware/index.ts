@@ -40,6 +40,16 @@ export {
   setRateLimitHeaders,
 } from "./rate-limit/rate-limiter.js";
 export { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, type RedisEvalClient, runScript, whenConnected } from "./redis-client.js";
+export { type RedisClient, type RedisClientOptions, closeRedis, connectRedis, createRedisClient } from "./redis/connect-redis.js";
+export { hashTag, slotPrefix } from "./redis/hash-tag.js";
+export { type PingableRedis, pingRedis } from "./redis/ping-redis.js";
+export {
+  type RedisAddress,
+  type RedisSettings,
+  type RedisTopology,
+  describeRedisTopology,
+  redisTopologyFrom,
+} from "./redis/redis-topology.js";
 export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } from "./request-id.js";
 export { type SecurityHeadersOptions, createSecurityHeadersMiddleware, servedOverHttps } from "./security-headers.js";
 export { type TimingOptions, createTimingMiddleware } from "./timing.js";

@@ -1,5 +1,6 @@
 import { storeCall } from "../../errors/store-unavailable.js";
 import { type RedisEvalClient, runScript, whenConnected } from "../redis-client.js";
+import { type PingableRedis, pingRedis } from "../redis/ping-redis.js";
 import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit-store.js";
 
 /*
@@ -120,8 +121,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { allowed: reply[0] === 1, tokens: Number(reply[1]), retryAfterMs: Number(reply[2]), resetMs: Number(reply[3]) };
   }
 
-  /** One round trip (readiness); throws `STORE_UNAVAILABLE` when Redis does not answer. */
+  /** Readiness: one round trip (to every primary on a cluster); throws `STORE_UNAVAILABLE` when Redis does not answer. */
   async ping(): Promise<void> {
-    await this.run("return 1", `${this.prefix}ping`);
+    const client = this.client as RedisEvalClient & PingableRedis;
+    if (typeof client.nodes !== "function") return void (await this.run("return 1", `${this.prefix}ping`));
+    const connecting = whenConnected(this.client, "rate-limit");
+    if (connecting) await connecting;
+    await storeCall("rate-limit", () => pingRedis(client));
   }
 }
