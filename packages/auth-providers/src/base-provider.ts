@@ -1,11 +1,13 @@
-import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { parseAuthorization } from "@conduit-ai/auth";
 import { type Logger, ServerAdapterError, type ServerContext, StoreUnavailableError, createConsoleLogger } from "@conduit-ai/server-core";
 import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
 import { ProviderAvailability } from "./health/provider-availability.js";
 import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
+import { sessionBinding } from "./sessions/session-binding.js";
 import { SessionManager, type SessionManagerOptions } from "./sessions/session-manager.js";
+
+export { sessionBinding };
 import type {
   AuthProvider,
   AuthSession,
@@ -292,19 +294,4 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   async cleanup(): Promise<void> {
     await this.sessions?.close();
   }
-}
-
-// Per verified claim set (the same object for a cached token): one digest per token, not per request.
-const bindings = new WeakMap<object, string>();
-
-/** The credential's session binding: the identity provider's own session id when the token names one (`sid`), else the token's digest. */
-export function sessionBinding(token: string, claims: Record<string, unknown>): string {
-  const sid = claims.sid;
-  if (typeof sid === "string" && sid !== "") return `sid:${sid}`;
-  let binding = bindings.get(claims);
-  if (binding === undefined) {
-    binding = `token:${createHash("sha256").update(token).digest("base64url")}`;
-    bindings.set(claims, binding);
-  }
-  return binding;
 }
