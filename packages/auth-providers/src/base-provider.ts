@@ -1,11 +1,13 @@
-import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { parseAuthorization } from "@conduit-ai/auth";
-import { type Logger, type ServerContext, createConsoleLogger } from "@conduit-ai/server-core";
+import { type Logger, ServerAdapterError, type ServerContext, StoreUnavailableError, createConsoleLogger } from "@conduit-ai/server-core";
 import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
 import { ProviderAvailability } from "./health/provider-availability.js";
 import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
+import { sessionBinding } from "./sessions/session-binding.js";
 import { SessionManager, type SessionManagerOptions } from "./sessions/session-manager.js";
+
+export { sessionBinding };
 import type {
   AuthProvider,
   AuthSession,
@@ -189,9 +191,18 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   }
 
   /**
-   * The request flow: extract the token, validate it, then reuse the session bound to it
-   * (its `sid` claim, else its digest) or create one. Every refusal emits `auth:unauthorized`
-   * and throws the auth error (401).
+   * The request flow — the one the HTTP middleware runs (`createProviderAuthMiddleware`, which
+   * reads the token with the wider HTTP rule first: header, cookie, query): extract the bearer
+   * token, validate it, then pick the session. A session is picked by the credential's binding —
+   * the identity provider's own session id (`sid` claim) when the token names one, else the
+   * token's SHA-256 digest: a valid, unexpired session of the user with that binding is reused
+   * (its expiry slides when it nears its end), otherwise a new one is created for the user. The
+   * spec says "reuse a valid session of the user"; binding to the credential is stricter on
+   * purpose: a signed-out session (`DELETE /api/auth/sessions/:id`) stays refused for that token
+   * (401 `SESSION_EXPIRED`) instead of the token quietly opening another one, while the user's
+   * other devices keep theirs. Every refusal emits `auth:unauthorized` and throws the auth error
+   * (401); an unreachable identity provider throws 503 `AUTH_PROVIDER_UNAVAILABLE`, a failing
+   * session store 503 `STORE_UNAVAILABLE`.
    *
    * @example
    * const { user, session } = await provider.authenticateRequest(ctx);
@@ -206,20 +217,54 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     return this.completeRequest(token, ctx);
   }
 
+  /**
+   * `authenticateRequest` for a token a request has already been searched for, synchronously,
+   * when everything is cached: the token verified moments ago, its session known. Undefined means
+   * "run `completeRequest`". The hot path of the HTTP middleware: no await, no timer.
+   */
+  completeCached(token: string, options: { sessions?: boolean } = {}): AuthenticatedRequest | undefined {
+    const result = this.authenticateCached(token);
+    if (!result?.valid) return undefined;
+    const authenticated: AuthenticatedRequest = { user: result.user, token, claims: result.claims };
+    const sessions = options.sessions === false ? undefined : this.sessions;
+    if (!sessions) return authenticated;
+    const session = sessions.resolveCached(result.user, sessionBinding(token, result.claims));
+    if (!session) return undefined;
+    authenticated.session = session;
+    return authenticated;
+  }
+
   /** `authenticateRequest` after extraction (the HTTP middleware extracts with its own sources). */
-  async completeRequest(token: string, ctx?: ServerContext): Promise<AuthenticatedRequest> {
+  async completeRequest(
+    token: string,
+    ctx?: ServerContext,
+    options: {
+      sessions?: boolean /** Emit `auth:unauthorized` for refusals (default true; optional auth refuses nobody). */;
+      report?: boolean;
+    } = {},
+  ): Promise<AuthenticatedRequest> {
     const result = await this.authenticateToken(token);
     if (!result.valid) {
-      this.reportUnauthorized(result.error, String((result.error.details as { reason?: string } | undefined)?.reason ?? "invalid"), ctx);
+      // An outage is not a refusal of the caller: no `auth:unauthorized` for it.
+      if (result.error.statusCode !== 503 && options.report !== false) {
+        const reason = String((result.error.details as { reason?: string } | undefined)?.reason ?? "invalid");
+        this.reportUnauthorized(result.error, reason, ctx);
+      }
       throw result.error;
     }
     const authenticated: AuthenticatedRequest = { user: result.user, token, claims: result.claims };
-    if (this.sessions) {
+    const sessions = options.sessions === false ? undefined : this.sessions;
+    if (sessions) {
       try {
-        authenticated.session = await this.sessions.resolve(result.user, sessionBinding(token, result.claims));
+        authenticated.session = await sessions.resolve(result.user, sessionBinding(token, result.claims));
       } catch (error) {
-        if (AuthProviderError.isInstance(error)) this.reportUnauthorized(error, "session", ctx, result.user.id);
-        throw error;
+        if (AuthProviderError.isInstance(error) && error.statusCode === 401) {
+          if (options.report !== false) this.reportUnauthorized(error, "session", ctx, result.user.id);
+          throw error;
+        }
+        if (ServerAdapterError.isInstance(error) && error.statusCode === 503) throw error;
+        // The session store failed in a way it did not name: still a retryable 503, never a bare 500 or a refusal.
+        throw new StoreUnavailableError("sessions", { cause: error });
       }
     }
     return authenticated;
@@ -249,19 +294,4 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   async cleanup(): Promise<void> {
     await this.sessions?.close();
   }
-}
-
-// Per verified claim set (the same object for a cached token): one digest per token, not per request.
-const bindings = new WeakMap<object, string>();
-
-/** The credential's session binding: the identity provider's own session id when the token names one (`sid`), else the token's digest. */
-export function sessionBinding(token: string, claims: Record<string, unknown>): string {
-  const sid = claims.sid;
-  if (typeof sid === "string" && sid !== "") return `sid:${sid}`;
-  let binding = bindings.get(claims);
-  if (binding === undefined) {
-    binding = `token:${createHash("sha256").update(token).digest("base64url")}`;
-    bindings.set(claims, binding);
-  }
-  return binding;
 }

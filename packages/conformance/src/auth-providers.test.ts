@@ -162,6 +162,38 @@ forEachAdapter("auth providers: sessions and the auth routes", ({ start }) => {
     expect((await fetch(server.url("/api/auth/me"))).status).toBe(401);
   });
 
+  it("runs the provider's authenticateRequest flow: the session a direct call picks is the one HTTP uses; signed out stays refused", async () => {
+    const { provider } = jwtProvider();
+    const flows: string[] = [];
+    const complete = provider.completeRequest.bind(provider);
+    provider.completeRequest = (token, ctx, options) => {
+      flows.push(ctx?.path ?? "direct");
+      return complete(token, ctx, options);
+    };
+    const cached = provider.completeCached.bind(provider);
+    provider.completeCached = (token, options) => {
+      const known = cached(token, options);
+      if (known) flows.push("cached");
+      return known;
+    };
+    const server = await start(setup(provider));
+    const token = await idp.sign({ sub: "flo", aud: AUDIENCE, sid: "flo-laptop" });
+    const direct = await provider.authenticateRequest({ authorization: `Bearer ${token}` });
+    expect(direct.user.id).toBe("flo");
+    const overHttp = await (await fetch(server.url("/api/auth/me"), { headers: bearer(token) })).json();
+    expect(overHttp.data.session.id).toBe(direct.session?.id);
+    // Verified and bound moments ago by the direct call: HTTP answers from the flow's cached path.
+    expect(flows).toEqual(["direct", "cached"]);
+    // Signed out: the same credential is refused by the flow, over HTTP and directly.
+    await provider.destroySession(direct.session?.id as string);
+    const refused = await fetch(server.url("/api/auth/me"), { headers: bearer(token) });
+    expect((await refused.json()).error.code).toBe("SESSION_EXPIRED");
+    await expect(provider.authenticateRequest({ authorization: `Bearer ${token}` })).rejects.toMatchObject({ code: "SESSION_EXPIRED" });
+    // Another device of the same user gets a session of its own.
+    const phone = await idp.sign({ sub: "flo", aud: AUDIENCE, sid: "flo-phone" });
+    expect((await fetch(server.url("/api/auth/me"), { headers: bearer(phone) })).status).toBe(200);
+  });
+
   it("lists the caller's sessions, destroys one (its token is then refused) or all, and never touches another user's", async () => {
     const { provider, events } = jwtProvider();
     const server = await start(setup(provider));

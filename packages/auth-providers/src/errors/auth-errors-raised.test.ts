@@ -24,14 +24,12 @@ describe("the auth error classes are raised where they belong", () => {
     const provider = createJwtProvider({ secret: "a-shared-secret-of-at-least-32-bytes!!" }, { sessions: false });
     const rules = createAuthorizationRulesMiddleware({ provider, rules: [{ path: "/api/tools/*", permissions: ["tools:execute"] }] });
     const next = async () => undefined;
-    const forbidden = await Promise.resolve()
-      .then(() => rules.handler(context({ id: "u", roles: [], permissions: [] }), next))
-      .catch((error: unknown) => error);
+    const forbidden = await Promise.resolve(rules.handler(context({ id: "u", roles: [], permissions: [] }), next)).catch(
+      (error: unknown) => error,
+    );
     expect(forbidden).toBeInstanceOf(InsufficientPermissionsError);
     expect(forbidden).toMatchObject({ statusCode: 403, code: "FORBIDDEN", category: "AUTHORIZATION", provider: "jwt" });
-    const anonymous = await Promise.resolve()
-      .then(() => rules.handler(context(), next))
-      .catch((error: unknown) => error);
+    const anonymous = await Promise.resolve(rules.handler(context(), next)).catch((error: unknown) => error);
     expect(anonymous).toBeInstanceOf(MissingTokenError);
     expect(anonymous).toMatchObject({ statusCode: 401, code: "AUTH_REQUIRED" });
   });
