@@ -72,7 +72,7 @@ describe("POST /v1/embeddings", () => {
     const many = await openai.embeddings.create({ model: "local", input: ["hello world", "goodbye"], encoding_format: "float" });
     expect(many.data.map((item) => item.index)).toEqual([0, 1]);
     // The SDK asks for base64 by default and decodes the float32 bytes: the same vector as `float`, to float32 precision.
-    many.data[0]!.embedding.forEach((value, index) => expect(one.data[0]!.embedding[index]).toBeCloseTo(value, 6));
+    for (const [index, value] of many.data[0]!.embedding.entries()) expect(one.data[0]!.embedding[index]).toBeCloseTo(value, 6);
     expect(many.data[1]!.embedding).not.toEqual(many.data[0]!.embedding);
   });
 

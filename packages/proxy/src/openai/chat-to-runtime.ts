@@ -54,7 +54,7 @@ export function conversationOf(messages: readonly ChatMessage[]): ConversationMe
           ...(toolCalls.length ? { toolCalls } : {}),
         };
       }
-      case "tool":
+      default:
         return {
           role: "tool",
           toolCallId: message.tool_call_id,

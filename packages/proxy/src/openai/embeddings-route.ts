@@ -23,7 +23,7 @@ export interface EmbeddingsRouteOptions {
 /** Float32 little-endian bytes, base64: what the `openai` SDK decodes for `encoding_format: "base64"`. */
 function base64Of(vector: readonly number[]): string {
   const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  for (const [index, value] of vector.entries()) bytes.writeFloatLE(value, index * 4);
   return bytes.toString("base64");
 }
 

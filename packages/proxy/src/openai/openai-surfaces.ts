@@ -35,7 +35,14 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
     const isClientAllowed = createClientCheck(proxy.config.clientKeys);
     const forwardHeaders = [proxy.config.sessionHeader];
     const dropParams = extra.dropParams ?? proxy.config.dropParams ?? false;
-    const shared = { ...extra, dropParams, sendMessages: proxy.sendMessages, isClientAllowed, forwardHeaders, ...(runtime ? { runtime } : {}) };
+    const shared = {
+      ...extra,
+      dropParams,
+      sendMessages: proxy.sendMessages,
+      isClientAllowed,
+      forwardHeaders,
+      ...(runtime ? { runtime } : {}),
+    };
     const routes = [
       createChatCompletionsRoute(shared),
       createResponsesRoute({

@@ -96,7 +96,7 @@ function conversationMessages(conversation: readonly ConversationMessage[]): Cha
               }
             : {}),
         };
-      case "tool":
+      default:
         return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     }
   });

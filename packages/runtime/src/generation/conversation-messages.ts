@@ -34,7 +34,7 @@ export function toModelMessages(conversation: readonly ConversationMessage[]): M
             })),
           ],
         };
-      case "tool":
+      default:
         return {
           role: "tool",
           content: [
