@@ -57,7 +57,7 @@ describe("the usage ledger across two demo processes on one Redis", () => {
     for (let index = 0; index < 2; index++) await post(`${second}/api/agent/execute`, { input: { text: `second ${index}` } });
     await post(`${second}/api/agent/embed`, { text: "embedded on the second" });
     for (const base of [first, second]) {
-      const usage = await post(`${base}/api/ai/analyze-usage`, { timeframe: "1h" });
+      const usage = await post(`${base}/api/ai/analyze-usage`, { timeframe: "1h", providers: [], includeOptimizations: true });
       expect(usage.window.backend).toBe("redis");
       expect(usage.tokenUsage.total.calls).toBe(6);
       expect(usage.tokenUsage.byModel.map((row: Record<string, unknown>) => [row.operation, row.calls])).toEqual([

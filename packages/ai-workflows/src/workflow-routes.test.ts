@@ -25,6 +25,17 @@ const ENDPOINTS = [
   "debug-ai-output",
 ];
 
+/** SPEC "Analysis and workflow endpoints": the request fields listed without `?`. */
+const SPEC_REQUIRED: Record<string, string[]> = {
+  "analyze-usage": ["timeframe", "providers", "includeOptimizations"],
+  "benchmark-performance": ["iterations", "testPrompts", "includeQualityMetrics"],
+  "optimize-parameters": ["prompt", "style", "optimizeFor"],
+  "generate-test-cases": ["codeFunction", "testTypes", "framework"],
+  "refactor-code": ["sourceCode", "target", "focusAreas"],
+  "generate-documentation": ["codeBase", "outputFormat", "includeExamples"],
+  "debug-ai-output": ["aiResponse", "expectedFormat", "issueTypes"],
+};
+
 let server: ServerAdapter & { address(): { port: number } | null };
 const runtime = createRuntime({ env: {} });
 beforeAll(async () => {
@@ -180,13 +191,18 @@ describe("the /api/ai endpoints under fuzzed input", () => {
   });
 
   it("survives hostile bodies: prototype keys, deep nesting, huge strings", async () => {
+    const issueTypes = [...ISSUE_TYPES];
     const hostile = [
-      '{"__proto__": {"polluted": true}, "aiResponse": "{\\"__proto__\\": {\\"polluted\\": 1}}", "expectedFormat": "{\\"type\\":\\"object\\",\\"properties\\":{\\"__proto__\\":{\\"type\\":\\"string\\"}}}"}',
-      JSON.stringify({ aiResponse: "[".repeat(400_000), expectedFormat: "json" }),
-      JSON.stringify({ aiResponse: "{".repeat(5_000), expectedFormat: "yaml", analysisDepth: "comprehensive" }),
-      JSON.stringify({ codeFunction: "(".repeat(100_000), framework: "vitest" }),
-      JSON.stringify({ sourceCode: `${"if (a) {".repeat(2_000)}${"}".repeat(2_000)}` }),
-      JSON.stringify({ codeBase: "x".repeat(299_999) }),
+      `{"__proto__": {"polluted": true}, "issueTypes": ${JSON.stringify(issueTypes)}, "aiResponse": "{\\"__proto__\\": {\\"polluted\\": 1}}", "expectedFormat": "{\\"type\\":\\"object\\",\\"properties\\":{\\"__proto__\\":{\\"type\\":\\"string\\"}}}"}`,
+      JSON.stringify({ aiResponse: "[".repeat(400_000), expectedFormat: "json", issueTypes }),
+      JSON.stringify({ aiResponse: "{".repeat(5_000), expectedFormat: "yaml", issueTypes, analysisDepth: "comprehensive" }),
+      JSON.stringify({ codeFunction: "(".repeat(100_000), framework: "vitest", testTypes: ["unit"] }),
+      JSON.stringify({
+        sourceCode: `${"if (a) {".repeat(2_000)}${"}".repeat(2_000)}`,
+        target: "readability",
+        focusAreas: ["nested-conditionals"],
+      }),
+      JSON.stringify({ codeBase: "x".repeat(299_999), outputFormat: "markdown", includeExamples: true }),
     ];
     const paths = [
       "debug-ai-output",
@@ -214,10 +230,11 @@ describe("OpenAPI", () => {
     };
     for (const name of ENDPOINTS) expect(served.paths[`/api/ai/${name}`]).toBeDefined();
     await SwaggerParser.validate(served as never);
-    type Operation = {
-      post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { default?: unknown }> } }> } };
-    };
-    const debugOperation = document.paths?.["/api/ai/debug-ai-output"] as Operation;
-    expect(debugOperation.post.requestBody.content["application/json"]?.schema.properties.issueTypes?.default).toEqual([...ISSUE_TYPES]);
+    type Operation = { post: { requestBody: { content: Record<string, { schema: { required?: string[] } }> } } };
+    // SPEC "Analysis and workflow endpoints": every listed field without `?` is required.
+    for (const [name, fields] of Object.entries(SPEC_REQUIRED)) {
+      const operation = document.paths?.[`/api/ai/${name}`] as Operation;
+      expect(operation.post.requestBody.content["application/json"]?.schema.required, name).toEqual(expect.arrayContaining(fields));
+    }
   });
 });

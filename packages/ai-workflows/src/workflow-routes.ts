@@ -5,7 +5,7 @@ import { debugAiOutput } from "./debug/debug-ai-output.js";
 import { resolveExpectedFormat } from "./debug/expected-format.js";
 import { documentationModelStep, generateDocumentation } from "./docs/generate-documentation.js";
 import { optimizeModelStep, optimizeParameters } from "./parameters/optimize-parameters.js";
-import { type ProviderPathSettings, runWorkflow } from "./provider/run-workflow.js";
+import { type ProviderPathSettings, runWorkflow, traceWorkflow } from "./provider/run-workflow.js";
 import { refactorCode, refactorModelStep } from "./refactor/refactor-code.js";
 import { analyzeUsageRequestSchema, analyzeUsageResultSchema } from "./schemas/analyze-usage-schema.js";
 import { benchmarkRequestSchema, benchmarkResultSchema } from "./schemas/benchmark-schema.js";
@@ -61,7 +61,9 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
           "Runs every test prompt `iterations` times against each available provider (local included); iterations × prompts ≤ 50. Latency p50/p95/p99, output tokens per second, quality scores (length, instruction keywords, format adherence) and quality per dollar. `simulated` is true when only the offline local provider ran.",
         schema: { body: benchmarkRequestSchema, response: benchmarkResultSchema },
         handler: (ctx) =>
-          runBenchmark(runtime, ctx.body, ctx, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
+          traceWorkflow("benchmark-performance", () =>
+            runBenchmark(runtime, ctx.body, ctx, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
+          ),
       }),
       defineRoute({
         method: "POST",

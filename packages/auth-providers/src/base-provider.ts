@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { parseAuthorization } from "@conduit-ai/auth";
-import type { ServerContext } from "@conduit-ai/server-core";
+import { type Logger, type ServerContext, createConsoleLogger } from "@conduit-ai/server-core";
 import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
+import { ProviderAvailability } from "./health/provider-availability.js";
 import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
 import { SessionManager, type SessionManagerOptions } from "./sessions/session-manager.js";
 import type {
@@ -24,6 +25,8 @@ export interface ProviderOptions {
   sessions?: SessionManager | SessionManagerOptions | false;
   /** The role enforcement policy of `authorizeUser`/`authorizeRoles`/`authorizePermissions`. */
   rbac?: RbacPolicy | RbacOptions;
+  /** Where the outage lines go (one `warn` when the identity provider stops answering, one when it answers again). Default: JSON lines on stderr. */
+  logger?: Logger;
 }
 
 /** What a provider type's `verifyToken` returns for a good token. */
@@ -66,6 +69,10 @@ function headerOf(source: TokenSource, name: string): string | undefined {
 export abstract class BaseAuthProvider extends EventEmitter implements AuthProvider {
   readonly sessions: SessionManager | undefined;
   readonly rbac: RbacPolicy;
+  /** Whether the identity provider answers, from the requests this provider makes (see `ProviderAvailability`). */
+  readonly availability: ProviderAvailability;
+  /** Where the provider's operational lines go (`ProviderOptions.logger`). */
+  protected readonly logger: Logger;
   /** Effective users per mapped user object (a cached token maps to the same object). */
   readonly #effective = new WeakMap<AuthenticatedUser, AuthenticatedUser>();
 
@@ -74,6 +81,8 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
     options: ProviderOptions = {},
   ) {
     super();
+    this.logger = options.logger ?? createConsoleLogger("warn");
+    this.availability = new ProviderAvailability(type, this.logger);
     this.rbac = options.rbac instanceof RbacPolicy ? options.rbac : new RbacPolicy(options.rbac, type);
     this.sessions =
       options.sessions === false

@@ -17,7 +17,9 @@ export {
 export { type SettingSpec, type SettingsIssue, type SettingsSpec, readSettings } from "./config/settings-reader.js";
 export {
   AuthErrorCode,
+  AUTH_PROVIDER_RETRY_AFTER_MS,
   AuthProviderError,
+  AuthProviderUnavailableError,
   AuthRateLimitError,
   AuthenticationFailedError,
   InsufficientPermissionsError,
@@ -30,8 +32,11 @@ export {
   SessionNotFoundError,
   TokenExpiredError,
   UserNotFoundError,
+  isProviderUnavailable,
   isTokenRefusal,
 } from "./errors/auth-errors.js";
+export { ProviderAvailability, type ReachabilityReport } from "./health/provider-availability.js";
+export { AUTH_PROVIDER_UP_METRIC, type MonitoredServer, monitorAuthProvider } from "./health/provider-monitoring.js";
 export { AuthLookupCode, AuthLookupError } from "./errors/registry-errors.js";
 export { type ProviderAuthMiddlewareOptions, createProviderAuthMiddleware } from "./middleware/provider-auth-middleware.js";
 export { type Auth0ProviderSettings, createAuth0Provider } from "./providers/auth0-provider.js";

@@ -16,6 +16,10 @@ interface CommonAuthConfig {
   enabled?: boolean;
   skipPaths?: string[];
   headerName?: string;
+  /** Cookie read when the header carries nothing (HTTP and the `/ws` upgrade alike). */
+  cookieName?: string;
+  /** Query parameter read after header and cookie (HTTP and the `/ws` upgrade alike; URLs get logged). */
+  queryParam?: string;
   errorMessage?: string;
   skipDevPlayground?: boolean;
   /** Enables the dev playground bypass without NODE_ENV=development (loopback only; never in production). */
@@ -71,6 +75,8 @@ const common = {
   enabled: z.boolean({ error: "expected a boolean" }).optional(),
   skipPaths: stringList,
   headerName: nonEmpty.optional(),
+  cookieName: nonEmpty.optional(),
+  queryParam: nonEmpty.optional(),
   errorMessage: nonEmpty.optional(),
   skipDevPlayground: z.boolean({ error: "expected a boolean" }).optional(),
   devPlayground: z.boolean({ error: "expected a boolean" }).optional(),

@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { MiddlewareDefinition } from "@conduit-ai/server-core";
+import { type CredentialRule, type MiddlewareDefinition, credentialSourceOf, readCredential } from "@conduit-ai/server-core";
 import { createApiKeyAuthMiddleware } from "./api-key-middleware.js";
 import { ApiKeyStore } from "./api-key-store.js";
 import { type StaticAuthConfig, type StaticBasicUserConfig, parseStaticAuthConfig } from "./auth-config-schema.js";
 import { createBasicAuthMiddleware } from "./basic-auth-middleware.js";
 import { createBearerAuthMiddleware } from "./bearer-middleware.js";
 import { digestSecret } from "./constant-time.js";
-import { credentialFromHeader, defaultHeaderName } from "./extract-token.js";
+import { defaultHeaderName } from "./extract-token.js";
 import type { AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";
 
@@ -52,6 +52,8 @@ export function createAuthFromConfig(config: unknown): MiddlewareDefinition[] {
   if (parsed.enabled === false) return [];
   const shared = {
     headerName: parsed.headerName,
+    cookieName: parsed.cookieName,
+    queryParam: parsed.queryParam,
     errorMessage: parsed.errorMessage,
     skipDevPlayground: parsed.skipDevPlayground,
     devPlayground: parsed.devPlayground,
@@ -85,11 +87,13 @@ export interface StaticCredentialValidator {
   strategy: "apiKey" | "bearer" | "basic";
   /** The header carrying the credential, as the HTTP middleware reads it (`headerName` or the scheme's default). */
   headerName: string;
+  /** Where the credential is looked for (header, cookie, query): the HTTP middleware's rule, for the upgrade. */
+  rule: CredentialRule;
   /**
-   * The credential in a request's headers, by exactly the HTTP middleware's rule (same header,
-   * same scheme parsing): what a WebSocket upgrade passes to `validate`.
+   * The credential of a request (an upgrade), by exactly the HTTP middleware's rule (server-core's
+   * `readCredential`: same header, cookie and query parameter, same scheme parsing).
    */
-  extractCredential(headers: IncomingHttpHeaders): string | undefined;
+  extractCredential(request: { headers: IncomingHttpHeaders; url?: string | undefined }): string | undefined;
   /** Checks an API key, a bearer token, or a decoded `username:password`. */
   validate(credential: string): AuthenticatedUser | null;
 }
@@ -103,7 +107,7 @@ export interface StaticCredentialValidator {
  * attachWebSocket(server, {
  *   runtime,
  *   auth: check
- *     ? { strategy: "custom", extractToken: (request) => check.extractCredential(request.headers), validate: (credential) => check.validate(credential) ?? undefined }
+ *     ? { strategy: "custom", extractToken: (request) => check.extractCredential(request), validate: (credential) => check.validate(credential) ?? undefined }
  *     : { strategy: "none" },
  * });
  */
@@ -111,11 +115,9 @@ export function createStaticCredentialValidator(config: unknown): StaticCredenti
   const parsed: StaticAuthConfig = parseStaticAuthConfig(config);
   if (parsed.enabled === false) return undefined;
   const headerName = (parsed.headerName ?? defaultHeaderName(parsed.type)).toLowerCase();
-  const extract = (headers: IncomingHttpHeaders): string | undefined => {
-    const raw = headers[headerName];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value === undefined || value.trim() === "") return undefined;
-    const extraction = credentialFromHeader(parsed.type, headerName, value);
+  const rule: CredentialRule = { scheme: parsed.type, headerName, cookieName: parsed.cookieName, queryParam: parsed.queryParam };
+  const extract = (request: { headers: IncomingHttpHeaders; url?: string | undefined }): string | undefined => {
+    const extraction = readCredential(credentialSourceOf(request), rule);
     return extraction.kind === "token" ? extraction.token : undefined;
   };
   if (parsed.type === "basic") {
@@ -123,6 +125,7 @@ export function createStaticCredentialValidator(config: unknown): StaticCredenti
     return {
       strategy: "basic",
       headerName,
+      rule,
       extractCredential: extract,
       validate: (credential) => {
         const separator = credential.indexOf(":");
@@ -136,6 +139,7 @@ export function createStaticCredentialValidator(config: unknown): StaticCredenti
   return {
     strategy: parsed.type === "api-key" ? "apiKey" : "bearer",
     headerName,
+    rule,
     extractCredential: extract,
     validate: (credential) => store.validate(credential) ?? null,
   };

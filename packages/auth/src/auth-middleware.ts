@@ -45,7 +45,8 @@ function challenge(type: AuthType, realm: string, headerName: string, invalid: b
  * custom extractor), validates it and puts the user on `ctx.user` with `roles` and
  * `permissions` always set. Missing → 401 `AUTH_REQUIRED` with `errorMessage`;
  * refused, malformed, throwing or slow validator → 401 `AUTH_INVALID` (fail closed,
- * never 500, never pass-through). Both carry a `WWW-Authenticate` challenge. Public
+ * never 500, never pass-through); a validator that throws a 503 error (its identity provider
+ * is down) → that 503, still without a user. Both carry a `WWW-Authenticate` challenge. Public
  * `skipPaths` pass without a user, and so does `x-dev-playground: true` from loopback — but
  * only in a process started with `NODE_ENV=development` (or `devPlayground: true`), with a
  * startup warning.
@@ -120,7 +121,9 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
    */
   const refusalOf = (error: unknown, ctx: ServerContext): ServerAdapterError | undefined => {
     options.onValidatorError?.(error, ctx);
-    return ServerAdapterError.isInstance(error) && error.statusCode === 401 ? error : undefined;
+    const answer = error instanceof ValidatorTimeoutError && options.timeoutError ? options.timeoutError(ctx) : error;
+    // A 503 (the identity provider or a store is down) is answered as such: still closed, but retryable.
+    return ServerAdapterError.isInstance(answer) && (answer.statusCode === 401 || answer.statusCode === 503) ? answer : undefined;
   };
   const resolveUser = (
     token: string,
@@ -172,7 +175,11 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): Middleware
 
       const resolved = resolveUser(extraction.token, ctx);
       const user = isThenable(resolved) ? await resolved : resolved;
-      if (user === undefined || ServerAdapterError.isInstance(user)) return optional ? next() : refuse(ctx, "invalid", user);
+      if (user === undefined || ServerAdapterError.isInstance(user)) {
+        // Unavailable, not refused: no user, no challenge, and not even `optional` turns it into an anonymous request.
+        if (user?.statusCode === 503) throw user;
+        return optional ? next() : refuse(ctx, "invalid", user);
+      }
 
       const record: AuthContext = { user, type, token: extraction.token, claims: user.metadata ?? {} };
       setAuthContext(ctx, record);

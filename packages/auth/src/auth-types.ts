@@ -55,6 +55,12 @@ export interface AuthMiddlewareOptions {
   optional?: boolean;
   /** A validator still pending after this long refuses the request. Default 5000. */
   timeoutMs?: number;
+  /**
+   * The error a validator that outlives `timeoutMs` answers with. Default: the generic 401
+   * refusal. Provider auth answers 503 `AUTH_PROVIDER_UNAVAILABLE`: a slow identity provider
+   * says nothing about the token. (A validator that throws a 503 error is answered with it too.)
+   */
+  timeoutError?: (ctx: ServerContext) => Error;
   /** Longer credentials are refused without calling the validator. Default 8192. */
   maxTokenLength?: number;
   /** Realm of the `WWW-Authenticate` challenge. Default `conduit`. */
@@ -75,7 +81,8 @@ export interface AuthMiddlewareOptions {
   /** Called on every refusal (missing, malformed or invalid credential), before the 401 is sent. */
   onRefused?: (refusal: AuthRefusal, ctx: ServerContext) => void;
   /**
-   * Told why a validator failed (threw or timed out); the request is refused either way.
+   * Told why a validator failed (threw or timed out); the request is refused (or, for a 503
+   * error from the validator, answered with it) either way.
    * Receives the error only, never the credential.
    */
   onValidatorError?: (error: unknown, ctx: ServerContext) => void;

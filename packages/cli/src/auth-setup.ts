@@ -1,7 +1,13 @@
 import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
-import { MissingDependencyError, type MiddlewareDefinition, type RouteGroup } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type CredentialRule,
+  MissingDependencyError,
+  type MiddlewareDefinition,
+  type RouteGroup,
+} from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -14,6 +20,10 @@ export interface AuthSetup {
   webSocket: WebSocketAuthConfig;
   /** The provider, for the runtime's per-call token checks. */
   tokenProvider: RuntimeTokenProvider | undefined;
+  /** Adds the identity provider to the server's readiness and metrics (provider auth; a no-op for static auth). */
+  attach(server: BaseServerAdapter<unknown>): void;
+  /** The user a credential names (roles included), or null: the operator console signs in users with role `admin` by it. */
+  validateCredential?: (credential: string) => Promise<{ roles: string[] } | null>;
   close(): Promise<void>;
 }
 
@@ -28,6 +38,15 @@ async function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-prov
 }
 
 const describe = (error: unknown) => (error as Error).message;
+
+/** The HTTP auth's credential rule as the WebSocket options: the upgrade reads the same header, cookie and query parameter. */
+function ruleOptions(rule: CredentialRule): Pick<WebSocketAuthConfig, "headerName" | "cookieName" | "queryParam"> {
+  return {
+    ...(rule.headerName ? { headerName: rule.headerName } : {}),
+    ...(rule.cookieName ? { cookieName: rule.cookieName } : {}),
+    ...(rule.queryParam ? { queryParam: rule.queryParam } : {}),
+  };
+}
 
 /**
  * Reads `auth` (static `api-key`/`bearer`/`basic` on `@conduit-ai/auth`, or `{"type": "<provider
@@ -44,13 +63,23 @@ export async function setupAuth(
   env: NodeJS.ProcessEnv,
   redis?: SessionRedisClient,
   keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
+  /** Paths answered without the server's auth (the operator console signs in on its own). */
+  publicPaths: readonly string[] = [],
 ): Promise<AuthSetup> {
-  const { auth, authorization } = file;
+  const { authorization } = file;
+  const auth =
+    publicPaths.length > 0 &&
+    typeof file.auth === "object" &&
+    file.auth !== null &&
+    STATIC_TYPES.has(String((file.auth as { type?: unknown }).type))
+      ? { ...file.auth, skipPaths: [...(((file.auth as { skipPaths?: unknown }).skipPaths as string[] | undefined) ?? []), ...publicPaths] }
+      : file.auth;
   const none: AuthSetup = {
     middleware: [],
     routes: undefined,
     webSocket: { strategy: "none" },
     tokenProvider: undefined,
+    attach: () => undefined,
     close: async () => undefined,
   };
   if (auth === undefined && authorization === undefined) return none;
@@ -75,18 +104,25 @@ export async function setupAuth(
         throw new UsageError(`Config file: invalid authorization: ${describe(error)}`);
       }
     }
-    // Same header, same parsing, same secrets as HTTP (fail closed).
+    // Same rule (header, cookie, query parameter), same parsing, same secrets as HTTP (fail closed).
     const webSocket: WebSocketAuthConfig = credentials
       ? {
-          strategy: "custom",
-          extractToken: (request) => credentials?.extractCredential(request.headers),
+          strategy: credentials.strategy,
+          ...ruleOptions(credentials.rule),
           validate: (credential) => {
             const user = credentials?.validate(credential);
             return user ? { ...user } : null;
           },
         }
       : { strategy: "none" };
-    return { ...none, middleware, routes: auth === undefined ? undefined : createAuthRoutes(), webSocket };
+    const validateCredential = credentials ? async (credential: string) => credentials?.validate(credential) ?? null : undefined;
+    return {
+      ...none,
+      middleware,
+      routes: auth === undefined ? undefined : createAuthRoutes(),
+      webSocket,
+      ...(validateCredential ? { validateCredential } : {}),
+    };
   }
 
   const providers = await loadAuthProviders();
@@ -100,7 +136,7 @@ export async function setupAuth(
       authorization,
       // Sessions share the assembly's fail-fast Redis client and its key prefix.
       ...(redis ? { redis, keyPrefix: `${keyPrefix}auth:` } : {}),
-      alwaysPublicPaths: ALWAYS_PUBLIC_PATHS,
+      alwaysPublicPaths: [...ALWAYS_PUBLIC_PATHS, ...publicPaths],
     });
   } catch (error) {
     const prefix = (error as { provider?: string }).provider === "rbac" ? "invalid authorization" : "invalid auth";
@@ -110,14 +146,16 @@ export async function setupAuth(
     middleware: setup.middleware,
     routes: providers.createAuthRoutes(setup.sessions ? { sessions: setup.sessions } : {}),
     webSocket: {
-      strategy: "custom",
-      extractToken: (request) => setup.extractCredential(request.headers),
+      strategy: "bearer",
+      ...ruleOptions(setup.rule),
       validate: async (token) => {
         const user = await setup.validateToken(token);
         return user ? { ...user } : null;
       },
     },
     tokenProvider: setup.provider,
+    attach: (server) => setup.monitor(server),
+    validateCredential: async (credential) => (await setup.validateToken(credential)) ?? null,
     close: () => setup.close(),
   };
 }

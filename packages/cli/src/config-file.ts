@@ -19,13 +19,28 @@ export interface ServeOptions {
   file: ConduitConfigFile;
 }
 
-const KNOWN_FILE_KEYS = new Set(["server", "auth", "authorization", "mcpServers", "aiWorkflows", "proxy", "redis", "$schema"]);
+const KNOWN_FILE_KEYS = new Set([
+  "server",
+  "auth",
+  "authorization",
+  "mcpServers",
+  "aiWorkflows",
+  "proxy",
+  "keys",
+  "admin",
+  "prices",
+  "redis",
+  "telemetry",
+  "console",
+  "$schema",
+]);
 
 export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
                      [--workers N|auto] [--allow-per-worker-state]
 Environment: PORT, HOST, CONDUIT_FRAMEWORK, and one of REDIS_URL | REDIS_CLUSTER_NODES |
 REDIS_SENTINELS + REDIS_SENTINEL_MASTER (or the config file's "redis" key; needed by --workers
-above 1), with REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX.`;
+above 1), with REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX;
+OTEL_EXPORTER_OTLP_ENDPOINT and the other OTEL_* variables (traces).`;
 
 /** Flags win over the environment, which wins over the config file, which wins over defaults. */
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): ServeOptions {

@@ -5,3 +5,4 @@ export { type ConduitConfigFile, SERVE_USAGE, type ServeOptions, parseServeOptio
 export { type AssembledServer, assembleServer } from "./server-assembly.js";
 export { runServe } from "./commands/serve-command.js";
 export { UsageError } from "./usage-error.js";
+export { type AuthSetup, setupAuth } from "./auth-setup.js";

@@ -9,7 +9,10 @@ import {
   registerAllRoutes,
 } from "@conduit-ai/server-core";
 import { attachWebSocket } from "@conduit-ai/websocket";
+import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
+import { setupGovernance } from "./governance-setup.js";
+import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { setupProxy } from "./proxy-setup.js";
 import { openRedis, redisTopologyOf } from "./redis-setup.js";
@@ -40,9 +43,22 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const redis = topology ? await openRedis(topology, createConsoleLogger("warn")) : undefined;
   const keyPrefix = topology?.keyPrefix ?? "conduit:";
   let auth: Awaited<ReturnType<typeof setupAuth>>;
+  let governance: Governance | undefined;
+  // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
+  const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
   try {
-    auth = await setupAuth(options.file, env, redis, keyPrefix);
+    governance = await setupGovernance(options.file, { redis, env, keyPrefix });
+    if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
+    const { auth: _virtualKey, ...withoutAuth } = options.file;
+    auth = await setupAuth(
+      virtualKeyAuth ? withoutAuth : options.file,
+      env,
+      redis,
+      keyPrefix,
+      consoleWanted(options.file, env) ? CONSOLE_PUBLIC_PATHS : [],
+    );
   } catch (error) {
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
@@ -58,6 +74,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   } catch (error) {
     await runtime.close();
     await auth.close();
+    await governance?.close();
     redis?.disconnect();
     throw error;
   }
@@ -67,11 +84,25 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   }
   const server = await createServer(runtime, { framework: options.framework, config });
   for (const middleware of auth.middleware) server.registerMiddleware(middleware);
+  // The identity provider in readiness and `conduit_auth_provider_up`.
+  auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
-  // The WebSocket surface asks for the same credentials as HTTP (fail closed).
-  attachWebSocket(server, { runtime, auth: auth.webSocket });
+  governance?.install(server, { virtualKeyAuth });
+  // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
+  await setupConsole(server, {
+    admin: options.file.admin,
+    console: options.file.console,
+    env,
+    ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
+    ...(redis ? { redis } : {}),
+    ...(proxy ? { proxy } : {}),
+  });
+  // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
+  // its messages that start work go through the same gate.
+  const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;
+  attachWebSocket(server, webSocket ? { runtime: webSocket.runtime, auth: webSocket.auth } : { runtime, auth: auth.webSocket });
   return {
     server,
     authMiddleware: auth.middleware,
@@ -79,6 +110,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
       await runtime.close();
       await auth.close();
       await proxy?.close();
+      await governance?.close();
       redis?.disconnect();
     },
   };

@@ -1,4 +1,4 @@
-import { type AiWorkflowOptions, registerAiWorkflows } from "@conduit-ai/ai-workflows";
+import { type AiWorkflowOptions, FOCUS_AREAS, registerAiWorkflows } from "@conduit-ai/ai-workflows";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type Runtime, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -26,7 +26,7 @@ const REQUESTS: Record<string, Json> = {
   "benchmark-performance": { iterations: 2, testPrompts: ["List 3 colors", "Answer in one word: sky color?"], includeQualityMetrics: true },
   "optimize-parameters": { prompt: "write some stuff about dogs", style: "precise", optimizeFor: "cost", includeAlternatives: true },
   "generate-test-cases": { codeFunction: CODE, testTypes: ["unit", "edge-cases", "security"], framework: "vitest" },
-  "refactor-code": { sourceCode: CODE, target: "modern-syntax" },
+  "refactor-code": { sourceCode: CODE, target: "modern-syntax", focusAreas: [...FOCUS_AREAS] },
   "generate-documentation": { codeBase: CODE, outputFormat: "markdown", includeExamples: true },
   "debug-ai-output": {
     aiResponse: '{"name": "x", "age": "42",}',
@@ -114,28 +114,69 @@ forEachAdapter("ai workflows", ({ start }) => {
   it("refuses bad input with 400 VALIDATION_ERROR naming each field", async () => {
     const server = await start(withWorkflows(createRuntime({ env: {} })));
     const cases: Array<[string, Json, string[]]> = [
-      ["analyze-usage", { timeframe: "2h", includeOptimizations: "yes" }, ["body.includeOptimizations", "body.timeframe"]],
-      ["benchmark-performance", { iterations: 10, testPrompts: ["a", "b", "c", "d", "e", "f"] }, ["body.iterations"]],
-      ["benchmark-performance", { iterations: 0, testPrompts: [] }, ["body.iterations", "body.testPrompts"]],
+      ["analyze-usage", { timeframe: "2h", providers: [], includeOptimizations: "yes" }, ["body.includeOptimizations", "body.timeframe"]],
+      [
+        "benchmark-performance",
+        { iterations: 10, testPrompts: ["a", "b", "c", "d", "e", "f"], includeQualityMetrics: true },
+        ["body.iterations"],
+      ],
+      ["benchmark-performance", { iterations: 0, testPrompts: [], includeQualityMetrics: false }, ["body.iterations", "body.testPrompts"]],
       ["optimize-parameters", { prompt: "", style: "weird", optimizeFor: "vibes" }, ["body.optimizeFor", "body.prompt", "body.style"]],
       [
         "generate-test-cases",
         { codeFunction: 1, framework: "junit", testTypes: ["unit", "unit"] },
         ["body.codeFunction", "body.framework", "body.testTypes"],
       ],
-      ["generate-test-cases", { codeFunction: "def f(x):\n  return x", framework: "pytest", language: "typescript" }, ["body.framework"]],
-      ["refactor-code", { sourceCode: "x".repeat(300_001), focusAreas: ["nope"] }, ["body.focusAreas.0", "body.sourceCode"]],
-      ["generate-documentation", { codeBase: "", outputFormat: "pdf" }, ["body.codeBase", "body.outputFormat"]],
-      ["debug-ai-output", { issueTypes: ["style"] }, ["body.aiResponse", "body.issueTypes.0"]],
-      ["debug-ai-output", { aiResponse: "x", expectedFormat: "csv" }, ["body.expectedFormat"]],
-      ["debug-ai-output", { aiResponse: "x", expectedFormat: { type: "banana" } }, ["body.expectedFormat"]],
-      ["optimize-parameters", { prompt: "hello", provider: "nope" }, ["body.provider"]],
+      [
+        "generate-test-cases",
+        { codeFunction: "def f(x):\n  return x", framework: "pytest", testTypes: ["unit"], language: "typescript" },
+        ["body.framework"],
+      ],
+      [
+        "refactor-code",
+        { sourceCode: "x".repeat(300_001), target: "readability", focusAreas: ["nope"] },
+        ["body.focusAreas.0", "body.sourceCode"],
+      ],
+      ["generate-documentation", { codeBase: "", outputFormat: "pdf", includeExamples: true }, ["body.codeBase", "body.outputFormat"]],
+      ["debug-ai-output", { expectedFormat: "auto", issueTypes: ["style"] }, ["body.aiResponse", "body.issueTypes.0"]],
+      ["debug-ai-output", { aiResponse: "x", expectedFormat: "csv", issueTypes: ["format"] }, ["body.expectedFormat"]],
+      ["debug-ai-output", { aiResponse: "x", expectedFormat: { type: "banana" }, issueTypes: ["format"] }, ["body.expectedFormat"]],
+      ["optimize-parameters", { prompt: "hello", style: "precise", optimizeFor: "cost", provider: "nope" }, ["body.provider"]],
     ];
     for (const [name, body, fields] of cases) {
       const { status, json } = await post(server, `/api/ai/${name}`, body);
       expect([status, json.error?.code], `${name} ${JSON.stringify(body).slice(0, 80)}`).toEqual([400, "VALIDATION_ERROR"]);
       expect(json.error.details.errors.map((issue: Json) => issue.field).sort(), name).toEqual(fields);
     }
+  });
+
+  it("requires every request field the spec lists without `?`: 400 VALIDATION_ERROR naming the missing one", async () => {
+    const server = await start(withWorkflows(createRuntime({ env: {} })));
+    const required: Record<string, string[]> = {
+      "analyze-usage": ["timeframe", "providers", "includeOptimizations"],
+      "benchmark-performance": ["iterations", "testPrompts", "includeQualityMetrics"],
+      "optimize-parameters": ["prompt", "style", "optimizeFor"],
+      "generate-test-cases": ["codeFunction", "testTypes", "framework"],
+      "refactor-code": ["sourceCode", "target", "focusAreas"],
+      "generate-documentation": ["codeBase", "outputFormat", "includeExamples"],
+      "debug-ai-output": ["aiResponse", "expectedFormat", "issueTypes"],
+    };
+    expect(Object.keys(required).sort()).toEqual(Object.keys(REQUESTS).sort());
+    for (const [name, fields] of Object.entries(required)) {
+      for (const field of fields) {
+        const { [field]: _left, ...body } = REQUESTS[name] as Json;
+        const { status, json } = await post(server, `/api/ai/${name}`, body);
+        expect([status, json.error?.code], `${name} without ${field}`).toEqual([400, "VALIDATION_ERROR"]);
+        expect(
+          json.error.details.errors.map((issue: Json) => issue.field),
+          `${name} without ${field}`,
+        ).toEqual([`body.${field}`]);
+      }
+    }
+    // The optional ones (`?` in the spec) stay optional.
+    const { includeAlternatives: _alternatives, ...optimize } = REQUESTS["optimize-parameters"] as Json;
+    expect((await post(server, "/api/ai/optimize-parameters", optimize)).status).toBe(200);
+    expect((await post(server, "/api/ai/generate-documentation", REQUESTS["generate-documentation"])).status).toBe(200);
   });
 
   it("lets a provider answer through validated structured output, with one repair attempt", async () => {

@@ -116,14 +116,17 @@ forEachAdapter("auth providers: refused tokens", ({ start }) => {
     expect(events).toHaveLength(cases.length);
   });
 
-  it("fails closed with 401 while the key set is unreachable, and recovers", async () => {
+  it("fails closed with 503 AUTH_PROVIDER_UNAVAILABLE while the key set answers 5xx, and recovers", async () => {
     const outage = await startIdentityServer();
     try {
       const provider = createJwtProvider({ jwksUrl: outage.jwksUrl, verifiedCacheTtlMs: 0 }, { sessions: false });
       const server = await start(setup(provider));
       const token = await outage.sign({ sub: "u1" });
       outage.failWith(503);
-      expect((await fetch(server.url("/api/whoami"), { headers: bearer(token) })).status).toBe(401);
+      const refused = await fetch(server.url("/api/whoami"), { headers: bearer(token) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect((await refused.json()).error).toMatchObject({ code: "AUTH_PROVIDER_UNAVAILABLE", category: "EXTERNAL", retryAfter: 5 });
       outage.failWith(undefined);
       expect((await fetch(server.url("/api/whoami"), { headers: bearer(token) })).status).toBe(200);
     } finally {

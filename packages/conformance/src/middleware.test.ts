@@ -170,6 +170,24 @@ forEachAdapter("default middleware stack", ({ start }) => {
     expect(refused?.headers["x-frame-options"]).toBe("DENY");
     for (const path of ["/health", "/ready"]) expect((await rawRequest(server.port, { path })).status).not.toBe(429);
   });
+
+  it("exempts the probes by default as a deliberate difference from the spec's 'all routes'; skipPaths: [] limits them too", async () => {
+    const config = (skipPaths?: string[]) => ({
+      rateLimit: { enabled: true, maxRequests: 1, windowMs: 60_000, ...(skipPaths ? { skipPaths } : {}) },
+    });
+    const exempt = await start({ config: config(), setup: registerRoutes });
+    await rawRequest(exempt.port, { path: "/api/large" });
+    expect((await rawRequest(exempt.port, { path: "/api/large" })).status).toBe(429);
+    for (const path of ["/health", "/ready", "/health", "/ready"]) {
+      const probe = await rawRequest(exempt.port, { path });
+      expect(probe.status).toBe(200);
+      // Not counted at all: a probe never spends the client's budget.
+      expect(probe.headers["x-ratelimit-limit"]).toBeUndefined();
+    }
+    const limited = await start({ config: config([]), setup: registerRoutes });
+    expect((await rawRequest(limited.port, { path: "/health" })).status).toBe(200);
+    expect((await rawRequest(limited.port, { path: "/health" })).status).toBe(429);
+  });
 });
 
 forEachAdapter("opt-in middleware", ({ start }) => {

@@ -1,4 +1,10 @@
-import { type BaseServerAdapter, type MiddlewareDefinition, defineRoute, registerAllRoutes } from "@conduit-ai/server-core";
+import {
+  type BaseServerAdapter,
+  type MiddlewareDefinition,
+  createAllRoutes,
+  defineRoute,
+  registerAllRoutes,
+} from "@conduit-ai/server-core";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -234,6 +240,30 @@ forEachAdapter("route groups", ({ start }) => {
     expect(lines.at(-1)?.type).toBe("finish");
     const invalid = await call(server, "POST", "/api/agent/stream", { input: {} });
     expect([invalid.status, invalid.json.error.details?.errors?.[0]?.field]).toEqual([400, "body.input.text"]);
+  });
+
+  it("mounts createAllRoutes(basePath, options) in the spec's order, and the earlier runtime-first form alike", async () => {
+    const runtime = createContractRuntime();
+    const mount = (groups: ReturnType<typeof createAllRoutes>) => (adapter: BaseServerAdapter<unknown>) => {
+      for (const group of groups) adapter.registerRouteGroup(group);
+    };
+    const forms = [
+      createAllRoutes("/api", { runtime, enableSwagger: true }),
+      createAllRoutes(runtime, "/api", { enableSwagger: true }),
+      createAllRoutes({ runtime }),
+    ];
+    for (const groups of forms) {
+      const server = await start({ config: { rateLimit: { enabled: false } }, setup: mount(groups) });
+      const providers = await call(server, "GET", "/api/agent/providers");
+      expect(providers.status).toBe(200);
+      expect(providers.json.data.total).toBe((await runtime.listProviders()).length);
+      await server.adapter.stop();
+    }
+    // The spec's form without a runtime: the routes explain themselves instead of failing with a 500.
+    const bare = await start({ config: { rateLimit: { enabled: false } }, setup: mount(createAllRoutes("/api", { enableSwagger: true })) });
+    const unavailable = await call(bare, "GET", "/api/agent/providers");
+    expect([unavailable.status, unavailable.json.error.code]).toEqual([503, "RUNTIME_UNAVAILABLE"]);
+    expect((await call(bare, "GET", "/api/docs/openapi.json")).status).toBe(200);
   });
 
   it("serves the OpenAPI document raw as JSON and YAML, with user routes, and the reference page", async () => {

@@ -202,6 +202,36 @@ forEachAdapter("streaming", ({ start }) => {
     expect(lines.at(-1).type).toBe("finish");
   });
 
+  it("honours a DataStreamResponse's own keepAliveMs over the server's", async () => {
+    const slow = (path: string, keepAliveMs: number): RouteDefinition => ({
+      method: "GET",
+      path,
+      handler: () =>
+        createStreamResponse({
+          keepAliveMs,
+          execute: async (stream) => {
+            await sleep(250);
+            await stream.finish();
+          },
+        }),
+    });
+    const server = await start({
+      // The server's interval would send nothing within the test; the stream's own must.
+      config: { streaming: { keepAliveMs: 60_000 } },
+      setup: (adapter) => adapter.registerRoute(slow("/stream/own-interval", 40)),
+    });
+    const own = await (await fetch(server.url("/api/stream/own-interval"))).text();
+    expect(own).toContain(": keep-alive\n\n");
+    expect(parseSse(own).map((event) => event.event)).toEqual(["finish"]);
+    const quiet = await start({
+      config: { streaming: { keepAliveMs: 40 } },
+      setup: (adapter) => adapter.registerRoute(slow("/stream/no-keep-alive", 0)),
+    });
+    const none = await (await fetch(quiet.url("/api/stream/no-keep-alive"))).text();
+    expect(none).not.toContain("keep-alive");
+    expect(parseSse(none).map((event) => event.event)).toEqual(["finish"]);
+  });
+
   it("honors backpressure: a client that does not read holds the writer back", async () => {
     let written = 0;
     const server = await start({

@@ -71,6 +71,36 @@ forEachAdapter("AI SDK UI message stream", ({ start }) => {
     expect(requests.at(-1)).toEqual({ input: { text: "one two" }, sessionId: "chat-42" });
   });
 
+  it("answers a useChat body in the UI message stream without a selector; ?format= and the header still force another", async () => {
+    const { runtime } = recordingRuntime();
+    const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup });
+    // The URL a `useChat` page is most likely to be given: no `?format=`.
+    const transport = new DefaultChatTransport<UIMessage>({ api: server.url("/api/agent/stream") });
+    const chunks = await transport.sendMessages({
+      chatId: "chat-7",
+      messages: [userMessage("plain url")],
+      trigger: "submit-message",
+      messageId: undefined,
+      abortSignal: undefined,
+    });
+    const errors: unknown[] = [];
+    const message = await lastMessage(chunks, errors);
+    expect(errors).toEqual([]);
+    expect(message?.parts).toEqual([{ type: "text", text: "echo: plain url ", state: "done" }]);
+    const chatBody = JSON.stringify({ id: "c", messages: [userMessage("x")], trigger: "submit-message" });
+    const post = (path: string, headers: Record<string, string> = {}) =>
+      fetch(server.url(path), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: chatBody });
+    const forcedSse = await post("/api/agent/stream?format=sse");
+    expect(forcedSse.headers.get("x-vercel-ai-ui-message-stream")).toBeNull();
+    expect(await forcedSse.text()).toContain("event: finish");
+    const forcedNdjson = await post("/api/agent/stream", { "x-conduit-stream-format": "ndjson" });
+    expect(forcedNdjson.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    expect(await forcedNdjson.text()).toContain('"type":"finish"');
+    const byAccept = await post("/api/agent/stream", { accept: "application/x-ndjson" });
+    expect(byAccept.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    await byAccept.body?.cancel();
+  });
+
   it("sends the protocol's headers and frames, ending in [DONE], selected by header too", async () => {
     const { runtime } = recordingRuntime();
     const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup });

@@ -238,7 +238,7 @@ forEachAdapter("websocket", ({ start }) => {
     const { server } = await startWithSocket({
       auth: {
         strategy: "custom",
-        extractToken: (request) => check.extractCredential(request.headers),
+        extractToken: (request) => check.extractCredential(request),
         validate: (credential) => {
           const user = check.validate(credential);
           return user ? { ...user } : null;

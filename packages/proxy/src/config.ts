@@ -85,6 +85,8 @@ export const proxyConfigSchema = z
       .int()
       .positive()
       .default(10 * 60 * 1000),
+    /** Leave out request parameters a target model cannot honour instead of a 400 naming them. */
+    dropParams: z.boolean().default(false),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })

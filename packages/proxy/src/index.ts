@@ -13,9 +13,12 @@ export {
 } from "./config.js";
 export { type ConduitProxy, type ProxyOptions, createProxy, registerProxyRoutes } from "./proxy.js";
 export type { SendMessages } from "./send-messages.js";
-export { createMessagesRelay, type MessagesSenderOptions, type RelayMessages } from "./anthropic/messages-sender.js";
-export { type ProxyReply, anthropicErrorReply, replyToResponse } from "./anthropic/proxy-reply.js";
-export { type AnthropicErrorType, anthropicError } from "./anthropic/errors.js";
+export { createMessagesRelay, type MessagesSenderOptions, type RelayMessages, messagesWire } from "./anthropic/messages-sender.js";
+export { type Relay, type RelayOptions, createRelay } from "./relay/relay.js";
+export type { RateLimitVerdict, RelayRequest, VendorWire } from "./relay/vendor-wire.js";
+export { type ScannedUsage, type TapOutcome, type UsageScanner, tapBody } from "./relay/body-tap.js";
+export { type ProxyReply, replyToResponse } from "./relay/proxy-reply.js";
+export { type AnthropicErrorType, anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
 export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
 export { tapUsage } from "./anthropic/usage-tap.js";
 export {
@@ -39,3 +42,5 @@ export { createAccountPool } from "./pool/create-pool.js";
 export * from "./openai/index.js";
 // The codex engine (mounted by `conduit proxy` only).
 export * from "./codex/index.js";
+export { createModelsRoutes, type ModelsRouteOptions } from "./models/models-route.js";
+export { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./models/claude-models.js";

@@ -1,12 +1,14 @@
 import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
-import { createMessagesRelay } from "./anthropic/messages-sender.js";
-import { replyToResponse } from "./anthropic/proxy-reply.js";
-import { UpstreamClient } from "./anthropic/upstream-client.js";
+import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
+import { createRelay } from "./relay/relay.js";
 import { createClientCheck } from "./client-auth.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
+import { replyToResponse } from "./relay/proxy-reply.js";
+import { UpstreamClient } from "./relay/transport.js";
 import { createProxyRouteGroups } from "./routes.js";
 import type { SendMessages } from "./send-messages.js";
+import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./openai/responses/response-store.js";
 import { MemoryPoolStore } from "./store/memory-store.js";
 import type { PoolStore } from "./store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
@@ -26,7 +28,7 @@ export interface ProxyOptions {
    * Builds `POST /v1/chat/completions` over this proxy (the OpenAI-compatible surface of
    * `src/openai/`). Until it is given, that surface cannot be mounted.
    */
-  chatCompletions?: (proxy: ConduitProxy) => RouteDefinition;
+  chatCompletions?: (proxy: ConduitProxy) => RouteDefinition | RouteDefinition[];
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
@@ -34,6 +36,8 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly config: ProxyConfig;
   readonly pool: AccountPool;
   readonly sendMessages: SendMessages;
+  /** Responses kept for `/v1/responses`' `previous_response_id`: Redis when the pool is, else this process. */
+  readonly responseStore: ResponseStore;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
   close(): Promise<void>;
 }
@@ -51,12 +55,22 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const upstream = new UpstreamClient();
   const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+  const relayCountTokens = createRelay({
+    pool,
+    config,
+    upstream,
+    wire: messagesWire(config, "/v1/messages/count_tokens"),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
+  const responseStore: ResponseStore =
+    config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
   const proxy: ConduitProxy = {
     config,
     pool,
     sendMessages,
+    responseStore,
     createProxyRoutes(surfaces = {}) {
       const wanted = {
         messages: surfaces.messages ?? true,
@@ -66,6 +80,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         pool,
         config,
         relayMessages,
+        relayCountTokens,
         isClientAllowed,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),

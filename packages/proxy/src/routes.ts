@@ -1,15 +1,20 @@
 import { type RouteDefinition, type RouteGroup, type ServerContext, rawResponse } from "@conduit-ai/server-core";
-import { anthropicError } from "./anthropic/errors.js";
+import { anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
 import type { RelayMessages } from "./anthropic/messages-sender.js";
-import { type ProxyReply, anthropicErrorReply } from "./anthropic/proxy-reply.js";
 import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
+import { credentialHeaders } from "./anthropic/wire.js";
 import type { ProxyConfig } from "./config.js";
 import type { AccountPool } from "./pool/account-pool.js";
+import type { ProxyReply } from "./relay/proxy-reply.js";
+import type { Relay } from "./relay/relay.js";
+import { createCountTokensRoute } from "./anthropic/count-tokens-route.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
   config: ProxyConfig;
   relayMessages: RelayMessages;
+  /** The pool's relay to `/v1/messages/count_tokens`. */
+  relayCountTokens?: Relay;
   isClientAllowed: (ctx: ServerContext) => boolean;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
@@ -129,10 +134,10 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
       .filter((account) => rows.find((row) => row.id === account.id)?.status !== "disabled")
       .map(async (account) => {
         try {
-          const credential: Record<string, string> =
-            account.type === "api-key"
-              ? { "x-api-key": account.apiKey }
-              : { authorization: `Bearer ${await deps.pool.oauth.accessToken(account)}`, "anthropic-beta": "oauth-2025-04-20" };
+          const credential = credentialHeaders(
+            account,
+            account.type === "api-key" ? account.apiKey : await deps.pool.oauth.accessToken(account),
+          );
           const response = await fetchImpl(endpoint, {
             method: "POST",
             headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...credential },
@@ -153,13 +158,15 @@ async function probeAccounts(deps: ProxyRouteDeps, signal: AbortSignal): Promise
 export function createProxyRouteGroups(
   deps: ProxyRouteDeps,
   surfaces: { messages: boolean; chatCompletions: boolean },
-  chatCompletions?: RouteDefinition,
+  chatCompletions?: RouteDefinition | RouteDefinition[],
 ): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
+  if (surfaces.messages && deps.relayCountTokens)
+    routes.push(createCountTokensRoute({ relay: deps.relayCountTokens, isClientAllowed: deps.isClientAllowed, headersOf, searchOf }));
   // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
   // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
-  if (surfaces.chatCompletions && chatCompletions) routes.push(chatCompletions);
+  if (surfaces.chatCompletions && chatCompletions) routes.push(...[chatCompletions].flat());
   else if (surfaces.chatCompletions && !surfaces.messages) {
     throw new Error(
       "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",

@@ -71,6 +71,21 @@ describe("two processes sharing one Redis pool", () => {
     expect(fake.exchanges.map((exchange) => exchange.credential)).toEqual(["sk-a", "sk-b", "sk-b"]);
   });
 
+  it("an operator's disable and enable hold for both processes (the console's account control)", async () => {
+    fake = await startFakeAnthropic();
+    fake.credentials.add("sk-a");
+    fake.credentials.add("sk-b");
+    const [one, two, firstServer, secondServer] = await twoProcesses({ accounts: API_KEY_ACCOUNTS });
+    await firstServer.proxy.pool.disable("a", "disabled from the operator console");
+    await two.messages.create(ASK);
+    expect(fake.exchanges.at(-1)?.credential).toBe("sk-b");
+    expect((await secondServer.proxy.pool.rows()).find((row) => row.id === "a")).toMatchObject({ status: "disabled" });
+    await secondServer.proxy.pool.enable("a");
+    await one.messages.create(ASK);
+    expect(fake.exchanges.at(-1)?.credential).toBe("sk-a");
+    expect((await firstServer.proxy.pool.rows()).find((row) => row.id === "a")).toMatchObject({ status: "active", disabledReason: null });
+  });
+
   it("an expiring OAuth token is refreshed once for both processes", async () => {
     fake = await startFakeAnthropic();
     fake.refreshDelayMs = 300;

@@ -24,6 +24,7 @@ import { collectResult, type GenerationPart, type GenerationPlan } from "./gener
 import { streamLocally } from "./generation/local-engine.js";
 import { type PlanDependencies, planGeneration, withHistory } from "./generation/request-plan.js";
 import { toStreamEvent } from "./generation/stream-events.js";
+import { traceGeneration } from "./generation/trace-generation.js";
 import { McpManager } from "./mcp/mcp-manager.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
 import { anthropicProvider, openAIProvider } from "./providers/provider-config.js";
@@ -98,6 +99,10 @@ export class ConduitRuntime implements Runtime {
   }
 
   #run(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
+    return traceGeneration(plan, () => this.#engine(plan, streaming));
+  }
+
+  #engine(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
     if (plan.provider.languageModel === undefined) return streamLocally(plan);
     if (!streaming) return generateWithAiSdk(plan);
     const endpoint = plan.provider.chatCompletions;

@@ -34,6 +34,16 @@ export {
 export { type Logger, createConsoleLogger, silentLogger } from "./core/logger.js";
 export { type Deadline, DeadlineQueue } from "./core/deadline-queue.js";
 export { within } from "./core/within.js";
+export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "./core/credentials.js";
+export {
+  type CredentialRule,
+  type CredentialScheme,
+  type CredentialSource,
+  credentialFromHeader,
+  credentialSourceOf,
+  defaultCredentialHeader,
+  readCredential,
+} from "./core/credential-rule.js";
 export { MiddlewareStack } from "./core/middleware-stack.js";
 export { compilePathPattern, joinPaths, pathMatchesFilter } from "./core/path-pattern.js";
 export { type RawResponse, isAsyncIterable, isRawResponse, rawResponse } from "./core/raw-response.js";
@@ -50,6 +60,7 @@ export {
   streamHeaders,
   toStreamEvent,
 } from "./core/stream-encoding.js";
+export { STREAM_KEEP_ALIVE_MS } from "./core/event-stream-response.js";
 export {
   DEFAULT_REDACTED_FIELDS,
   DEFAULT_REDACTION_PLACEHOLDER,
@@ -64,8 +75,10 @@ export {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
   UI_MESSAGE_STREAM_REQUEST_HEADER,
+  PREFERRED_STREAM_FORMAT_STATE,
   UiMessageStreamEncoder,
   fromUiChatRequest,
+  isUiChatRequest,
   wantsUiMessageStream,
 } from "./core/ui-message-stream.js";
 export { type OptionalDependencyOptions, isMissingPackage, loadOptionalDependency, requireInstalled } from "./core/optional-dependency.js";
@@ -85,11 +98,12 @@ export {
   registerAllRoutes,
 } from "./routes/all-routes.js";
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
+export { callTokenOf, setCallToken } from "./routes/call-token.js";
 export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./openapi/generate-openapi.js";
 export { type RawResponseDocumentation, documentRawResponse } from "./openapi/raw-route.js";
 export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi/openapi-document.js";
 export { zodToOpenApiSchema } from "./openapi/zod-openapi-schema.js";
-export { ServerMetrics } from "./metrics/server-metrics.js";
+export { ServerMetrics, type ServerMetricsOptions } from "./metrics/server-metrics.js";
 export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics/metrics-middleware.js";
 export { createMetricsRoute } from "./metrics/metrics-route.js";
 export { getServerMetrics, installMetrics } from "./metrics/install-metrics.js";
@@ -107,3 +121,31 @@ export { VERSION } from "./version.js";
 export * from "./middleware/index.js";
 export { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./core/error-handling-state.js";
 export type { AdapterOptions } from "./core/base-adapter.js";
+// One price table for the whole server (issue 21).
+export {
+  DEFAULT_PRICES,
+  type TokenPrice,
+  type PriceTable,
+  type PricedUsage,
+  costOf,
+  mergePrices,
+  priceOf,
+} from "./pricing/model-prices.js";
+export {
+  type RuntimeCallObserver,
+  type RuntimeCallOutcome,
+  observeRuntimeCall,
+  observedCall,
+  observedStream,
+  reportRuntimeCall,
+} from "./core/runtime-call-observer.js";
+// Live request feed (issue 22: the operator console's "Live requests").
+export {
+  type RequestFeedAnnotation,
+  type RequestFeedEvent,
+  type RequestFeedOptions,
+  RequestFeed,
+  annotateRequestFeed,
+  createRequestFeedMiddleware,
+  installRequestFeed,
+} from "./core/request-feed.js";

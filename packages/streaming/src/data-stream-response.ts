@@ -1,11 +1,15 @@
-import { type DataStreamEvent, type StreamFormat, type TokenUsage, encodeEventStream } from "@conduit-ai/server-core";
+import { type DataStreamEvent, STREAM_KEEP_ALIVE_MS, type StreamFormat, type TokenUsage, encodeEventStream } from "@conduit-ai/server-core";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 
 export interface StreamResponseOptions extends DataStreamWriterOptions {
   /** Closes the stream when aborted — pass `ctx.abortSignal` so a disconnect ends the writes. */
   signal?: AbortSignal;
-  /** Keep-alive interval of `encode()` (served by the core, `config.streaming.keepAliveMs` applies). Default 15 000; 0 disables. */
+  /**
+   * Keep-alive interval in ms; 0 disables. Returned from a handler, it overrides the server's
+   * `config.streaming.keepAliveMs` for this response (unset, the server's applies); `encode()`
+   * defaults to 15 000.
+   */
   keepAliveMs?: number;
   /**
    * Produces the events; started when the consumer begins reading. A throw becomes an
@@ -63,6 +67,11 @@ export class DataStreamResponse extends DataStreamWriter implements AsyncIterabl
   override close(): void {
     super.close();
     this.queue.close();
+  }
+
+  /** What the core reads to honour `keepAliveMs` when a handler returns this stream. */
+  get [STREAM_KEEP_ALIVE_MS](): number | undefined {
+    return this.options.keepAliveMs;
   }
 
   /** Events not yet pulled by the consumer (bounded by the number of unawaited writes). */

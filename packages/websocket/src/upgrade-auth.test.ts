@@ -20,6 +20,15 @@ describe("authenticateUpgrade", () => {
     expect((await authenticateUpgrade(request({}, "/ws?token=good"), { strategy: "bearer", validate, queryParam: "token" })).ok).toBe(true);
   });
 
+  it("reads a cookie and a query parameter by the same rule as HTTP (server-core's readCredential)", async () => {
+    const rule = { strategy: "bearer" as const, validate, cookieName: "conduit_token", queryParam: "access_token" };
+    expect((await authenticateUpgrade(request({ cookie: "a=b; conduit_token=good" }), rule)).ok).toBe(true);
+    expect((await authenticateUpgrade(request({}, "/ws?access_token=good"), rule)).ok).toBe(true);
+    expect((await authenticateUpgrade(request({ cookie: "conduit_token=good" }), { strategy: "bearer", validate })).ok).toBe(false);
+    // A malformed header is not replaced by the query parameter.
+    expect((await authenticateUpgrade(request({ authorization: "Bearer" }, "/ws?access_token=good"), rule)).ok).toBe(false);
+  });
+
   it("apiKey reads its header; basic decodes user:password; custom uses extractToken", async () => {
     expect((await authenticateUpgrade(request({ "x-api-key": "good" }), { strategy: "apiKey", validate })).ok).toBe(true);
     expect((await authenticateUpgrade(request({ "x-key": "good" }), { strategy: "apiKey", headerName: "X-Key", validate })).ok).toBe(true);

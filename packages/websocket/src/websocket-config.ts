@@ -26,6 +26,8 @@ export interface WebSocketAuthConfig {
    * `apiKey`, `authorization` for `bearer` and `basic`). Give both surfaces the same value.
    */
   headerName?: string;
+  /** Also accept the credential from this cookie (after the header), as the HTTP auth's `cookieName`. */
+  cookieName?: string;
   /** Also accept the credential from this query parameter (browsers cannot set upgrade headers). Off by default: URLs get logged. */
   queryParam?: string;
   /** The `custom` strategy's credential. */

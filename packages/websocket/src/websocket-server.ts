@@ -163,7 +163,10 @@ export class ConduitWebSocketServer {
       const gate = await this.rateLimit?.upgrade(request);
       if (gate && !gate.allowed) return refuse(socket, gate.error, gate.headers);
       const auth = await authenticateUpgrade(request, this.config.auth);
-      if (!auth.ok) return refuse(socket, new AuthenticationError(auth.reason), { "WWW-Authenticate": "Bearer" });
+      if (!auth.ok) {
+        if (auth.unavailable) return refuse(socket, auth.unavailable);
+        return refuse(socket, new AuthenticationError(auth.reason), { "WWW-Authenticate": "Bearer" });
+      }
       if (socket.destroyed || this.closing) return refuse(socket, serviceUnavailable());
       this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, auth.user));
     } catch (error) {

@@ -1,11 +1,11 @@
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { debugAiOutputRequestSchema } from "../schemas/debug-ai-output-schema.js";
+import { ISSUE_TYPES, debugAiOutputRequestSchema } from "../schemas/debug-ai-output-schema.js";
 import { debugAiOutput } from "./debug-ai-output.js";
 import { resolveExpectedFormat } from "./expected-format.js";
 
 function debug(body: Record<string, unknown>) {
-  const request = debugAiOutputRequestSchema.parse(body);
+  const request = debugAiOutputRequestSchema.parse({ expectedFormat: "auto", issueTypes: [...ISSUE_TYPES], ...body });
   const result = debugAiOutput(request, resolveExpectedFormat(request.expectedFormat));
   expect(result.analysis.issuesFound).toBe(result.issues.length);
   expect(Object.values(result.analysis.severityDistribution).reduce((sum, count) => sum + count, 0)).toBe(result.issues.length);

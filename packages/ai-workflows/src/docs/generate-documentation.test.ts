@@ -37,7 +37,9 @@ function internalHelper(x) { return x; }
 `;
 
 const document = (overrides: Record<string, unknown>) =>
-  generateDocumentation(generateDocumentationRequestSchema.parse({ codeBase: CODE, ...overrides }));
+  generateDocumentation(
+    generateDocumentationRequestSchema.parse({ codeBase: CODE, outputFormat: "markdown", includeExamples: true, ...overrides }),
+  );
 
 describe("generate-documentation", () => {
   it("reads the real signatures, types and JSDoc", () => {

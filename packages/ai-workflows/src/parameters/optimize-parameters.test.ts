@@ -16,7 +16,8 @@ const runtime = {
   listProviders: async () => providers,
   usage: { query: async () => ({}), priceOf: (_provider: string, model: string) => prices[model] },
 } as unknown as Runtime;
-const optimize = (body: Record<string, unknown>) => optimizeParameters(runtime, optimizeParametersRequestSchema.parse(body));
+const optimize = (body: Record<string, unknown>) =>
+  optimizeParameters(runtime, optimizeParametersRequestSchema.parse({ style: "balanced", optimizeFor: "quality", ...body }));
 
 describe("optimize-parameters", () => {
   it("derives sampling from the style and the budget and model from the goal", async () => {
@@ -59,7 +60,10 @@ describe("optimize-parameters", () => {
 
   it("suggests no model when only the local provider exists", async () => {
     const local = { listProviders: async () => [providers[0]] } as unknown as Runtime;
-    const result = await optimizeParameters(local, optimizeParametersRequestSchema.parse({ prompt: "Summarize this text briefly." }));
+    const result = await optimizeParameters(
+      local,
+      optimizeParametersRequestSchema.parse({ prompt: "Summarize this text briefly.", style: "balanced", optimizeFor: "quality" }),
+    );
     expect(result.optimizedParameters).toMatchObject({ provider: null, model: null });
   });
 });

@@ -1,4 +1,4 @@
-import type { Runtime, ServerContext } from "@conduit-ai/server-core";
+import { type Runtime, type ServerContext, withSpan } from "@conduit-ai/server-core";
 import type { z } from "zod";
 import type { ResultMeta } from "../schemas/common.js";
 import { selectProvider } from "./select-provider.js";
@@ -24,7 +24,39 @@ export interface ModelStep<Result, Output> {
  * Runs one workflow: the deterministic analysis first (always — it is both the facts the model
  * gets and the fallback), then the AI path when a provider other than `local` is chosen.
  */
-export async function runWorkflow<Result extends object, Output>(
+export function runWorkflow<Result extends object, Output>(
+  task: string,
+  runtime: Runtime | undefined,
+  body: { provider?: string; model?: string },
+  ctx: Pick<ServerContext, "abortSignal">,
+  settings: ProviderPathSettings,
+  simulate: () => Result | Promise<Result>,
+  modelStep: ((simulated: Result) => ModelStep<Result, Output> | undefined) | undefined,
+): Promise<Result & ResultMeta> {
+  return traceWorkflow(task, () => runSteps(task, runtime, body, ctx, settings, simulate, modelStep));
+}
+
+/**
+ * A workflow as a span of its own (`workflow {name}`), its model calls as children; it records
+ * whether the result was simulated and which provider and model served, never the input.
+ *
+ * @example
+ * return traceWorkflow("benchmark-performance", () => runBenchmark(runtime, body, ctx, settings));
+ */
+export function traceWorkflow<Result extends Partial<ResultMeta>>(name: string, work: () => Promise<Result>): Promise<Result> {
+  return withSpan(`workflow ${name}`, { attributes: { "conduit.workflow.name": name } }, async (span) => {
+    const result = await work();
+    span?.setAttributes({
+      "conduit.workflow.simulated": result.simulated,
+      "gen_ai.provider.name": result.provider ?? undefined,
+      "gen_ai.request.model": result.model ?? undefined,
+      "conduit.workflow.fallback": result.fallbackReason !== undefined,
+    });
+    return result;
+  });
+}
+
+async function runSteps<Result extends object, Output>(
   task: string,
   runtime: Runtime | undefined,
   body: { provider?: string; model?: string },

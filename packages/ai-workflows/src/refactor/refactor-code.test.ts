@@ -1,8 +1,11 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { parsesCleanly } from "../code/parse-code.js";
-import { refactorCodeRequestSchema } from "../schemas/refactor-code-schema.js";
+import { FOCUS_AREAS, refactorCodeRequestSchema } from "../schemas/refactor-code-schema.js";
 import { refactorCode } from "./refactor-code.js";
+
+/** The fields the spec requires, at the values the former defaults had. */
+const ALL = { target: "readability", focusAreas: [...FOCUS_AREAS] };
 
 const SOURCE = `var LIMIT = 3;
 function classify(user) {
@@ -25,7 +28,7 @@ for (var index = 0; index < LIMIT; index++) {}
 `;
 
 const refactor = (overrides: Record<string, unknown> = {}) =>
-  refactorCode(refactorCodeRequestSchema.parse({ sourceCode: SOURCE, ...overrides }));
+  refactorCode(refactorCodeRequestSchema.parse({ ...ALL, sourceCode: SOURCE, ...overrides }));
 
 /** Runs a module in a fresh context and returns its functions. */
 function load(code: string): Record<string, (...args: unknown[]) => unknown> {
@@ -75,6 +78,7 @@ describe("refactor-code", () => {
   it("keeps var where hoisting matters, and measures before and after", () => {
     const result = refactorCode(
       refactorCodeRequestSchema.parse({
+        ...ALL,
         sourceCode: "function f(flag) {\n  if (flag) { var found = 1; }\n  return found;\n}\n",
         focusAreas: ["var-declarations"],
       }),
@@ -89,9 +93,9 @@ describe("refactor-code", () => {
 
   it("flags long functions and honors focusAreas; never rewrites code that does not parse", () => {
     const long = `function big() {\n${Array.from({ length: 60 }, (_, index) => `  console.log(${index});`).join("\n")}\n}\n`;
-    const result = refactorCode(refactorCodeRequestSchema.parse({ sourceCode: long, focusAreas: ["long-functions"] }));
+    const result = refactorCode(refactorCodeRequestSchema.parse({ ...ALL, sourceCode: long, focusAreas: ["long-functions"] }));
     expect(result.improvements).toEqual([expect.objectContaining({ type: "long-functions", applied: false, line: 1 })]);
-    const broken = refactorCode(refactorCodeRequestSchema.parse({ sourceCode: "var a = ;" }));
+    const broken = refactorCode(refactorCodeRequestSchema.parse({ ...ALL, sourceCode: "var a = ;" }));
     expect(broken.optimizedCode).toBe("var a = ;");
     expect(broken.parseErrors.length).toBeGreaterThan(0);
   });

@@ -88,7 +88,7 @@ function runtimeImpact(target: RefactorCodeRequest["target"], applied: Improveme
  */
 export function refactorCode(request: RefactorCodeRequest): Refactoring {
   const parsed = parseCode(request.sourceCode, request.language);
-  const areas = request.focusAreas ?? [...FOCUS_AREAS];
+  const areas = request.focusAreas;
   const ordered = TARGET_ORDER[request.target].filter((area) => areas.includes(area));
   const findings = parsed.ast && parsed.errors.length === 0 ? ordered.flatMap((area) => detect(area, parsed, request.target)) : [];
   // Structural rewrites first: their edits claim their ranges before smaller ones inside them.

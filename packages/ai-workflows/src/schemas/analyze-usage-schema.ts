@@ -11,13 +11,9 @@ export const TIMEFRAME_MS: Record<(typeof TIMEFRAMES)[number], number> = {
 };
 
 export const analyzeUsageRequestSchema = z.object({
-  timeframe: z.enum(TIMEFRAMES).default("24h").describe("Window of the usage ledger to analyze"),
-  providers: z
-    .array(z.string().min(1).max(100))
-    .max(WORKFLOW_LIMITS.maxProviders)
-    .default([])
-    .describe("Only these providers (empty: all)"),
-  includeOptimizations: z.boolean().default(true).describe("Add cost and performance recommendations"),
+  timeframe: z.enum(TIMEFRAMES).describe("Window of the usage ledger to analyze"),
+  providers: z.array(z.string().min(1).max(100)).max(WORKFLOW_LIMITS.maxProviders).describe("Only these providers (empty: all)"),
+  includeOptimizations: z.boolean().describe("Add cost and performance recommendations"),
   ...providerSelectionShape,
 });
 export type AnalyzeUsageRequest = z.output<typeof analyzeUsageRequestSchema>;

@@ -4,13 +4,13 @@ import { WORKFLOW_LIMITS } from "./limits.js";
 
 export const benchmarkRequestSchema = z
   .object({
-    iterations: z.number().int().min(1).max(WORKFLOW_LIMITS.maxIterations).default(3).describe("Runs of every prompt per provider"),
+    iterations: z.number().int().min(1).max(WORKFLOW_LIMITS.maxIterations).describe("Runs of every prompt per provider"),
     testPrompts: z
       .array(z.string().trim().min(1).max(WORKFLOW_LIMITS.maxTestPromptCharacters))
       .min(1)
       .max(WORKFLOW_LIMITS.maxTestPrompts)
       .describe(`Prompts to run; iterations × prompts ≤ ${WORKFLOW_LIMITS.maxBenchmarkRuns}`),
-    includeQualityMetrics: z.boolean().default(true).describe("Score answers for length, instruction keywords and format adherence"),
+    includeQualityMetrics: z.boolean().describe("Score answers for length, instruction keywords and format adherence"),
     providers: z
       .array(z.string().min(1).max(100))
       .max(WORKFLOW_LIMITS.maxProviders)

@@ -14,9 +14,8 @@ export const debugAiOutputRequestSchema = z.object({
     .describe("The output to debug: text, or a previous workflow step's whole result envelope (object)"),
   expectedFormat: z
     .union([z.string().max(WORKFLOW_LIMITS.maxExpectedFormatCharacters), z.record(z.string(), z.unknown())])
-    .default("auto")
     .describe(`A format name (${FORMAT_NAMES.join(", ")}) or a JSON Schema (object, or its JSON text) the output must match`),
-  issueTypes: distinctList(z.enum(ISSUE_TYPES), 1, ISSUE_TYPES.length).default([...ISSUE_TYPES]),
+  issueTypes: distinctList(z.enum(ISSUE_TYPES), 1, ISSUE_TYPES.length),
   analysisDepth: z
     .enum(ANALYSIS_DEPTHS)
     .default("detailed")

@@ -9,9 +9,8 @@ export const generateDocumentationRequestSchema = z.object({
   codeBase: codeField("JavaScript or TypeScript source to document"),
   outputFormat: z
     .enum(OUTPUT_FORMATS)
-    .default("markdown")
     .describe("markdown/html: a reference page; jsdoc: the code with JSDoc added; json: the reference as JSON"),
-  includeExamples: z.boolean().default(true),
+  includeExamples: z.boolean(),
   apiDocumentation: z.boolean().default(true).describe("Include the API reference section in the document"),
   title: z.string().min(1).max(200).optional(),
   language: z.enum(PARSED_LANGUAGES).optional(),

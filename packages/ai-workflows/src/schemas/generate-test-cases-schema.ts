@@ -9,10 +9,9 @@ export type TestFramework = (typeof TEST_FRAMEWORKS)[number];
 
 export const generateTestCasesRequestSchema = z.object({
   codeFunction: codeField("Source of the function(s) or module to test"),
-  testTypes: distinctList(z.enum(TEST_TYPES), 1, TEST_TYPES.length).default(["unit", "edge-cases"]),
+  testTypes: distinctList(z.enum(TEST_TYPES), 1, TEST_TYPES.length),
   framework: z
     .enum(TEST_FRAMEWORKS)
-    .default("vitest")
     .describe("jest, mocha, vitest, node-test test JavaScript/TypeScript; pytest, unittest Python; rspec Ruby; go-test Go"),
   language: z
     .enum(LANGUAGES)

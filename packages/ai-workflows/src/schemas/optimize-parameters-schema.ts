@@ -7,8 +7,8 @@ export const OPTIMIZATION_GOALS = ["speed", "quality", "cost", "tokens"] as cons
 
 export const optimizeParametersRequestSchema = z.object({
   prompt: z.string().trim().min(1).max(WORKFLOW_LIMITS.maxPromptCharacters).describe("The prompt to tune parameters for"),
-  style: z.enum(STYLES).default("balanced"),
-  optimizeFor: z.enum(OPTIMIZATION_GOALS).default("quality"),
+  style: z.enum(STYLES),
+  optimizeFor: z.enum(OPTIMIZATION_GOALS),
   includeAlternatives: z.boolean().default(false).describe("Add parameter sets for the other goals"),
   ...providerSelectionShape,
 });

@@ -15,8 +15,8 @@ export type FocusArea = (typeof FOCUS_AREAS)[number];
 
 export const refactorCodeRequestSchema = z.object({
   sourceCode: codeField("JavaScript or TypeScript source to refactor"),
-  target: z.enum(REFACTOR_TARGETS).default("readability").describe("What the refactoring optimizes; orders the improvements"),
-  focusAreas: distinctList(z.enum(FOCUS_AREAS), 1, FOCUS_AREAS.length).optional().describe("Patterns to look for (default: all)"),
+  target: z.enum(REFACTOR_TARGETS).describe("What the refactoring optimizes; orders the improvements"),
+  focusAreas: distinctList(z.enum(FOCUS_AREAS), 1, FOCUS_AREAS.length).describe("Patterns to look for"),
   language: z.enum(PARSED_LANGUAGES).optional().describe("Default: detected (TypeScript syntax accepted either way)"),
   ...providerSelectionShape,
 });

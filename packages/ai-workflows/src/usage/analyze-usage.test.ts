@@ -32,7 +32,8 @@ async function runtimeWith(records: Array<Partial<UsageLedgerRecord>>): Promise<
   return { usage: ledger, listProviders: async () => providers } as unknown as Runtime;
 }
 
-const request = (body: Record<string, unknown> = {}) => analyzeUsageRequestSchema.parse(body);
+const request = (body: Record<string, unknown> = {}) =>
+  analyzeUsageRequestSchema.parse({ timeframe: "24h", providers: [], includeOptimizations: true, ...body });
 
 describe("analyze-usage", () => {
   it("adds up the ledger's figures over the timeframe and filters by provider", async () => {

@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type AuthenticatedUser, credentialFromHeader } from "@conduit-ai/auth";
-import type { MiddlewareDefinition } from "@conduit-ai/server-core";
+import type { AuthenticatedUser } from "@conduit-ai/auth";
+import { type CredentialRule, type MiddlewareDefinition, credentialSourceOf, readCredential } from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
+import { AuthProviderError, ProviderInitializationError } from "../errors/auth-errors.js";
+import { type MonitoredServer, monitorAuthProvider } from "../health/provider-monitoring.js";
 import { createProviderAuthMiddleware } from "../middleware/provider-auth-middleware.js";
 import { createAuthorizationRulesMiddleware } from "../rbac/authorization-rules.js";
 import { RbacPolicy } from "../rbac/rbac-policy.js";
@@ -49,10 +51,17 @@ export interface ProviderAuthSetup {
   /** The auth middleware, then the authorization rules middleware when there are rules. */
   middleware: MiddlewareDefinition[];
   sessions: SessionManager | undefined;
-  /** The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or null. */
+  /**
+   * The same check for surfaces outside the HTTP pipeline (the WebSocket upgrade): the user, or
+   * null; throws `AuthProviderUnavailableError` (503) while the identity provider cannot be reached.
+   */
   validateToken(token: string): Promise<AuthenticatedUser | null>;
-  /** The token in a request's headers by exactly the HTTP middleware's rule (same header, `Bearer` parsing). */
-  extractCredential(headers: IncomingHttpHeaders): string | undefined;
+  /** Where the token is looked for (header, cookie, query): the HTTP middleware's rule, for the upgrade. */
+  rule: CredentialRule;
+  /** The token of a request (an upgrade) by exactly the HTTP middleware's rule (server-core's `readCredential`). */
+  extractCredential(request: { headers: IncomingHttpHeaders; url?: string | undefined }): string | undefined;
+  /** Puts the identity provider into the server's readiness and `conduit_auth_provider_up` (see `monitorAuthProvider`). */
+  monitor(server: MonitoredServer): void;
   close(): Promise<void>;
 }
 
@@ -174,12 +183,25 @@ export async function createProviderAuthFromConfig(
   let provider: BaseAuthProvider;
   try {
     provider = authProviderRegistry.create(providerSettings as { type: string }, { sessions: sessions ?? false, rbac });
-    await provider.initialize?.();
   } catch (error) {
     await sessions?.close();
     throw error;
   }
-  const headerName = (middlewareOptions.headerName ?? "authorization").toLowerCase();
+  try {
+    await provider.initialize?.();
+  } catch (error) {
+    await sessions?.close();
+    // Settings problems say which key; anything else means the provider could not start.
+    throw AuthProviderError.isInstance(error)
+      ? error
+      : new ProviderInitializationError(type, `The ${type} provider failed to initialize: ${(error as Error).message}`, { cause: error });
+  }
+  const rule: CredentialRule = {
+    scheme: "bearer",
+    headerName: middlewareOptions.headerName,
+    cookieName: middlewareOptions.cookieName,
+    queryParam: middlewareOptions.queryParam,
+  };
   const middleware: MiddlewareDefinition[] = [];
   if (middlewareOptions.enabled !== false) {
     const { enabled: _enabled, skipPaths = [], challengeRealm, ...rest } = middlewareOptions;
@@ -198,17 +220,19 @@ export async function createProviderAuthFromConfig(
     provider,
     middleware,
     sessions,
-    extractCredential: (headers) => {
-      const raw = headers[headerName];
-      const value = Array.isArray(raw) ? raw[0] : raw;
-      if (value === undefined || value.trim() === "") return undefined;
-      const extraction = credentialFromHeader("bearer", headerName, value);
+    rule,
+    extractCredential: (request) => {
+      const extraction = readCredential(credentialSourceOf(request), rule);
       return extraction.kind === "token" ? extraction.token : undefined;
     },
     validateToken: async (token) => {
       const result = await provider.authenticateToken(token);
-      return result.valid ? result.user : null;
+      if (result.valid) return result.user;
+      // The identity provider is down: the surface answers 503 with Retry-After, as HTTP does, not a refusal.
+      if (result.error.statusCode === 503) throw result.error;
+      return null;
     },
+    monitor: (server) => monitorAuthProvider(server, provider),
     close: () => provider.cleanup?.() ?? Promise.resolve(),
   };
 }

@@ -17,6 +17,7 @@ export const AuthErrorCode = {
   PROVIDER_INITIALIZATION_FAILED: "AUTH_PROVIDER_INIT_FAILED",
   INVALID_CONFIGURATION: "INVALID_CONFIG",
   PROVIDER_API_ERROR: "AUTH_PROVIDER_ERROR",
+  PROVIDER_UNAVAILABLE: "AUTH_PROVIDER_UNAVAILABLE",
   RATE_LIMITED: "AUTH_RATE_LIMITED",
 } as const;
 
@@ -149,6 +150,43 @@ export class ProviderAPIError extends AuthProviderError {
       options,
     );
   }
+}
+
+/** What `Retry-After` says while the identity provider cannot be reached: about one key set or introspection timeout. */
+export const AUTH_PROVIDER_RETRY_AFTER_MS = 5_000;
+
+/**
+ * The identity provider cannot be reached (connection refused, DNS, a 5xx, or no answer within
+ * the validation timeout): 503 `AUTH_PROVIDER_UNAVAILABLE`, retryable, with `Retry-After`. Still
+ * closed — no user — but a client can tell "try again" from "your token is bad". The message
+ * never names the host (it stays server-side, on `host`, for the outage log line).
+ *
+ * @example
+ * throw new AuthProviderUnavailableError("jwt", { host: "id.example.com", cause: error });
+ */
+export class AuthProviderUnavailableError extends AuthProviderError {
+  /** Host of the identity provider endpoint that failed, when known. */
+  readonly host: string | undefined;
+
+  constructor(
+    provider: string,
+    options: Options & { host?: string | undefined } = {},
+    message = "The identity provider cannot be reached; retry shortly",
+  ) {
+    const { host, ...rest } = options;
+    super(
+      message,
+      provider,
+      { code: AuthErrorCode.PROVIDER_UNAVAILABLE, statusCode: 503, category: EXTERNAL, severity: HIGH, retryable: true },
+      { retryAfterMs: AUTH_PROVIDER_RETRY_AFTER_MS, ...rest },
+    );
+    this.host = host;
+  }
+}
+
+/** True for `AUTH_PROVIDER_UNAVAILABLE` from any copy of this package. */
+export function isProviderUnavailable(error: unknown): error is AuthProviderUnavailableError {
+  return AuthProviderError.isInstance(error) && error.code === AuthErrorCode.PROVIDER_UNAVAILABLE;
 }
 
 /** The identity provider rate-limited us. */

@@ -1,7 +1,7 @@
 import { type AuthMiddlewareOptions, createAuthMiddleware, updateAuthContext } from "@conduit-ai/auth";
 import { type MiddlewareDefinition, ServerAdapterError, type ServerContext, StoreUnavailableError } from "@conduit-ai/server-core";
 import { type BaseAuthProvider, sessionBinding } from "../base-provider.js";
-import { AuthProviderError } from "../errors/auth-errors.js";
+import { AuthProviderError, AuthProviderUnavailableError } from "../errors/auth-errors.js";
 import type { AuthSession } from "../types.js";
 
 export interface ProviderAuthMiddlewareOptions extends Omit<AuthMiddlewareOptions, "type" | "validate"> {
@@ -13,7 +13,9 @@ export interface ProviderAuthMiddlewareOptions extends Omit<AuthMiddlewareOption
  * The spec's request authentication flow on a provider: public paths pass; the token is read
  * from the `Authorization: Bearer` header, then `cookieName`, `queryParam`, `extractToken`;
  * the provider validates it (refused, expired, wrong issuer or audience, unsigned → 401,
- * never 500; fail closed on provider errors and timeouts); the user, token, claims and
+ * never 500; the identity provider unreachable, answering 5xx or slower than `timeoutMs` → 503
+ * `AUTH_PROVIDER_UNAVAILABLE` with `Retry-After`, still without a user; tokens verified before
+ * the outage keep working from the cache); the user, token, claims and
  * session become the request's auth context (also ambient for `getCurrentUser()` with
  * `ambientContext: true`); then `onAuthenticated`. Every refusal emits `auth:unauthorized`
  * on the provider. A session store outage answers 503 `STORE_UNAVAILABLE`.
@@ -43,6 +45,11 @@ export function createProviderAuthMiddleware(
     name: "provider-auth",
     ...rest,
     type: "bearer",
+    // The identity provider did not answer within the budget: an outage, not a bad token (503, retryable).
+    timeoutError: () => {
+      provider.availability.report(false, undefined);
+      return new AuthProviderUnavailableError(provider.type, { host: provider.availability.host });
+    },
     validate: (token, ctx) => {
       // A token verified moments ago answers synchronously (no await, no timer): the hot path.
       const cached = provider.authenticateCached(token);

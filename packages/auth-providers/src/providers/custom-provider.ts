@@ -2,7 +2,7 @@ import type { TokenValidator } from "@conduit-ai/auth";
 import { toAuthenticatedUser } from "@conduit-ai/auth";
 import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
 import { readSettings, settingsProblem } from "../config/settings-reader.js";
-import { AuthProviderError, InvalidTokenError } from "../errors/auth-errors.js";
+import { AuthProviderError, AuthenticationFailedError, ProviderInitializationError } from "../errors/auth-errors.js";
 
 /** Settings of the `custom` type. */
 export interface CustomProviderSettings {
@@ -37,7 +37,13 @@ export class CustomProvider extends BaseAuthProvider {
     if (this.#validate || !this.#module) return;
     const { pathToFileURL } = await import("node:url");
     const { resolve } = await import("node:path");
-    const loaded = (await import(pathToFileURL(resolve(this.#module)).href)) as { validate?: unknown; default?: unknown };
+    let loaded: { validate?: unknown; default?: unknown };
+    try {
+      loaded = (await import(pathToFileURL(resolve(this.#module)).href)) as typeof loaded;
+    } catch (error) {
+      // The module is missing or throws while loading: the provider cannot start (the cause names why).
+      throw new ProviderInitializationError(this.type, `Could not load the validator module ${this.#module}`, { cause: error });
+    }
     const validate = loaded.validate ?? loaded.default;
     if (typeof validate !== "function") throw settingsProblem("custom", "auth.module", "the module exports no validate function");
     this.#validate = validate as CustomProviderSettings["validate"];
@@ -50,10 +56,11 @@ export class CustomProvider extends BaseAuthProvider {
       result = await this.#validate?.(token);
     } catch (error) {
       if (AuthProviderError.isInstance(error)) throw error;
-      throw new InvalidTokenError(this.type, "Invalid token", { cause: error });
+      throw new AuthenticationFailedError(this.type, "Invalid token", { cause: error, details: { reason: "invalid" } });
     }
     const user = toAuthenticatedUser(result as Parameters<typeof toAuthenticatedUser>[0]);
-    if (!user) throw new InvalidTokenError(this.type, "Invalid token", { details: { reason: "invalid" } });
+    // Refused by your validator: no more specific reason is known.
+    if (!user) throw new AuthenticationFailedError(this.type, "Invalid token", { details: { reason: "invalid" } });
     return { user, claims: user.metadata ?? {} };
   }
 }

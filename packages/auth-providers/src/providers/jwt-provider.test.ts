@@ -178,14 +178,14 @@ describe("jwt provider", () => {
     }
   });
 
-  it("reports a key set outage as a provider error, and recovers", async () => {
+  it("reports a key set outage as AUTH_PROVIDER_UNAVAILABLE (503, retryable), and recovers", async () => {
     const server = await startIdentityServer();
     try {
       const provider = createJwtProvider({ jwksUrl: server.jwksUrl, verifiedCacheTtlMs: 0 }, { sessions: false });
       server.failWith(503);
       const result = await provider.authenticateToken(await server.sign({ sub: "u" }));
       expect(result.valid).toBe(false);
-      if (!result.valid) expect(result.error).toMatchObject({ code: "AUTH_PROVIDER_ERROR", provider: "jwt" });
+      if (!result.valid) expect(result.error).toMatchObject({ code: "AUTH_PROVIDER_UNAVAILABLE", statusCode: 503, provider: "jwt" });
       expect((await provider.healthCheck()).status).toBe("down");
       server.failWith(undefined);
       expect((await provider.authenticateToken(await server.sign({ sub: "u" }))).valid).toBe(true);

@@ -13,18 +13,21 @@ export interface JwtProviderSettings
   secret?: string;
   publicKey?: string | JWK;
   jwksUrl?: string;
+  /** With none of the three above: where `jwks_uri` is read. Default `<issuer>/.well-known/openid-configuration`. */
+  discoveryUrl?: string;
 }
 
 /**
  * Any JWT issuer: HS256/384/512 with a shared `secret`; RS, PS, ES and EdDSA algorithms with a `publicKey`
  * (PEM or JWK) or a `jwksUrl` (cached, refetched on an unknown `kid` after a cooldown, so keys
- * rotate without a restart). `iss`, `aud`, `exp`, `nbf` checked with `clockToleranceSec`.
+ * rotate without a restart) — or just the `issuer`: the key set URL is then read from its OpenID
+ * configuration (`jwks_uri`), and an issuer spelled with or without the document's trailing slash
+ * is a startup warning naming both. `iss`, `aud`, `exp`, `nbf` checked with `clockToleranceSec`.
  * Roles from `rolesClaim` (default `roles`), permissions from `permissionsClaim` (default `permissions`).
  *
  * @example
  * const provider = createJwtProvider({
- *   jwksUrl: "https://id.example.com/.well-known/jwks.json",
- *   issuer: "https://id.example.com/",
+ *   issuer: "https://id.example.com/", // jwks_uri from https://id.example.com/.well-known/openid-configuration
  *   audience: "conduit-api",
  *   rolesClaim: "roles",
  * });
@@ -34,6 +37,7 @@ export function createJwtProvider(settings: JwtProviderSettings, options: Provid
     secret: { kind: "string" },
     publicKey: { kind: "string-or-object" },
     jwksUrl: { kind: "url" },
+    discoveryUrl: { kind: "url" },
     ...VERIFIER_SETTINGS,
     ...CLAIM_MAPPING_SETTINGS,
   });
@@ -41,5 +45,6 @@ export function createJwtProvider(settings: JwtProviderSettings, options: Provid
   if (checked.secret !== undefined) verifier.secret = checked.secret;
   if (checked.publicKey !== undefined) verifier.publicKey = checked.publicKey;
   if (checked.jwksUrl !== undefined) verifier.jwksUrl = checked.jwksUrl;
+  if (checked.discoveryUrl !== undefined) verifier.discoveryUrl = checked.discoveryUrl;
   return new JwtTokenProvider("jwt", verifier, { mapping: mappingFrom(checked) }, options);
 }

@@ -34,7 +34,7 @@ export class JwtTokenProvider extends BaseAuthProvider {
   constructor(type: string, verifierOptions: JwtVerifierOptions, profile: ClaimProfile, options: ProviderOptions = {}) {
     super(type, options);
     this.resolved = verifierOptions;
-    this.verifier = createJwtVerifier(type, verifierOptions);
+    this.verifier = createJwtVerifier(type, { ...verifierOptions, logger: this.logger, onReachability: this.availability.report });
     this.#profile = profile;
   }
 
@@ -72,7 +72,20 @@ export class JwtTokenProvider extends BaseAuthProvider {
 
   protected override async probe(): Promise<string | undefined> {
     await this.verifier.reload();
-    return this.resolved.jwksUrl ? "key set reachable" : undefined;
+    return this.resolved.jwksUrl || this.#discovers() ? "key set reachable" : undefined;
+  }
+
+  #discovers(): boolean {
+    const { secret, publicKey, jwksUrl } = this.resolved;
+    return secret === undefined && publicKey === undefined && jwksUrl === undefined;
+  }
+
+  /**
+   * With discovery, reads the issuer's OpenID configuration now, so a misspelt issuer is a startup
+   * warning; an identity provider down at startup is retried by the first request.
+   */
+  override async initialize(): Promise<void> {
+    if (this.#discovers()) await this.verifier.reload().catch(() => undefined);
   }
 }
 

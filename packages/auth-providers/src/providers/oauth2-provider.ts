@@ -1,9 +1,10 @@
 import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
 import { CLAIM_MAPPING_SETTINGS, type ClaimMapping, claimsToUser, stringsFrom } from "../claims.js";
 import { joinUrl, readSettings, settingsProblem } from "../config/settings-reader.js";
-import { InvalidTokenError, ProviderAPIError, TokenExpiredError } from "../errors/auth-errors.js";
+import { InvalidConfigurationError, InvalidTokenError, ProviderAPIError, TokenExpiredError } from "../errors/auth-errors.js";
 import { requestJson } from "../tokens/http-json.js";
 import { ResultCache } from "../tokens/result-cache.js";
+import { type TokenClient, refreshGrant, revokeAtServer } from "./oauth2-token-operations.js";
 
 /** Settings of the `oauth2` type (aliases `oauth`, `oidc`, `openid-connect`). */
 export interface OAuth2ProviderSettings extends ClaimMapping {
@@ -26,11 +27,19 @@ export interface OAuth2ProviderSettings extends ClaimMapping {
   cacheTtlMs?: number;
   /** Per request to the identity provider. Default 5000. */
   timeoutMs?: number;
+  /** RFC 6749 token endpoint for `refreshToken` (needs client credentials). Default: discovery's `token_endpoint`. */
+  tokenUrl?: string;
+  /** RFC 7009 revocation endpoint for `revokeToken` (needs client credentials). Default: discovery's `revocation_endpoint`. */
+  revocationUrl?: string;
 }
 
 interface Endpoints {
   introspection?: string;
   userinfo?: string;
+  /** RFC 6749 token endpoint (the refresh grant). */
+  token?: string;
+  /** RFC 7009 revocation endpoint. */
+  revocation?: string;
 }
 
 /**
@@ -57,18 +66,24 @@ export class OAuth2Provider extends BaseAuthProvider {
     this.#mapping = settings;
   }
 
-  #discover(): Promise<Endpoints> {
+  /** The endpoints, from the settings, and from discovery when one of `needed` is not set. */
+  #discover(needed: Array<keyof Endpoints> = ["introspection", "userinfo"]): Promise<Endpoints> {
     const settings = this.#settings;
     const known: Endpoints = {
       ...(settings.introspectionUrl ? { introspection: settings.introspectionUrl } : {}),
       ...(settings.userinfoUrl ? { userinfo: settings.userinfoUrl } : {}),
+      ...(settings.tokenUrl ? { token: settings.tokenUrl } : {}),
+      ...(settings.revocationUrl ? { revocation: settings.revocationUrl } : {}),
     };
     const discoveryUrl =
       settings.discoveryUrl ?? (settings.issuer ? joinUrl(settings.issuer, "/.well-known/openid-configuration") : undefined);
-    if (!discoveryUrl || (known.introspection && known.userinfo)) return Promise.resolve(known);
-    this.#endpoints ??= requestJson(this.type, discoveryUrl, { timeoutMs: settings.timeoutMs ?? 5000 })
+    if (!discoveryUrl || needed.every((name) => known[name])) return Promise.resolve(known);
+    this.#endpoints ??= requestJson(this.type, discoveryUrl, {
+      timeoutMs: settings.timeoutMs ?? 5000,
+      onReachability: this.availability.report,
+    })
       .then(({ body }) => {
-        const document = body as { introspection_endpoint?: unknown; userinfo_endpoint?: unknown; issuer?: unknown };
+        const document = body as Record<string, unknown>;
         if (
           settings.issuer &&
           typeof document.issuer === "string" &&
@@ -79,6 +94,8 @@ export class OAuth2Provider extends BaseAuthProvider {
         return {
           ...(typeof document.introspection_endpoint === "string" ? { introspection: document.introspection_endpoint } : {}),
           ...(typeof document.userinfo_endpoint === "string" ? { userinfo: document.userinfo_endpoint } : {}),
+          ...(typeof document.token_endpoint === "string" ? { token: document.token_endpoint } : {}),
+          ...(typeof document.revocation_endpoint === "string" ? { revocation: document.revocation_endpoint } : {}),
           ...known,
         };
       })
@@ -123,6 +140,7 @@ export class OAuth2Provider extends BaseAuthProvider {
     const { body } = await requestJson(this.type, endpoints.introspection, {
       method: "POST",
       timeoutMs,
+      onReachability: this.availability.report,
       headers: { authorization: `Basic ${credentials}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),
     });
@@ -145,6 +163,7 @@ export class OAuth2Provider extends BaseAuthProvider {
     if (!endpoints.userinfo) throw new ProviderAPIError(this.type, "No userinfo endpoint is known");
     const { status, body } = await requestJson(this.type, endpoints.userinfo, {
       timeoutMs: this.#settings.timeoutMs ?? 5000,
+      onReachability: this.availability.report,
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
       acceptStatus: [401, 403],
     });
@@ -152,6 +171,38 @@ export class OAuth2Provider extends BaseAuthProvider {
       throw new InvalidTokenError(this.type, "Token refused by the identity provider", { details: { reason: "inactive" } });
     if (typeof body !== "object" || body === null) throw new ProviderAPIError(this.type, "Userinfo answer is not an object");
     return body as Record<string, unknown>;
+  }
+
+  /**
+   * RFC 6749 §6 refresh grant at the token endpoint (client credentials as HTTP Basic): a new
+   * access token, and a new refresh token when the server rotates them. A refused refresh token
+   * (`invalid_grant`) is 401 `AUTH_INVALID`.
+   *
+   * @example
+   * const { accessToken, refreshToken } = await provider.refreshToken(stored.refreshToken);
+   */
+  async refreshToken(refreshToken: string): Promise<{ accessToken: string; refreshToken?: string; expiresIn?: number }> {
+    const { token } = await this.#discover(["token"]);
+    return refreshGrant(this.type, token, this.#client(), refreshToken, this.availability.report);
+  }
+
+  /**
+   * RFC 7009 revocation of an access or refresh token; the token is also dropped from this
+   * provider's cache, so it is refused here at once rather than when its cached result expires.
+   *
+   * @example
+   * await provider.revokeToken(accessToken);
+   */
+  async revokeToken(token: string): Promise<void> {
+    this.#cache.delete(token);
+    const { revocation } = await this.#discover(["revocation"]);
+    await revokeAtServer(this.type, revocation, this.#client(), token, this.availability.report);
+  }
+
+  #client(): TokenClient {
+    const { clientId, clientSecret, timeoutMs = 5000 } = this.#settings;
+    if (!clientId || !clientSecret) throw new InvalidConfigurationError(this.type, "Token operations need clientId and clientSecret");
+    return { clientId, clientSecret, timeoutMs };
   }
 
   protected override async probe(): Promise<string | undefined> {
@@ -184,6 +235,8 @@ export function createOAuth2Provider(settings: OAuth2ProviderSettings, options: 
     audience: { kind: "strings" },
     cacheTtlMs: { kind: "number", min: 0 },
     timeoutMs: { kind: "number", min: 1 },
+    tokenUrl: { kind: "url" },
+    revocationUrl: { kind: "url" },
     ...CLAIM_MAPPING_SETTINGS,
   });
   if (!checked.issuer && !checked.discoveryUrl && !checked.introspectionUrl && !checked.userinfoUrl) {

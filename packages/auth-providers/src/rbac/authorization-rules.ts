@@ -1,11 +1,6 @@
-import {
-  AuthenticationError,
-  AuthorizationError,
-  type MiddlewareDefinition,
-  type ServerContext,
-  pathMatchesFilter,
-} from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, type ServerContext, pathMatchesFilter } from "@conduit-ai/server-core";
 import type { BaseAuthProvider } from "../base-provider.js";
+import { InsufficientPermissionsError, MissingTokenError } from "../errors/auth-errors.js";
 import { RbacPolicy, type RbacOptions } from "./rbac-policy.js";
 
 /** One rule: requests to `path` (exact, or a prefix ending in `*`) with one of `methods` need these roles and permissions. */
@@ -25,7 +20,7 @@ export interface AuthorizationRulesOptions {
   /** The policy (super-admins, hierarchy, role permissions, custom authorize). */
   policy?: RbacPolicy | RbacOptions;
   /** Refusals are reported on it as `auth:unauthorized`. */
-  provider?: Pick<BaseAuthProvider, "reportUnauthorized">;
+  provider?: Pick<BaseAuthProvider, "reportUnauthorized" | "type">;
   /** Default 15: after authentication (10). */
   order?: number;
   /** Rule paths match with and without it, like `skipPaths`. Default `/api`. */
@@ -76,8 +71,11 @@ export function createAuthorizationRulesMiddleware(options: AuthorizationRulesOp
           ctx,
         );
         if (decision.allowed) continue;
+        const source = options.provider?.type ?? "rbac";
         const error =
-          decision.status === 401 ? new AuthenticationError() : new AuthorizationError(options.message ?? "Insufficient permissions");
+          decision.status === 401
+            ? new MissingTokenError(source)
+            : new InsufficientPermissionsError(source, options.message ?? "Insufficient permissions");
         options.provider?.reportUnauthorized(error, decision.refusedBy, ctx, ctx.user?.id);
         throw error;
       }

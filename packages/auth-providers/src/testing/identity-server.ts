@@ -40,6 +40,8 @@ export interface IdentityServer {
   issueOpaqueToken(claims: Record<string, unknown>, options?: { active?: boolean; expiresInSec?: number }): string;
   /** Answer every request with this status for a while (outage simulation); undefined restores. */
   failWith(status: number | undefined): void;
+  /** Hold every request without answering (a hanging identity provider) until called with false. */
+  hang(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startIdentityServer(options: IdentityServerOptions = {}): 
   const hits = new Map<string, number>();
   const opaque = new Map<string, { claims: Record<string, unknown>; active: boolean; exp: number }>();
   let failure: number | undefined;
+  let hanging = false;
   const client = options.client ?? { id: "conduit", secret: "conduit-client-secret" };
   let issuer = "";
 
@@ -102,6 +105,7 @@ export async function startIdentityServer(options: IdentityServerOptions = {}): 
     const url = new URL(request.url ?? "/", "http://localhost");
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     if (failure !== undefined) return json(response, failure, { error: "temporarily_unavailable" });
+    if (hanging) return; // never answered; `close()` drops the connection
     if (url.pathname.endsWith("/.well-known/openid-configuration")) {
       return json(response, 200, {
         issuer,
@@ -171,6 +175,9 @@ export async function startIdentityServer(options: IdentityServerOptions = {}): 
     },
     failWith(status) {
       failure = status;
+    },
+    hang(on) {
+      hanging = on;
     },
     close: () =>
       new Promise((resolve) => {

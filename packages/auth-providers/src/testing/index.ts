@@ -1,2 +1,3 @@
-/** Test helpers (not published): a local identity provider speaking JWKS, OIDC discovery, introspection and userinfo. */
+/** Test helpers (not published): a local identity provider speaking JWKS, OIDC discovery, introspection and userinfo; a real OpenID Provider (oidc-provider). */
 export { type IdentityServer, type IdentityServerOptions, type SigningKey, startIdentityServer } from "./identity-server.js";
+export { type OidcServer, startOidcServer } from "./oidc-server.js";

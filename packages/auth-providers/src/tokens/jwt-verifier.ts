@@ -1,5 +1,8 @@
 import { type KeyObject, X509Certificate, createPublicKey } from "node:crypto";
-import { type JWK, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { type JWK, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify } from "jose";
+import type { Logger } from "@conduit-ai/server-core";
+import type { ReachabilityReport } from "../health/provider-availability.js";
+import { discoverJwksUrl } from "./jwks-discovery.js";
 import { InvalidTokenError } from "../errors/auth-errors.js";
 import { settingsProblem } from "../config/settings-reader.js";
 import { toAuthError } from "./jose-errors.js";
@@ -21,6 +24,11 @@ export interface JwtKeySource {
   publicKey?: string | JWK;
   /** A JWKS URL: fetched on first use, cached, refetched on an unknown `kid` (after a cooldown). */
   jwksUrl?: string;
+  /**
+   * With no key source: the OpenID configuration to read `jwks_uri` from. Default, when `issuer`
+   * is one string: `<issuer>/.well-known/openid-configuration`.
+   */
+  discoveryUrl?: string;
 }
 
 export interface JwtVerifierOptions extends JwtKeySource {
@@ -52,6 +60,10 @@ export interface JwtVerifierOptions extends JwtKeySource {
   verifiedCacheSize?: number;
   /** Tokens longer than this are refused unparsed. Default 16 384. */
   maxTokenLength?: number;
+  /** Startup warnings (an issuer spelled differently from its discovery document). */
+  logger?: Logger;
+  /** Told after every key set request whether the identity provider answered (outage tracking). */
+  onReachability?: ReachabilityReport;
 }
 
 export interface JwtVerifier {
@@ -61,6 +73,21 @@ export interface JwtVerifier {
   peek(token: string): JWTPayload | undefined;
   /** Fetches the key set now (a health check); no-op for static keys. */
   reload(): Promise<void>;
+}
+
+/** `fetch` that reports whether the key set endpoint answered (a 5xx counts as not answering). */
+function observedFetch(report: ReachabilityReport, host: string | undefined): typeof fetch {
+  return (input, init) =>
+    fetch(input, init).then(
+      (response) => {
+        report(response.status < 500, host);
+        return response;
+      },
+      (error: unknown) => {
+        report(false, host);
+        throw error;
+      },
+    );
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -113,7 +140,13 @@ function importPublicKey(provider: string, publicKey: string | JWK): { key: KeyO
  */
 export function createJwtVerifier(provider: string, options: JwtVerifierOptions): JwtVerifier {
   const sources = [options.secret, options.publicKey, options.jwksUrl].filter((source) => source !== undefined);
-  if (sources.length !== 1) throw settingsProblem(provider, "auth", "give exactly one of secret, publicKey, jwksUrl");
+  // No key source but one issuer (or a discovery URL): the key set comes from the issuer's OpenID configuration.
+  const discoveryIssuer = typeof options.issuer === "string" ? options.issuer : undefined;
+  const discovering = sources.length === 0 && (discoveryIssuer !== undefined || options.discoveryUrl !== undefined);
+  if (discovering && discoveryIssuer === undefined)
+    throw settingsProblem(provider, "auth.issuer", "discovery needs the one issuer its document must name");
+  if (sources.length !== 1 && !discovering)
+    throw settingsProblem(provider, "auth", "give exactly one of secret, publicKey, jwksUrl (or an issuer to discover the key set from)");
   if (options.secret !== undefined && Buffer.byteLength(options.secret) < 32) {
     throw settingsProblem(provider, "auth.secret", "must be at least 32 bytes (shorter HMAC secrets can be brute-forced)");
   }
@@ -127,24 +160,48 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
     return allowed;
   };
 
-  let keyPromise: Promise<{ key: KeyObject | Uint8Array | JWTVerifyGetKey; algorithms: string[] }>;
+  type Keys = { key: KeyObject | Uint8Array | JWTVerifyGetKey; algorithms: string[] };
+  let host = options.jwksUrl === undefined ? undefined : new URL(options.jwksUrl).host;
   let remote: ReturnType<typeof createRemoteJWKSet> | undefined;
-  if (options.jwksUrl !== undefined) {
-    remote = createRemoteJWKSet(new URL(options.jwksUrl), {
+  const remoteKeys = (url: string): Keys => {
+    host = new URL(url).host;
+    remote = createRemoteJWKSet(new URL(url), {
       cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
       cooldownDuration: options.jwksCooldownMs ?? 30_000,
       timeoutDuration: options.jwksTimeoutMs ?? 5000,
       ...(options.jwksHeaders ? { headers: options.jwksHeaders } : {}),
+      ...(options.onReachability ? { [customFetch]: observedFetch(options.onReachability, host) } : {}),
     });
-    keyPromise = Promise.resolve({ key: remote, algorithms: algorithmsFor(ASYMMETRIC_ALGORITHMS) });
-  } else if (options.secret !== undefined) {
-    keyPromise = Promise.resolve({ key: new TextEncoder().encode(options.secret), algorithms: algorithmsFor(HMAC) });
+    return { key: remote, algorithms: algorithmsFor(ASYMMETRIC_ALGORITHMS) };
+  };
+  let keys: () => Promise<Keys>;
+  if (discovering) {
+    algorithmsFor(ASYMMETRIC_ALGORITHMS); // a bad `algorithms` is a startup error here too
+    let pending: Promise<Keys> | undefined;
+    // Discovered once; a failed discovery (the identity provider down) is retried by the next request.
+    keys = () =>
+      (pending ??= discoverJwksUrl(provider, {
+        issuer: discoveryIssuer as string,
+        discoveryUrl: options.discoveryUrl,
+        timeoutMs: options.jwksTimeoutMs,
+        onReachability: options.onReachability,
+        logger: options.logger,
+      }).then(remoteKeys, (error: unknown) => {
+        pending = undefined;
+        throw error;
+      }));
   } else {
-    // Imported now: a bad key is a startup error, not a 401 per request.
-    const { key, family } = importPublicKey(provider, options.publicKey as string | JWK);
-    keyPromise = Promise.resolve({ key, algorithms: algorithmsFor(family) });
+    let ready: Keys;
+    if (options.jwksUrl !== undefined) ready = remoteKeys(options.jwksUrl);
+    else if (options.secret !== undefined) ready = { key: new TextEncoder().encode(options.secret), algorithms: algorithmsFor(HMAC) };
+    else {
+      // Imported now: a bad key is a startup error, not a 401 per request.
+      const { key, family } = importPublicKey(provider, options.publicKey as string | JWK);
+      ready = { key, algorithms: algorithmsFor(family) };
+    }
+    const resolved = Promise.resolve(ready);
+    keys = () => resolved;
   }
-  const ready = keyPromise;
 
   const cache = new VerifiedTokenCache(options.verifiedCacheTtlMs ?? 60_000, options.verifiedCacheSize ?? 10_000);
   const toleranceSec = options.clockToleranceSec ?? 5;
@@ -166,7 +223,7 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
       if (typeof header.alg !== "string" || header.alg.toLowerCase() === "none") {
         throw new InvalidTokenError(provider, "Unsigned tokens (alg: none) are refused", { details: { reason: "algorithm" } });
       }
-      const { key, algorithms } = await ready;
+      const { key, algorithms } = await keys();
       try {
         const verifyOptions = {
           algorithms,
@@ -182,16 +239,16 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
         cache.set(token, payload);
         return payload;
       } catch (error) {
-        throw toAuthError(error, provider);
+        throw toAuthError(error, provider, host);
       }
     },
     async reload() {
-      await ready;
+      await keys();
       if (remote) {
         try {
           await remote.reload();
         } catch (error) {
-          throw toAuthError(error, provider);
+          throw toAuthError(error, provider, host);
         }
       }
     },

@@ -24,6 +24,11 @@ export class ResultCache<T> {
     return entry.value;
   }
 
+  /** Forgets a token (revoked here: refused at once, not when its cached result expires). */
+  delete(token: string): void {
+    this.#entries.delete(ResultCache.keyOf(token));
+  }
+
   set(token: string, value: T, until: number): void {
     if (until <= Date.now()) return;
     if (this.#entries.size >= this.maxEntries) {

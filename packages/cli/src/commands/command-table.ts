@@ -1,4 +1,5 @@
 import { GENERATE_USAGE, runGenerate } from "./generate-command.js";
+import { KEYS_USAGE, runKeys } from "./keys-command.js";
 import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
 import { PROXY_USAGE, runProxy } from "./proxy-command.js";
 import { ROUTES_USAGE, runRoutes } from "./routes-command.js";
@@ -22,5 +23,6 @@ export const COMMANDS: Record<string, Command> = {
   generate: { summary: "one generation on the runtime (offline local provider by default)", usage: GENERATE_USAGE, run: runGenerate },
   routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },
   openapi: { summary: "print the configured server's OpenAPI document (--yaml for YAML)", usage: OPENAPI_USAGE, run: runOpenApi },
+  keys: { summary: "create, list, revoke or rotate virtual keys on a running server (CONDUIT_ADMIN_KEY)", usage: KEYS_USAGE, run: runKeys },
   proxy: { summary: "serve the vendor proxy of a config file's proxy section (+ the codex engine)", usage: PROXY_USAGE, run: runProxy },
 };

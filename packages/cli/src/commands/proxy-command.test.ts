@@ -65,6 +65,45 @@ function runConduit(args: string[], env: Record<string, string> = {}) {
 
 // Each case spawns Node with tsx: generous under a busy machine.
 describe("conduit proxy", { timeout: 60_000 }, () => {
+  it("mounts the operator console with an admin key: the Accounts page data is the pool's; without one /console is a 404", async () => {
+    const adminKey = "proxy-console-admin-key-0123456789abcdef";
+    const run = runConduit([
+      "proxy",
+      "--config",
+      configFile({ ...goodConfig(), admin: { keys: [adminKey] } }),
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+    ]);
+    const base = `http://127.0.0.1:${await run.ready}`;
+    expect((await fetch(`${base}/console/`)).status).toBe(200);
+    const signIn = await fetch(`${base}/console/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ credential: adminKey }),
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const accounts = (await (await fetch(`${base}/console/api/accounts`, { headers: { cookie } })).json()) as {
+      data: { accounts: Array<{ id: string; status: string }> };
+    };
+    expect(accounts.data.accounts.map((account) => account.id)).toEqual(["claude-1", "codex-1"]);
+    const disabled = await fetch(`${base}/console/api/accounts/claude-1/disable`, { method: "POST", headers: { cookie, origin: base } });
+    expect(disabled.status).toBe(200);
+    const after = (await (await fetch(`${base}/accounts`, { headers: { "x-api-key": CLIENT_KEY } })).json()) as {
+      data: { accounts: Array<{ id: string; status: string }> };
+    };
+    expect(after.data.accounts.find((account) => account.id === "claude-1")?.status).toBe("disabled");
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+
+    const plain = runConduit(["proxy", "--config", configFile(goodConfig()), "--port", "0", "--host", "127.0.0.1"]);
+    const plainBase = `http://127.0.0.1:${await plain.ready}`;
+    expect((await fetch(`${plainBase}/console/`)).status).toBe(404);
+    plain.child.kill("SIGTERM");
+    expect(await plain.exited).toBe(0);
+  });
+
   it("serves chat completions, the Messages pool, /accounts and codex; SIGTERM exits 0", async () => {
     const run = runConduit(["proxy", "--config", configFile(goodConfig()), "--port", "0", "--host", "127.0.0.1"]);
     const port = await run.ready;

@@ -12,21 +12,34 @@ import {
 } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
+import type { Governance } from "@conduit-ai/governance";
+import { setupGovernance } from "../governance-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
 import type { RedisTopology } from "@conduit-ai/server-core";
+import { parseAdminKeys, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
+import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX.`;
+Also honours the file's "keys", "admin", "prices" and "redis" keys (virtual keys, the /admin API, one price table, the Redis topology);
+with "admin": {"keys": ["<at least 32 characters>"]} in the file, the operator console at /console.
+Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX, DATABASE_URL, CONDUIT_KEYS_SECRET, CONDUIT_ADMIN_KEY.`;
 
 interface ProxyCommandOptions {
   proxy: ProxyConfig;
+  /** The file's `keys`, `admin` and `prices` keys (governance), as read. */
+  governance: { keys?: unknown; admin?: unknown; prices?: unknown; proxy?: unknown };
   server: ServerAdapterConfig;
   host: string;
   /** Where the pool lives with `store: "redis"`. */
   redis?: RedisTopology;
+  /** The file's `telemetry` key, checked when tracing starts. */
+  telemetry: unknown;
+  /** The file's `admin` and `console` keys: the operator console when an admin key exists. */
+  admin?: unknown;
+  console?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -49,7 +62,16 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: { proxy?: unknown; server?: ServerAdapterConfig; redis?: unknown };
+  let file: {
+    proxy?: unknown;
+    server?: ServerAdapterConfig;
+    redis?: unknown;
+    keys?: unknown;
+    admin?: unknown;
+    prices?: unknown;
+    telemetry?: unknown;
+    console?: unknown;
+  };
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
   } catch (error) {
@@ -66,9 +88,10 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
   if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
-  if (proxy.clientKeys.length === 0)
+  if (proxy.clientKeys.length === 0 && file.keys === undefined)
     throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
-  const redis = proxy.store === "redis" ? redisTopologyOf(env, file.redis, `Config file ${path}`) : undefined;
+  const sharedKeys = (file.keys as { store?: unknown } | undefined)?.store === "redis";
+  const redis = proxy.store === "redis" || sharedKeys ? redisTopologyOf(env, file.redis, `Config file ${path}`) : undefined;
   if (proxy.store === "redis" && !redis)
     throw new UsageError(
       `Config file ${path}: proxy.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)`,
@@ -88,7 +111,22 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  return { proxy, server, host, ...(redis ? { redis } : {}) };
+  try {
+    parseAdminKeys(file.admin);
+  } catch (error) {
+    throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message).replace(/^Config file: /, "")}`);
+  }
+  const governance = { keys: file.keys, admin: file.admin, prices: file.prices, proxy: file.proxy };
+  return {
+    proxy,
+    server,
+    host,
+    governance,
+    telemetry: file.telemetry,
+    admin: file.admin,
+    console: file.console,
+    ...(redis ? { redis } : {}),
+  };
 }
 
 /**
@@ -106,9 +144,16 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   const logger = createConsoleLogger("warn");
   let redis: SharedRedis | undefined;
+  let governance: Governance | undefined;
   try {
     if (options.redis) redis = await openRedis(options.redis, logger);
+    governance = await setupGovernance(options.governance, {
+      redis,
+      env,
+      ...(options.redis ? { keyPrefix: options.redis.keyPrefix } : {}),
+    });
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
+    const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
     const runtime = createRuntime({ env });
     const proxy = createProxy(options.proxy, {
       ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
@@ -117,8 +162,11 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     });
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
+    // The admin API (with an admin credential) and the per-team metrics.
+    governance?.install(server);
     const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
     server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    await setupConsole(server, { admin: options.admin, console: options.console, env, proxy, ...(redis ? { redis } : {}) });
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 
@@ -127,12 +175,19 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         await server.stop();
         await proxy.close();
         await runtime.close();
+        await governance?.close();
         redis?.disconnect();
+        await telemetry?.shutdown();
       },
       stopped: "Conduit proxy stopped",
     });
   } catch (error) {
+    await governance?.close().catch(() => undefined);
     redis?.disconnect();
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      process.exit(2);
+    }
     const code = (error as { code?: string }).code;
     console.error(`Conduit proxy failed to start${code ? ` (${code})` : ""}: ${(error as Error).message}`);
     process.exit(1);

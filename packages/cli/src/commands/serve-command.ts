@@ -6,6 +6,7 @@ import { perWorkerStateProblem } from "../cluster/shared-state-check.js";
 import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
+import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { UsageError } from "../usage-error.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
@@ -31,6 +32,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
       runClusterPrimary({ workers, host, framework: options.framework, gracefulShutdownTimeoutMs });
       return;
     }
+    // Before the server exists, so the first request is traced; each worker traces its own requests.
+    const telemetry = await startTelemetryIfAsked(env, options.file.telemetry, (message) => console.error(message));
     const { server, close } = await assembleServer(options, env);
     // One scrape of the shared port reports every worker.
     if (cluster.isWorker) shareMetricsWithCluster(server);
@@ -49,6 +52,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
         if ((await within(close(), Math.max(1_000, deadline - Date.now()))) === "timeout") {
           throw new Error("the runtime did not close in time");
         }
+        // The last spans (those of the drained requests) are sent before the process exits.
+        await within(telemetry?.shutdown() ?? Promise.resolve(), Math.max(1_000, deadline - Date.now()));
       },
       stopped: "Conduit stopped (runtime closed)",
       // A worker whose primary is gone drains instead of serving unsupervised.

@@ -49,7 +49,11 @@ describe("conduit serve --workers", () => {
     }
     // Usage ledger: every worker counts the three generations, whichever worker made them.
     for (let read = 0; read < 2; read++) {
-      const usage = await freshRequest(port, "POST", "/api/ai/analyze-usage", { timeframe: "1h" });
+      const usage = await freshRequest(port, "POST", "/api/ai/analyze-usage", {
+        timeframe: "1h",
+        providers: [],
+        includeOptimizations: true,
+      });
       expect(usage.status).toBe(200);
       expect(usage.body.data.window.backend).toBe("redis");
       expect(usage.body.data.tokenUsage.total.calls).toBe(3);

@@ -1,3 +1,3 @@
 export { type CodexRouteOptions, createCodexRoute } from "./codex-route.js";
-export { type CodexSenderOptions, type SendCodex, createCodexSender } from "./codex-sender.js";
-export { DEFAULT_USAGE_LIMIT_COOLDOWN_MS, codexError, usageLimitResetAt } from "./usage-limit.js";
+export { type CodexSenderOptions, type SendCodex, codexWire, createCodexRelay, createCodexSender } from "./codex-sender.js";
+export { DEFAULT_USAGE_LIMIT_COOLDOWN_MS, codexError, codexErrorReply, usageLimitResetAt } from "./usage-limit.js";

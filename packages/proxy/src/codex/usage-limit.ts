@@ -1,3 +1,5 @@
+import { type ProxyReply, replyToResponse } from "../relay/proxy-reply.js";
+
 /** How long an account rests after `usage_limit_reached` when neither body nor headers name a reset. */
 export const DEFAULT_USAGE_LIMIT_COOLDOWN_MS = 5 * 60_000;
 
@@ -47,6 +49,26 @@ export function usageLimitResetAt(body: CodexErrorBody | undefined, headers: Hea
 }
 
 /** An error answer in the codex backend's shape (`{error:{type, message, …}}`). */
+export function codexErrorReply(
+  status: number,
+  type: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): ProxyReply {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: Buffer.from(JSON.stringify({ error: { type, message, ...extra } })),
+  };
+}
+
+/**
+ * An error answer in the codex backend's shape as a WHATWG `Response`.
+ *
+ * @example
+ * return codexError(401, "invalid_api_key", "A proxy client key is required");
+ */
 export function codexError(
   status: number,
   type: string,
@@ -54,8 +76,5 @@ export function codexError(
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify({ error: { type, message, ...extra } }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
+  return replyToResponse(codexErrorReply(status, type, message, extra, headers));
 }

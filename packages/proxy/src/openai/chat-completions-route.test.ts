@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
 import { createClientCheck } from "../client-auth.js";
 import { createProxy, registerProxyRoutes } from "../proxy.js";
-import { chatCompletionsFor, createChatCompletionsRoute } from "./chat-completions-route.js";
+import { createChatCompletionsRoute } from "./chat-completions-route.js";
+import { chatCompletionsFor } from "./openai-surfaces.js";
 
 // A real Conduit server on loopback whose sendMessages forwards to a fake Messages API,
 // driven by the official `openai` client.

@@ -31,6 +31,8 @@ export interface ChatCompletionsRouteOptions {
   forwardHeaders?: string[];
   /** Which models go to the Messages API (default: names starting with `claude`). */
   isClaudeModel?: (model: string) => boolean;
+  /** Leave out parameters a model cannot honour instead of a 400 naming them (default false). */
+  dropParams?: boolean;
 }
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
@@ -49,7 +51,7 @@ const unauthorized = () =>
  * OpenAI's error shape rather than the server's envelope. JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
  * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
  */
-async function readJsonBody(ctx: ServerContext): Promise<unknown> {
+export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await ctx.readRawBody();
@@ -79,6 +81,7 @@ async function readJsonBody(ctx: ServerContext): Promise<unknown> {
 export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions): RouteDefinition {
   const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
   const isClaudeModel = options.isClaudeModel ?? isClaudeByName;
+  const dropParams = options.dropParams ?? false;
   return {
     method: "POST",
     path: "/v1/chat/completions",
@@ -110,6 +113,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           return await completeWithClaude(options.sendMessages, request, {
             ...meta,
             defaultMaxTokens,
+            dropParams,
             signal: ctx.abortSignal,
             extraHeaders,
           });
@@ -125,32 +129,17 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           );
         const context = callContextOf(ctx);
         if (!request.stream)
-          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, meta)), {
+          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, { ...meta, dropParams })), {
             headers: { "content-type": "application/json" },
           });
         const target = await resolveRuntimeModel(runtime, request.model);
         const includeUsage = request.stream_options?.include_usage === true;
-        return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target }), { headers: STREAM_HEADERS });
+        return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target, dropParams }), {
+          headers: STREAM_HEADERS,
+        });
       } catch (error) {
         return fromRuntimeError(error).toResponse();
       }
     },
   };
-}
-
-/**
- * The `chatCompletions` option of `createProxy`: the surface over that proxy's pool and client keys.
- *
- * @example
- * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
- */
-export function chatCompletionsFor(runtime?: Runtime, extra: Pick<ChatCompletionsRouteOptions, "defaultMaxTokens" | "isClaudeModel"> = {}) {
-  return (proxy: { sendMessages: SendMessages; config: { clientKeys: readonly string[]; sessionHeader: string } }): RouteDefinition =>
-    createChatCompletionsRoute({
-      ...extra,
-      sendMessages: proxy.sendMessages,
-      isClientAllowed: createClientCheck(proxy.config.clientKeys),
-      forwardHeaders: [proxy.config.sessionHeader],
-      ...(runtime ? { runtime } : {}),
-    });
 }

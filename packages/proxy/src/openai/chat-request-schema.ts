@@ -66,6 +66,22 @@ export const chatRequestSchema = z.looseObject({
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   user: z.string().nullish(),
+  response_format: z
+    .union([
+      z.looseObject({ type: z.enum(["text", "json_object"]) }),
+      z.looseObject({
+        type: z.literal("json_schema"),
+        json_schema: z.looseObject({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }),
+      }),
+    ])
+    .nullish(),
+  seed: z.number().int().nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  logit_bias: z.record(z.string(), z.number()).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().nullish(),
+  reasoning_effort: z.enum(["minimal", "low", "medium", "high"]).nullish(),
 });
 
 export type ChatRequest = z.output<typeof chatRequestSchema>;

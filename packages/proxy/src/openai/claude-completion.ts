@@ -33,9 +33,17 @@ function sendFailure(error: unknown): OpenAIError {
 export async function completeWithClaude(
   sendMessages: SendMessages,
   request: ChatRequest,
-  options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; extraHeaders?: Record<string, string> },
+  options: {
+    defaultMaxTokens: number;
+    dropParams?: boolean;
+    signal: AbortSignal;
+    id: string;
+    created: number;
+    extraHeaders?: Record<string, string>;
+  },
 ) {
-  const body = new TextEncoder().encode(JSON.stringify(toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens })));
+  const translated = toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens, dropParams: options.dropParams ?? false });
+  const body = new TextEncoder().encode(JSON.stringify(translated));
   const headers: Record<string, string> = {
     ...options.extraHeaders,
     "content-type": "application/json",

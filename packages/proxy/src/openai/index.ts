@@ -1,4 +1,8 @@
-export { type ChatCompletionsRouteOptions, chatCompletionsFor, createChatCompletionsRoute } from "./chat-completions-route.js";
+export { type ChatCompletionsRouteOptions, createChatCompletionsRoute } from "./chat-completions-route.js";
+export { chatCompletionsFor, type OpenAISurfaceHost, type OpenAISurfaceOptions } from "./openai-surfaces.js";
+export { createEmbeddingsRoute, type EmbeddingsRouteOptions } from "./embeddings-route.js";
+export { createResponsesRoute, type ResponsesRouteOptions } from "./responses/responses-route.js";
+export { MemoryResponseStore, RedisResponseStore, type ResponseStore, type ResponseStoreRedis } from "./responses/response-store.js";
 export { type ChatRequest, chatRequestSchema } from "./chat-request-schema.js";
 export { toMessagesRequest, type MessagesRequest } from "./to-messages-request.js";
 export { fromMessagesResponse, type ChatCompletion } from "./from-messages-response.js";

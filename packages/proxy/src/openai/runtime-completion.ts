@@ -1,36 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { type GenerateRequest, type Runtime, type RuntimeCallContext, ServerAdapterError } from "@conduit-ai/server-core";
-import type { FinishReason } from "./chat-completion-shapes.js";
-import type { ChatMessage, ChatRequest } from "./chat-request-schema.js";
+import { type Runtime, type RuntimeCallContext, ServerAdapterError, type ToolCallRecord } from "@conduit-ai/server-core";
+import type { ChatToolCall, FinishReason } from "./chat-completion-shapes.js";
+import { runtimeRequestOf } from "./chat-to-runtime.js";
+import type { ChatRequest } from "./chat-request-schema.js";
 import type { ChatCompletionChunk } from "./chunk-translator.js";
 import type { ChatCompletion } from "./from-messages-response.js";
 import { OpenAIError } from "./openai-error.js";
 import { SSE_DONE, sseData, streamError } from "./chat-stream.js";
 
-function textOf(message: ChatMessage): string {
-  const content = message.content;
-  if (content === null || content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
-}
-
-/**
- * The runtime takes one input text and a system prompt: a single user turn goes as is, a longer
- * conversation as a transcript (`role: text` lines) ending with the last turn.
- */
-function generateRequestOf(request: ChatRequest, provider: string, model: string): GenerateRequest {
-  const instructions = request.messages.filter((message) => message.role === "system" || message.role === "developer").map(textOf);
-  const turns = request.messages.filter((message) => message.role !== "system" && message.role !== "developer");
-  const text = turns.length === 1 ? textOf(turns[0]!) : turns.map((message) => `${message.role}: ${textOf(message)}`).join("\n");
-  const generate: GenerateRequest = { input: { text }, provider, model };
-  if (instructions.length > 0) generate.system = instructions.join("\n\n");
-  if (request.temperature !== null && request.temperature !== undefined) generate.temperature = request.temperature;
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
-  if (maxTokens !== null && maxTokens !== undefined) generate.maxTokens = maxTokens;
-  return generate;
-}
-
-/** `provider/model` or a model name some provider lists; anything else is OpenAI's 404 `model_not_found`. */
+/** `provider/model`, a model name some provider lists, or a bare provider name (its default model); anything else is OpenAI's 404 `model_not_found`. */
 export async function resolveRuntimeModel(runtime: Runtime, model: string): Promise<{ provider: string; model: string }> {
   const providers = (await runtime.listProviders()).filter((provider) => provider.available);
   const slash = model.indexOf("/");
@@ -40,6 +18,9 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
   }
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
+  // A bare provider name means its default model (`model: "local"`).
+  const provider = providers.find((candidate) => candidate.name === model && candidate.models.length > 0);
+  if (provider) return { provider: provider.name, model: provider.models[0]! };
   throw new OpenAIError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,
@@ -62,8 +43,15 @@ export function fromRuntimeError(error: unknown): OpenAIError {
 }
 
 function finishReasonOf(reason: string | undefined): FinishReason {
+  if (reason === "tool-calls") return "tool_calls";
   return reason === "length" || reason === "max-tokens" ? "length" : reason === "content-filter" ? "content_filter" : "stop";
 }
+
+const asToolCall = (call: ToolCallRecord): ChatToolCall => ({
+  id: call.id,
+  type: "function",
+  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+});
 
 interface Meta {
   id: string;
@@ -75,10 +63,11 @@ export async function generateWithRuntime(
   runtime: Runtime,
   request: ChatRequest,
   context: RuntimeCallContext,
-  meta: Meta,
+  meta: Meta & { dropParams: boolean },
 ): Promise<ChatCompletion> {
   const target = await resolveRuntimeModel(runtime, request.model);
-  const result = await runtime.generate(generateRequestOf(request, target.provider, target.model), context);
+  const result = await runtime.generate(runtimeRequestOf(request, target, meta.dropParams), context);
+  const toolCalls = result.toolCalls.map(asToolCall);
   return {
     id: meta.id,
     object: "chat.completion",
@@ -87,7 +76,12 @@ export async function generateWithRuntime(
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: result.content, refusal: null },
+        message: {
+          role: "assistant",
+          content: result.content === "" && toolCalls.length > 0 ? null : result.content,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         logprobs: null,
         finish_reason: finishReasonOf(result.finishReason),
       },
@@ -109,8 +103,9 @@ export async function* streamWithRuntime(
   runtime: Runtime,
   request: ChatRequest,
   context: RuntimeCallContext,
-  meta: Meta & { includeUsage: boolean; target: { provider: string; model: string } },
+  meta: Meta & { includeUsage: boolean; target: { provider: string; model: string }; dropParams: boolean },
 ): AsyncGenerator<string> {
+  let toolIndex = 0;
   const chunk = (delta: ChatCompletionChunk["choices"][0]["delta"], finish: FinishReason | null = null): string => {
     const value: ChatCompletionChunk = {
       id: meta.id,
@@ -124,7 +119,7 @@ export async function* streamWithRuntime(
   };
   yield chunk({ role: "assistant", content: "" });
   try {
-    for await (const event of runtime.stream(generateRequestOf(request, meta.target.provider, meta.target.model), context)) {
+    for await (const event of runtime.stream(runtimeRequestOf(request, meta.target, meta.dropParams), context)) {
       const data = event.data as {
         delta?: string;
         reason?: string;
@@ -133,7 +128,10 @@ export async function* streamWithRuntime(
         code?: string;
       };
       if (event.type === "text-delta" && data.delta) yield chunk({ content: data.delta });
-      else if (event.type === "error") {
+      else if (event.type === "tool-call") {
+        const call = asToolCall(event.data as ToolCallRecord);
+        yield chunk({ tool_calls: [{ index: toolIndex++, id: call.id, type: "function", function: call.function }] });
+      } else if (event.type === "error") {
         yield sseData(streamError(data.message ?? "The provider failed", "server_error", data.code ?? null));
         return;
       } else if (event.type === "finish") {

@@ -25,16 +25,40 @@ export interface MessagesRequest {
   tools?: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
   tool_choice?: { type: "auto" | "any" | "none" | "tool"; name?: string; disable_parallel_tool_use?: boolean };
   metadata?: { user_id: string };
+  thinking?: { type: "enabled"; budget_tokens: number };
 }
 
 export interface TranslateOptions {
   /** `max_tokens` when the client sends neither `max_tokens` nor `max_completion_tokens`. */
   defaultMaxTokens: number;
+  /** Leave out what the Messages API has no equivalent for instead of a 400 naming it. */
+  dropParams?: boolean;
+}
+
+/** OpenAI parameters the Messages API has no equivalent for. */
+const UNSUPPORTED_BY_CLAUDE = ["seed", "frequency_penalty", "presence_penalty", "logit_bias", "logprobs", "top_logprobs"] as const;
+
+/** `reasoning_effort` as an extended-thinking budget (Anthropic's minimum is 1,024 tokens). */
+const THINKING_BUDGET: Record<string, number> = { low: 2_048, medium: 8_192, high: 24_576 };
+
+function refuseUnsupported(request: ChatRequest): void {
+  for (const param of UNSUPPORTED_BY_CLAUDE) {
+    const value = request[param];
+    if (value !== null && value !== undefined && value !== false)
+      throw invalidRequest(`'${param}' is not supported by Claude models`, param, "unsupported_parameter");
+  }
+  const format = request.response_format?.type;
+  if (format !== undefined && format !== "text")
+    throw invalidRequest(
+      `response_format of type '${format}' is not supported by Claude models`,
+      "response_format",
+      "unsupported_parameter",
+    );
 }
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/=\s]+)$/;
 
-function imageBlock(url: string, param: string): MessagesBlock {
+export function imageBlock(url: string, param: string): MessagesBlock {
   const data = DATA_URL.exec(url);
   if (data) return { type: "image", source: { type: "base64", media_type: data[1]!, data: data[2]!.replace(/\s/g, "") } };
   if (/^https?:\/\//i.test(url)) return { type: "image", source: { type: "url", url } };
@@ -105,6 +129,7 @@ function toolChoiceOf(request: ChatRequest): MessagesRequest["tool_choice"] {
  * toMessagesRequest({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }, { defaultMaxTokens: 4096 });
  */
 export function toMessagesRequest(request: ChatRequest, options: TranslateOptions): MessagesRequest {
+  if (!options.dropParams) refuseUnsupported(request);
   const system: string[] = [];
   const messages: MessagesMessage[] = [];
   for (const [index, message] of request.messages.entries()) {
@@ -135,5 +160,19 @@ export function toMessagesRequest(request: ChatRequest, options: TranslateOption
   const toolChoice = result.tools ? toolChoiceOf(request) : undefined;
   if (toolChoice) result.tool_choice = toolChoice;
   if (request.user) result.metadata = { user_id: request.user };
+  const budget = request.reasoning_effort ? THINKING_BUDGET[request.reasoning_effort] : undefined;
+  if (budget !== undefined) {
+    // Extended thinking needs room for the answer after the budget, and takes no temperature or top_p.
+    result.max_tokens = Math.max(result.max_tokens, budget + options.defaultMaxTokens);
+    result.thinking = { type: "enabled", budget_tokens: budget };
+    if ((result.temperature !== undefined || result.top_p !== undefined) && !options.dropParams)
+      throw invalidRequest(
+        "temperature and top_p cannot be set together with reasoning_effort for Claude models",
+        "temperature",
+        "unsupported_parameter",
+      );
+    delete result.temperature;
+    delete result.top_p;
+  }
   return result;
 }

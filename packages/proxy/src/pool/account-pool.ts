@@ -164,6 +164,11 @@ export class AccountPool {
     return this.store.disable(accountId, reason);
   }
 
+  /** Puts a disabled account back in rotation. */
+  enable(accountId: string): Promise<void> {
+    return this.store.enable(accountId);
+  }
+
   saveQuota(accountId: string, quota: Quota): Promise<void> {
     return this.store.saveQuota(accountId, quota);
   }

@@ -49,6 +49,10 @@ export class MemoryPoolStore implements PoolStore {
     this.state(accountId).disabledReason = reason;
   }
 
+  async enable(accountId: string): Promise<void> {
+    delete this.state(accountId).disabledReason;
+  }
+
   async saveQuota(accountId: string, quota: Quota): Promise<void> {
     this.state(accountId).quota = quota;
   }

@@ -47,6 +47,8 @@ export interface PoolStore {
   /** Extend-only: an earlier `until` than the stored one leaves it. Resolves with the stored value. */
   extendCooldown(accountId: string, until: number, reason: string): Promise<number>;
   disable(accountId: string, reason: string): Promise<void>;
+  /** Back in rotation: clears the disabled mark (an operator's decision, e.g. from the console). */
+  enable(accountId: string): Promise<void>;
   saveQuota(accountId: string, quota: Quota): Promise<void>;
   addUsage(accountId: string, model: string, usage: TokenUsage, cost: number): Promise<void>;
   readUsage(): Promise<UsageRow[]>;

@@ -16,6 +16,7 @@ local result = {}
 for index, key in ipairs(KEYS) do result[index] = redis.call('HGETALL', key) end
 return result`;
 const HSET = "return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])";
+const HDEL = "return redis.call('HDEL', KEYS[1], ARGV[1])";
 const GET = "return redis.call('GET', KEYS[1])";
 const SET = "return redis.call('SET', KEYS[1], ARGV[1])";
 const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
@@ -100,6 +101,10 @@ export class RedisPoolStore implements PoolStore {
 
   async disable(accountId: string, reason: string): Promise<void> {
     await this.redis.eval(HSET, 1, this.accountKey(accountId), "disabledReason", reason);
+  }
+
+  async enable(accountId: string): Promise<void> {
+    await this.redis.eval(HDEL, 1, this.accountKey(accountId), "disabledReason");
   }
 
   async saveQuota(accountId: string, quota: Quota): Promise<void> {

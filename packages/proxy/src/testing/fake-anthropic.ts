@@ -240,6 +240,13 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       return;
     }
     const parsed = JSON.parse(body.toString()) as MessageRequest;
+    if ((request.url ?? "").startsWith("/v1/messages/count_tokens")) {
+      // Anthropic counts the request's tokens; the fake answers a deterministic count from its size.
+      const sent = Buffer.from(JSON.stringify({ input_tokens: Math.ceil(body.byteLength / 4) }));
+      record(200, sent);
+      response.writeHead(200, { "content-type": "application/json", "request-id": `req_${randomUUID()}` }).end(sent);
+      return;
+    }
     if (fake.responseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.responseDelayMs));
     const headers = { "request-id": `req_${randomUUID()}`, ...rateLimitHeaders() };
     if (!parsed.stream) {

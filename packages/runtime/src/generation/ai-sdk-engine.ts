@@ -1,5 +1,6 @@
 import type { TokenUsage } from "@conduit-ai/server-core";
 import {
+  Output,
   dynamicTool,
   generateText,
   jsonSchema,
@@ -10,9 +11,11 @@ import {
   type ToolSet,
 } from "ai";
 import { mapProviderError } from "../providers/provider-error.js";
+import { toModelMessages } from "./conversation-messages.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 
 function toMessages(plan: GenerationPlan): ModelMessage[] {
+  if (plan.conversation !== undefined) return toModelMessages(plan.conversation);
   const history: ModelMessage[] = [];
   for (const message of plan.history) {
     if (message.role === "user" || message.role === "assistant") history.push({ role: message.role, content: message.content });
@@ -21,8 +24,15 @@ function toMessages(plan: GenerationPlan): ModelMessage[] {
 }
 
 function toToolSet(plan: GenerationPlan): ToolSet | undefined {
-  if (plan.tools.length === 0) return undefined;
+  if (plan.tools.length === 0 && plan.clientTools.length === 0) return undefined;
   const tools: ToolSet = {};
+  // Without `execute` the AI SDK hands the call back instead of running it: the caller runs it.
+  for (const tool of plan.clientTools) {
+    tools[tool.name] = dynamicTool({
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      inputSchema: jsonSchema(tool.parameters as Parameters<typeof jsonSchema>[0]),
+    } as Parameters<typeof dynamicTool>[0]);
+  }
   for (const tool of plan.tools) {
     tools[tool.info.name] = dynamicTool({
       description: tool.info.description,
@@ -52,8 +62,28 @@ function callSettings(plan: GenerationPlan) {
     ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
     ...(plan.maxTokens === undefined ? {} : { maxOutputTokens: plan.maxTokens }),
     ...(tools === undefined ? {} : { tools, stopWhen: stepCountIs(plan.maxSteps) }),
+    ...(plan.toolChoice === undefined ? {} : { toolChoice: toolChoiceOf(plan.toolChoice) }),
+    ...(plan.responseFormat === undefined ? {} : { output: outputOf(plan.responseFormat) }),
+    ...(plan.stopSequences === undefined ? {} : { stopSequences: plan.stopSequences }),
+    ...(plan.topP === undefined ? {} : { topP: plan.topP }),
+    ...(plan.seed === undefined ? {} : { seed: plan.seed }),
+    ...(plan.frequencyPenalty === undefined ? {} : { frequencyPenalty: plan.frequencyPenalty }),
+    ...(plan.presencePenalty === undefined ? {} : { presencePenalty: plan.presencePenalty }),
     ...(plan.context.signal === undefined ? {} : { abortSignal: plan.context.signal }),
   };
+}
+
+function toolChoiceOf(choice: NonNullable<GenerationPlan["toolChoice"]>) {
+  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
+}
+
+/** JSON mode, with the caller's schema when given: the answer's text is the JSON. */
+function outputOf(format: NonNullable<GenerationPlan["responseFormat"]>) {
+  if (format.schema === undefined) return Output.json();
+  return Output.object({
+    schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]),
+    ...(format.name ? { name: format.name } : {}),
+  });
 }
 
 function errorText(error: unknown): string {

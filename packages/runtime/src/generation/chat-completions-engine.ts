@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { ServerAdapterError, type TokenUsage } from "@conduit-ai/server-core";
+import { type ClientToolDefinition, type ConversationMessage, ServerAdapterError, type TokenUsage } from "@conduit-ai/server-core";
 import { APICallError } from "ai";
 import { createParser } from "eventsource-parser";
 import type { ChatCompletionsEndpoint } from "../providers/chat-completions-endpoint.js";
@@ -11,7 +11,8 @@ import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 
 /** A Chat Completions message as sent upstream. */
 type ChatMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | Array<{ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } }> }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCallMessage[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
@@ -67,8 +68,43 @@ function toolDefinition(tool: RuntimeTool): Record<string, unknown> {
   return definition;
 }
 
+/** The caller's conversation in Chat Completions' own terms (it is that API's native shape). */
+function conversationMessages(conversation: readonly ConversationMessage[]): ChatMessage[] {
+  return conversation.map((message): ChatMessage => {
+    switch (message.role) {
+      case "system":
+        return message;
+      case "user":
+        return {
+          role: "user",
+          content:
+            typeof message.content === "string"
+              ? message.content
+              : message.content.map((part) => (part.type === "text" ? part : { type: "image_url" as const, image_url: { url: part.url } })),
+        };
+      case "assistant":
+        return {
+          role: "assistant",
+          content: message.content === "" && message.toolCalls?.length ? null : message.content,
+          ...(message.toolCalls?.length
+            ? {
+                tool_calls: message.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: "function" as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }
+            : {}),
+        };
+      case "tool":
+        return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    }
+  });
+}
+
 function initialMessages(plan: GenerationPlan): ChatMessage[] {
   const messages: ChatMessage[] = plan.system === undefined ? [] : [{ role: "system", content: plan.system }];
+  if (plan.conversation !== undefined) return [...messages, ...conversationMessages(plan.conversation)];
   for (const message of plan.history) {
     if (message.role === "user" || message.role === "assistant") messages.push({ role: message.role, content: message.content });
   }
@@ -84,8 +120,31 @@ function requestBody(plan: GenerationPlan, messages: ChatMessage[]): Record<stri
     stream_options: { include_usage: true },
     ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
     ...(plan.maxTokens === undefined ? {} : { max_tokens: plan.maxTokens }),
-    ...(plan.tools.length === 0 ? {} : { tools: plan.tools.map(toolDefinition) }),
+    ...(plan.tools.length + plan.clientTools.length === 0
+      ? {}
+      : { tools: [...plan.tools.map(toolDefinition), ...plan.clientTools.map(clientToolDefinition)] }),
+    ...(plan.toolChoice === undefined
+      ? {}
+      : {
+          tool_choice:
+            typeof plan.toolChoice === "string" ? plan.toolChoice : { type: "function", function: { name: plan.toolChoice.name } },
+        }),
+    ...(plan.responseFormat === undefined ? {} : { response_format: responseFormatOf(plan.responseFormat) }),
+    ...(plan.stopSequences === undefined ? {} : { stop: plan.stopSequences }),
+    ...(plan.topP === undefined ? {} : { top_p: plan.topP }),
+    ...(plan.seed === undefined ? {} : { seed: plan.seed }),
+    ...(plan.frequencyPenalty === undefined ? {} : { frequency_penalty: plan.frequencyPenalty }),
+    ...(plan.presencePenalty === undefined ? {} : { presence_penalty: plan.presencePenalty }),
   };
+}
+
+function clientToolDefinition(tool: ClientToolDefinition): Record<string, unknown> {
+  return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+function responseFormatOf(format: NonNullable<GenerationPlan["responseFormat"]>): Record<string, unknown> {
+  if (format.schema === undefined) return { type: "json_object" };
+  return { type: "json_schema", json_schema: { name: format.name ?? "response", schema: format.schema } };
 }
 
 function isRetryable(error: unknown): boolean {
@@ -147,7 +206,7 @@ async function* streamStep(
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     };
     const pending: string[] = [];
-    const keepText = plan.tools.length > 0;
+    const keepText = plan.tools.length > 0 || plan.clientTools.length > 0;
     let textStarted = false;
     const parser = createParser({ onEvent: (event) => pending.push(event.data) });
     response.setEncoding("utf8");
@@ -252,7 +311,7 @@ export async function* streamChatCompletions(plan: GenerationPlan, endpoint: Cha
     for (let step = 0; ; step++) {
       const result = yield* streamStep(endpoint, plan, messages, `text_${step}`);
       usage = addUsage(usage, result.usage);
-      if (result.toolCalls.length === 0 || plan.tools.length === 0) {
+      if (result.toolCalls.length === 0 || plan.tools.length + plan.clientTools.length === 0) {
         yield { type: "finish", reason: result.finishReason, usage };
         return;
       }
@@ -261,6 +320,11 @@ export async function* streamChatCompletions(plan: GenerationPlan, endpoint: Cha
           type: "tool-call",
           call: { id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) ?? {} },
         };
+      }
+      // A call of a caller-run tool ends the generation: the caller runs it and sends the result back.
+      if (result.toolCalls.some((call) => plan.clientTools.some((tool) => tool.name === call.function.name))) {
+        yield { type: "finish", reason: "tool-calls", usage };
+        return;
       }
       const outputs = await Promise.all(result.toolCalls.map((call) => runTool(plan, call)));
       messages.push({ role: "assistant", content: result.text === "" ? null : result.text, tool_calls: result.toolCalls });

@@ -1,4 +1,7 @@
 import type {
+  ClientToolDefinition,
+  ConversationMessage,
+  GenerateRequest,
   GenerateResult,
   RuntimeCallContext,
   ServerAdapterError,
@@ -21,6 +24,17 @@ export interface GenerationPlan {
   maxSteps: number;
   temperature?: number;
   maxTokens?: number;
+  /** The caller's whole conversation: replaces `history` + `text` as what the model reads. */
+  conversation?: ConversationMessage[];
+  /** Declared to the model, never executed: a call to one ends the generation (`tool-calls`). */
+  clientTools: ClientToolDefinition[];
+  toolChoice?: GenerateRequest["toolChoice"];
+  responseFormat?: GenerateRequest["responseFormat"];
+  stopSequences?: string[];
+  topP?: number;
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   maxRetries: number;
   timeout?: { stepMs: number; chunkMs: number };
   context: RuntimeCallContext;

@@ -1,6 +1,7 @@
 import { StreamAbortedError, type ToolResultRecord } from "@conduit-ai/server-core";
 import type { RuntimeTool } from "../tools/runtime-tool.js";
 import { countTokens, type GenerationPart, type GenerationPlan } from "./generation-part.js";
+import { lastToolResult, planClientToolCall, valueFromSchema } from "./local-client-tools.js";
 
 interface PlannedCall {
   name: string;
@@ -31,8 +32,17 @@ function describeToolOutcome(call: PlannedCall, outcome: ToolResultRecord): stri
   return `the ${call.name} tool returned ${JSON.stringify(outcome.result)}.`;
 }
 
+/** JSON mode: the answer shaped as the caller's schema asks (or `{"answer": …}`), as text. */
+function formatted(plan: GenerationPlan, answer: string): string {
+  const format = plan.responseFormat;
+  if (format === undefined) return answer;
+  return JSON.stringify(format.schema === undefined ? { answer } : valueFromSchema(format.schema, answer));
+}
+
 function composeAnswer(plan: GenerationPlan, call: PlannedCall | undefined, outcome: ToolResultRecord | undefined): string {
   if (call !== undefined && outcome !== undefined) return `Local answer: ${describeToolOutcome(call, outcome)}`;
+  const toolResult = lastToolResult(plan);
+  if (toolResult !== undefined) return `Local answer: the ${toolResult.name} tool returned ${toolResult.content}.`;
   const earlier = plan.history.filter((message) => message.role === "user").at(-1);
   const memory = earlier === undefined ? "" : ` Earlier in this session you said: "${earlier.content}".`;
   return `Local answer (provider "local", no language model): you said "${plan.text}".${memory}`;
@@ -50,6 +60,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function* streamLocally(plan: GenerationPlan): AsyncGenerator<GenerationPart> {
   const signal = plan.context.signal;
+  const clientCall = planClientToolCall(plan);
+  if (clientCall !== undefined) {
+    yield { type: "tool-call", call: clientCall };
+    const inputTokens = countTokens([plan.system ?? "", plan.text].join(" "));
+    const outputTokens = countTokens(JSON.stringify(clientCall.arguments));
+    yield { type: "finish", reason: "tool-calls", usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+    return;
+  }
   const call = planLocalToolCall(plan.text, plan.tools);
   let outcome: ToolResultRecord | undefined;
   if (call !== undefined) {
@@ -62,7 +80,7 @@ export async function* streamLocally(plan: GenerationPlan): AsyncGenerator<Gener
     }
     yield { type: "tool-result", result: outcome };
   }
-  const content = composeAnswer(plan, call, outcome);
+  const content = formatted(plan, composeAnswer(plan, call, outcome));
   const textId = "text_local_1";
   yield { type: "text-start", id: textId };
   for (const word of content.match(/\S+\s*/g) ?? []) {

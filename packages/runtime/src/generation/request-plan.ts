@@ -1,4 +1,4 @@
-import type { GenerateRequest, RuntimeCallContext } from "@conduit-ai/server-core";
+import type { ClientToolDefinition, ConversationMessage, GenerateRequest, RuntimeCallContext } from "@conduit-ai/server-core";
 import type { ConversationStore } from "../memory/conversation-store.js";
 import type { ProviderRegistry } from "../providers/provider-registry.js";
 import { invalidField } from "../runtime-errors.js";
@@ -35,18 +35,57 @@ function selectTools(registry: RuntimeToolRegistry, selection: GenerateRequest["
  * Validates a request synchronously — so `stream()` can throw a 400 before any event is sent —
  * and gathers what the engines need except the session history.
  */
+/** The last user turn's text of a conversation: what memory records and usage estimates read. */
+function lastUserText(messages: ConversationMessage[]): string {
+  const last = messages.findLast((message) => message.role === "user");
+  if (last === undefined || last.role !== "user") return "";
+  return typeof last.content === "string" ? last.content : last.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** Caller-run tools: each a name and a JSON Schema, names unique and distinct from the registry's. */
+function checkClientTools(tools: ClientToolDefinition[] | undefined, registered: RuntimeTool[]): ClientToolDefinition[] {
+  if (tools === undefined) return [];
+  const names = new Set<string>();
+  tools.forEach((tool, index) => {
+    if (typeof tool?.name !== "string" || tool.name === "") throw invalidField(`clientTools[${index}].name`, "A tool needs a name");
+    if (names.has(tool.name) || registered.some((known) => known.info.name === tool.name))
+      throw invalidField(`clientTools[${index}].name`, `Duplicate tool name ${tool.name}`);
+    names.add(tool.name);
+  });
+  return tools;
+}
+
+function optionalFields(request: GenerateRequest) {
+  return {
+    ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
+    ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat }),
+    ...(request.stopSequences === undefined ? {} : { stopSequences: request.stopSequences }),
+    ...(request.topP === undefined ? {} : { topP: request.topP }),
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(request.frequencyPenalty === undefined ? {} : { frequencyPenalty: request.frequencyPenalty }),
+    ...(request.presencePenalty === undefined ? {} : { presencePenalty: request.presencePenalty }),
+  };
+}
+
 export function planGeneration(request: GenerateRequest, context: RuntimeCallContext, dependencies: PlanDependencies): GenerationPlan {
-  const text = dependencies.resolveText(request);
+  const conversation = request.messages;
+  if (conversation !== undefined && (!Array.isArray(conversation) || conversation.length === 0))
+    throw invalidField("messages", "messages must be a non-empty array");
+  const text = conversation === undefined ? dependencies.resolveText(request) : lastUserText(conversation);
   const { provider, model } = dependencies.providers.resolve("text", request.provider, request.model);
   const tools = selectTools(dependencies.tools, request.tools);
   const history: GenerationPlan["history"] = [];
   const maxSteps = request.maxSteps ?? dependencies.maxSteps;
   if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 20)
     throw invalidField("maxSteps", "maxSteps must be an integer from 1 to 20");
+  const clientTools = checkClientTools(request.clientTools, tools);
   return {
     text,
     ...(request.system === undefined ? {} : { system: request.system }),
     history,
+    ...(conversation === undefined ? {} : { conversation }),
+    clientTools,
+    ...optionalFields(request),
     provider,
     model,
     tools,
@@ -66,6 +105,7 @@ export async function withHistory(
   sessionId: string | undefined,
   dependencies: PlanDependencies,
 ): Promise<GenerationPlan> {
-  if (sessionId === undefined) return plan;
+  // A caller that sends the whole conversation has no use for the session's copy of it.
+  if (sessionId === undefined || plan.conversation !== undefined) return plan;
   return { ...plan, history: await dependencies.memory.history(sessionId, dependencies.historyLimit) };
 }

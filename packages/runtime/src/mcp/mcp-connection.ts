@@ -1,9 +1,10 @@
-import type { McpServerStatus } from "@conduit-ai/server-core";
+import { type McpServerStatus, withSpan } from "@conduit-ai/server-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { traceFetch } from "../providers/trace-fetch.js";
 import { VERSION } from "../version.js";
 import { isHttpConfig, type McpConnectionOptions, type McpServerConfig, type McpToolDescriptor } from "./mcp-config.js";
 
@@ -82,7 +83,10 @@ export class McpConnection {
   #createTransport(): Transport {
     if (isHttpConfig(this.config)) {
       const headers = this.config.headers;
-      return new StreamableHTTPClientTransport(new URL(this.config.url), headers ? { requestInit: { headers } } : undefined);
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        ...(headers ? { requestInit: { headers } } : {}),
+        fetch: traceFetch,
+      });
     }
     return new StdioClientTransport({
       command: this.config.command,
@@ -122,9 +126,13 @@ export class McpConnection {
     const client = this.#client;
     if (client === undefined || this.status !== "connected") throw new McpUnavailable(this.lastError);
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: this.#options.requestTimeoutMs,
-        ...(signal ? { signal } : {}),
+      const result = await withSpan(`tools/call ${tool}`, { kind: "client", attributes: this.#spanAttributes(tool) }, (span) => {
+        // W3C trace context in the request's `_meta` (any transport) and, over HTTP, in its headers (traceFetch).
+        const _meta = span?.traceHeaders();
+        return client.callTool({ name: tool, arguments: args, ...(_meta ? { _meta } : {}) }, undefined, {
+          timeout: this.#options.requestTimeoutMs,
+          ...(signal ? { signal } : {}),
+        });
       });
       return result as CallToolResult;
     } catch (error) {
@@ -134,6 +142,20 @@ export class McpConnection {
       }
       throw error;
     }
+  }
+
+  /** The MCP semantic conventions of a `tools/call` client span; never the server's headers or arguments. */
+  #spanAttributes(tool: string): Record<string, string | number | undefined> {
+    const url = isHttpConfig(this.config) ? new URL(this.config.url) : undefined;
+    return {
+      "mcp.method.name": "tools/call",
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": tool,
+      "conduit.mcp.server": this.name,
+      "network.transport": url ? "tcp" : "pipe",
+      "server.address": url?.hostname,
+      "server.port": url ? Number(url.port || (url.protocol === "https:" ? 443 : 80)) : undefined,
+    };
   }
 
   /** Round trip to the server; a failure marks it disconnected (how a dead HTTP server is noticed). */

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, type IncomingMessage, type ClientRequest, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { APICallError } from "ai";
+import { traceHeaders } from "./trace-fetch.js";
 
 /** Largest error body read from a failed call (the message is in the first bytes). */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -42,7 +43,7 @@ export class ChatCompletionsEndpoint {
     const request = this.#send(this.url, {
       method: "POST",
       agent: this.#agent,
-      headers: { ...this.#headers, "content-length": Buffer.byteLength(json) },
+      headers: { ...this.#headers, ...traceHeaders(), "content-length": Buffer.byteLength(json) },
     });
     const response = new Promise<IncomingMessage>((resolve, reject) => {
       request.once("error", reject);

@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ChatCompletionsEndpoint } from "./chat-completions-endpoint.js";
 import { cachedModels } from "./model-cache.js";
+import { traceFetch } from "./trace-fetch.js";
 import type { ConfiguredProvider } from "./provider-registry.js";
 
 export interface OpenAIProviderOptions {
@@ -45,7 +46,15 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
   const models = options?.models ?? commaList(environment.OPENAI_MODELS) ?? DEFAULT_OPENAI_MODELS;
   const embeddingModels = options?.embeddingModels ?? commaList(environment.OPENAI_EMBEDDING_MODELS) ?? DEFAULT_OPENAI_EMBEDDING_MODELS;
   if (baseURL) {
-    const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true });
+    // Structured outputs on: OpenAI-compatible servers (vLLM, Ollama, LM Studio) take `json_schema`, so a caller's schema is enforced upstream.
+    const compatible = createOpenAICompatible({
+      name: "openai",
+      baseURL,
+      apiKey,
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+      fetch: traceFetch,
+    });
     return {
       name: "openai",
       models,
@@ -56,7 +65,7 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
       chatCompletions: new ChatCompletionsEndpoint({ baseURL, ...(apiKey ? { apiKey } : {}) }),
     };
   }
-  const openai = createOpenAI({ apiKey });
+  const openai = createOpenAI({ apiKey, fetch: traceFetch });
   return {
     name: "openai",
     models,
@@ -72,6 +81,6 @@ export function anthropicProvider(options: AnthropicProviderOptions | undefined,
   const baseURL = options?.baseURL ?? environment.ANTHROPIC_BASE_URL;
   if (!apiKey) return undefined;
   const models = options?.models ?? commaList(environment.ANTHROPIC_MODELS) ?? DEFAULT_ANTHROPIC_MODELS;
-  const anthropic = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
+  const anthropic = createAnthropic({ apiKey, fetch: traceFetch, ...(baseURL ? { baseURL } : {}) });
   return { name: "anthropic", models, embeddingModels: [], languageModel: cachedModels((id) => anthropic.languageModel(id)) };
 }

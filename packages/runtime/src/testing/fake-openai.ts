@@ -35,8 +35,11 @@ function answerText(request: RecordedRequest): string {
 }
 
 function answer(request: RecordedRequest, response: ServerResponse, upstream: FakeUpstream): void {
-  const wantsTool = upstream.scenario === "tool" && !hasToolMessage(request);
-  const toolCall = { id: "call_1", type: "function", function: { name: "calculator", arguments: JSON.stringify({ expression: "6*7" }) } };
+  // `tool`: calls the registry's calculator; `first-tool`: calls the first tool the request declares (a client's own).
+  const wantsTool = (upstream.scenario === "tool" || upstream.scenario === "first-tool") && !hasToolMessage(request);
+  const declared = (request.body.tools as Array<{ function: { name: string } }> | undefined)?.[0]?.function.name;
+  const name = upstream.scenario === "first-tool" ? (declared ?? "none") : "calculator";
+  const toolCall = { id: "call_1", type: "function", function: { name, arguments: JSON.stringify({ expression: "6*7" }) } };
   if (request.body.stream !== true) {
     const message = wantsTool
       ? { role: "assistant", content: null, tool_calls: [toolCall] }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 /** Test-only: how a fake vendor server should answer the next requests. */
-export type UpstreamScenario = "text" | "tool" | "unauthorized" | "rate-limited" | "server-error" | "cut" | "hang" | "stall";
+export type UpstreamScenario = "text" | "tool" | "first-tool" | "unauthorized" | "rate-limited" | "server-error" | "cut" | "hang" | "stall";
 
 export interface RecordedRequest {
   path: string;

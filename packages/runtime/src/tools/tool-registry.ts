@@ -7,6 +7,7 @@ import {
   type ToolInfo,
   type ToolRegistry,
   type ToolSearchQuery,
+  withSpan,
 } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { confirmationRequired, toolExecutionFailed, toolNotFound } from "../runtime-errors.js";
@@ -110,7 +111,12 @@ export class RuntimeToolRegistry implements ToolRegistry {
     const started = performance.now();
     const context: RuntimeCallContext = { ...options };
     try {
-      const result = await tool.run(parsed, context);
+      const attributes = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": name,
+        "gen_ai.tool.description": tool.info.description,
+      };
+      const result = await withSpan(`execute_tool ${name}`, { attributes }, () => tool.run(parsed, context));
       return { name, result, duration: Math.round(performance.now() - started) };
     } catch (error) {
       if (ServerAdapterError.isInstance(error)) throw error;

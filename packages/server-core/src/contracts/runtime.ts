@@ -15,9 +15,52 @@ export interface RuntimeCallContext {
   signal?: AbortSignal;
 }
 
+/** One part of a user turn: text, or an image by URL (https or a `data:` URL). */
+export type ConversationPart = { type: "text"; text: string } | { type: "image"; url: string };
+
+/**
+ * One turn of a whole conversation sent by the caller (the proxy's OpenAI surfaces): the
+ * vendor-neutral form of chat messages, with the client's own tool calls and their results.
+ */
+export type ConversationMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ConversationPart[] }
+  | { role: "assistant"; content: string; toolCalls?: ToolCallRecord[] }
+  | { role: "tool"; toolCallId: string; toolName: string; content: string };
+
+/** A tool the caller declares and runs itself: the model may call it; the runtime never executes it. */
+export interface ClientToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/** Ask for a JSON answer, optionally matching a JSON Schema (structured output). */
+export interface ResponseFormat {
+  type: "json";
+  schema?: Record<string, unknown>;
+  name?: string;
+}
+
 export interface GenerateRequest {
   /** Current call style. */
   input?: { text: string };
+  /**
+   * A whole conversation instead of `input` (and instead of session history): structured
+   * turns with the client's tool calls and results. The last turn is usually the user's.
+   */
+  messages?: ConversationMessage[];
+  /** Tools the caller runs itself: calls to them end the generation with finish reason `tool-calls`. */
+  clientTools?: ClientToolDefinition[];
+  /** Which tool the model must (or must not) call. */
+  toolChoice?: "auto" | "none" | "required" | { name: string };
+  responseFormat?: ResponseFormat;
+  stopSequences?: string[];
+  topP?: number;
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   /** Legacy call style: accepted with a one-time deprecation warning. */
   prompt?: string;
   provider?: string;

@@ -3,10 +3,27 @@ import { ErrorCode } from "../errors/codes.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamAbortedError } from "../errors/server-errors.js";
 import type { Logger } from "./logger.js";
-import { encodeEventStream, negotiateEventStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { type EventStreamFormat, encodeEventStream, negotiateEventStreamFormat, streamHeaders } from "./stream-encoding.js";
+import { PREFERRED_STREAM_FORMAT_STATE } from "./ui-message-stream.js";
 import { type StreamEventTransform, streamEventTransformFor } from "./stream-redaction.js";
 
 const STREAM_STATE = "conduit.eventStream";
+
+/**
+ * The property a streamed result carries to set its own keep-alive interval (ms; 0 disables),
+ * overriding `config.streaming.keepAliveMs` for that response: `DataStreamResponse` sets it from
+ * its `keepAliveMs` option. A symbol, so no ordinary iterable's own fields are taken for it.
+ *
+ * @example
+ * const events = { [STREAM_KEEP_ALIVE_MS]: 5_000, async *[Symbol.asyncIterator]() { yield { type: "data", data: 1 } } };
+ */
+export const STREAM_KEEP_ALIVE_MS: unique symbol = Symbol.for("@conduit-ai/server-core/stream-keep-alive-ms");
+
+/** The source's own keep-alive interval when it names a valid one, else `fallback`. */
+function keepAliveOf(source: AsyncIterable<unknown>, fallback: number): number {
+  const own = (source as { [STREAM_KEEP_ALIVE_MS]?: unknown })[STREAM_KEEP_ALIVE_MS];
+  return typeof own === "number" && Number.isFinite(own) && own >= 0 ? own : fallback;
+}
 
 export interface EventStreamOptions {
   keepAliveMs: number;
@@ -24,14 +41,15 @@ export interface EventStreamOptions {
  * disconnect bookkeeping of `recordStreamAbort`.
  */
 export function applyEventStream(context: ServerContext, source: AsyncIterable<unknown>, options: EventStreamOptions): void {
-  const format = negotiateEventStreamFormat(context.headers, context.query);
+  const preferred = context.state[PREFERRED_STREAM_FORMAT_STATE] as EventStreamFormat | undefined;
+  const format = negotiateEventStreamFormat(context.headers, context.query, preferred);
   const response = context.response;
   response.status = 200;
   Object.assign(response.headers, streamHeaders(format));
   response.streaming = true;
   response.body = encodeEventStream(source, {
     format,
-    keepAliveMs: options.keepAliveMs,
+    keepAliveMs: keepAliveOf(source, options.keepAliveMs),
     signal: context.abortSignal,
     onError: options.onError,
     transformEvent: streamEventTransformFor(context, options.redactor),

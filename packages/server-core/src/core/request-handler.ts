@@ -29,6 +29,8 @@ import { applyEventStream, isOpenEventStream, recordStreamAbort } from "./event-
 import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
 import type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
 import { validateRequest } from "./validate-request.js";
+import { startRequestSpan, traceResponse } from "./request-span.js";
+import { type TraceSpan, getTracing } from "../contracts/tracing.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 
 export type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
@@ -123,12 +125,22 @@ export class RequestHandler {
   async dispatch(input: IncomingRequest, route?: RegisteredRoute): Promise<OutgoingResponse> {
     this.inFlight++;
     let context: RequestContext | undefined;
+    let span: TraceSpan | undefined;
     try {
       const prepared = this.prepare(input, route);
       context = prepared.context;
-      await this.process(prepared);
-      return this.respond(context);
+      const tracing = getTracing();
+      if (!tracing.enabled) {
+        await this.process(prepared);
+        return this.respond(context);
+      }
+      const traced = startRequestSpan(tracing, context, input.httpVersion);
+      span = traced;
+      await tracing.runInSpan(traced, () => this.process(prepared));
+      return traceResponse(tracing, traced, context, this.respond(context));
     } catch (failure) {
+      span?.fail(failure);
+      span?.end();
       // Only a failure no guard foresaw gets here; it still leaves as an envelope and releases the request.
       logSafely(this.logger, "error", { err: failure, requestId: context?.requestId }, "request handling failed");
       return this.lastResort(context?.requestId ?? `req-${randomUUID()}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeEventStream } from "./stream-encoding.js";
+import { encodeEventStream, negotiateEventStreamFormat } from "./stream-encoding.js";
 
 async function* events(count: number) {
   for (let index = 0; index < count; index++) yield { type: "data", timestamp: 1, data: { token: "t", index } };
@@ -72,5 +72,19 @@ describe("encodeEventStream hooks", () => {
     expect(keepAlives).toBeGreaterThanOrEqual(2);
     expect(keepAlives).toBeLessThanOrEqual(5);
     expect(chunks.at(-1)).toContain("event: finish");
+  });
+});
+
+describe("negotiateEventStreamFormat", () => {
+  it("lets what the client names win over the route's preference, then falls back to it, then to SSE", () => {
+    expect(negotiateEventStreamFormat({}, {})).toBe("sse");
+    expect(negotiateEventStreamFormat({}, {}, "ui-message")).toBe("ui-message");
+    expect(negotiateEventStreamFormat({}, { format: "sse" }, "ui-message")).toBe("sse");
+    expect(negotiateEventStreamFormat({}, { format: "ndjson" }, "ui-message")).toBe("ndjson");
+    expect(negotiateEventStreamFormat({ "x-conduit-stream-format": "sse" }, {}, "ui-message")).toBe("sse");
+    expect(negotiateEventStreamFormat({ "x-conduit-stream-format": "ui-message" }, { format: "ndjson" })).toBe("ndjson");
+    expect(negotiateEventStreamFormat({ accept: "application/x-ndjson" }, {}, "ui-message")).toBe("ndjson");
+    // An unknown value names nothing.
+    expect(negotiateEventStreamFormat({}, { format: "xml" }, "ui-message")).toBe("ui-message");
   });
 });

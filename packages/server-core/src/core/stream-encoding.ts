@@ -4,7 +4,12 @@ import type { ResponseHeaders } from "../contracts/http.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamingError } from "../errors/server-errors.js";
 import { onSharedAbort } from "./abort-fan-out.js";
-import { UI_MESSAGE_STREAM_HEADERS, UiMessageStreamEncoder, wantsUiMessageStream } from "./ui-message-stream.js";
+import {
+  UI_MESSAGE_STREAM_FORMAT,
+  UI_MESSAGE_STREAM_HEADERS,
+  UI_MESSAGE_STREAM_REQUEST_HEADER,
+  UiMessageStreamEncoder,
+} from "./ui-message-stream.js";
 
 export type StreamFormat = "sse" | "ndjson";
 /** What a streamed route may answer in: the two Conduit encodings, or the AI SDK's UI message stream (`ui-message`). */
@@ -16,14 +21,33 @@ const eventTypes = new Set<string>(DATA_STREAM_EVENT_TYPES);
 export function negotiateStreamFormat(headers: IncomingHeaders, query: Record<string, string | string[]>): StreamFormat {
   if (query.format === "ndjson") return "ndjson";
   if (query.format === "sse") return "sse";
-  const accept = headers.accept;
-  const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
-  return value.includes("application/x-ndjson") ? "ndjson" : "sse";
+  return acceptsNdjson(headers) ? "ndjson" : "sse";
 }
 
-/** `negotiateStreamFormat`, plus the AI SDK UI message stream (`?format=ui-message` or `x-conduit-stream-format: ui-message`). */
-export function negotiateEventStreamFormat(headers: IncomingHeaders, query: Record<string, string | string[]>): EventStreamFormat {
-  return wantsUiMessageStream(headers, query) ? "ui-message" : negotiateStreamFormat(headers, query);
+function acceptsNdjson(headers: IncomingHeaders): boolean {
+  const accept = headers.accept;
+  const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
+  return value.includes("application/x-ndjson");
+}
+
+const EVENT_STREAM_FORMATS = new Set<string>(["sse", "ndjson", UI_MESSAGE_STREAM_FORMAT]);
+
+/**
+ * The format of an event stream: what the client names wins (`?format=`, then the header
+ * `x-conduit-stream-format`, then an NDJSON `Accept`); otherwise the route's `preferred` format
+ * (`/agent/stream` prefers the UI message stream for a `useChat` body), otherwise SSE.
+ */
+export function negotiateEventStreamFormat(
+  headers: IncomingHeaders,
+  query: Record<string, string | string[]>,
+  preferred?: EventStreamFormat,
+): EventStreamFormat {
+  const named = [query.format, headers[UI_MESSAGE_STREAM_REQUEST_HEADER]].find(
+    (value): value is string => typeof value === "string" && EVENT_STREAM_FORMATS.has(value),
+  );
+  if (named !== undefined) return named as EventStreamFormat;
+  if (acceptsNdjson(headers)) return "ndjson";
+  return preferred ?? "sse";
 }
 
 export function streamHeaders(format: EventStreamFormat): ResponseHeaders {

@@ -17,6 +17,19 @@ export function wantsUiMessageStream(headers: IncomingHeaders, query: Record<str
   return query.format === UI_MESSAGE_STREAM_FORMAT || headers[UI_MESSAGE_STREAM_REQUEST_HEADER] === UI_MESSAGE_STREAM_FORMAT;
 }
 
+/**
+ * `ctx.state` key a route sets to the format its stream should use when the client names none
+ * (no `?format=`, no `x-conduit-stream-format`, no NDJSON `Accept`): `/agent/stream` sets
+ * `ui-message` when the body is a `useChat` request, since that client can read nothing else.
+ */
+export const PREFERRED_STREAM_FORMAT_STATE = "conduit.preferredStreamFormat";
+
+/** True when `body` is a `useChat` request (`{messages: [...]}` without Conduit's `input` or `prompt`). */
+export function isUiChatRequest(body: unknown): boolean {
+  const chat = record(body);
+  return Array.isArray(chat.messages) && !("input" in chat) && !("prompt" in chat);
+}
+
 /** The headers the AI SDK's own `createUIMessageStreamResponse` sends. */
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<ResponseHeaders> = Object.freeze({
   "content-type": "text/event-stream; charset=utf-8",
@@ -89,9 +102,9 @@ export class UiMessageStreamEncoder {
  * id is the `sessionId` (Conduit's memory keeps the history). Anything else is left as it is.
  */
 export function fromUiChatRequest(body: unknown): unknown {
+  if (!isUiChatRequest(body)) return body;
   const chat = record(body);
-  if (!Array.isArray(chat.messages) || "input" in chat || "prompt" in chat) return body;
-  const lastUser = [...chat.messages].reverse().find((message) => record(message).role === "user");
+  const lastUser = [...(chat.messages as unknown[])].reverse().find((message) => record(message).role === "user");
   const parts = record(lastUser).parts;
   const text = Array.isArray(parts)
     ? parts

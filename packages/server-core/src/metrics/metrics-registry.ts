@@ -19,12 +19,36 @@ import { PROMETHEUS_CONTENT_TYPE, formatPrometheusText } from "./prometheus-text
 export class MetricsRegistry {
   readonly contentType = PROMETHEUS_CONTENT_TYPE;
   private readonly metricsByName = new Map<string, Metric>();
+  /** Metrics still being made (their module loads lazily); every read waits for them. */
+  private pending: Promise<void> | undefined;
 
   /** Adds a metric; a second metric of the same name is a programming error. */
   registerMetric<M extends Metric>(metric: M): M {
     if (this.metricsByName.has(metric.name)) throw new Error(`A metric named ${metric.name} is already registered`);
     this.metricsByName.set(metric.name, metric);
     return metric;
+  }
+
+  /**
+   * Registers metrics that are still being made (a lazily loaded collector); reads wait for them.
+   * A set that fails to load is left out, never failing a scrape.
+   *
+   * @example
+   * registry.registerWhenReady(processMetrics());
+   */
+  registerWhenReady(metrics: Promise<readonly Metric[]>): void {
+    const previous = this.pending;
+    const loaded = metrics.then(
+      (list) => {
+        for (const metric of list) if (!this.metricsByName.has(metric.name)) this.registerMetric(metric);
+      },
+      () => {},
+    );
+    const all = previous ? Promise.all([previous, loaded]).then(() => {}) : loaded;
+    this.pending = all;
+    void all.then(() => {
+      if (this.pending === all) this.pending = undefined;
+    });
   }
 
   counter<Name extends string>(options: MetricOptions<Name, Counter<Name>>): Counter<Name> {
@@ -52,7 +76,8 @@ export class MetricsRegistry {
   }
 
   /** Every metric as data (each one's `collect` hook run first). */
-  getMetricsAsJSON(): Promise<MetricJson[]> {
+  async getMetricsAsJSON(): Promise<MetricJson[]> {
+    if (this.pending) await this.pending;
     return Promise.all([...this.metricsByName.values()].map((metric) => metric.get()));
   }
 

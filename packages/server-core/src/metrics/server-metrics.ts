@@ -2,10 +2,16 @@ import type { Counter } from "./counter.js";
 import type { Gauge } from "./gauge.js";
 import type { Histogram } from "./histogram.js";
 import { MetricsRegistry } from "./metrics-registry.js";
+import { processMetrics } from "./process-metrics.js";
 
 /** What the connection gauge reads at scrape time. */
 export interface ConnectionSource {
   getActiveConnectionCount(): number;
+}
+
+export interface ServerMetricsOptions {
+  /** The process figures prom-client's defaults give (`process_cpu_seconds_total`, `nodejs_heap_size_used_bytes`…); default true. */
+  processMetrics?: boolean;
 }
 
 type RequestLabelName = "method" | "route" | "status";
@@ -27,7 +33,7 @@ export class ServerMetrics {
   readonly activeStreams: Gauge;
   readonly rateLimitRejections: Counter<"method" | "route">;
 
-  constructor(source: ConnectionSource) {
+  constructor(source: ConnectionSource, options: ServerMetricsOptions = {}) {
     const duration = this.registry.histogram<RequestLabelName>({
       name: "conduit_http_request_duration_seconds",
       help: "HTTP request latency in seconds (streams: until the last byte)",
@@ -58,6 +64,8 @@ export class ServerMetrics {
       help: "Requests rejected with 429 by method and route template",
       labelNames: ["method", "route"],
     });
+    // CPU, memory, heap, event-loop lag and GC of this process (none on a web runtime).
+    if (options.processMetrics !== false) this.registry.registerWhenReady(processMetrics());
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AuthorizationError } from "../errors/server-errors.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { createErrorHandlingMiddleware } from "./error-handling.js";
-import { createServerLogger } from "./logging/logging.js";
+import { createLoggingMiddleware, createServerLogger } from "./logging/logging.js";
 import { createTestApp } from "../testing/test-kit.js";
 
 function collectingLogger() {
@@ -76,5 +76,21 @@ describe("error handling middleware", () => {
     const body = response.json<{ error: { code: string; stack?: string } }>();
     expect(body.error.code).toBe("FORBIDDEN");
     expect(body.error.stack).toContain("AuthorizationError");
+  });
+
+  it("writes the request's error line with requestId once (the request logger already carries it)", async () => {
+    const { lines, logger } = collectingLogger();
+    const { request } = createTestApp({
+      middleware: [createLoggingMiddleware({ logger }), createErrorHandlingMiddleware()],
+      routes,
+    });
+    const response = await request({ url: "/api/crash" });
+    const requestId = response.json<{ metadata: { requestId: string } }>().metadata.requestId;
+    const failure = lines.find((line) => line.includes('"request failed"'));
+    expect(failure).toBeDefined();
+    // Once at the top level (the error object nested under `err` carries its own).
+    const topLevel = (failure as string).slice(0, (failure as string).indexOf('"err":'));
+    expect(topLevel.split('"requestId"').length).toBe(2);
+    expect(JSON.parse(failure as string)).toMatchObject({ requestId, code: "HANDLER_ERROR", status: 500 });
   });
 });

@@ -50,11 +50,19 @@ export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}
             // A failing hook must not replace the original error.
           }
         }
-        const logger = options.logger ?? requestLogger(ctx);
+        const own = requestLogger(ctx);
+        const logger = options.logger ?? own;
         // Without a logger here the core logs server errors itself; with logErrors off nobody does.
         if (!logErrors) handling.logged = true;
         else if (logger) {
-          const fields = { requestId: ctx.requestId, method: ctx.method, path: ctx.path, status: error.statusCode, code: error.code };
+          // The request's own logger binds `requestId` already: a second one would repeat the key in one JSON object.
+          const fields = {
+            ...(logger === own ? {} : { requestId: ctx.requestId }),
+            method: ctx.method,
+            path: ctx.path,
+            status: error.statusCode,
+            code: error.code,
+          };
           try {
             if (error.statusCode >= 500) logger.error({ ...fields, err: thrown }, "request failed");
             else logger.info(fields, error.message);

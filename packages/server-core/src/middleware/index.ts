@@ -51,7 +51,7 @@ export {
   redisTopologyFrom,
 } from "./redis/redis-topology.js";
 export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } from "./request-id.js";
-export { type SecurityHeadersOptions, createSecurityHeadersMiddleware } from "./security-headers.js";
+export { type SecurityHeadersOptions, createSecurityHeadersMiddleware, servedOverHttps } from "./security-headers.js";
 export { type TimingOptions, createTimingMiddleware } from "./timing.js";
 export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
 export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";

@@ -67,8 +67,9 @@ function parametersOf(route: RouteDefinition, pathParameters: string[], definiti
       name: "x-conduit-stream-format",
       in: "header",
       required: false,
-      description: "`ui-message` selects the Vercel AI SDK UI message stream protocol, like `?format=ui-message`",
-      schema: { type: "string", enum: ["ui-message"] },
+      description:
+        "Names the stream encoding like `?format=` (which wins when both are given); `ui-message` is the Vercel AI SDK UI message stream protocol",
+      schema: { type: "string", enum: ["sse", "ndjson", "ui-message"] },
     });
   }
   return parameters;

@@ -2,18 +2,25 @@ import { defineRoute, type RouteGroup } from "../contracts/route.js";
 import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
 import { embedManyResponseSchema, embedResponseSchema, generateResponseSchema, providersResponseSchema } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
-import { fromUiChatRequest } from "../core/ui-message-stream.js";
+import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } from "../core/ui-message-stream.js";
+import { observedCall, observedStream } from "../core/runtime-call-observer.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
 
-/** Accepts a `useChat` request body on `/agent/stream` (after auth: route middleware runs last). */
+/**
+ * Accepts a `useChat` request body on `/agent/stream` (after auth: route middleware runs last),
+ * and answers it in the UI message stream unless the client names a format: `useChat` reads
+ * nothing else, and SSE of DataStreamEvents would reach it as a wall of validation errors.
+ */
 const uiChatRequestMiddleware: MiddlewareDefinition = {
   name: "ui-chat-request",
   handler: async (ctx, next) => {
-    ctx.body = fromUiChatRequest(await ctx.readBody());
+    const body = await ctx.readBody();
+    if (isUiChatRequest(body)) ctx.state[PREFERRED_STREAM_FORMAT_STATE] = "ui-message";
+    ctx.body = fromUiChatRequest(body);
     await next();
   },
 };
-import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
 
 /**
  * The agent group: generation (`/execute`, `/generate`), streaming (`/stream`, SSE or
@@ -31,7 +38,7 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
       summary,
       description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
       schema: { body: generateRequestSchema(), response: generateResponseSchema() },
-      handler: (ctx) => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
+      handler: (ctx) => observedCall(ctx, () => requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx))),
     });
   return {
     prefix: "/agent",
@@ -46,12 +53,13 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         description:
           "Server-Sent Events by default; NDJSON with `Accept: application/x-ndjson` or `?format=ndjson`. The last event is `finish` or `error`. " +
           "With `?format=ui-message` (or the header `x-conduit-stream-format: ui-message`) the Vercel AI SDK UI message stream protocol v1, so `useChat` reads it directly; " +
-          "the body may then also be the `useChat` request (`{id, messages}`): the last user message is the input and the chat id the session.",
+          "the body may also be the `useChat` request (`{id, messages}`): the last user message is the input, the chat id the session, " +
+          "and the answer is the UI message stream unless `?format=` or `x-conduit-stream-format` names another format.",
         streaming: true,
         middleware: [uiChatRequestMiddleware],
         schema: { body: generateRequestSchema() },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
-        handler: (ctx) => requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx)),
+        handler: (ctx) => observedStream(ctx, requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx))),
       }),
       defineRoute({
         method: "GET",

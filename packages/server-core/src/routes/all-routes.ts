@@ -12,6 +12,11 @@ import { createToolRoutes } from "./tool-routes.js";
 
 /** Options of `createAllRoutes` / `registerAllRoutes` (SPEC "Endpoints"). */
 export interface AllRoutesOptions {
+  /**
+   * The runtime the agent, tools, mcp and memory groups call (`registerAllRoutes` uses the
+   * adapter's). Without one those routes stay mounted and answer 503 `RUNTIME_UNAVAILABLE`.
+   */
+  runtime?: Runtime;
   /** Mounts the docs group (`/docs`, `/docs/openapi.json`, `/docs/openapi.yaml`). Default false. */
   enableSwagger?: boolean;
   /** The routes the OpenAPI document describes; `registerAllRoutes` binds it to `adapter.listRoutes`. */
@@ -72,17 +77,56 @@ function proxyGroups(options: AllRoutesOptions): RouteGroup[] {
   return provider.createProxyRoutes(surfaces);
 }
 
+function isRuntime(value: unknown): value is Runtime {
+  return typeof value === "object" && value !== null && typeof (value as Runtime).generate === "function";
+}
+
 /**
- * Every built-in route group over a runtime: agent, tools, mcp, memory, health and,
- * with `enableSwagger`, docs, and the proxy surfaces with `proxy`/`claudeProxy`/`openaiProxy`. Metrics are not a group: the adapter mounts `/metrics`
- * itself when `config.enableMetrics` is true (it needs the server's own registry).
+ * The spec's `createAllRoutes(basePath?, options?)` and the earlier runtime-first form
+ * `createAllRoutes(runtime, basePath?, options?)`, told apart without guessing: a first argument
+ * that is a runtime (it has `generate`), or `undefined` followed by a string, is the earlier form.
+ */
+function normalizeArguments(
+  first: string | Runtime | AllRoutesOptions | undefined,
+  second: string | AllRoutesOptions | undefined,
+  third: AllRoutesOptions | undefined,
+): { basePath: string; options: AllRoutesOptions } {
+  if (isRuntime(first) || (first === undefined && typeof second === "string")) {
+    const options = third ?? {};
+    return { basePath: typeof second === "string" ? second : "/api", options: isRuntime(first) ? { ...options, runtime: first } : options };
+  }
+  if (typeof first === "object" && first !== null) return { basePath: "/api", options: first };
+  return { basePath: first ?? "/api", options: typeof second === "object" && second !== null ? second : {} };
+}
+
+/**
+ * Every built-in route group: agent, tools, mcp, memory, health and, with `enableSwagger`,
+ * docs, and the proxy surfaces with `proxy`/`claudeProxy`/`openaiProxy`, over `options.runtime`.
+ * `basePath` (default `/api`) is where the docs group says the routes live. Metrics are not a
+ * group: the adapter mounts `/metrics` itself when `config.enableMetrics` is true (it needs the
+ * server's own registry).
  *
  * @example
- * for (const group of createAllRoutes(runtime, "/api", { enableSwagger: true, getRoutes: () => adapter.listRoutes() })) {
+ * for (const group of createAllRoutes("/api", { runtime, enableSwagger: true, getRoutes: () => adapter.listRoutes() })) {
  *   adapter.registerRouteGroup(group);
  * }
  */
-export function createAllRoutes(runtime: Runtime | undefined, basePath = "/api", options: AllRoutesOptions = {}): RouteGroup[] {
+export function createAllRoutes(basePath?: string, options?: AllRoutesOptions): RouteGroup[];
+export function createAllRoutes(options: AllRoutesOptions): RouteGroup[];
+/**
+ * The earlier runtime-first form, kept working: the same as `createAllRoutes(basePath, {...options, runtime})`.
+ *
+ * @example
+ * const groups = createAllRoutes(runtime, "/api", { enableSwagger: true });
+ */
+export function createAllRoutes(runtime: Runtime | undefined, basePath?: string, options?: AllRoutesOptions): RouteGroup[];
+export function createAllRoutes(
+  first?: string | Runtime | AllRoutesOptions,
+  second?: string | AllRoutesOptions,
+  third?: AllRoutesOptions,
+): RouteGroup[] {
+  const { basePath, options } = normalizeArguments(first, second, third);
+  const runtime = options.runtime;
   const health: HealthSource = options.health ?? {
     runtime,
     getLifecycleState: () => "running",
@@ -122,8 +166,9 @@ export function registerAllRoutes(
   options: AllRoutesOptions = {},
 ): RouteGroup[] {
   const config = adapter.getConfig();
-  const groups = createAllRoutes(adapter.runtime, basePath ?? config.basePath, {
+  const groups = createAllRoutes(basePath ?? config.basePath, {
     ...options,
+    runtime: options.runtime ?? adapter.runtime,
     enableSwagger: options.enableSwagger ?? config.enableSwagger,
     getRoutes: options.getRoutes ?? (() => adapter.listRoutes()),
     health: options.health ?? adapter,

@@ -2,6 +2,7 @@ import type { ServerContext } from "../contracts/context.js";
 import type { Runtime, RuntimeCallContext } from "../contracts/runtime.js";
 import { ErrorCategory, ErrorSeverity } from "../errors/codes.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
+import { callTokenOf } from "./call-token.js";
 
 /**
  * The runtime the groups call, or a 503 when the server was created without one:
@@ -37,7 +38,15 @@ export function resourceNotFound(code: string, message: string, details: Record<
   });
 }
 
-/** Who calls and why, handed to every runtime call; the abort signal cancels upstream work when the client leaves. */
-export function callContextOf(ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal">): RuntimeCallContext {
-  return { requestId: ctx.requestId, user: ctx.user, signal: ctx.abortSignal };
+/**
+ * Who calls and why, handed to every runtime call: the abort signal cancels upstream work when
+ * the client leaves, and the request's bearer token (`callTokenOf`) reaches the runtime's
+ * per-call token validation (`RuntimeOptions.auth`) as `authToken`.
+ *
+ * @example
+ * handler: (ctx) => runtime.generate(ctx.body, callContextOf(ctx))
+ */
+export function callContextOf(ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal" | "header">): RuntimeCallContext {
+  const authToken = callTokenOf(ctx);
+  return { requestId: ctx.requestId, user: ctx.user, signal: ctx.abortSignal, ...(authToken === undefined ? {} : { authToken }) };
 }

@@ -17,7 +17,7 @@ const toolNotFound = (name: string) => resourceNotFound("TOOL_NOT_FOUND", `Tool 
  */
 export function createToolRoutes(runtime: Runtime | undefined): RouteGroup {
   const execute = async (
-    ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal">,
+    ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal" | "header">,
     name: string,
     body: { arguments?: Record<string, unknown>; confirmed?: boolean },
   ): Promise<ToolExecutionResult> => {

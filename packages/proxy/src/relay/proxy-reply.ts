@@ -6,15 +6,6 @@ export interface ProxyReply {
   body: Uint8Array | AsyncIterable<Uint8Array> | null;
 }
 
-/** An error answer in Anthropic's shape, so the SDKs raise their own typed errors. */
-export function anthropicErrorReply(status: number, type: string, message: string, headers: Record<string, string> = {}): ProxyReply {
-  return {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-    body: Buffer.from(JSON.stringify({ type: "error", error: { type, message } })),
-  };
-}
-
 /** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */
 export function replyToResponse(reply: ProxyReply): Response {
   const headers = new Headers();

@@ -1,0 +1,111 @@
+import type { ServerAdapter } from "@conduit-ai/server-core";
+import type { SharedRedis } from "./redis-setup.js";
+import { UsageError } from "./usage-error.js";
+
+/** What the console needs of the server's own auth: a credential → the user it names (with roles), or null. */
+export type CredentialValidator = (credential: string) => Promise<{ roles: string[] } | null> | { roles: string[] } | null;
+
+export interface ConsoleSetupInput {
+  /** The config file's `admin` key: `{"keys": ["<≥ 32 characters>"]}`. */
+  admin: unknown;
+  /** The config file's `console` key: `{"enabled"?: boolean, "sessionTtlSeconds"?: number}`. */
+  console: unknown;
+  /** The server's auth, when configured: a user with role `admin` may sign in. */
+  validateCredential?: CredentialValidator;
+  redis?: SharedRedis;
+  env: NodeJS.ProcessEnv;
+  /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
+  proxy?: { pool: ConsoleAccountPool };
+}
+
+/** The part of the proxy's account pool the console uses. */
+export interface ConsoleAccountPool {
+  rows(): Promise<unknown[]>;
+  disable(accountId: string, reason: string): Promise<void>;
+  enable(accountId: string): Promise<void>;
+}
+
+/** The `admin.keys` of the config file (empty when absent); a bad value is a `UsageError`. */
+export function parseAdminKeys(section: unknown): string[] {
+  if (section === undefined) return [];
+  const keys = (section as { keys?: unknown } | null)?.keys;
+  if (
+    typeof section !== "object" ||
+    section === null ||
+    !Array.isArray(keys) ||
+    keys.some((key) => typeof key !== "string" || key.length < 32)
+  )
+    throw new UsageError('Config file: invalid admin: expected {"keys": ["<admin key of at least 32 characters>", ...]}');
+  return keys as string[];
+}
+
+function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number } {
+  if (section === undefined) return { enabled: true };
+  const { enabled, sessionTtlSeconds, ...rest } = (section ?? {}) as { enabled?: unknown; sessionTtlSeconds?: unknown };
+  const valid =
+    typeof section === "object" &&
+    section !== null &&
+    Object.keys(rest).length === 0 &&
+    (enabled === undefined || typeof enabled === "boolean") &&
+    (sessionTtlSeconds === undefined || (Number.isInteger(sessionTtlSeconds) && (sessionTtlSeconds as number) > 0));
+  if (!valid) throw new UsageError('Config file: invalid console: expected {"enabled"?: boolean, "sessionTtlSeconds"?: positive integer}');
+  return { enabled: enabled !== false, ...(sessionTtlSeconds === undefined ? {} : { sessionTtlMs: (sessionTtlSeconds as number) * 1000 }) };
+}
+
+/** True when `setupConsole` will mount the console for this config file (so the server's auth lets its paths through). */
+export function consoleWanted(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return parseConsoleSection(file.console).enabled && (adminKeysOf(file.admin, env).length > 0 || file.auth !== undefined);
+}
+
+/** `admin.keys`, plus `CONDUIT_ADMIN_KEY` when it is long enough (as the governance package reads it). */
+function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): string[] {
+  const fromEnv = env.CONDUIT_ADMIN_KEY;
+  return [...parseAdminKeys(section), ...(fromEnv && fromEnv.length >= 32 ? [fromEnv] : [])];
+}
+
+/** The paths the console answers itself; the server's auth middleware must let them through (the console signs in on its own). */
+export const CONSOLE_PUBLIC_PATHS = ["/console", "/console/*"];
+
+/**
+ * Mounts the operator console (`@conduit-ai/console`, loaded only then) when an admin credential
+ * exists: `admin.keys` in the config file (or `CONDUIT_ADMIN_KEY`), or the server's auth (a user with role `admin` signs in
+ * with their own credential). Otherwise nothing is mounted and `/console` is a 404. Sessions live
+ * in Redis with `REDIS_URL` (shared by every process), in memory otherwise.
+ *
+ * The admin check here is the console's own constant-time digest check of `admin.keys`; once the
+ * governance package is on main its check replaces it (same `verifyAdmin` signature).
+ *
+ * @example
+ * await setupConsole(server, { admin: file.admin, console: file.console, env: process.env });
+ */
+export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInput): Promise<boolean> {
+  const adminKeys = adminKeysOf(input.admin, input.env);
+  const options = parseConsoleSection(input.console);
+  if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined)) return false;
+  const { MemoryConsoleSessionStore, RedisConsoleSessionStore, createAdminKeyCheck, mountConsole } = await import("@conduit-ai/console");
+  const keyCheck = createAdminKeyCheck(adminKeys);
+  const validate = input.validateCredential;
+  const verifyAdmin = async (credential: string) => {
+    if (keyCheck(credential)) return true;
+    const user = validate ? await validate(credential) : null;
+    return user?.roles.includes("admin") === true;
+  };
+  const prefix = `${input.env.REDIS_KEY_PREFIX || "conduit:"}console:session:`;
+  const proxy = input.proxy;
+  mountConsole(server as unknown as Parameters<typeof mountConsole>[0], {
+    verifyAdmin,
+    adminKeys,
+    sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
+    ...(options.sessionTtlMs ? { sessionTtlMs: options.sessionTtlMs } : {}),
+    ...(proxy
+      ? {
+          accounts: {
+            rows: () => proxy.pool.rows(),
+            disable: (accountId: string) => proxy.pool.disable(accountId, "disabled by an operator (console)"),
+            enable: (accountId: string) => proxy.pool.enable(accountId),
+          },
+        }
+      : {}),
+  });
+  return true;
+}

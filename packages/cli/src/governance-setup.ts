@@ -1,0 +1,42 @@
+import type { Governance } from "@conduit-ai/governance";
+import type { SharedRedis } from "./redis-setup.js";
+import { UsageError } from "./usage-error.js";
+
+/**
+ * The config file's `keys`, `admin` and `prices` keys as governance (virtual keys, limits,
+ * budgets, the `/admin` API), or undefined without `keys`. `keys.store: "redis"` uses the
+ * assembly's client for `REDIS_URL` (keys under `REDIS_KEY_PREFIX` + `gov`); `DATABASE_URL`
+ * sends the usage history to PostgreSQL. Prices: `proxy.prices`, then `prices`, over the defaults.
+ * Loaded on demand.
+ */
+export async function setupGovernance(
+  file: { [key: string]: unknown },
+  { redis, env, keyPrefix }: { redis: SharedRedis | undefined; env: NodeJS.ProcessEnv; keyPrefix?: string },
+): Promise<Governance | undefined> {
+  if (file.keys === undefined) {
+    if (file.admin !== undefined) throw new UsageError('Config file: "admin" manages virtual keys and needs a "keys" section');
+    return undefined;
+  }
+  const { createGovernance, parseGovernanceConfig } = await import("@conduit-ai/governance");
+  let parsed: ReturnType<typeof parseGovernanceConfig>;
+  try {
+    parsed = parseGovernanceConfig(file);
+  } catch (error) {
+    throw new UsageError(`Config file: ${(error as Error).message}`);
+  }
+  if (parsed.keys?.store === "redis" && !redis)
+    throw new UsageError(
+      'Config file: keys.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)',
+    );
+  const proxyPrices = (file.proxy as { prices?: Record<string, { input: number; output: number }> } | undefined)?.prices;
+  const prices = { ...proxyPrices, ...parsed.prices };
+  return createGovernance({
+    keys: parsed.keys ?? {},
+    ...(parsed.admin ? { admin: parsed.admin } : {}),
+    prices,
+    ...(redis ? { redis, namespace: `${keyPrefix ?? (env.REDIS_KEY_PREFIX || "conduit:")}gov` } : {}),
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    env,
+    onWarning: (message) => console.warn(message),
+  });
+}

@@ -1,0 +1,34 @@
+import type { TelemetryHandle } from "@conduit-ai/telemetry";
+import { UsageError } from "./usage-error.js";
+import { VERSION } from "./version.js";
+
+/**
+ * Starts tracing for `conduit serve`, `conduit proxy` and the demo when the config file's
+ * `telemetry` key or an OTLP endpoint variable asks for it; otherwise `@conduit-ai/telemetry`
+ * (and with it OpenTelemetry) is never imported. A setting that cannot work (`grpc`, an endpoint
+ * that is no URL) is a usage error, reported before the server starts.
+ *
+ * @example
+ * const telemetry = await startTelemetryIfAsked(process.env, file.telemetry, (message) => logger.warn(message));
+ * // ... on drain: await telemetry?.shutdown();
+ */
+export async function startTelemetryIfAsked(
+  env: NodeJS.ProcessEnv,
+  config: unknown,
+  onWarning: (message: string) => void,
+): Promise<TelemetryHandle | undefined> {
+  const endpointSet = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+  if (config === undefined && !endpointSet) return undefined;
+  if (config !== undefined && config !== false && (typeof config !== "object" || config === null || Array.isArray(config))) {
+    throw new UsageError(
+      'Config file: "telemetry" must be an object (endpoint, protocol, headers, serviceName, sampler, samplerArg, captureContent) or false',
+    );
+  }
+  const { startTelemetry, TelemetryConfigError } = await import("@conduit-ai/telemetry");
+  try {
+    return await startTelemetry({ environment: env, config: config as never, serviceVersion: VERSION, onWarning });
+  } catch (error) {
+    if (error instanceof TelemetryConfigError) throw new UsageError(`Telemetry: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,111 @@
+import { useState } from "preact/hooks";
+import { api, apiUrl, formatNumber, formatUsd } from "../api.js";
+import { Chart } from "../components/chart.js";
+import { Bar, Panel, Problem } from "../components/common.js";
+import { useData } from "../use-data.js";
+
+interface UsageRow {
+  group: string;
+  name?: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
+const DAY_MS = 86_400_000;
+
+function range(days: number) {
+  const to = new Date();
+  return { from: new Date(to.getTime() - days * DAY_MS).toISOString(), to: to.toISOString() };
+}
+
+const query = (groupBy: string, days: number, csv = false) => {
+  const { from, to } = range(days);
+  const params = new URLSearchParams({ groupBy, from, to });
+  if (csv) params.set("format", "csv");
+  return `admin/usage?${params.toString()}`;
+};
+
+export function UsagePage() {
+  const [groupBy, setGroupBy] = useState<"model" | "key" | "team" | "user">("model");
+  const [days, setDays] = useState(30);
+  const daily = useData(() => api<UsageRow[]>(query("day", days)), 30_000, [days]);
+  const grouped = useData(() => api<UsageRow[]>(query(groupBy, days)), 30_000, [groupBy, days]);
+  const dayRows = [...(daily.data ?? [])].sort((a, b) => a.group.localeCompare(b.group));
+  const maxCost = Math.max(0, ...(grouped.data ?? []).map((row) => row.costUsd));
+
+  return (
+    <Panel
+      title="Usage"
+      actions={
+        <div class="toolbar">
+          <label>
+            Group by
+            <select name="group-by" value={groupBy} onChange={(event) => setGroupBy(event.currentTarget.value as typeof groupBy)}>
+              {["model", "key", "team", "user"].map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Period
+            <select name="days" value={String(days)} onChange={(event) => setDays(Number(event.currentTarget.value))}>
+              <option value="1">1 day</option>
+              <option value="7">7 days</option>
+              <option value="30">30 days</option>
+              <option value="90">90 days</option>
+            </select>
+          </label>
+          <a class="button" href={apiUrl(query(groupBy, days, true))} download={`conduit-usage-by-${groupBy}.csv`}>
+            Export CSV
+          </a>
+        </div>
+      }
+    >
+      <Problem error={daily.error ?? grouped.error} />
+      <Chart
+        label="Tokens and cost per day"
+        x={dayRows.map((row) => Date.parse(`${row.group}T00:00:00Z`) / 1000)}
+        series={[
+          { label: "input tokens", values: dayRows.map((row) => row.inputTokens) },
+          { label: "output tokens", values: dayRows.map((row) => row.outputTokens) },
+          { label: "cost (millidollars)", values: dayRows.map((row) => Math.round(row.costUsd * 1000)) },
+        ]}
+      />
+      <table>
+        <caption>Usage by {groupBy} over the last {days} days</caption>
+        <thead>
+          <tr>
+            <th scope="col">{groupBy}</th>
+            <th scope="col">Requests</th>
+            <th scope="col">Input tokens</th>
+            <th scope="col">Output tokens</th>
+            <th scope="col">Cache read / write</th>
+            <th scope="col">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(grouped.data ?? []).map((row) => (
+            <tr key={row.group} data-testid={`usage-${row.group}`}>
+              <td>{row.name ?? row.group}</td>
+              <td>{formatNumber(row.requests)}</td>
+              <td>{formatNumber(row.inputTokens)}</td>
+              <td>{formatNumber(row.outputTokens)}</td>
+              <td>
+                {formatNumber(row.cacheReadTokens)} / {formatNumber(row.cacheWriteTokens)}
+              </td>
+              <td>
+                <Bar label={`cost of ${row.name ?? row.group}`} value={row.costUsd} max={maxCost} text={formatUsd(row.costUsd)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}

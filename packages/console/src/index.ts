@@ -1,0 +1,22 @@
+/**
+ * @conduit-ai/console — the operator console: prebuilt pages (overview, accounts, keys and
+ * teams, usage, live requests, health) and `mountConsole`, which serves them behind an admin
+ * sign-in on any Conduit server.
+ */
+export { MIN_ADMIN_KEY_LENGTH, createAdminKeyCheck, credentialDigest } from "./admin-key-check.js";
+export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
+export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HEADERS, consoleGuard, crossSiteReason } from "./console-security.js";
+export { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
+export { forwardInProcess } from "./forward.js";
+export { CONSOLE_ASSETS_DIRECTORY, type ConsoleHost, type ConsoleOptions, mountConsole } from "./mount-console.js";
+export { CONSOLE_COOKIE, readCookie, sessionCookie } from "./session-cookie.js";
+export {
+  type ConsoleSession,
+  type ConsoleSessionRedis,
+  type ConsoleSessionStore,
+  MemoryConsoleSessionStore,
+  RedisConsoleSessionStore,
+  isSessionId,
+  newSessionId,
+  sessionKey,
+} from "./session-store.js";

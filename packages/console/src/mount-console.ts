@@ -1,0 +1,77 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
+import { getServerMetrics, installRequestFeed } from "@conduit-ai/server-core";
+import { createStaticRoutes } from "@conduit-ai/server-core/node";
+import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
+import { consoleGuard } from "./console-security.js";
+import { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
+import { type ConsoleSessionStore, MemoryConsoleSessionStore } from "./session-store.js";
+
+/** The built console (`vite build` writes it here; the published package carries it). */
+export const CONSOLE_ASSETS_DIRECTORY = fileURLToPath(new URL("../dist/public/", import.meta.url));
+
+export interface ConsoleOptions {
+  /**
+   * Decides whether a credential is an admin's: the governance package's check, the server's auth
+   * with role `admin`, or `createAdminKeyCheck(adminKeys)`. Asked at sign-in and on every console
+   * request, so a revoked credential ends its sessions at once.
+   */
+  verifyAdmin: (credential: string) => boolean | Promise<boolean>;
+  /** The config's admin keys: sessions signed in with one work on every process sharing the session store. */
+  adminKeys?: readonly string[];
+  /** Session lifetime in milliseconds (default 8 hours). */
+  sessionTtlMs?: number;
+  /** Where sessions live (default: this process's memory; `RedisConsoleSessionStore` to share them). */
+  sessions?: ConsoleSessionStore;
+  /** The proxy's accounts for the Accounts page (e.g. `proxy.pool`); absent → the page says there is no proxy. */
+  accounts?: ConsoleAccounts;
+  /** Where the console is served (default `/console`). */
+  path?: string;
+  /** The built files (default: this package's `dist/public`). */
+  assetsDirectory?: string;
+}
+
+/** What `mountConsole` needs of a server: any Conduit adapter. */
+export interface ConsoleHost extends HealthSource {
+  readonly handler: RequestHandler;
+  registerRouteGroup(group: RouteGroup): void;
+  registerMiddleware(middleware: MiddlewareDefinition): void;
+}
+
+/**
+ * Mounts the operator console: its pages at `GET /console` (served by server-core's static
+ * route), its API at `/console/api/*` behind a sign-in with an admin credential. Call it only
+ * when an admin credential exists — without one the server has no `/console` at all (404 like
+ * any unknown path). Every answer carries a strict Content-Security-Policy; writes from another
+ * site are refused (403); the session cookie is `HttpOnly; SameSite=Strict` (`Secure` over HTTPS).
+ *
+ * @example
+ * mountConsole(server, { verifyAdmin: createAdminKeyCheck(adminKeys), adminKeys });
+ */
+export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void {
+  const prefix = `/${(options.path ?? "/console").replace(/^\/+|\/+$/g, "")}`;
+  const directory = options.assetsDirectory ?? CONSOLE_ASSETS_DIRECTORY;
+  if (!existsSync(directory))
+    throw new Error(`The console's built files are missing (${directory}): run "pnpm --filter @conduit-ai/console build"`);
+  const sessions = new ConsoleSessions({
+    store: options.sessions ?? new MemoryConsoleSessionStore(),
+    verifyAdmin: options.verifyAdmin,
+    ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+    path: prefix,
+    ...(options.adminKeys ? { adminKeys: options.adminKeys } : {}),
+  });
+  const routes: RouteDefinition[] = createConsoleApiRoutes({
+    prefix,
+    sessions,
+    handler: server.handler,
+    feed: installRequestFeed(server),
+    metrics: () => getServerMetrics(server),
+    health: server,
+    ...(options.accounts ? { accounts: options.accounts } : {}),
+  });
+  const guard = consoleGuard();
+  // The API first: native routers that match in registration order must not send it to the static wildcard.
+  server.registerRouteGroup({ prefix, middleware: [guard], routes });
+  server.registerRouteGroup(createStaticRoutes({ prefix, directory, middleware: [guard], bareIndex: "redirect" }));
+}

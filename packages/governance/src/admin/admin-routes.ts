@@ -1,0 +1,247 @@
+import { randomBytes } from "node:crypto";
+import {
+  type RouteDefinition,
+  type RouteGroup,
+  ServerAdapterError,
+  defineRoute,
+  rawResponse,
+  resourceNotFound,
+} from "@conduit-ai/server-core";
+import { keyDigest, newKeySecret } from "../key-secret.js";
+import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
+import type { GovernanceStore, SpendFigures } from "../store/governance-store.js";
+import type { UsageSink } from "../usage/usage-event.js";
+import { windowClock, windowEnd } from "../windows.js";
+import type { AdminVerdict } from "./admin-check.js";
+import { adminAuthMiddleware } from "./admin-auth.js";
+import {
+  createKeySchema,
+  createTeamSchema,
+  rotateKeySchema,
+  updateKeySchema,
+  updateTeamSchema,
+  usageQuerySchema,
+} from "./admin-schemas.js";
+import { usageCsv } from "./usage-csv.js";
+
+export interface AdminRoutesOptions {
+  store: GovernanceStore;
+  usage: UsageSink;
+  prefix: string;
+  keysSecret: string | undefined;
+  check: Parameters<typeof adminAuthMiddleware>[0];
+  isVirtualKey: (credential: string) => Promise<boolean>;
+}
+
+const newId = (kind: "key" | "team") => `${kind}_${randomBytes(9).toString("base64url")}`;
+
+function badRequest(field: string, message: string): ServerAdapterError {
+  return new ServerAdapterError(message, {
+    code: "VALIDATION_ERROR",
+    statusCode: 400,
+    category: "VALIDATION",
+    details: { errors: [{ field, message }] },
+  });
+}
+
+function conflict(message: string): ServerAdapterError {
+  return new ServerAdapterError(message, { code: "CONFLICT", statusCode: 409, category: "VALIDATION" });
+}
+
+/** Without undefined members, so a stored record never carries `"x": null`. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+/** Each budget with its current window's spend (`spend` of `GET /admin/keys/{id}`). */
+function spendWindows(policy: Policy, figures: SpendFigures, nowMs: number): SpendWindow[] {
+  return (policy.budgets ?? []).map((budget) => {
+    const spentUsd = figures[budget.window] / 1e12;
+    return {
+      window: budget.window,
+      usd: budget.usd,
+      spentUsd,
+      remainingUsd: Math.max(0, budget.usd - spentUsd),
+      ...(budget.window === "total" ? {} : { resetsAt: new Date(windowEnd(budget.window, nowMs)).toISOString() }),
+    };
+  });
+}
+
+/**
+ * The admin API (absolute paths, Conduit's envelope): keys, teams and usage. Every route sits
+ * behind the admin guard; a key's secret appears only in the answers that create or rotate it.
+ *
+ * @example
+ * adapter.registerRouteGroup(createAdminRoutes({ store, usage, prefix: "sk-conduit-", keysSecret, check, isVirtualKey }));
+ */
+export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
+  const { store, usage } = options;
+  const keyOrThrow = async (id: string) => {
+    const key = await store.getKey(id);
+    if (!key) throw resourceNotFound("KEY_NOT_FOUND", `Key "${id}" not found`, { id });
+    return key;
+  };
+  const teamOrThrow = async (id: string) => {
+    const team = await store.getTeam(id);
+    if (!team) throw resourceNotFound("TEAM_NOT_FOUND", `Team "${id}" not found`, { id });
+    return team;
+  };
+  const withSpend = async <T extends Policy>(record: T, scope: { keyId: string } | { team: string }) => {
+    const now = Date.now();
+    return { ...record, spend: spendWindows(record, await store.spendOf(scope, windowClock(now)), now) };
+  };
+
+  const routes: RouteDefinition[] = [
+    defineRoute({
+      method: "POST",
+      path: "/admin/keys",
+      absolute: true,
+      successStatus: 201,
+      summary: "Create a virtual key (its secret appears in this answer only)",
+      schema: { body: createKeySchema },
+      handler: async (ctx) => {
+        const body = ctx.body;
+        if (body.team && !(await store.getTeam(body.team))) throw badRequest("team", `Unknown team "${body.team}"`);
+        const secret = newKeySecret(options.prefix);
+        const record: KeyRecord = defined({ id: newId("key"), ...body, hint: secret.slice(-4), createdAt: new Date().toISOString() });
+        await store.createKey(record, keyDigest(secret, options.keysSecret));
+        return { ...record, key: secret };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/admin/keys",
+      absolute: true,
+      summary: "List virtual keys (no secrets)",
+      handler: () => store.listKeys(),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/admin/keys/:id",
+      absolute: true,
+      summary: "One key with its spend per budget window",
+      handler: async (ctx) => withSpend(await keyOrThrow(ctx.params.id), { keyId: ctx.params.id }),
+    }),
+    defineRoute({
+      method: "PATCH",
+      path: "/admin/keys/:id",
+      absolute: true,
+      summary: "Change a key's name, models, limits, budgets, expiry or metadata",
+      schema: { body: updateKeySchema },
+      handler: async (ctx) => {
+        const key = await keyOrThrow(ctx.params.id);
+        const updated = defined({ ...key, ...ctx.body });
+        await store.updateKey(updated);
+        return updated;
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/admin/keys/:id",
+      absolute: true,
+      summary: "Revoke a key, at once in every process",
+      handler: async (ctx) => {
+        if (!(await store.deleteKey(ctx.params.id)))
+          throw resourceNotFound("KEY_NOT_FOUND", `Key "${ctx.params.id}" not found`, { id: ctx.params.id });
+        return { id: ctx.params.id, revoked: true };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/admin/keys/:id/rotate",
+      absolute: true,
+      summary: "A new secret; the old one works for graceSeconds, then never",
+      schema: { body: rotateKeySchema.optional() },
+      handler: async (ctx) => {
+        const key = await keyOrThrow(ctx.params.id);
+        const graceSeconds = ctx.body?.graceSeconds ?? 0;
+        const secret = newKeySecret(options.prefix);
+        const previousKeyValidUntil = new Date(Date.now() + graceSeconds * 1000).toISOString();
+        await store.rotateKey(key.id, keyDigest(secret, options.keysSecret), Date.parse(previousKeyValidUntil));
+        const updated = { ...key, hint: secret.slice(-4) };
+        await store.updateKey(updated);
+        return { ...updated, key: secret, previousKeyValidUntil };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/admin/teams",
+      absolute: true,
+      successStatus: 201,
+      summary: "Create a team: its limits and budgets cap all its keys together",
+      schema: { body: createTeamSchema },
+      handler: async (ctx) => {
+        const { id, ...body } = ctx.body;
+        if (id && (await store.getTeam(id))) throw conflict(`Team "${id}" exists`);
+        const record: TeamRecord = defined({ id: id ?? newId("team"), ...body, createdAt: new Date().toISOString() });
+        await store.createTeam(record);
+        return record;
+      },
+    }),
+    defineRoute({ method: "GET", path: "/admin/teams", absolute: true, summary: "List teams", handler: () => store.listTeams() }),
+    defineRoute({
+      method: "GET",
+      path: "/admin/teams/:id",
+      absolute: true,
+      summary: "One team with its spend per budget window",
+      handler: async (ctx) => withSpend(await teamOrThrow(ctx.params.id), { team: ctx.params.id }),
+    }),
+    defineRoute({
+      method: "PATCH",
+      path: "/admin/teams/:id",
+      absolute: true,
+      summary: "Change a team's name, models, limits or budgets",
+      schema: { body: updateTeamSchema },
+      handler: async (ctx) => {
+        const updated = defined({ ...(await teamOrThrow(ctx.params.id)), ...ctx.body });
+        await store.updateTeam(updated);
+        return updated;
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/admin/teams/:id",
+      absolute: true,
+      summary: "Delete a team that has no keys left",
+      handler: async (ctx) => {
+        await teamOrThrow(ctx.params.id);
+        if ((await store.listKeys()).some((key) => key.team === ctx.params.id))
+          throw conflict(`Team "${ctx.params.id}" still has keys; revoke them first`);
+        await store.deleteTeam(ctx.params.id);
+        return { id: ctx.params.id, deleted: true };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/admin/usage",
+      absolute: true,
+      summary: "Usage and spend grouped by key, team, user, model or day (JSON or CSV)",
+      schema: { query: usageQuerySchema },
+      handler: async (ctx) => {
+        const to = ctx.query.to ? new Date(ctx.query.to) : new Date();
+        const from = ctx.query.from ? new Date(ctx.query.from) : new Date(to.getTime() - 30 * 86_400_000);
+        if (from > to) throw badRequest("from", "from must not be after to");
+        const rows = await usage.query({ groupBy: ctx.query.groupBy, from, to });
+        if (ctx.query.groupBy === "key" || ctx.query.groupBy === "team") {
+          const names = new Map<string, string>(
+            (ctx.query.groupBy === "key" ? await store.listKeys() : await store.listTeams()).map((record) => [record.id, record.name]),
+          );
+          for (const row of rows) {
+            const name = names.get(row.group);
+            if (name !== undefined) row.name = name;
+          }
+        }
+        if (ctx.query.format === "csv") return rawResponse(usageCsv(rows), { headers: { "content-type": "text/csv; charset=utf-8" } });
+        return rows;
+      },
+    }),
+  ];
+  return {
+    prefix: "",
+    tags: ["admin"],
+    routes,
+    middleware: [adminAuthMiddleware(options.check, options.isVirtualKey)],
+  };
+}
+
+export type { AdminVerdict };

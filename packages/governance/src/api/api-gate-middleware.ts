@@ -1,0 +1,115 @@
+import {
+  type AuthenticatedUser,
+  type Gate,
+  type MiddlewareDefinition,
+  type ServerContext,
+  observeRuntimeCall,
+} from "@conduit-ai/server-core";
+import { credentialOf } from "../key-secret.js";
+import { apiRefusalError } from "./api-refusal.js";
+
+/** The `/api` routes that start AI work (relative to `basePath`). */
+export const GATED_API_PATHS = ["/agent/execute", "/agent/generate", "/agent/stream", "/agent/embed", "/agent/embed-many"];
+
+interface WorkRequest {
+  input?: { text?: unknown };
+  prompt?: unknown;
+  system?: unknown;
+  text?: unknown;
+  texts?: unknown;
+  model?: unknown;
+  maxTokens?: unknown;
+}
+
+/** A rough input estimate (4 characters a token) from the parts of a request that reach the model. */
+export function estimateInputTokens(body: WorkRequest | undefined): number {
+  if (!body || typeof body !== "object") return 0;
+  const parts = [body.input?.text, body.prompt, body.system, body.text, ...(Array.isArray(body.texts) ? body.texts : [])];
+  const characters = parts.reduce<number>((sum, part) => sum + (typeof part === "string" ? part.length : 0), 0);
+  return Math.ceil(characters / 4);
+}
+
+export interface ApiGateOptions {
+  gate: Gate;
+  /** Output tokens charged when a stream ends before its usage (the reservation stands). */
+  defaultMaxOutputTokens: number;
+  /** Paths (default the AI-work routes under `/api`). */
+  paths?: string[];
+}
+
+/**
+ * The auth type `virtual-key` on `/api`: the AI-work routes (`/api/agent/*`) are admitted by the
+ * gate before the handler and settled from the runtime's usage after it (a stream: its final
+ * `finish`; a client gone before it: the reservation stands; a failed call: nothing charged).
+ * The key becomes `ctx.user` (role `virtual-key`) for what runs later.
+ *
+ * @example
+ * server.registerMiddleware(createApiGateMiddleware({ gate, defaultMaxOutputTokens: 4096 }));
+ */
+export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefinition {
+  return {
+    name: "governance-virtual-key",
+    // After request id / CORS, with the auth middleware's slot: nothing of the work runs before it.
+    order: 40,
+    paths: options.paths ?? GATED_API_PATHS,
+    handler: async (ctx: ServerContext, next) => {
+      if (ctx.method !== "POST") return next();
+      const body = (await ctx.readBody().catch(() => undefined)) as WorkRequest | undefined;
+      const model = typeof body?.model === "string" ? body.model : undefined;
+      const estimatedInputTokens = estimateInputTokens(body);
+      const maxOutputTokens =
+        typeof body?.maxTokens === "number" && body.maxTokens > 0 ? Math.floor(body.maxTokens) : options.defaultMaxOutputTokens;
+      const decision = await options.gate.admit({
+        credential: credentialOf((name) => ctx.header(name)),
+        surface: "api",
+        ...(model ? { model } : {}),
+        estimatedInputTokens,
+        maxOutputTokens,
+        signal: ctx.abortSignal,
+      });
+      if ("refused" in decision) {
+        if (decision.final) ctx.setHeader("x-should-retry", "false");
+        throw apiRefusalError(decision);
+      }
+      const { identity } = decision;
+      const user: AuthenticatedUser = {
+        id: identity.keyId,
+        name: identity.name,
+        roles: ["virtual-key"],
+        permissions: [],
+        metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
+      };
+      ctx.user ??= user;
+      const started = performance.now();
+      let finished = false;
+      const finish = (work: () => Promise<void>) => {
+        if (finished) return;
+        finished = true;
+        // Off the answer's path: the settlement is one Redis call the client need not wait for.
+        work().catch(() => undefined);
+      };
+      observeRuntimeCall(ctx, (outcome) =>
+        finish(() => {
+          if (outcome.failed && !outcome.usage) return decision.release();
+          const usage = outcome.usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens };
+          return decision.settle({
+            model: outcome.model ?? model ?? "unknown",
+            ...(outcome.provider ? { target: `${outcome.provider}/${outcome.model ?? model ?? "unknown"}` } : {}),
+            inputTokens: usage.inputTokens,
+            outputTokens: usage.outputTokens,
+            status: outcome.failed ? 500 : 200,
+            latencyMs: performance.now() - started,
+          });
+        }),
+      );
+      try {
+        await next();
+      } catch (error) {
+        finish(() => decision.release());
+        throw error;
+      }
+      // Nothing was generated (a validation error answered, an embed route): charge nothing.
+      if (!ctx.response.streaming) finish(() => decision.release());
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { IncomingMessage } from "node:http";
+import type { DataStreamEvent, GateAdmission, GenerateRequest, Runtime, RuntimeCallContext, TokenUsage } from "@conduit-ai/server-core";
+import type { GovernanceGate } from "../gate/governance-gate.js";
+import { credentialOf } from "../key-secret.js";
+import { estimateInputTokens } from "./api-gate-middleware.js";
+import { apiRefusalError } from "./api-refusal.js";
+
+/** The WebSocket upgrade's auth (`strategy: "custom"`) and the runtime its messages run on. */
+export interface VirtualKeyWebSocket {
+  auth: {
+    strategy: "custom";
+    extractToken: (request: IncomingMessage) => string | undefined;
+    validate: (
+      credential: string,
+    ) => Promise<{ id: string; roles: string[]; permissions: string[]; metadata: Record<string, unknown> } | null>;
+  };
+  runtime: Runtime;
+}
+
+/**
+ * The auth type `virtual-key` on `/ws`: the upgrade accepts a live virtual key (`x-api-key` or
+ * `Authorization: Bearer`), and every message that starts work (`generate`, `stream`) is admitted
+ * by the gate and settled from its usage, exactly as on `/api/agent/*`. The connection keeps the
+ * key's digest (by the user id it carries), never the secret.
+ *
+ * @example
+ * const ws = virtualKeyWebSocket(gate, runtime, 4096);
+ * attachWebSocket(server, { runtime: ws.runtime, auth: ws.auth });
+ */
+export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defaultMaxOutputTokens: number): VirtualKeyWebSocket {
+  /** connection user id → digest. Bounded: the oldest goes first. */
+  const digests = new Map<string, string>();
+  let connections = 0;
+  const admit = async (request: GenerateRequest, context: RuntimeCallContext | undefined) => {
+    const digest = context?.user ? digests.get(context.user.id) : undefined;
+    const maxOutputTokens = typeof request.maxTokens === "number" && request.maxTokens > 0 ? request.maxTokens : defaultMaxOutputTokens;
+    const estimatedInputTokens = estimateInputTokens(request as never);
+    const decision = digest
+      ? await gate.admitDigest(digest, {
+          surface: "ws",
+          ...(request.model ? { model: request.model } : {}),
+          estimatedInputTokens,
+          maxOutputTokens,
+          ...(context?.signal ? { signal: context.signal } : {}),
+        })
+      : await gate.admit({ credential: undefined, surface: "ws", estimatedInputTokens });
+    if ("refused" in decision) throw apiRefusalError(decision);
+    return { decision, estimatedInputTokens, maxOutputTokens };
+  };
+  const settle = (admission: GateAdmission, model: string, usage: TokenUsage, started: number, failed: boolean) =>
+    admission.settle({
+      model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      status: failed ? 500 : 200,
+      latencyMs: performance.now() - started,
+    });
+
+  const gated: Runtime = Object.create(runtime, {
+    generate: {
+      value: async (request: GenerateRequest, context?: RuntimeCallContext) => {
+        const { decision } = await admit(request, context);
+        const started = performance.now();
+        try {
+          const result = await runtime.generate(request, context);
+          await settle(decision, result.model, result.usage, started, false).catch(() => undefined);
+          return result;
+        } catch (error) {
+          await decision.release().catch(() => undefined);
+          throw error;
+        }
+      },
+    },
+    stream: {
+      value: (request: GenerateRequest, context?: RuntimeCallContext): AsyncIterable<DataStreamEvent> =>
+        (async function* gatedStream() {
+          const { decision, estimatedInputTokens, maxOutputTokens } = await admit(request, context);
+          const started = performance.now();
+          let usage: TokenUsage | undefined;
+          let failed = false;
+          try {
+            for await (const event of runtime.stream(request, context)) {
+              const record = event as DataStreamEvent & { usage?: TokenUsage; data?: { usage?: TokenUsage } };
+              if (record.type === "finish") usage = record.usage ?? record.data?.usage ?? usage;
+              if (record.type === "error") failed = true;
+              yield event;
+            }
+          } finally {
+            if (failed && !usage) await decision.release().catch(() => undefined);
+            else {
+              // A client gone before the finish: the reservation stands.
+              const charged = usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens, totalTokens: 0 };
+              await settle(decision, request.model ?? "unknown", charged, started, failed).catch(() => undefined);
+            }
+          }
+        })(),
+    },
+  });
+
+  return {
+    runtime: gated,
+    auth: {
+      strategy: "custom",
+      extractToken: (request) =>
+        credentialOf((name) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        }),
+      validate: async (credential) => {
+        const digest = gate.digestOf(credential);
+        const identity = await gate.identify(digest);
+        if (!identity) return null;
+        connections += 1;
+        const id = `${identity.keyId}#${connections}`;
+        digests.set(id, digest);
+        if (digests.size > 10_000) digests.delete(digests.keys().next().value as string);
+        return {
+          id,
+          roles: ["virtual-key"],
+          permissions: [],
+          metadata: { key: identity.keyId, ...(identity.team ? { team: identity.team } : {}) },
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/** The `admin` config key: admin secrets of at least 32 characters. */
+export const adminConfigSchema = z.strictObject({
+  keys: z.array(z.string().min(32, "an admin key has at least 32 characters")).default([]),
+});
+
+/** The `keys` config key: turns virtual keys on. */
+export const keysConfigSchema = z.strictObject({
+  store: z.enum(["memory", "redis"]).default("memory"),
+  prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, "letters, digits, '-' and '_' (at most 32)")
+    .default("sk-conduit-"),
+  /** HMAC secret of the stored digests (or env `CONDUIT_KEYS_SECRET`). */
+  secret: z.string().min(16).optional(),
+  /** Output tokens reserved when a request names no maximum (default 4096). */
+  defaultMaxOutputTokens: z.number().int().positive().optional(),
+  /** Also label metrics per key (cardinality grows with the keys: off by default). */
+  metricsPerKey: z.boolean().default(false),
+});
+
+export type AdminConfig = z.infer<typeof adminConfigSchema>;
+export type AdminConfigInput = z.input<typeof adminConfigSchema>;
+export type KeysConfig = z.infer<typeof keysConfigSchema>;
+export type KeysConfigInput = z.input<typeof keysConfigSchema>;
+
+const priceSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
+
+/** The top-level `prices` key: USD per million tokens by model id prefix, over the defaults. */
+export const pricesConfigSchema = z.record(z.string().min(1), priceSchema);
+
+function issuesOf(error: z.ZodError, root: string): string {
+  return error.issues.map((issue) => `${[root, ...issue.path].join(".")}: ${issue.message}`).join("; ");
+}
+
+/**
+ * The `admin`, `keys` and `prices` keys checked; an error names each bad field.
+ *
+ * @example
+ * const { keys, admin } = parseGovernanceConfig({ keys: { store: "redis" }, admin: { keys: [process.env.CONDUIT_ADMIN_KEY] } });
+ */
+export function parseGovernanceConfig(input: { admin?: unknown; keys?: unknown; prices?: unknown }): {
+  admin?: AdminConfig;
+  keys?: KeysConfig;
+  prices?: z.infer<typeof pricesConfigSchema>;
+} {
+  const result: ReturnType<typeof parseGovernanceConfig> = {};
+  for (const [name, schema] of [
+    ["admin", adminConfigSchema],
+    ["keys", keysConfigSchema],
+    ["prices", pricesConfigSchema],
+  ] as const) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new Error(`invalid ${issuesOf(parsed.error, name)}`);
+    Object.assign(result, { [name]: parsed.data });
+  }
+  return result;
+}

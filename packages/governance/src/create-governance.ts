@@ -1,0 +1,161 @@
+import {
+  type Runtime,
+  type MiddlewareDefinition,
+  type RouteGroup,
+  type ServerAdapter,
+  type TokenPrice,
+  getServerMetrics,
+  loadOptionalDependency,
+  mergePrices,
+} from "@conduit-ai/server-core";
+import type { Cluster, Redis } from "ioredis";
+import type { Pool } from "pg";
+import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
+import { createAdminRoutes } from "./admin/admin-routes.js";
+import { createApiGateMiddleware } from "./api/api-gate-middleware.js";
+import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
+import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
+import { GovernanceGate } from "./gate/governance-gate.js";
+import { governanceMetrics } from "./governance-metrics.js";
+import { keyDigest } from "./key-secret.js";
+import type { GovernanceStore } from "./store/governance-store.js";
+import { MemoryGovernanceStore } from "./store/memory-store.js";
+import { RedisGovernanceStore } from "./store/redis-store.js";
+import { MemoryUsageSink } from "./usage/memory-usage-sink.js";
+import { PostgresUsageSink } from "./usage/postgres-usage-sink.js";
+import type { UsageEvent, UsageSink } from "./usage/usage-event.js";
+
+export interface GovernanceOptions {
+  /** The `keys` config key. */
+  keys: KeysConfigInput;
+  /** The `admin` config key. */
+  admin?: AdminConfigInput;
+  /** `prices` (and `proxy.prices`) over the defaults: one table for the whole server. */
+  prices?: Record<string, TokenPrice>;
+  /** The server's Redis client (`keys.store: "redis"`); a `Cluster` works too (each script touches one slot). */
+  redis?: Redis | Cluster;
+  /** Namespace of the Redis keys (default `conduit:gov`). */
+  namespace?: string;
+  /** PostgreSQL for the durable history (`DATABASE_URL`); without it, history stays in memory. */
+  databaseUrl?: string;
+  /** Or the caller's pool. */
+  pool?: Pool;
+  /** Or any sink. */
+  usage?: UsageSink;
+  /** Where an outage's overflow of usage events spills (default `./conduit-usage-spill.ndjson`). */
+  spillFile?: string;
+  /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
+  serverAdminRole?: boolean;
+  /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  onWarning?: (message: string) => void;
+}
+
+/** Virtual keys, limits, budgets and the admin API of one server. */
+export interface Governance {
+  readonly gate: GovernanceGate;
+  readonly store: GovernanceStore;
+  readonly usage: UsageSink;
+  /** Whether an admin credential exists (the admin API is mounted only then). */
+  readonly adminEnabled: boolean;
+  /** The admin check the operator console is handed. */
+  readonly checkAdmin: ReturnType<typeof createAdminCheck>;
+  /** The `/admin/*` routes, or undefined without an admin credential. */
+  adminRoutes(): RouteGroup | undefined;
+  /** The auth type `virtual-key` on `/api` routes. */
+  apiMiddleware(): MiddlewareDefinition;
+  /** The auth type `virtual-key` on `/ws`: the upgrade's auth and the gated runtime its messages use. */
+  webSocket(runtime: Runtime): VirtualKeyWebSocket;
+  /**
+   * Mounts what applies on a server: the admin API (with a credential), the `/api` gate
+   * (`virtualKeyAuth`) and the per-team metrics (when the server has metrics).
+   */
+  install(server: ServerAdapter, options?: { virtualKeyAuth?: boolean }): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Governance from the `keys` / `admin` / `prices` config keys.
+ *
+ * @example
+ * const governance = await createGovernance({ keys: { store: "redis" }, admin: { keys: [adminKey] }, redis, databaseUrl: process.env.DATABASE_URL });
+ * governance.install(server, { virtualKeyAuth: true });
+ * const proxy = createProxy(config, { gate: governance.gate });
+ */
+export async function createGovernance(options: GovernanceOptions): Promise<Governance> {
+  const env = options.env ?? process.env;
+  const keys = keysConfigSchema.parse(options.keys);
+  const admin = adminConfigSchema.parse(options.admin ?? {});
+  const adminKeys = [...admin.keys, ...(env.CONDUIT_ADMIN_KEY && env.CONDUIT_ADMIN_KEY.length >= 32 ? [env.CONDUIT_ADMIN_KEY] : [])];
+  const keysSecret = keys.secret ?? (env.CONDUIT_KEYS_SECRET || undefined);
+  const onWarning = options.onWarning ?? (() => {});
+  let store: GovernanceStore;
+  if (keys.store === "redis") {
+    if (!options.redis) throw new Error('governance: keys.store is "redis" but no Redis client was given (set REDIS_URL)');
+    store = new RedisGovernanceStore({ redis: options.redis, ...(options.namespace ? { namespace: options.namespace } : {}) });
+  } else store = new MemoryGovernanceStore();
+  let ownPool: Pool | undefined;
+  let usage = options.usage;
+  if (!usage && (options.pool || options.databaseUrl)) {
+    let pool = options.pool;
+    if (!pool) {
+      const pg = loadOptionalDependency<typeof import("pg")>("pg", {
+        feature: "the governance usage history (DATABASE_URL)",
+        from: import.meta.url,
+      });
+      ownPool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 2_000 });
+      ownPool.on("error", () => undefined);
+      pool = ownPool;
+    }
+    usage = new PostgresUsageSink({ pool, onWarning, ...(options.spillFile ? { spillFile: options.spillFile } : {}) });
+  }
+  usage ??= new MemoryUsageSink();
+  const listeners: Array<(event: UsageEvent) => void> = [];
+  const defaultMaxOutputTokens = keys.defaultMaxOutputTokens ?? 4096;
+  const gate = new GovernanceGate({
+    store,
+    usage,
+    prices: mergePrices(options.prices),
+    ...(keysSecret ? { keysSecret } : {}),
+    defaultMaxOutputTokens,
+    onUsage: (event) => {
+      for (const listener of listeners) listener(event);
+    },
+  });
+  const check = createAdminCheck({ keys: adminKeys, ...(options.serverAdminRole ? {} : { roles: [] }) });
+  const adminEnabled = adminKeys.length > 0 || options.serverAdminRole === true;
+  const adminRoutes = () =>
+    adminEnabled
+      ? createAdminRoutes({
+          store,
+          usage: usage as UsageSink,
+          prefix: keys.prefix,
+          keysSecret,
+          check: check as (ctx: unknown) => AdminVerdict,
+          isVirtualKey: (credential) => store.isActiveDigest(keyDigest(credential, keysSecret), Date.now()),
+        })
+      : undefined;
+  const apiMiddleware = () => createApiGateMiddleware({ gate, defaultMaxOutputTokens });
+  return {
+    gate,
+    store,
+    usage,
+    adminEnabled,
+    checkAdmin: check,
+    adminRoutes,
+    apiMiddleware,
+    webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
+    install(server, installOptions = {}) {
+      const routes = adminRoutes();
+      if (routes) server.registerRouteGroup(routes);
+      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
+      const metrics = getServerMetrics(server);
+      if (metrics) listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
+    },
+    async close() {
+      await usage.close();
+      await store.close();
+      await ownPool?.end();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * @conduit-ai/governance — virtual keys, teams, limits and budgets by reservation for every AI
+ * surface of a Conduit server, exact across processes on one Redis, with a durable spend history.
+ */
+export type { Budget, BudgetWindow, KeyRecord, Limits, Policy, SpendWindow, TeamRecord } from "./records.js";
+export { type WindowClock, windowClock, windowEnd, windowStart } from "./windows.js";
+export { credentialOf, digestsEqual, keyDigest, newKeySecret } from "./key-secret.js";
+export type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation, SettleInput, SpendFigures } from "./store/governance-store.js";
+export { MemoryGovernanceStore } from "./store/memory-store.js";
+export { RedisGovernanceStore, type RedisGovernanceStoreOptions } from "./store/redis-store.js";
+export type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage/usage-event.js";
+export { MemoryUsageSink, aggregateUsage } from "./usage/memory-usage-sink.js";
+export { PostgresUsageSink, type PostgresUsageSinkOptions } from "./usage/postgres-usage-sink.js";
+export { GovernanceGate, type GovernanceGateOptions } from "./gate/governance-gate.js";
+export {
+  type AdminConfig,
+  type AdminConfigInput,
+  type KeysConfig,
+  type KeysConfigInput,
+  adminConfigSchema,
+  keysConfigSchema,
+  parseGovernanceConfig,
+  pricesConfigSchema,
+} from "./config/governance-config.js";
+export { type AdminCheckOptions, type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
+export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
+export { usageCsv } from "./admin/usage-csv.js";
+export { apiRefusalError } from "./api/api-refusal.js";
+export { type ApiGateOptions, GATED_API_PATHS, createApiGateMiddleware, estimateInputTokens } from "./api/api-gate-middleware.js";
+export { governanceMetrics } from "./governance-metrics.js";
+export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";
+export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";

@@ -1,0 +1,87 @@
+import type { KeyRecord, TeamRecord } from "../records.js";
+import type { WindowClock } from "../windows.js";
+
+/** What one admission asks the store, all decided in one atomic step. */
+export interface AdmitInput {
+  digest: string;
+  model: string | undefined;
+  /** Tokens reserved against tpm (estimated input + expected output). */
+  estimatedTokens: number;
+  /** Pico-dollars (1e-12 USD) reserved against every budget. */
+  estimatedPicoUsd: number;
+  clock: WindowClock;
+  /** The concurrency lease this call holds when admitted. */
+  leaseId: string;
+  /** A lease not settled by then is dropped (a crashed process must not hold slots forever). */
+  leaseTtlMs: number;
+}
+
+/** Where the reservation of an admitted call sits, so settle undoes exactly it. */
+export interface Reservation {
+  keyId: string;
+  team?: string;
+  leaseId: string;
+  minute: string;
+  windowIds: WindowClock["ids"];
+  reservedTokens: number;
+  reservedPicoUsd: number;
+}
+
+export type AdmitOutcome =
+  | { admitted: true; key: KeyRecord; reservation: Reservation }
+  | { admitted: false; reason: "invalid_key" }
+  | { admitted: false; reason: "model_not_allowed"; key: KeyRecord }
+  | { admitted: false; reason: "rate_limited"; scope: "key" | "team"; limit: "rpm" | "tpm"; retryAfterSeconds: number; key: KeyRecord }
+  | { admitted: false; reason: "concurrency"; scope: "key" | "team"; queueTimeoutMs: number; key: KeyRecord }
+  | {
+      admitted: false;
+      reason: "budget_exceeded";
+      scope: "key" | "team";
+      window: "day" | "week" | "month" | "total";
+      retryAfterSeconds?: number;
+      key: KeyRecord;
+    };
+
+/** The real usage a reservation settles to. */
+export interface SettleInput {
+  actualTokens: number;
+  actualPicoUsd: number;
+}
+
+/** Spend (pico-dollars) of a key or team in the windows of a moment. */
+export type SpendFigures = Record<"day" | "week" | "month" | "total", number>;
+
+/**
+ * Where keys, teams and their counters live: memory for one process, Redis for many. `admit`
+ * and `settle` are each one atomic step (one Redis round trip, one Lua script).
+ */
+export interface GovernanceStore {
+  readonly kind: "memory" | "redis";
+  admit(input: AdmitInput): Promise<AdmitOutcome>;
+  settle(reservation: Reservation, actual: SettleInput): Promise<void>;
+  /** Drops a reservation and frees its slot, charging nothing. */
+  release(reservation: Reservation): Promise<void>;
+
+  /** Whether a digest belongs to a live key (the admin guard tells a key holder 403 from a stranger 401). */
+  isActiveDigest(digest: string, nowMs: number): Promise<boolean>;
+  /** The key a digest routes to (live or not). */
+  keyIdOf(digest: string): Promise<string | undefined>;
+  createKey(record: KeyRecord, digest: string): Promise<void>;
+  getKey(id: string): Promise<KeyRecord | undefined>;
+  listKeys(): Promise<KeyRecord[]>;
+  /** Replaces the stored record (same id, same team). */
+  updateKey(record: KeyRecord): Promise<void>;
+  /** Gone at once, for every process. */
+  deleteKey(id: string): Promise<boolean>;
+  /** Adds a digest; the ones already there stop working at `oldValidUntilMs`. */
+  rotateKey(id: string, digest: string, oldValidUntilMs: number): Promise<boolean>;
+
+  createTeam(record: TeamRecord): Promise<void>;
+  getTeam(id: string): Promise<TeamRecord | undefined>;
+  listTeams(): Promise<TeamRecord[]>;
+  updateTeam(record: TeamRecord): Promise<void>;
+  deleteTeam(id: string): Promise<boolean>;
+
+  spendOf(scope: { keyId: string } | { team: string }, clock: WindowClock): Promise<SpendFigures>;
+  close(): Promise<void>;
+}

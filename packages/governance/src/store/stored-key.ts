@@ -1,0 +1,61 @@
+import type { KeyRecord } from "../records.js";
+import type { AdmitInput, AdmitOutcome } from "./governance-store.js";
+
+/** A key's record as the admit script reads it: the expiry also as epoch ms, so Lua compares numbers. */
+export function storedKeyJson(record: KeyRecord): string {
+  return JSON.stringify(record.expiresAt ? { ...record, expiresAtMs: Date.parse(record.expiresAt) } : record);
+}
+
+function keyOf(json: string | undefined): KeyRecord {
+  const { expiresAtMs: _expiresAtMs, ...record } = JSON.parse(json ?? "{}") as KeyRecord & { expiresAtMs?: number };
+  return record;
+}
+
+type Scope = "key" | "team";
+
+/** The admit script's reply (`[code, keyJson, …details]`) as an outcome. */
+export function admitOutcomeOf(reply: string[], input: AdmitInput): AdmitOutcome {
+  const [code, keyJson, scope, detail, extra] = reply;
+  if (code === "invalid_key") return { admitted: false, reason: "invalid_key" };
+  const key = keyOf(keyJson);
+  switch (code) {
+    case "ok":
+      return {
+        admitted: true,
+        key,
+        reservation: {
+          keyId: key.id,
+          ...(key.team ? { team: key.team } : {}),
+          leaseId: input.leaseId,
+          minute: input.clock.minute,
+          windowIds: input.clock.ids,
+          reservedTokens: input.estimatedTokens,
+          reservedPicoUsd: input.estimatedPicoUsd,
+        },
+      };
+    case "model_not_allowed":
+      return { admitted: false, reason: "model_not_allowed", key };
+    case "rate_limited":
+      return {
+        admitted: false,
+        reason: "rate_limited",
+        key,
+        scope: scope as Scope,
+        limit: detail as "rpm" | "tpm",
+        retryAfterSeconds: Number(extra),
+      };
+    case "concurrency":
+      return { admitted: false, reason: "concurrency", key, scope: scope as Scope, queueTimeoutMs: Number(detail) };
+    case "budget_exceeded":
+      return {
+        admitted: false,
+        reason: "budget_exceeded",
+        key,
+        scope: scope as Scope,
+        window: detail as "day" | "week" | "month" | "total",
+        ...(extra ? { retryAfterSeconds: Number(extra) } : {}),
+      };
+    default:
+      throw new Error(`governance: unexpected admit reply ${String(code)}`);
+  }
+}

@@ -1,0 +1,60 @@
+import { type UsageEvent, type UsageQuery, type UsageRow, type UsageSink, groupOf } from "./usage-event.js";
+
+/**
+ * Usage events in this process: the embedded default, lost on restart, and bounded (the oldest
+ * events go first past `maxEvents`).
+ *
+ * @example
+ * const sink = new MemoryUsageSink();
+ */
+export class MemoryUsageSink implements UsageSink {
+  readonly kind = "memory" as const;
+  readonly #events: UsageEvent[] = [];
+  readonly #ids = new Set<string>();
+  readonly #maxEvents: number;
+
+  constructor(options: { maxEvents?: number } = {}) {
+    this.#maxEvents = options.maxEvents ?? 100_000;
+  }
+
+  append(event: UsageEvent): void {
+    if (this.#ids.has(event.id)) return;
+    this.#events.push(event);
+    this.#ids.add(event.id);
+    if (this.#events.length > this.#maxEvents) {
+      const dropped = this.#events.shift();
+      if (dropped) this.#ids.delete(dropped.id);
+    }
+  }
+
+  async query(query: UsageQuery): Promise<UsageRow[]> {
+    return aggregateUsage(this.#events, query);
+  }
+
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+/** Adds events up by group within `[from, to)`, groups in ascending order. */
+export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery): UsageRow[] {
+  const rows = new Map<string, UsageRow>();
+  const from = query.from.getTime();
+  const to = query.to.getTime();
+  for (const event of events) {
+    const time = Date.parse(event.time);
+    if (time < from || time >= to) continue;
+    const group = groupOf(event, query.groupBy);
+    let row = rows.get(group);
+    if (!row) {
+      row = { group, requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      rows.set(group, row);
+    }
+    row.requests += 1;
+    row.inputTokens += event.inputTokens;
+    row.outputTokens += event.outputTokens;
+    row.cacheReadTokens += event.cacheReadTokens;
+    row.cacheWriteTokens += event.cacheWriteTokens;
+    row.costUsd += event.costUsd;
+  }
+  return [...rows.values()].sort((a, b) => a.group.localeCompare(b.group));
+}

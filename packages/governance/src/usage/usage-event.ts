@@ -1,0 +1,58 @@
+/** One finished request, as the durable history keeps it. */
+export interface UsageEvent {
+  /** Unique per request: a retried write of the same event is counted once. */
+  id: string;
+  /** ISO time the request finished. */
+  time: string;
+  key: string;
+  team?: string;
+  user?: string;
+  model: string;
+  target?: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  status: number;
+  latencyMs: number;
+}
+
+export type UsageGroupBy = "key" | "team" | "user" | "model" | "day";
+
+export interface UsageQuery {
+  groupBy: UsageGroupBy;
+  from: Date;
+  to: Date;
+}
+
+/** One row of `GET /admin/usage`. */
+export interface UsageRow {
+  group: string;
+  name?: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
+/** Where usage events go: memory (lost on restart) or PostgreSQL (durable, batched). */
+export interface UsageSink {
+  readonly kind: "memory" | "postgres";
+  /** Never blocks the request: buffered, written later. */
+  append(event: UsageEvent): void;
+  query(query: UsageQuery): Promise<UsageRow[]>;
+  /** Writes what is buffered (tests, shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The group an event belongs to. */
+export function groupOf(event: UsageEvent, groupBy: UsageGroupBy): string {
+  if (groupBy === "day") return event.time.slice(0, 10);
+  if (groupBy === "key") return event.key;
+  if (groupBy === "model") return event.model;
+  return (groupBy === "team" ? event.team : event.user) ?? "";
+}

@@ -1,0 +1,61 @@
+import type { BudgetWindow } from "./records.js";
+
+/** The calendar windows (UTC) one call is counted in: ids of each window and seconds to each reset. */
+export interface WindowClock {
+  nowMs: number;
+  minute: string;
+  ids: Record<BudgetWindow, string>;
+  resets: Record<Exclude<BudgetWindow, "total">, number>;
+  secondsToMinute: number;
+}
+
+const DAY_MS = 86_400_000;
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Start (ms) of the UTC day, Monday-based week and month containing `ms`. */
+export function windowStart(window: Exclude<BudgetWindow, "total">, ms: number): number {
+  const date = new Date(ms);
+  const day = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+  if (window === "day") return day;
+  if (window === "week") return day - ((date.getUTCDay() + 6) % 7) * DAY_MS;
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+/** When the window containing `ms` ends (ms). */
+export function windowEnd(window: Exclude<BudgetWindow, "total">, ms: number): number {
+  const start = windowStart(window, ms);
+  if (window === "day") return start + DAY_MS;
+  if (window === "week") return start + 7 * DAY_MS;
+  const date = new Date(start);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+/**
+ * The windows of a moment: budgets are calendar windows in UTC (day from 00:00, week from
+ * Monday, month from the 1st), rate limits calendar minutes.
+ *
+ * @example
+ * windowClock(Date.parse("2026-11-26T10:00:30Z")).ids.week; // "w2026-11-23"
+ */
+export function windowClock(nowMs: number): WindowClock {
+  const secondsUntil = (end: number) => Math.max(1, Math.ceil((end - nowMs) / 1000));
+  return {
+    nowMs,
+    minute: String(Math.floor(nowMs / 60_000)),
+    ids: {
+      day: isoDay(windowStart("day", nowMs)),
+      week: `w${isoDay(windowStart("week", nowMs))}`,
+      month: isoDay(windowStart("month", nowMs)).slice(0, 7),
+      total: "total",
+    },
+    resets: {
+      day: secondsUntil(windowEnd("day", nowMs)),
+      week: secondsUntil(windowEnd("week", nowMs)),
+      month: secondsUntil(windowEnd("month", nowMs)),
+    },
+    secondsToMinute: secondsUntil((Math.floor(nowMs / 60_000) + 1) * 60_000),
+  };
+}

@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../../vitest.shared.js";
+
+// Governance's history tests need PostgreSQL as the others need Redis: started when none answers.
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      // Added to the shared Redis setup (mergeConfig concatenates arrays).
+      globalSetup: [fileURLToPath(new URL("../../tools/test/postgres-global-setup.ts", import.meta.url))],
+    },
+  }),
+);

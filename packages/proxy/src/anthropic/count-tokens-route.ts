@@ -1,0 +1,61 @@
+import { type RouteDefinition, type ServerContext, rawResponse } from "@conduit-ai/server-core";
+import type { Relay } from "../relay/relay.js";
+import { anthropicErrorReply } from "./errors.js";
+import { estimateInputTokens } from "./token-estimate.js";
+
+export interface CountTokensRouteOptions {
+  /** The pool's relay to `{upstream}/v1/messages/count_tokens` (Claude models). */
+  relay: Relay;
+  isClientAllowed: (ctx: ServerContext) => boolean;
+  headersOf: (ctx: ServerContext) => Record<string, string>;
+  searchOf: (ctx: ServerContext) => string;
+  isClaudeModel?: (model: string) => boolean;
+}
+
+const reply = (status: number, type: string, message: string) => {
+  const answer = anthropicErrorReply(status, type as never, message);
+  return rawResponse(answer.body, { status: answer.status, headers: answer.headers });
+};
+
+/**
+ * `POST /v1/messages/count_tokens`: Claude models through the pool (same headers and query as
+ * `/v1/messages`, `?beta=true` kept, the answer upstream's); other models get an estimate from a
+ * real tokenizer, marked `x-conduit-token-count: estimate`.
+ *
+ * @example
+ * adapter.registerRoute(createCountTokensRoute({ relay, isClientAllowed, headersOf, searchOf }));
+ */
+export function createCountTokensRoute(options: CountTokensRouteOptions): RouteDefinition {
+  const isClaudeModel = options.isClaudeModel ?? ((model: string) => /^claude/i.test(model));
+  return {
+    method: "POST",
+    path: "/v1/messages/count_tokens",
+    absolute: true,
+    rawBody: true,
+    summary: "Messages API token count (Claude through the pool; other models estimated)",
+    tags: ["proxy"],
+    handler: async (ctx: ServerContext) => {
+      if (!options.isClientAllowed(ctx))
+        return reply(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
+      const body = await ctx.readRawBody();
+      if (!body || body.byteLength === 0) return reply(400, "invalid_request_error", "Request body is required");
+      let parsed: { model?: unknown; messages?: unknown };
+      try {
+        parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8"));
+      } catch {
+        return reply(400, "invalid_request_error", "The request body is not valid JSON");
+      }
+      if (typeof parsed?.model !== "string") return reply(400, "invalid_request_error", "model: Field required");
+      if (!Array.isArray(parsed.messages)) return reply(400, "invalid_request_error", "messages: Field required");
+      if (!isClaudeModel(parsed.model)) {
+        const tokens = estimateInputTokens(parsed as never);
+        return rawResponse(JSON.stringify({ input_tokens: tokens }), {
+          headers: { "content-type": "application/json", "x-conduit-token-count": "estimate" },
+        });
+      }
+      const search = options.searchOf(ctx);
+      const answer = await options.relay(body, { headers: options.headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) });
+      return rawResponse(answer.body, { status: answer.status, headers: answer.headers });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
+import { createClientCheck } from "../client-auth.js";
+import { createModelsRoutes } from "../models/models-route.js";
+import type { SendMessages } from "../send-messages.js";
+import { createChatCompletionsRoute } from "./chat-completions-route.js";
+import { createEmbeddingsRoute } from "./embeddings-route.js";
+import type { ResponseStore } from "./responses/response-store.js";
+import { createResponsesRoute } from "./responses/responses-route.js";
+
+export interface OpenAISurfaceOptions {
+  /** `max_tokens` for Claude models when the client sets none (default 4096). */
+  defaultMaxTokens?: number;
+  isClaudeModel?: (model: string) => boolean;
+  /** Leave out parameters a model cannot honour instead of a 400 naming them. */
+  dropParams?: boolean;
+}
+
+/** What the OpenAI-compatible surfaces need of a proxy. */
+export interface OpenAISurfaceHost {
+  sendMessages: SendMessages;
+  responseStore?: ResponseStore;
+  config: { clientKeys: readonly string[]; sessionHeader: string; timeoutMs?: number; dropParams?: boolean };
+}
+
+/**
+ * The `chatCompletions` option of `createProxy`: every OpenAI-compatible surface over that
+ * proxy's pool and client keys — `/v1/chat/completions`, `/v1/responses`, `/v1/models` and,
+ * with a runtime, `/v1/embeddings`. Non-Claude models are answered by `runtime`.
+ *
+ * @example
+ * const proxy = createProxy(config, { chatCompletions: chatCompletionsFor(runtime) });
+ */
+export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOptions = {}) {
+  return (proxy: OpenAISurfaceHost): RouteDefinition[] => {
+    const isClientAllowed = createClientCheck(proxy.config.clientKeys);
+    const forwardHeaders = [proxy.config.sessionHeader];
+    const dropParams = extra.dropParams ?? proxy.config.dropParams ?? false;
+    const shared = { ...extra, dropParams, sendMessages: proxy.sendMessages, isClientAllowed, forwardHeaders, ...(runtime ? { runtime } : {}) };
+    const routes = [
+      createChatCompletionsRoute(shared),
+      createResponsesRoute({
+        ...shared,
+        ...(proxy.responseStore ? { store: proxy.responseStore } : {}),
+        ...(proxy.config.timeoutMs ? { timeoutMs: proxy.config.timeoutMs } : {}),
+      }),
+      ...createModelsRoutes({ isClientAllowed, ...(runtime ? { runtime } : {}) }),
+    ];
+    if (runtime) routes.push(createEmbeddingsRoute({ isClientAllowed, runtime }));
+    return routes;
+  };
+}

@@ -1,0 +1,65 @@
+import type { VendorUsage } from "../chat-completion-shapes.js";
+import { type OutputItem, type ResponseObject, encodeThinking, finalStatus, newId, responsesUsageOf } from "./response-object.js";
+
+interface VendorMessage {
+  model?: string;
+  content?: Array<{ type: string; text?: string; id?: string; name?: string; input?: unknown; thinking?: string; signature?: string }>;
+  stop_reason?: string | null;
+  usage?: VendorUsage;
+}
+
+/** One `tool_use` block as the output item the client declared it as (function or custom tool). */
+export function toolCallItem(block: { id?: string; name?: string; input?: unknown }, customTools: ReadonlySet<string>): OutputItem {
+  const name = block.name ?? "";
+  if (customTools.has(name)) {
+    const input = (block.input as { input?: unknown } | undefined)?.input;
+    return { type: "custom_tool_call", id: newId("ctc"), call_id: block.id ?? "", name, input: typeof input === "string" ? input : "" };
+  }
+  return {
+    type: "function_call",
+    id: newId("fc"),
+    call_id: block.id ?? "",
+    name,
+    arguments: JSON.stringify(block.input ?? {}),
+    status: "completed",
+  };
+}
+
+/**
+ * A Messages API answer as the output of a Response: consecutive text blocks → one assistant
+ * `message` item, `tool_use` → `function_call` (or `custom_tool_call`), signed thinking →
+ * a `reasoning` item whose `encrypted_content` carries it back on the next turn.
+ *
+ * @example
+ * fromMessages(await upstream.json(), shell, new Set());
+ */
+export function fromMessages(message: VendorMessage, shell: ResponseObject, customTools: ReadonlySet<string>): ResponseObject {
+  const output: OutputItem[] = [];
+  let text: Extract<OutputItem, { type: "message" }> | undefined;
+  for (const block of message.content ?? []) {
+    if (block.type === "text") {
+      if (!text) {
+        text = { type: "message", id: newId("msg"), status: "completed", role: "assistant", content: [] };
+        output.push(text);
+      }
+      text.content.push({ type: "output_text", text: block.text ?? "", annotations: [] });
+      continue;
+    }
+    text = undefined;
+    if (block.type === "tool_use") output.push(toolCallItem(block, customTools));
+    else if (block.type === "thinking" && typeof block.signature === "string")
+      output.push({
+        type: "reasoning",
+        id: newId("rs"),
+        summary: [{ type: "summary_text", text: block.thinking ?? "" }],
+        encrypted_content: encodeThinking(block.thinking ?? "", block.signature),
+      });
+  }
+  return {
+    ...shell,
+    ...finalStatus(message.stop_reason),
+    model: message.model ?? shell.model,
+    output,
+    usage: responsesUsageOf(message.usage ?? {}),
+  };
+}

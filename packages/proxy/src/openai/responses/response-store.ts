@@ -1,0 +1,82 @@
+import type { OutputItem } from "./response-object.js";
+import type { InputItem } from "./responses-request-schema.js";
+
+/**
+ * Where stored responses live, for `previous_response_id`: the whole conversation up to and
+ * including a response, as input items, kept for a TTL. Memory by default (this process);
+ * Redis so every process sharing it can continue any conversation.
+ */
+export interface ResponseStore {
+  load(id: string): Promise<InputItem[] | undefined>;
+  save(id: string, items: InputItem[]): Promise<void>;
+}
+
+/** What a Redis client needs here (ioredis `Redis` or `Cluster`; the pool store's client). */
+export interface ResponseStoreRedis {
+  eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
+}
+
+const GET = "return redis.call('GET', KEYS[1])";
+const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
+
+const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+/** Responses kept in this process: least recently saved first out past `maxEntries`. */
+export class MemoryResponseStore implements ResponseStore {
+  private readonly entries = new Map<string, { items: InputItem[]; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs = DEFAULT_TTL_MS,
+    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
+  ) {}
+
+  async load(id: string): Promise<InputItem[] | undefined> {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return entry.items;
+  }
+
+  async save(id: string, items: InputItem[]): Promise<void> {
+    this.entries.delete(id);
+    this.entries.set(id, { items, expiresAt: Date.now() + this.ttlMs });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** Responses in Redis under `<prefix>response:<id>`, one JSON value each, expiring after the TTL. */
+export class RedisResponseStore implements ResponseStore {
+  constructor(
+    private readonly redis: ResponseStoreRedis,
+    private readonly prefix = "conduit:proxy:",
+    private readonly ttlMs = DEFAULT_TTL_MS,
+  ) {}
+
+  async load(id: string): Promise<InputItem[] | undefined> {
+    const text = await this.redis.eval(GET, 1, `${this.prefix}response:${id}`);
+    return typeof text === "string" ? (JSON.parse(text) as InputItem[]) : undefined;
+  }
+
+  async save(id: string, items: InputItem[]): Promise<void> {
+    await this.redis.eval(SET_PX, 1, `${this.prefix}response:${id}`, JSON.stringify(items), this.ttlMs);
+  }
+}
+
+/** Output items as the input items a later turn sends back. */
+export function asInputItems(output: readonly OutputItem[]): InputItem[] {
+  const items: InputItem[] = [];
+  for (const item of output) {
+    if (item.type === "message")
+      items.push({ role: "assistant", content: item.content.map((part) => ({ type: "output_text" as const, text: part.text })) });
+    else if (item.type === "function_call")
+      items.push({ type: "function_call", call_id: item.call_id, name: item.name, arguments: item.arguments });
+    else if (item.type === "custom_tool_call")
+      items.push({ type: "custom_tool_call", call_id: item.call_id, name: item.name, input: item.input });
+    else if (item.encrypted_content) items.push({ type: "reasoning", encrypted_content: item.encrypted_content, summary: [] });
+  }
+  return items;
+}

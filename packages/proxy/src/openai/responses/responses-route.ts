@@ -1,0 +1,120 @@
+import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import { readJsonBody } from "../chat-completions-route.js";
+import { paramOf } from "../chat-request-schema.js";
+import { OpenAIError, invalidRequest } from "../openai-error.js";
+import { fromRuntimeError } from "../runtime-completion.js";
+import type { SendMessages } from "../send-messages.js";
+import { respondWithClaude } from "./claude-responses.js";
+import { type ResponseObject, newId, responseShell } from "./response-object.js";
+import { type ResponseStore, asInputItems } from "./response-store.js";
+import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "./responses-request-schema.js";
+import { respondWithRuntime } from "./runtime-responses.js";
+import { toMessages } from "./to-messages.js";
+
+export interface ResponsesRouteOptions {
+  sendMessages: SendMessages;
+  /** Who may call; refused callers get OpenAI's 401 before their body is read. */
+  isClientAllowed: (ctx: ServerContext) => boolean;
+  /** Answers every non-Claude model (`local` included); without one they are 404 `model_not_found`. */
+  runtime?: Runtime;
+  /** Keeps responses for `previous_response_id`; without one, `previous_response_id` is a 400. */
+  store?: ResponseStore;
+  /** `max_output_tokens` for Claude models when the client sets none (default 4096). */
+  defaultMaxTokens?: number;
+  /** Leave out parameters a model cannot honour instead of a 400 naming them. */
+  dropParams?: boolean;
+  /** Client headers passed on to `sendMessages` (e.g. the pool's sticky-session header). */
+  forwardHeaders?: string[];
+  isClaudeModel?: (model: string) => boolean;
+  /** Time allowed for a non-streamed answer (the proxy's `timeoutMs`, 10 minutes by default). */
+  timeoutMs?: number;
+}
+
+const unauthorized = () =>
+  new OpenAIError(
+    401,
+    "A proxy client key is required (Authorization: Bearer or x-api-key).",
+    "invalid_request_error",
+    null,
+    "invalid_api_key",
+  );
+
+function parse(body: unknown): ResponsesRequest {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
+  const parsed = responsesRequestSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const param = paramOf(issue.path);
+  throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
+}
+
+async function historyOf(request: ResponsesRequest, store: ResponseStore | undefined): Promise<InputItem[]> {
+  const previous = request.previous_response_id;
+  if (!previous) return [];
+  if (!store)
+    throw invalidRequest(
+      "previous_response_id needs a response store, and this server keeps none",
+      "previous_response_id",
+      "unsupported_parameter",
+    );
+  const items = await store.load(previous);
+  if (!items)
+    throw invalidRequest(`Previous response with id '${previous}' not found.`, "previous_response_id", "previous_response_not_found");
+  return items;
+}
+
+/**
+ * `POST /v1/responses`: OpenAI's Responses API for Claude models (translated to the Messages
+ * API and looped through the pool) and for the runtime's providers, JSON or SSE, errors in
+ * OpenAI's shape. `previous_response_id` continues a stored response.
+ *
+ * @example
+ * adapter.registerRoute(createResponsesRoute({ sendMessages: proxy.sendMessages, isClientAllowed, runtime, store: new MemoryResponseStore() }));
+ */
+export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
+  const isClaudeModel = options.isClaudeModel ?? ((model: string) => /^claude/i.test(model));
+  const dropParams = options.dropParams ?? false;
+  return {
+    method: "POST",
+    path: "/v1/responses",
+    absolute: true,
+    streaming: true,
+    rawBody: true,
+    timeoutMs: options.timeoutMs ?? 10 * 60 * 1000,
+    summary: "OpenAI-compatible Responses API",
+    tags: ["proxy"],
+    handler: async (ctx: ServerContext) => {
+      try {
+        if (!options.isClientAllowed(ctx)) throw unauthorized();
+        const request = parse(await readJsonBody(ctx));
+        const history = await historyOf(request, options.store);
+        const keep = request.store !== false && options.store !== undefined;
+        const shell = responseShell(request, { id: newId("resp"), createdAt: Math.floor(Date.now() / 1000), store: keep });
+        const input: InputItem[] = typeof request.input === "string" ? [{ role: "user", content: request.input }] : (request.input ?? []);
+        const onComplete = async (response: ResponseObject) => {
+          if (keep) await options.store!.save(response.id, [...history, ...input, ...asInputItems(response.output)]);
+        };
+        if (isClaudeModel(request.model)) {
+          const translation = toMessages(request, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
+          const extraHeaders: Record<string, string> = {};
+          for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
+            const value = ctx.header(name);
+            if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
+          }
+          return await respondWithClaude(options.sendMessages, translation, { shell, signal: ctx.abortSignal, extraHeaders, onComplete });
+        }
+        if (!options.runtime)
+          throw new OpenAIError(
+            404,
+            `The model \`${request.model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model",
+            "model_not_found",
+          );
+        return await respondWithRuntime(options.runtime, request, { shell, history, context: callContextOf(ctx), dropParams, onComplete });
+      } catch (error) {
+        return fromRuntimeError(error).toResponse();
+      }
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { ResponsesEvent } from "./stream-translator.js";
+
+/** Numbers the events of one Responses stream and frames each as `event: <type>` + `data: <json>`. */
+export class ResponsesSse {
+  private sequence = 0;
+
+  frame(events: readonly ResponsesEvent[]): string {
+    let frames = "";
+    for (const event of events) {
+      frames += `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: this.sequence })}\n\n`;
+      this.sequence++;
+    }
+    return frames;
+  }
+}

@@ -1,0 +1,121 @@
+import type { TokenUsage } from "../prices.js";
+
+/** The usage a vendor's answer reported, with the model that served it. */
+export interface ScannedUsage {
+  model: string;
+  usage: TokenUsage;
+}
+
+/** Reads a vendor's usage out of its answer's bytes as they pass (one per answer). */
+export interface UsageScanner {
+  push(chunk: Uint8Array): void;
+  /** What the answer reported so far (a stream cut short still names its input tokens). */
+  finish(): ScannedUsage | undefined;
+}
+
+/** How a tapped body ended: read to its end, or cut (client gone, upstream failed). */
+export interface TapOutcome {
+  completed: boolean;
+  usage: ScannedUsage | undefined;
+}
+
+/**
+ * The upstream body, byte for byte, with its usage read on the way by the vendor's scanner.
+ * Pulled chunk by chunk, so the client's pace is upstream's pace (backpressure). `onEnd` runs
+ * once however it ends; a body left unfinished is destroyed (which aborts the upstream request).
+ *
+ * @example
+ * const body = tapBody(reply.body, new EventStreamUsage(), ({ completed, usage }) => completed && usage && record(usage));
+ */
+export function tapBody(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  scanner: UsageScanner,
+  onEnd: (outcome: TapOutcome) => void,
+): AsyncIterable<Uint8Array> {
+  let finished = false;
+  const finish = (completed: boolean) => {
+    if (finished) return;
+    finished = true;
+    if (!completed) body.destroy?.();
+    onEnd({ completed, usage: scanner.finish() });
+  };
+  // A plain iterator, not an async generator: one promise per chunk instead of three.
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const source = body[Symbol.asyncIterator]();
+      return {
+        next: () =>
+          source.next().then(
+            (step) => {
+              if (step.done) finish(true);
+              else scanner.push(step.value);
+              return step;
+            },
+            (error: unknown) => {
+              finish(false);
+              throw error;
+            },
+          ),
+        return: async () => {
+          finish(false);
+          await source.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Server-sent events split into `data:` payloads, only for lines holding `mark`: a native byte
+ * search skips content deltas without decoding them. A line cut by a chunk boundary waits for its end.
+ */
+export class MarkedEventLines {
+  private pending: Buffer = Buffer.alloc(0);
+  private readonly mark: Buffer;
+
+  constructor(
+    mark: string,
+    private readonly onData: (data: string) => void,
+  ) {
+    this.mark = Buffer.from(mark);
+  }
+
+  push(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const data = this.pending.byteLength > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
+    const lastBreak = data.lastIndexOf(NEWLINE);
+    // Copied: a chunk's memory is not ours.
+    this.pending = lastBreak === -1 ? Buffer.from(data) : Buffer.from(data.subarray(lastBreak + 1));
+    const found = data.indexOf(this.mark);
+    if (found === -1 || found > lastBreak) return;
+    const mark = this.mark.toString();
+    for (const line of data.toString("utf8", 0, lastBreak).split("\n")) {
+      if (line.startsWith("data:") && line.includes(mark)) this.onData(line.slice(5));
+    }
+  }
+
+  /** The last line, when the stream ended without a newline. */
+  flush(): void {
+    const rest = this.pending.toString("utf8");
+    this.pending = Buffer.alloc(0);
+    if (rest.startsWith("data:") && rest.includes(this.mark.toString())) this.onData(rest.slice(5));
+  }
+}
+
+const NEWLINE = 0x0a;
+
+/** A body read whole, up to `limit` bytes (the rest dropped): error answers are small and read to be kept or translated. */
+export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit = 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    size += chunk.byteLength;
+    if (size >= limit) {
+      body.destroy?.();
+      break;
+    }
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}

@@ -1,0 +1,46 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { AccountConfig, Vendor } from "../config.js";
+import type { Quota } from "../store/pool-store.js";
+import type { UsageScanner } from "./body-tap.js";
+import type { ProxyReply } from "./proxy-reply.js";
+
+/** The request as the relay sends it: raw bytes plus the client's headers and query. */
+export interface RelayRequest {
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  /** The query string of the client's request (`?beta=true`), forwarded as is. */
+  search?: string;
+}
+
+/** A 429's verdict: cool the account until `resetAt` and try the next, or (undefined) answer the client as is. */
+export interface RateLimitVerdict {
+  resetAt: number;
+  reason: string;
+}
+
+/**
+ * What one vendor's wire format contributes to the shared relay loop: where requests go, which
+ * headers carry the account's credential, how its 429s name a reset, how its answers report
+ * usage and how its own errors look. Everything else (accounts, refresh, retries, failover) is the loop's.
+ */
+export interface VendorWire {
+  vendor: Vendor;
+  /** Label of warning lines, e.g. `proxy codex account`. */
+  label: string;
+  url(search: string | undefined): URL;
+  /** Headers for upstream: the client's (forwarded) and the account's `secret` (API key or OAuth access token). */
+  requestHeaders(incoming: Record<string, string>, account: AccountConfig, secret: string): Record<string, string>;
+  /** Which sticky session the request belongs to, if any. */
+  sessionKey(headers: Record<string, string>, body: Uint8Array): string | undefined;
+  /** Quota the answer's headers report, saved on the account. */
+  quota?(headers: IncomingHttpHeaders, now: number): Quota | undefined;
+  rateLimit(headers: IncomingHttpHeaders, body: Buffer, now: number): RateLimitVerdict | undefined;
+  /** A fresh usage reader for an answer of this content type. */
+  usageScanner(contentType: string): UsageScanner;
+  errors: {
+    unreachable(): ProxyReply;
+    /** Every account is cooling; the soonest is back at `retryAt` (epoch ms). */
+    cooling(retryAt: number): ProxyReply;
+    unavailable(): ProxyReply;
+  };
+}

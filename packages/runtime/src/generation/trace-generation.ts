@@ -1,0 +1,83 @@
+import { type TraceSpan, type Tracing, getTracing } from "@conduit-ai/server-core";
+import type { GenerationPart, GenerationPlan } from "./generation-part.js";
+
+/** The prompt as the GenAI conventions' `gen_ai.input.messages` (recorded only when content capture is on). */
+function inputMessages(plan: GenerationPlan): string {
+  const messages = [
+    ...plan.history.map((message) => ({ role: message.role, parts: [{ type: "text", content: message.content }] })),
+    { role: "user", parts: [{ type: "text", content: plan.text }] },
+  ];
+  return JSON.stringify(messages);
+}
+
+function startSpan(tracing: Tracing, plan: GenerationPlan): TraceSpan {
+  return tracing.startSpan(`chat ${plan.model}`, {
+    kind: "client",
+    attributes: {
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": plan.provider.name,
+      "gen_ai.request.model": plan.model,
+      "gen_ai.request.max_tokens": plan.maxTokens,
+      "gen_ai.request.temperature": plan.temperature,
+      ...(tracing.captureContent
+        ? {
+            "gen_ai.input.messages": inputMessages(plan),
+            "gen_ai.system_instructions": plan.system === undefined ? undefined : JSON.stringify([{ type: "text", content: plan.system }]),
+          }
+        : {}),
+    },
+  });
+}
+
+/**
+ * One model call as a client span with the GenAI semantic conventions (`chat {model}`):
+ * request model and limits when it starts, usage and finish reason when the last part is read —
+ * for a stream, when the stream ends. The engine runs with the span active, so its HTTP call
+ * carries the span's `traceparent` to the vendor. Content is recorded only when capture is on.
+ *
+ * @example
+ * for await (const part of traceGeneration(plan, () => streamWithAiSdk(plan))) ...
+ */
+export function traceGeneration(plan: GenerationPlan, run: () => AsyncIterable<GenerationPart>): AsyncIterable<GenerationPart> {
+  const tracing = getTracing();
+  if (!tracing.enabled) return run();
+  return traced(tracing, plan, run);
+}
+
+async function* traced(tracing: Tracing, plan: GenerationPlan, run: () => AsyncIterable<GenerationPart>): AsyncGenerator<GenerationPart> {
+  const span = startSpan(tracing, plan);
+  let answer = "";
+  let finished = false;
+  try {
+    for await (const part of tracing.bindIterable(span, tracing.runInSpan(span, run))) {
+      if (part.type === "text-delta" && tracing.captureContent) answer += part.delta;
+      if (part.type === "finish") {
+        finished = true;
+        span.setAttributes({
+          "gen_ai.response.model": plan.model,
+          "gen_ai.response.finish_reasons": [part.reason],
+          "gen_ai.usage.input_tokens": part.usage.inputTokens,
+          "gen_ai.usage.output_tokens": part.usage.outputTokens,
+          ...(tracing.captureContent
+            ? {
+                "gen_ai.output.messages": JSON.stringify([
+                  { role: "assistant", parts: [{ type: "text", content: answer }], finish_reason: part.reason },
+                ]),
+              }
+            : {}),
+        });
+        // The model call is over with its last part: the span ends now, not when the consumer next pulls.
+        span.end();
+      }
+      if (part.type === "error") span.fail(part.error);
+      yield part;
+    }
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  } finally {
+    // A consumer that left before the finish (client disconnect) lands here through return().
+    if (!finished) span.setAttributes({ "conduit.generation.completed": false });
+    span.end();
+  }
+}

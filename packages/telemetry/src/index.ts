@@ -1,0 +1,17 @@
+/**
+ * @conduit-ai/telemetry — OpenTelemetry traces for Conduit. Importing this entry loads no
+ * OpenTelemetry module: `startTelemetry()` imports them only when tracing is on.
+ */
+export { type StartTelemetryOptions, type TelemetryHandle, startTelemetry } from "./start-telemetry.js";
+export {
+  type Environment,
+  type TelemetryConfig,
+  TelemetryConfigError,
+  type TelemetryProtocol,
+  type TelemetrySamplerName,
+  type TelemetrySettings,
+  parseKeyValueList,
+  resolveTelemetrySettings,
+} from "./telemetry-settings.js";
+export { telemetryRequested } from "./telemetry-requested.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,71 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const sourceDir = fileURLToPath(new URL(".", import.meta.url));
+const recorder = pathToFileURL(join(sourceDir, "testing/resolve-recorder.mjs")).href;
+const entry = pathToFileURL(join(sourceDir, "index.ts")).href;
+
+/**
+ * Imports @conduit-ai/telemetry in a fresh Node process (tsx, from source), calls
+ * `startTelemetry` with `environment`, and returns the OpenTelemetry packages that process
+ * loaded, by the ESM loader (a resolve hook sees them) or by `require` (the CommonJS cache).
+ */
+function openTelemetryLoaded(environment: Record<string, string>): { packages: string[]; started: boolean } {
+  const folder = mkdtempSync(join(tmpdir(), "conduit-telemetry-graph-"));
+  const file = join(folder, "resolved.txt");
+  const script = `
+    import { createRequire, register } from "node:module";
+    import { writeFileSync } from "node:fs";
+    register(${JSON.stringify(recorder)}, import.meta.url, { data: { file: ${JSON.stringify(file)} } });
+    writeFileSync(${JSON.stringify(file)}, "");
+    const telemetry = await import(${JSON.stringify(entry)});
+    const handle = await telemetry.startTelemetry({ environment: ${JSON.stringify(environment)} });
+    await handle?.shutdown();
+    console.log(JSON.stringify({ started: handle !== undefined, required: Object.keys(createRequire(import.meta.url).cache) }));`;
+  try {
+    const result = spawnSync(
+      process.execPath,
+      ["--conditions=@conduit-ai/source", "--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: sourceDir,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { PATH: process.env.PATH ?? "" },
+      },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { started: boolean; required: string[] };
+    const loaded = [...output.required, ...readFileSync(file, "utf8").split("\n")].map((path) => decodeURIComponent(path));
+    const packages = new Set(loaded.flatMap((path) => /\/node_modules\/(@opentelemetry\/[^/]+)\//.exec(path)?.[1] ?? []));
+    return { packages: [...packages].sort(), started: output.started };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+describe("tracing off loads no OpenTelemetry module", () => {
+  it("no endpoint, or OTEL_SDK_DISABLED / OTEL_TRACES_EXPORTER=none: startTelemetry resolves undefined and nothing of OpenTelemetry is loaded", () => {
+    expect(openTelemetryLoaded({})).toEqual({ packages: [], started: false });
+    expect(openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" })).toEqual({
+      packages: [],
+      started: false,
+    });
+    expect(openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_TRACES_EXPORTER: "none" })).toEqual({
+      packages: [],
+      started: false,
+    });
+  }, 120_000);
+
+  it("the detection sees them once an endpoint turns tracing on (protobuf exporter, not the JSON one)", () => {
+    const { packages, started } = openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
+    expect(started).toBe(true);
+    expect(packages).toEqual(
+      expect.arrayContaining(["@opentelemetry/api", "@opentelemetry/sdk-trace-node", "@opentelemetry/exporter-trace-otlp-proto"]),
+    );
+    expect(packages).not.toContain("@opentelemetry/exporter-trace-otlp-http");
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { TelemetryConfigError, parseKeyValueList, resolveTelemetrySettings } from "./telemetry-settings.js";
+
+describe("telemetry settings from OTEL_* and the telemetry key", () => {
+  it("is off without an endpoint, with OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none or enabled: false", () => {
+    expect(resolveTelemetrySettings({})).toBeUndefined();
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
+    expect(resolveTelemetrySettings({ ...endpoint, OTEL_SDK_DISABLED: "TRUE" })).toBeUndefined();
+    expect(resolveTelemetrySettings({ ...endpoint, OTEL_TRACES_EXPORTER: "none" })).toBeUndefined();
+    expect(resolveTelemetrySettings(endpoint, { enabled: false })).toBeUndefined();
+    expect(resolveTelemetrySettings(endpoint, false)).toBeUndefined();
+  });
+
+  it("applies the specification's defaults and endpoint rules", () => {
+    expect(resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" })).toEqual({
+      url: "http://collector:4318/v1/traces",
+      protocol: "http/protobuf",
+      headers: {},
+      serviceName: "conduit",
+      resourceAttributes: {},
+      sampler: "parentbased_always_on",
+      samplerArg: 1,
+      captureContent: false,
+    });
+    // The signal-specific variable is the full URL, used as is, and wins over the generic one.
+    expect(
+      resolveTelemetrySettings({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://a:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://b/custom/path",
+      })?.url,
+    ).toBe("https://b/custom/path");
+    expect(resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://a:4318/base" })?.url).toBe("http://a:4318/base/v1/traces");
+  });
+
+  it("reads protocol, headers, service name, sampler, ratio and content capture", () => {
+    const settings = resolveTelemetrySettings({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_HEADERS: "api-key=abc%3D%3D, x-tenant = ops",
+      OTEL_SERVICE_NAME: "gateway",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.25",
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+    });
+    expect(settings).toMatchObject({
+      protocol: "http/json",
+      headers: { "api-key": "abc==", "x-tenant": "ops" },
+      serviceName: "gateway",
+      resourceAttributes: { "deployment.environment": "prod" },
+      sampler: "parentbased_traceidratio",
+      samplerArg: 0.25,
+      captureContent: true,
+    });
+  });
+
+  it("the telemetry key overrides the variables field by field", () => {
+    const settings = resolveTelemetrySettings(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://env:4318", OTEL_SERVICE_NAME: "from-env", OTEL_EXPORTER_OTLP_HEADERS: "a=1" },
+      {
+        endpoint: "http://config:4318",
+        protocol: "http/json",
+        headers: { b: "2" },
+        sampler: "always_on",
+        samplerArg: 0.5,
+        captureContent: true,
+      },
+    );
+    expect(settings).toMatchObject({
+      url: "http://config:4318/v1/traces",
+      protocol: "http/json",
+      headers: { b: "2" },
+      serviceName: "from-env",
+      sampler: "always_on",
+      samplerArg: 0.5,
+      captureContent: true,
+    });
+    expect(resolveTelemetrySettings({}, { endpoint: "http://config:4318/v1/traces", serviceName: "svc" })).toMatchObject({
+      url: "http://config:4318/v1/traces",
+      serviceName: "svc",
+    });
+  });
+
+  it("warns and falls back on an unknown sampler or a bad ratio; refuses what cannot work", () => {
+    const warnings: string[] = [];
+    const settings = resolveTelemetrySettings(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER: "jaeger_remote", OTEL_TRACES_SAMPLER_ARG: "2" },
+      {},
+      (message) => warnings.push(message),
+    );
+    expect(settings).toMatchObject({ sampler: "parentbased_always_on", samplerArg: 1 });
+    expect(warnings).toHaveLength(2);
+    expect(() => resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(
+      TelemetryConfigError,
+    );
+    expect(() => resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })).toThrow(/not a URL/);
+    expect(() => resolveTelemetrySettings({}, { endpoint: "ftp://c" })).toThrow(/http\(s\)/);
+  });
+
+  it("parses the OTEL_*_HEADERS list leniently", () => {
+    expect(parseKeyValueList("a=1,,=x,b,c=%E2%9C%93,d=%ZZ")).toEqual({ a: "1", c: "✓", d: "%ZZ" });
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Which traces to send where: from the standard `OTEL_*` variables, as the OpenTelemetry
+ * specification defines them, or from a `telemetry` config key with the same settings. This file
+ * imports nothing from OpenTelemetry: deciding that tracing is off must load none of it.
+ */
+
+export type TelemetryProtocol = "http/protobuf" | "http/json";
+
+export type TelemetrySamplerName =
+  | "always_on"
+  | "always_off"
+  | "traceidratio"
+  | "parentbased_always_on"
+  | "parentbased_always_off"
+  | "parentbased_traceidratio";
+
+/** The `telemetry` config key: every field optional, each overriding its `OTEL_*` variable. */
+export interface TelemetryConfig {
+  /** False turns tracing off whatever the environment says. */
+  enabled?: boolean;
+  /** OTLP/HTTP base URL as `OTEL_EXPORTER_OTLP_ENDPOINT` (`/v1/traces` is appended); a URL already ending in `/v1/traces` is used as is. */
+  endpoint?: string;
+  /** `http/protobuf` (default) or `http/json`. */
+  protocol?: TelemetryProtocol;
+  /** Headers sent with every export (an API key of the collector). Never recorded anywhere. */
+  headers?: Record<string, string>;
+  /** `service.name` of the resource; default `conduit`. */
+  serviceName?: string;
+  /** Default `parentbased_always_on`. */
+  sampler?: TelemetrySamplerName;
+  /** The ratio of the `*traceidratio` samplers, 0…1 (default 1). */
+  samplerArg?: number;
+  /** Record prompts and answers on GenAI spans (default false). */
+  captureContent?: boolean;
+}
+
+/** The resolved settings of a tracer that is on. */
+export interface TelemetrySettings {
+  /** The full traces URL. */
+  url: string;
+  protocol: TelemetryProtocol;
+  headers: Record<string, string>;
+  serviceName: string;
+  /** `OTEL_RESOURCE_ATTRIBUTES`, parsed. */
+  resourceAttributes: Record<string, string>;
+  sampler: TelemetrySamplerName;
+  samplerArg: number;
+  captureContent: boolean;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const SAMPLERS: readonly TelemetrySamplerName[] = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+];
+
+/** The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol). */
+export class TelemetryConfigError extends Error {
+  override readonly name = "TelemetryConfigError";
+}
+
+const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === "" ? undefined : value.trim());
+
+/** `key=value,key2=value2`, values percent-encoded: the W3C Baggage-like list `OTEL_*_HEADERS` use. */
+export function parseKeyValueList(value: string | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const entry of (value ?? "").split(",")) {
+    const separator = entry.indexOf("=");
+    if (separator <= 0) continue;
+    const key = entry.slice(0, separator).trim();
+    const raw = entry.slice(separator + 1).trim();
+    try {
+      result[key] = decodeURIComponent(raw);
+    } catch {
+      result[key] = raw;
+    }
+  }
+  return result;
+}
+
+function tracesUrl(generic: string | undefined, signal: string | undefined): string | undefined {
+  if (signal !== undefined) return signal;
+  if (generic === undefined) return undefined;
+  if (/\/v1\/traces\/?$/.test(generic)) return generic;
+  return `${generic.replace(/\/+$/, "")}/v1/traces`;
+}
+
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TelemetryConfigError(`The OTLP traces endpoint ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TelemetryConfigError(`The OTLP traces endpoint must be http(s); got ${parsed.protocol}`);
+  }
+  return parsed.href;
+}
+
+function checkedProtocol(protocol: string): TelemetryProtocol {
+  if (protocol === "http/protobuf" || protocol === "http/json") return protocol;
+  throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
+}
+
+/**
+ * The settings of a tracer, or `undefined` when tracing is off: no endpoint given,
+ * `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` or `telemetry.enabled: false`. An unknown
+ * sampler or a bad ratio falls back to the default with a warning, as the specification says;
+ * an endpoint or protocol that cannot work throws `TelemetryConfigError`.
+ *
+ * @example
+ * resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" });
+ * // { url: "http://127.0.0.1:4318/v1/traces", protocol: "http/protobuf", serviceName: "conduit", ... }
+ */
+export function resolveTelemetrySettings(
+  environment: Environment,
+  config: TelemetryConfig | false = {},
+  onWarning: (message: string) => void = () => {},
+): TelemetrySettings | undefined {
+  if (config === false || config.enabled === false) return undefined;
+  if (present(environment.OTEL_SDK_DISABLED)?.toLowerCase() === "true") return undefined;
+  if (present(environment.OTEL_TRACES_EXPORTER)?.toLowerCase() === "none") return undefined;
+  const url =
+    config.endpoint !== undefined
+      ? tracesUrl(present(config.endpoint), undefined)
+      : tracesUrl(present(environment.OTEL_EXPORTER_OTLP_ENDPOINT), present(environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
+  if (url === undefined) return undefined;
+  const protocol = checkedProtocol(
+    config.protocol ??
+      present(environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ??
+      present(environment.OTEL_EXPORTER_OTLP_PROTOCOL) ??
+      "http/protobuf",
+  );
+  const headers = config.headers ?? {
+    ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_HEADERS),
+    ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
+  };
+  const resourceAttributes = parseKeyValueList(environment.OTEL_RESOURCE_ATTRIBUTES);
+  const serviceName = config.serviceName ?? present(environment.OTEL_SERVICE_NAME) ?? resourceAttributes["service.name"] ?? "conduit";
+  let sampler = (config.sampler ??
+    present(environment.OTEL_TRACES_SAMPLER)?.toLowerCase() ??
+    "parentbased_always_on") as TelemetrySamplerName;
+  if (!SAMPLERS.includes(sampler)) {
+    onWarning(`telemetry: unknown sampler ${JSON.stringify(sampler)}, using parentbased_always_on`);
+    sampler = "parentbased_always_on";
+  }
+  const rawArg = config.samplerArg ?? present(environment.OTEL_TRACES_SAMPLER_ARG);
+  let samplerArg = rawArg === undefined ? 1 : Number(rawArg);
+  if (!(samplerArg >= 0 && samplerArg <= 1)) {
+    onWarning(`telemetry: sampler ratio ${JSON.stringify(rawArg)} is not within 0…1, using 1`);
+    samplerArg = 1;
+  }
+  const captureContent =
+    config.captureContent ?? present(environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)?.toLowerCase() === "true";
+  return { url: checkedUrl(url), protocol, headers, serviceName, resourceAttributes, sampler, samplerArg, captureContent };
+}

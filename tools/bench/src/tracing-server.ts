@@ -1,0 +1,38 @@
+/**
+ * A child of `bench:tracing`: Conduit's default stack (request id, timing, errors, security
+ * headers, logging off, compression, CORS, rate limit with a raised ceiling, metrics) on one
+ * framework, answering `GET /api/items`, with tracing on (every request sampled, exported to the
+ * parent's OTLP receiver) or off. Sends `{ port }` to the parent; stops (flushing its spans) on disconnect.
+ *
+ * Arguments: framework, "on" | "off", OTLP endpoint.
+ */
+import { type ServerFramework, createServer } from "@conduit-ai/server-core";
+import { startTelemetry } from "@conduit-ai/telemetry";
+
+const [framework = "hono", mode = "off", endpoint = ""] = process.argv.slice(2);
+const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
+
+const telemetry =
+  mode === "on"
+    ? await startTelemetry({
+        environment: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: "always_on", OTEL_SERVICE_NAME: "bench" },
+      })
+    : undefined;
+if (mode === "on" && telemetry === undefined) throw new Error("tracing did not start");
+const server = await createServer(undefined, {
+  framework: framework as ServerFramework,
+  config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000 } },
+});
+server.registerRoute({ method: "GET", path: "/items", handler: () => ({ items: ITEMS }) });
+await server.start();
+process.send?.({ port: server.address()?.port });
+process.on("message", (message) => {
+  if (message !== "cpu") return;
+  const usage = process.cpuUsage();
+  process.send?.({ cpu: usage.user + usage.system });
+});
+process.on("disconnect", async () => {
+  await server.stop();
+  await telemetry?.shutdown();
+  process.exit(0);
+});
