@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@conduit-ai/server-core";
 import { z } from "zod";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
@@ -110,8 +111,12 @@ export type ProxyConfig = z.output<typeof proxyConfigSchema>;
 export function parseProxyConfig(input: unknown): ProxyConfig {
   const result = proxyConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map(
-    (issue) => `proxy.${issue.path.join(".")}: ${issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code}`,
-  );
-  throw new Error(`Invalid proxy config: ${issues.join("; ")}`);
+  const issues = result.error.issues.map((issue) => ({
+    key: ["proxy", ...issue.path.map(String)].join("."),
+    message: issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code,
+  }));
+  const first = issues[0];
+  throw new ConfigurationError(`Invalid proxy config: ${issues.map((issue) => `${issue.key}: ${issue.message}`).join("; ")}`, {
+    details: { key: first?.key, issues },
+  });
 }

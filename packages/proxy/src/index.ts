@@ -19,6 +19,8 @@ export type { RateLimitVerdict, RelayRequest, VendorWire } from "./relay/vendor-
 export { type ScannedUsage, type TapOutcome, type UsageScanner, tapBody } from "./relay/body-tap.js";
 export { type ProxyReply, replyToResponse } from "./relay/proxy-reply.js";
 export { type AnthropicErrorType, anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
+export { anthropicErrorShape, anthropicTypeOf, writeAnthropicError } from "./anthropic/error-shape.js";
+export { retryHint } from "./relay/final-status.js";
 export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
 export { tapUsage } from "./anthropic/usage-tap.js";
 export {

@@ -1,4 +1,11 @@
-import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
+import {
+  ConfigurationError,
+  type ProxyRoutesProvider,
+  type ProxySurfaces,
+  type RouteDefinition,
+  type RouteGroup,
+  type ServerAdapter,
+} from "@conduit-ai/server-core";
 import { createMessagesRelay } from "./anthropic/messages-sender.js";
 import { createClientCheck } from "./client-auth.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
@@ -10,6 +17,7 @@ import type { SendMessages } from "./send-messages.js";
 import { MemoryPoolStore } from "./store/memory-store.js";
 import type { PoolStore } from "./store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
+import { guardedStore } from "./store/store-outage.js";
 
 export interface ProxyOptions {
   /** Required when `store: "redis"`; the caller owns (and closes) it. */
@@ -48,7 +56,7 @@ export interface ConduitProxy extends ProxyRoutesProvider {
 export function createProxy(input: ProxyConfigInput | ProxyConfig, options: ProxyOptions = {}): ConduitProxy {
   const config = parseProxyConfig(input);
   const store = options.store ?? storeFor(config, options);
-  const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const pool = new AccountPool({ config, store: guardedStore(store), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const upstream = new UpstreamClient();
   const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
@@ -82,7 +90,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
 
 function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {
   if (config.store === "memory") return new MemoryPoolStore();
-  if (!options.redis) throw new Error('proxy.store is "redis" but no Redis client was given (createProxy(config, { redis }))');
+  if (!options.redis) throw new ConfigurationError('proxy.store is "redis" but no Redis client was given (createProxy(config, { redis }))');
   return new RedisPoolStore(options.redis, options.redisPrefix);
 }
 

@@ -4,7 +4,7 @@ import {
   type ProxyConfig,
   chatCompletionsFor,
   createClientCheck,
-  createCodexRoute,
+  createCodexRouteGroup,
   createCodexSender,
   createProxy,
   parseProxyConfig,
@@ -113,7 +113,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
     const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
-    server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    server.registerRouteGroup(createCodexRouteGroup({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 

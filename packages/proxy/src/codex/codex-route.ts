@@ -1,4 +1,5 @@
-import type { RouteDefinition, ServerContext } from "@conduit-ai/server-core";
+import type { RouteDefinition, RouteGroup, ServerContext } from "@conduit-ai/server-core";
+import { codexErrorShape } from "./error-shape.js";
 import type { SendCodex } from "./codex-sender.js";
 import { codexError } from "./usage-limit.js";
 
@@ -40,4 +41,15 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
       return options.sendCodex(body, { headers: headersOf(ctx), signal: ctx.abortSignal });
     },
   };
+}
+
+/**
+ * The codex route as a group, with the codex error shape for Conduit's own errors on its paths
+ * (auth, limits, timeouts, body limits, unknown codex routes).
+ *
+ * @example
+ * server.registerRouteGroup(createCodexRouteGroup({ sendCodex, isClientAllowed }));
+ */
+export function createCodexRouteGroup(options: CodexRouteOptions): RouteGroup {
+  return { prefix: "", routes: [createCodexRoute(options)], tags: ["proxy"], errorShapes: [codexErrorShape] };
 }

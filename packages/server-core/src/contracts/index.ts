@@ -11,3 +11,4 @@ export * from "./stream-event.js";
 export * from "./usage.js";
 export * from "./frameworks.js";
 export * from "./gate.js";
+export * from "./error-writer.js";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ServerContext } from "./context.js";
+import type { ErrorShape } from "./error-writer.js";
 import type { HttpMethod } from "./http.js";
 import type { MiddlewareDefinition } from "./middleware.js";
 
@@ -73,6 +74,11 @@ export interface RouteGroup {
   routes: RouteDefinition[];
   middleware?: MiddlewareDefinition[];
   tags?: string[];
+  /**
+   * Error shapes of the group's surface (by absolute path prefix), used wherever Conduit's own
+   * errors on those paths become responses — unknown routes under the prefix included.
+   */
+  errorShapes?: ErrorShape[];
 }
 
 /** A route as the core keeps it: full path resolved. */
