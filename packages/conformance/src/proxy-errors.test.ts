@@ -146,6 +146,39 @@ forEachAdapter("proxy errors in the vendor's shape", ({ start }) => {
     expect(await accounts.json()).toMatchObject({ error: { code: "STORE_UNAVAILABLE" } });
   });
 
+  it("limits per client key, not per address: 429 in the vendor's shape with retry-after; the server's limiter leaves the proxy alone", async () => {
+    const other = "second-client-key-0123456789";
+    const server = await serve(
+      { clientKeys: [CLIENT_KEY, other], rateLimit: { maxRequests: 3, windowMs: 60_000 } },
+      {},
+      { rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000 } },
+    );
+    for (let turn = 0; turn < 3; turn++) {
+      const response = await post(server.url("/v1/messages"), ASK, { "x-api-key": CLIENT_KEY });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-ratelimit-limit")).toBe("3");
+      await response.arrayBuffer();
+    }
+    const limited = await post(server.url("/v1/messages"), ASK, { "x-api-key": CLIENT_KEY });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("x-should-retry")).toBeNull();
+    expect(await limited.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    const chat = await post(
+      server.url("/v1/chat/completions"),
+      JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] }),
+      {
+        authorization: `Bearer ${CLIENT_KEY}`,
+      },
+    );
+    expect(chat.status).toBe(429);
+    expect(await chat.json()).toMatchObject({ error: { type: "rate_limit_error", code: "rate_limit_exceeded", param: null } });
+    // Same address, another key: its own budget.
+    const second = await post(server.url("/v1/messages"), ASK, { "x-api-key": other });
+    expect(second.status).toBe(200);
+    expect(fake.exchanges).toHaveLength(4);
+  });
+
   it("/accounts and /limits answer in Conduit's envelope, success and errors alike", async () => {
     const server = await serve();
     for (const path of ["/accounts", "/limits?snapshot=true"]) {

@@ -86,6 +86,19 @@ export const proxyConfigSchema = z
       .int()
       .positive()
       .default(10 * 60 * 1000),
+    /**
+     * Requests per client credential (a digest of the key, or the server user), instead of the
+     * server's per-address limit: an agent session makes hundreds of calls from one address.
+     * Shared through Redis with `store: "redis"`; a failing store answers 503 (fail closed).
+     */
+    rateLimit: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxRequests: z.number().int().positive().default(1000),
+        windowMs: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .prefault({}),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })

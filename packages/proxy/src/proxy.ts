@@ -1,13 +1,20 @@
 import {
   ConfigurationError,
+  type Gate,
   type ProxyRoutesProvider,
+  RedisRateLimitStore,
+  createRateLimiter,
   type ProxySurfaces,
   type RouteDefinition,
   type RouteGroup,
   type ServerAdapter,
+  type ServerContext,
 } from "@conduit-ai/server-core";
 import { createMessagesRelay } from "./anthropic/messages-sender.js";
-import { createClientCheck } from "./client-auth.js";
+import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";
+import { createClientCheck } from "./admission/client-auth.js";
+import { createCodexRouteGroup } from "./codex/codex-route.js";
+import { createCodexRelay } from "./codex/codex-sender.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
 import { replyToResponse } from "./relay/proxy-reply.js";
@@ -35,6 +42,11 @@ export interface ProxyOptions {
    * `src/openai/`). Until it is given, that surface cannot be mounted.
    */
   chatCompletions?: (proxy: ConduitProxy) => RouteDefinition;
+  /**
+   * A gatekeeper (e.g. `@conduit-ai/governance`): every AI surface asks it to admit each call
+   * (virtual keys, limits, budgets) instead of checking `clientKeys`, and settles with the real usage.
+   */
+  gate?: Gate;
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
@@ -42,7 +54,11 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly config: ProxyConfig;
   readonly pool: AccountPool;
   readonly sendMessages: SendMessages;
+  /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
+  readonly admission: ClientAdmission;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
+  /** `POST /backend-api/codex/responses` over the pool's codex accounts, with the codex error shape (mounted by `conduit proxy`). */
+  createCodexRoutes(): RouteGroup;
   close(): Promise<void>;
 }
 
@@ -61,10 +77,21 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
+  const admission = createClientAdmission({
+    clientKeys: config.clientKeys,
+    ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
+    ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const proxy: ConduitProxy = {
     config,
     pool,
     sendMessages,
+    admission,
+    createCodexRoutes() {
+      const relay = createCodexRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+      return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });
+    },
     createProxyRoutes(surfaces = {}) {
       const wanted = {
         messages: surfaces.messages ?? true,
@@ -75,6 +102,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         config,
         relayMessages,
         isClientAllowed,
+        admission,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };
@@ -86,6 +114,23 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     },
   };
   return proxy;
+}
+
+/** The per-credential limiter: in memory, or shared through the pool's Redis (fail closed). */
+function clientLimiter(config: ProxyConfig, options: ProxyOptions) {
+  const { maxRequests, windowMs } = config.rateLimit;
+  const store =
+    config.store === "redis" && options.redis
+      ? new RedisRateLimitStore(options.redis, { prefix: `${options.redisPrefix ?? "conduit:proxy:"}ratelimit:` })
+      : undefined;
+  return createRateLimiter({
+    maxRequests,
+    windowMs,
+    subWindows: 6,
+    message: `Too many requests for this client key (${maxRequests} per ${windowMs / 1000} s)`,
+    keyGenerator: (ctx: ServerContext) => String(ctx.state[CLIENT_LIMIT_KEY]),
+    ...(store ? { store } : {}),
+  });
 }
 
 function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {

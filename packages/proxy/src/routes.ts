@@ -13,6 +13,9 @@ import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
 import { credentialHeaders } from "./anthropic/wire.js";
 import { openaiErrorShape } from "./openai/error-shape.js";
 import type { ProxyConfig } from "./config.js";
+import type { ClientAdmission } from "./admission/client-admission.js";
+import { admissionRequestOf } from "./admission/request-estimate.js";
+import { reservationUsage, settleFromAnswer } from "./admission/settlement.js";
 import type { AccountPool } from "./pool/account-pool.js";
 import type { ProxyReply } from "./relay/proxy-reply.js";
 
@@ -21,6 +24,8 @@ export interface ProxyRouteDeps {
   config: ProxyConfig;
   relayMessages: RelayMessages;
   isClientAllowed: (ctx: ServerContext) => boolean;
+  /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
+  admission: ClientAdmission;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
 }
@@ -52,19 +57,34 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
     rawBody: true,
     streaming: true,
     timeoutMs: deps.config.timeoutMs,
+    // Limited per client credential by the admission, not per address by the server.
+    rateLimit: false,
     summary: "Messages API passthrough over the account pool",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) throw unauthorized();
+      const admission = deps.admission;
+      admission.precheck(ctx);
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0)
         throw new ServerValidationError("Request body is required", [{ field: "body", message: "a Messages API request" }]);
+      // The body is parsed only for a gate (model, tokens); without one it goes upstream unread.
+      const request = admission.gated ? admissionRequestOf("anthropic", body) : { surface: "anthropic" as const, estimatedInputTokens: 0 };
+      const admitted = await admission.admit(ctx, request);
+      const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
       try {
         return asRouteResult(
-          await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }),
+          await deps.relayMessages(body, {
+            headers: headersOf(ctx),
+            signal: ctx.abortSignal,
+            ...(search ? { search } : {}),
+            ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
+          }),
         );
       } catch (error) {
+        // Gone before any answer: the call may have reached upstream, so the reservation stands.
+        if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
+        else admitted.release();
         // A store outage (Redis) leaves as 503 STORE_UNAVAILABLE, in Anthropic's shape on this path.
         if (isStoreUnavailable(error)) deps.onWarning?.("proxy: the pool's store is unavailable");
         throw error;

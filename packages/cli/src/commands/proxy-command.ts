@@ -1,15 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  type ProxyConfig,
-  chatCompletionsFor,
-  createClientCheck,
-  createCodexRouteGroup,
-  createCodexSender,
-  createProxy,
-  parseProxyConfig,
-  registerProxyRoutes,
-} from "@conduit-ai/proxy";
+import { type ProxyConfig, chatCompletionsFor, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { Redis } from "ioredis";
@@ -112,8 +103,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     });
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
-    const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
-    server.registerRouteGroup(createCodexRouteGroup({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    server.registerRouteGroup(proxy.createCodexRoutes());
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 

@@ -33,7 +33,14 @@ function sendFailure(error: unknown): OpenAIError {
 export async function completeWithClaude(
   sendMessages: SendMessages,
   request: ChatRequest,
-  options: { defaultMaxTokens: number; signal: AbortSignal; id: string; created: number; extraHeaders?: Record<string, string> },
+  options: {
+    defaultMaxTokens: number;
+    signal: AbortSignal;
+    id: string;
+    created: number;
+    extraHeaders?: Record<string, string>;
+    onAnswered?: Parameters<SendMessages>[1]["onAnswered"];
+  },
 ) {
   const body = new TextEncoder().encode(JSON.stringify(toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens })));
   const headers: Record<string, string> = {
@@ -43,7 +50,11 @@ export async function completeWithClaude(
   };
   let upstream: Response;
   try {
-    upstream = await sendMessages(body, { headers, signal: options.signal });
+    upstream = await sendMessages(body, {
+      headers,
+      signal: options.signal,
+      ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
+    });
   } catch (error) {
     throw sendFailure(error);
   }

@@ -68,6 +68,8 @@ function finishReasonOf(reason: string | undefined): FinishReason {
 interface Meta {
   id: string;
   created: number;
+  /** The usage the provider reported, once (a gate settles with it). */
+  onUsage?: (usage: { inputTokens: number; outputTokens: number }) => void;
 }
 
 /** A non-Claude model answered by the runtime's providers, as a `chat.completion`. */
@@ -79,6 +81,7 @@ export async function generateWithRuntime(
 ): Promise<ChatCompletion> {
   const target = await resolveRuntimeModel(runtime, request.model);
   const result = await runtime.generate(generateRequestOf(request, target.provider, target.model), context);
+  meta.onUsage?.(result.usage);
   return {
     id: meta.id,
     object: "chat.completion",
@@ -137,6 +140,7 @@ export async function* streamWithRuntime(
         yield sseData(streamError(data.message ?? "The provider failed", "server_error", data.code ?? null));
         return;
       } else if (event.type === "finish") {
+        if (data.usage) meta.onUsage?.(data.usage);
         yield chunk({}, finishReasonOf(data.reason));
         if (meta.includeUsage && data.usage) {
           const usage = {

@@ -61,6 +61,11 @@ export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchem
   rawBody?: boolean;
   /** Mount outside `basePath` (e.g. `/health`, `/v1/messages`). */
   absolute?: boolean;
+  /**
+   * `false`: the server's window rate limiters (`config.rateLimit`, per client address) leave this
+   * route alone — for surfaces that limit their callers themselves (the proxy, per client credential).
+   */
+  rateLimit?: false;
   /** Status of a success envelope (default 200). */
   successStatus?: number;
   /** Middleware for this route only, run after the global ones of the same order. */
