@@ -1,4 +1,5 @@
 import type { ErrorShape, ServerAdapterError } from "@conduit-ai/server-core";
+import { gateRefusalOf } from "../admission/gate-refusal.js";
 import { retryHint } from "../relay/final-status.js";
 import type { AnthropicErrorType } from "./errors.js";
 
@@ -27,10 +28,12 @@ export function anthropicTypeOf(status: number): AnthropicErrorType | "timeout_e
 /** Conduit's own errors on `/v1/messages*` in Anthropic's shape, with `request-id` as Anthropic sends it. */
 export function writeAnthropicError(error: ServerAdapterError, request: { requestId: string }) {
   const status = error.statusCode;
+  const refusal = gateRefusalOf(error);
+  const type = refusal?.gateReason === "budget_exceeded" ? "budget_exceeded" : anthropicTypeOf(status);
   return {
     status,
-    headers: { "request-id": request.requestId, ...retryHint(status) },
-    body: JSON.stringify({ type: "error", error: { type: anthropicTypeOf(status), message: error.message } }),
+    headers: { "request-id": request.requestId, ...retryHint(status), ...(refusal?.final ? { "x-should-retry": "false" } : {}) },
+    body: JSON.stringify({ type: "error", error: { type, message: error.message } }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ErrorShape, ServerAdapterError } from "@conduit-ai/server-core";
+import { gateRefusalOf } from "../admission/gate-refusal.js";
 import { retryHint } from "../relay/final-status.js";
 
 /** The codex backend's `error.type` for a status. */
@@ -13,10 +14,13 @@ function codexTypeOf(status: number): string {
 /** Conduit's own errors on the codex route in the codex backend's `{error:{type, message}}`. */
 export function writeCodexError(error: ServerAdapterError) {
   const status = error.statusCode;
+  const refusal = gateRefusalOf(error);
   return {
     status,
-    headers: retryHint(status),
-    body: JSON.stringify({ error: { type: codexTypeOf(status), message: error.message } }),
+    headers: { ...retryHint(status), ...(refusal?.final ? { "x-should-retry": "false" } : {}) },
+    body: JSON.stringify({
+      error: { type: refusal?.gateReason === "budget_exceeded" ? "budget_exceeded" : codexTypeOf(status), message: error.message },
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ErrorShape, ServerAdapterError } from "@conduit-ai/server-core";
+import { gateRefusalOf } from "../admission/gate-refusal.js";
 import { retryHint } from "../relay/final-status.js";
 
 /** OpenAI's `type` and `code` for a status. */
@@ -24,10 +25,13 @@ export function openaiKindOf(status: number): { type: string; code: string | nul
 /** Conduit's own errors on OpenAI's paths in `{error:{message, type, param, code}}`. */
 export function writeOpenAIError(error: ServerAdapterError, request: { method: string; path: string }) {
   const status = error.statusCode;
-  const { type, code } = openaiKindOf(status);
+  const refusal = gateRefusalOf(error);
+  const { type, code } =
+    refusal?.gateReason === "budget_exceeded" ? { type: "insufficient_quota", code: "budget_exceeded" } : openaiKindOf(status);
   // OpenAI names an unknown route by method and path; the client sees what it asked for.
   const message = status === 404 && error.code === "ROUTE_NOT_FOUND" ? `Invalid URL (${request.method} ${request.path})` : error.message;
-  return { status, headers: retryHint(status), body: JSON.stringify({ error: { message, type, param: null, code } }) };
+  const headers = { ...retryHint(status), ...(refusal?.final ? { "x-should-retry": "false" } : {}) };
+  return { status, headers, body: JSON.stringify({ error: { message, type, param: null, code } }) };
 }
 
 /** Every other `/v1/*` path (chat completions, unknown routes) answers in OpenAI's shape. */
