@@ -179,6 +179,22 @@ forEachAdapter("proxy errors in the vendor's shape", ({ start }) => {
     expect(fake.exchanges).toHaveLength(4);
   });
 
+  it("a non-streaming chat completion outlives the server's timeout: the proxy route has its own (issue 20 item 7)", async () => {
+    fake.responseDelayMs = 1_500;
+    const server = await serve({ timeoutMs: 10_000 }, {}, { timeout: 500 });
+    const chat = await post(
+      server.url("/v1/chat/completions"),
+      JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] }),
+      {
+        authorization: `Bearer ${CLIENT_KEY}`,
+      },
+    );
+    expect(chat.status).toBe(200);
+    expect(await chat.json()).toMatchObject({ choices: [{ message: { content: "Hello from the fake — ünïcödé ✓ 🚀" } }] });
+    // The server's own default still bounds the rest.
+    expect((await fetch(server.url("/api/health"))).status).toBe(200);
+  });
+
   it("/accounts and /limits answer in Conduit's envelope, success and errors alike", async () => {
     const server = await serve();
     for (const path of ["/accounts", "/limits?snapshot=true"]) {
