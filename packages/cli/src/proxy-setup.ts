@@ -1,5 +1,5 @@
 import type { ConduitProxy } from "@conduit-ai/proxy";
-import { type Runtime, createConsoleLogger } from "@conduit-ai/server-core";
+import { type Gate, type Runtime, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -15,7 +15,8 @@ export async function setupProxy(
     runtime,
     env = {},
     keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
-  }: { redis: SharedRedis | undefined; runtime: Runtime; env?: NodeJS.ProcessEnv; keyPrefix?: string },
+    gate,
+  }: { redis: SharedRedis | undefined; runtime: Runtime; env?: NodeJS.ProcessEnv; keyPrefix?: string; gate?: Gate },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
     return undefined;
@@ -33,5 +34,6 @@ export async function setupProxy(
   const logger = createConsoleLogger("warn");
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
   const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
-  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime) });
+  // With governance (a `keys` section) its gate admits every proxy call: virtual keys, limits, budgets.
+  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime), ...(gate ? { gate } : {}) });
 }

@@ -70,7 +70,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   });
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
-    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix });
+    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, ...(governance ? { gate: governance.gate } : {}) });
   } catch (error) {
     await runtime.close();
     await auth.close();

@@ -71,7 +71,7 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
     expect(message.content[0]).toMatchObject({ type: "text", text: "Hello from the fake — ünïcödé ✓ 🚀" });
   });
 
-  it("demands a client key: 401 in Anthropic's shape on every proxy route", async () => {
+  it("demands a client key: 401 on every proxy route (Anthropic's shape on /v1/messages, the envelope on /accounts and /limits)", async () => {
     const { server } = await serve();
     for (const [method, path] of [
       ["POST", "/v1/messages"],
@@ -80,7 +80,9 @@ forEachAdapter("proxy surfaces: /v1/messages, /limits, /accounts", ({ start }) =
     ] as const) {
       const response = await fetch(server.url(path), { method, ...(method === "POST" ? { body: JSON.stringify(ASK) } : {}) });
       expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
+      expect(await response.json()).toMatchObject(
+        path === "/v1/messages" ? { type: "error", error: { type: "authentication_error" } } : { error: { code: "AUTH_REQUIRED" } },
+      );
     }
     expect(fake.exchanges).toHaveLength(0);
   });

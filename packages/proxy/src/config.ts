@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@conduit-ai/server-core";
 import { z } from "zod";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
@@ -87,6 +88,19 @@ export const proxyConfigSchema = z
       .default(10 * 60 * 1000),
     /** Leave out request parameters a target model cannot honour instead of a 400 naming them. */
     dropParams: z.boolean().default(false),
+    /**
+     * Requests per client credential (a digest of the key, or the server user), instead of the
+     * server's per-address limit: an agent session makes hundreds of calls from one address.
+     * Shared through Redis with `store: "redis"`; a failing store answers 503 (fail closed).
+     */
+    rateLimit: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxRequests: z.number().int().positive().default(1000),
+        windowMs: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .prefault({}),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })
@@ -112,8 +126,12 @@ export type ProxyConfig = z.output<typeof proxyConfigSchema>;
 export function parseProxyConfig(input: unknown): ProxyConfig {
   const result = proxyConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map(
-    (issue) => `proxy.${issue.path.join(".")}: ${issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code}`,
-  );
-  throw new Error(`Invalid proxy config: ${issues.join("; ")}`);
+  const issues = result.error.issues.map((issue) => ({
+    key: ["proxy", ...issue.path.map(String)].join("."),
+    message: issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code,
+  }));
+  const first = issues[0];
+  throw new ConfigurationError(`Invalid proxy config: ${issues.map((issue) => `${issue.key}: ${issue.message}`).join("; ")}`, {
+    details: { key: first?.key, issues },
+  });
 }

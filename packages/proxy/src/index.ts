@@ -19,6 +19,8 @@ export type { RateLimitVerdict, RelayRequest, VendorWire } from "./relay/vendor-
 export { type ScannedUsage, type TapOutcome, type UsageScanner, tapBody } from "./relay/body-tap.js";
 export { type ProxyReply, replyToResponse } from "./relay/proxy-reply.js";
 export { type AnthropicErrorType, anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
+export { anthropicErrorShape, anthropicTypeOf, writeAnthropicError } from "./anthropic/error-shape.js";
+export { retryHint } from "./relay/final-status.js";
 export { type HeaderRecord, MAX_COOLDOWN_MS, parseRateLimitHeaders, rateLimitResetAt } from "./anthropic/rate-limit-headers.js";
 export { tapUsage } from "./anthropic/usage-tap.js";
 export {
@@ -31,7 +33,16 @@ export {
   type Selection,
 } from "./pool/account-pool.js";
 export { OAuthRefresher, RefreshRejectedError } from "./pool/oauth-refresher.js";
-export { createClientCheck } from "./client-auth.js";
+export { createClientCheck, presentedCredential } from "./admission/client-auth.js";
+export {
+  type AdmissionRequest,
+  type Admitted,
+  type ClientAdmission,
+  type ClientAdmissionOptions,
+  createClientAdmission,
+} from "./admission/client-admission.js";
+export { GateRefusedError, type GateRefusalDetails, gateRefusalOf } from "./admission/gate-refusal.js";
+export { admissionRequestOf } from "./admission/request-estimate.js";
 export { DEFAULT_PRICES, type PriceTable, type TokenUsage, costOf, mergePrices, priceOf } from "./prices.js";
 export type { AccountState, OAuthTokens, PoolStore, Quota, QuotaLimits, UsageRow, UsageTotals } from "./store/pool-store.js";
 export { MemoryPoolStore } from "./store/memory-store.js";

@@ -1,7 +1,21 @@
-import type { ProxyRoutesProvider, ProxySurfaces, RouteDefinition, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
+import {
+  ConfigurationError,
+  type Gate,
+  type ProxyRoutesProvider,
+  RedisRateLimitStore,
+  createRateLimiter,
+  type ProxySurfaces,
+  type RouteDefinition,
+  type RouteGroup,
+  type ServerAdapter,
+  type ServerContext,
+} from "@conduit-ai/server-core";
 import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
 import { createRelay } from "./relay/relay.js";
-import { createClientCheck } from "./client-auth.js";
+import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";
+import { createClientCheck } from "./admission/client-auth.js";
+import { createCodexRouteGroup } from "./codex/codex-route.js";
+import { createCodexRelay } from "./codex/codex-sender.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
 import { replyToResponse } from "./relay/proxy-reply.js";
@@ -12,6 +26,7 @@ import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./o
 import { MemoryPoolStore } from "./store/memory-store.js";
 import type { PoolStore } from "./store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
+import { guardedStore } from "./store/store-outage.js";
 
 export interface ProxyOptions {
   /** Required when `store: "redis"`; the caller owns (and closes) it. */
@@ -29,6 +44,11 @@ export interface ProxyOptions {
    * `src/openai/`). Until it is given, that surface cannot be mounted.
    */
   chatCompletions?: (proxy: ConduitProxy) => RouteDefinition | RouteDefinition[];
+  /**
+   * A gatekeeper (e.g. `@conduit-ai/governance`): every AI surface asks it to admit each call
+   * (virtual keys, limits, budgets) instead of checking `clientKeys`, and settles with the real usage.
+   */
+  gate?: Gate;
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
@@ -38,7 +58,11 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly sendMessages: SendMessages;
   /** Responses kept for `/v1/responses`' `previous_response_id`: Redis when the pool is, else this process. */
   readonly responseStore: ResponseStore;
+  /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
+  readonly admission: ClientAdmission;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
+  /** `POST /backend-api/codex/responses` over the pool's codex accounts, with the codex error shape (mounted by `conduit proxy`). */
+  createCodexRoutes(): RouteGroup;
   close(): Promise<void>;
 }
 
@@ -52,7 +76,7 @@ export interface ConduitProxy extends ProxyRoutesProvider {
 export function createProxy(input: ProxyConfigInput | ProxyConfig, options: ProxyOptions = {}): ConduitProxy {
   const config = parseProxyConfig(input);
   const store = options.store ?? storeFor(config, options);
-  const pool = new AccountPool({ config, store, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const pool = new AccountPool({ config, store: guardedStore(store), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const upstream = new UpstreamClient();
   const relayMessages = createMessagesRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
   const relayCountTokens = createRelay({
@@ -66,11 +90,22 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const isClientAllowed = createClientCheck(config.clientKeys);
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
+  const admission = createClientAdmission({
+    clientKeys: config.clientKeys,
+    ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
+    ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const proxy: ConduitProxy = {
     config,
     pool,
     sendMessages,
     responseStore,
+    admission,
+    createCodexRoutes() {
+      const relay = createCodexRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+      return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });
+    },
     createProxyRoutes(surfaces = {}) {
       const wanted = {
         messages: surfaces.messages ?? true,
@@ -82,6 +117,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         relayMessages,
         relayCountTokens,
         isClientAllowed,
+        admission,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };
@@ -95,9 +131,26 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   return proxy;
 }
 
+/** The per-credential limiter: in memory, or shared through the pool's Redis (fail closed). */
+function clientLimiter(config: ProxyConfig, options: ProxyOptions) {
+  const { maxRequests, windowMs } = config.rateLimit;
+  const store =
+    config.store === "redis" && options.redis
+      ? new RedisRateLimitStore(options.redis, { prefix: `${options.redisPrefix ?? "conduit:proxy:"}ratelimit:` })
+      : undefined;
+  return createRateLimiter({
+    maxRequests,
+    windowMs,
+    subWindows: 6,
+    message: `Too many requests for this client key (${maxRequests} per ${windowMs / 1000} s)`,
+    keyGenerator: (ctx: ServerContext) => String(ctx.state[CLIENT_LIMIT_KEY]),
+    ...(store ? { store } : {}),
+  });
+}
+
 function storeFor(config: ProxyConfig, options: ProxyOptions): PoolStore {
   if (config.store === "memory") return new MemoryPoolStore();
-  if (!options.redis) throw new Error('proxy.store is "redis" but no Redis client was given (createProxy(config, { redis }))');
+  if (!options.redis) throw new ConfigurationError('proxy.store is "redis" but no Redis client was given (createProxy(config, { redis }))');
   return new RedisPoolStore(options.redis, options.redisPrefix);
 }
 

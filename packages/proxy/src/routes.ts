@@ -1,9 +1,21 @@
-import { type RouteDefinition, type RouteGroup, type ServerContext, rawResponse } from "@conduit-ai/server-core";
-import { anthropicError, anthropicErrorReply } from "./anthropic/errors.js";
+import {
+  AuthenticationError,
+  type RouteDefinition,
+  type RouteGroup,
+  type ServerContext,
+  ServerValidationError,
+  isStoreUnavailable,
+  rawResponse,
+} from "@conduit-ai/server-core";
+import { anthropicErrorShape } from "./anthropic/error-shape.js";
 import type { RelayMessages } from "./anthropic/messages-sender.js";
 import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
 import { credentialHeaders } from "./anthropic/wire.js";
+import { openaiErrorShape } from "./openai/error-shape.js";
 import type { ProxyConfig } from "./config.js";
+import type { ClientAdmission } from "./admission/client-admission.js";
+import { admissionRequestOf } from "./admission/request-estimate.js";
+import { reservationUsage, settleFromAnswer } from "./admission/settlement.js";
 import type { AccountPool } from "./pool/account-pool.js";
 import type { ProxyReply } from "./relay/proxy-reply.js";
 import type { Relay } from "./relay/relay.js";
@@ -16,12 +28,15 @@ export interface ProxyRouteDeps {
   /** The pool's relay to `/v1/messages/count_tokens`. */
   relayCountTokens?: Relay;
   isClientAllowed: (ctx: ServerContext) => boolean;
+  /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
+  admission: ClientAdmission;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
 }
 
-function unauthorized(): Response {
-  return anthropicError(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
+/** Thrown, so the one error step shapes it: Anthropic's shape on `/v1/messages`, the envelope on `/accounts` and `/limits`. */
+function unauthorized(): AuthenticationError {
+  return new AuthenticationError("A proxy client key is required (x-api-key or Authorization: Bearer)");
 }
 
 function asRouteResult(reply: ProxyReply) {
@@ -46,22 +61,37 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
     rawBody: true,
     streaming: true,
     timeoutMs: deps.config.timeoutMs,
+    // Limited per client credential by the admission, not per address by the server.
+    rateLimit: false,
     summary: "Messages API passthrough over the account pool",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      const admission = deps.admission;
+      admission.precheck(ctx);
       const body = await ctx.readRawBody();
-      if (!body) return asRouteResult(anthropicErrorReply(400, "invalid_request_error", "Request body is required"));
+      if (!body || body.byteLength === 0)
+        throw new ServerValidationError("Request body is required", [{ field: "body", message: "a Messages API request" }]);
+      // The body is parsed only for a gate (model, tokens); without one it goes upstream unread.
+      const request = admission.gated ? admissionRequestOf("anthropic", body) : { surface: "anthropic" as const, estimatedInputTokens: 0 };
+      const admitted = await admission.admit(ctx, request);
+      const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
       try {
         return asRouteResult(
-          await deps.relayMessages(body, { headers: headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) }),
+          await deps.relayMessages(body, {
+            headers: headersOf(ctx),
+            signal: ctx.abortSignal,
+            ...(search ? { search } : {}),
+            ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
+          }),
         );
       } catch (error) {
-        if (ctx.abortSignal.aborted) throw error;
-        // The pool's store (Redis) or the relay failed: an answer the SDKs retry, in their shape.
-        deps.onWarning?.(`proxy: request failed (${error instanceof Error ? error.name : "error"})`);
-        return asRouteResult(anthropicErrorReply(503, "api_error", "The proxy cannot serve this request right now"));
+        // Gone before any answer: the call may have reached upstream, so the reservation stands.
+        if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
+        else admitted.release();
+        // A store outage (Redis) leaves as 503 STORE_UNAVAILABLE, in Anthropic's shape on this path.
+        if (isStoreUnavailable(error)) deps.onWarning?.("proxy: the pool's store is unavailable");
+        throw error;
       }
     },
   };
@@ -86,7 +116,7 @@ export function createAccountsRoute(deps: ProxyRouteDeps): RouteDefinition {
     summary: "Proxy accounts: status, cooldown, quota, token totals and cost",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      if (!deps.isClientAllowed(ctx)) throw unauthorized();
       return { accounts: await deps.pool.rows() };
     },
   };
@@ -104,7 +134,7 @@ export function createLimitsRoute(deps: ProxyRouteDeps): RouteDefinition {
     summary: "Per-account quota (live, or stored with ?snapshot=true)",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) return unauthorized();
+      if (!deps.isClientAllowed(ctx)) throw unauthorized();
       const snapshot = ctx.query.snapshot === "true" || ctx.query.snapshot === "1";
       if (!snapshot) await probeAccounts(deps, ctx.abortSignal);
       const rows = await deps.pool.rows();
@@ -172,5 +202,6 @@ export function createProxyRouteGroups(
       "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",
     );
   }
-  return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"] }] : [];
+  // Conduit's own errors on these paths (unknown /v1 routes, auth, limits, timeouts) speak the vendors' shapes.
+  return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"], errorShapes: [anthropicErrorShape, openaiErrorShape] }] : [];
 }

@@ -1,3 +1,5 @@
+import type { TapOutcome } from "./relay/body-tap.js";
+
 /**
  * Sends one Messages API request through the account pool: account choice, retries and
  * failover included. `body` goes upstream byte for byte; the answer is upstream's (status,
@@ -11,5 +13,7 @@ export type SendMessages = (
     signal: AbortSignal;
     /** The query string of the client's request (`?beta=true`), forwarded as is. */
     search?: string;
+    /** Called once with the final answer's status and the usage upstream reported (a gate settles here). */
+    onAnswered?: (status: number, outcome: TapOutcome) => void;
   },
 ) => Promise<Response>;

@@ -1,15 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  type ProxyConfig,
-  chatCompletionsFor,
-  createClientCheck,
-  createCodexRoute,
-  createCodexSender,
-  createProxy,
-  parseProxyConfig,
-  registerProxyRoutes,
-} from "@conduit-ai/proxy";
+import { type ProxyConfig, chatCompletionsFor, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { Governance } from "@conduit-ai/governance";
@@ -159,13 +150,14 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
       ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
       onWarning: warn,
       chatCompletions: chatCompletionsFor(runtime),
+      // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
+      ...(governance ? { gate: governance.gate } : {}),
     });
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
     // The admin API (with an admin credential) and the per-team metrics.
     governance?.install(server);
-    const sendCodex = createCodexSender({ pool: proxy.pool, config: proxy.config, onWarning: warn });
-    server.registerRoute(createCodexRoute({ sendCodex, isClientAllowed: createClientCheck(proxy.config.clientKeys) }));
+    server.registerRouteGroup(proxy.createCodexRoutes());
     await setupConsole(server, { admin: options.admin, console: options.console, env, proxy, ...(redis ? { redis } : {}) });
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);

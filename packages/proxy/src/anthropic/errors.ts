@@ -1,3 +1,4 @@
+import { retryHint } from "../relay/final-status.js";
 import { type ProxyReply, replyToResponse } from "../relay/proxy-reply.js";
 
 /** Anthropic's error types (https://docs.anthropic.com/en/api/errors). */
@@ -15,7 +16,7 @@ export type AnthropicErrorType =
 export function anthropicErrorReply(status: number, type: string, message: string, headers: Record<string, string> = {}): ProxyReply {
   return {
     status,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...retryHint(status), ...headers },
     body: Buffer.from(JSON.stringify({ type: "error", error: { type, message } })),
   };
 }

@@ -1,7 +1,7 @@
 import type { ProxyConfig } from "../config.js";
 import type { AccountPool } from "../pool/account-pool.js";
 import type { ProxyReply } from "../relay/proxy-reply.js";
-import { type RelayOptions, createRelay, secondsUntil } from "../relay/relay.js";
+import { createRelay, secondsUntil } from "../relay/relay.js";
 import type { UpstreamClient } from "../relay/transport.js";
 import type { RelayRequest, VendorWire } from "../relay/vendor-wire.js";
 import { anthropicErrorReply } from "./errors.js";
@@ -18,8 +18,6 @@ export interface MessagesSenderOptions {
   upstream?: UpstreamClient;
   /** Called with problems worth a log line (never with secrets). */
   onWarning?: (message: string) => void;
-  /** How each passed-through answer ended, with its usage (a gate settles with it). */
-  onAnswered?: RelayOptions["onAnswered"];
 }
 
 /**

@@ -4,7 +4,7 @@ import { createAdapter } from "@conduit-ai/adapter-hono";
 import { type BaseServerAdapter, createAllRoutes } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createClientCheck } from "../client-auth.js";
+import { createClientCheck } from "../admission/client-auth.js";
 import { chatCompletionsFor } from "../openai/openai-surfaces.js";
 import { type ConduitProxy, createProxy } from "../proxy.js";
 import { codexStream, startFakeCodex } from "../testing/fake-codex.js";

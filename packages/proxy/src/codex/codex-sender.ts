@@ -2,7 +2,7 @@ import type { ProxyConfig } from "../config.js";
 import type { AccountPool } from "../pool/account-pool.js";
 import { forwardedRequestHeaders } from "../relay/headers.js";
 import { replyToResponse } from "../relay/proxy-reply.js";
-import { type Relay, type RelayOptions, createRelay, secondsUntil } from "../relay/relay.js";
+import { type Relay, createRelay, secondsUntil } from "../relay/relay.js";
 import type { UpstreamClient } from "../relay/transport.js";
 import type { VendorWire } from "../relay/vendor-wire.js";
 import { CodexUsageScanner } from "./codex-usage.js";
@@ -19,8 +19,6 @@ export interface CodexSenderOptions {
   config: Pick<ProxyConfig, "upstream" | "sessionHeader" | "maxRetries" | "retryBaseMs">;
   upstream?: UpstreamClient;
   onWarning?: (message: string) => void;
-  /** How each passed-through answer ended, with its usage (a gate settles with it). */
-  onAnswered?: RelayOptions["onAnswered"];
 }
 
 /**

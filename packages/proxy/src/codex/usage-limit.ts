@@ -1,3 +1,4 @@
+import { retryHint } from "../relay/final-status.js";
 import { type ProxyReply, replyToResponse } from "../relay/proxy-reply.js";
 
 /** How long an account rests after `usage_limit_reached` when neither body nor headers name a reset. */
@@ -58,7 +59,7 @@ export function codexErrorReply(
 ): ProxyReply {
   return {
     status,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...retryHint(status), ...headers },
     body: Buffer.from(JSON.stringify({ error: { type, message, ...extra } })),
   };
 }

@@ -4,7 +4,7 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
-import { createClientCheck } from "../client-auth.js";
+import { createClientCheck } from "../admission/client-auth.js";
 import { createProxy, registerProxyRoutes } from "../proxy.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 import { chatCompletionsFor } from "./openai-surfaces.js";

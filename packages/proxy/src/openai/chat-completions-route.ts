@@ -1,5 +1,6 @@
 import {
   DEFAULT_MAX_BODY_DEPTH,
+  type GateUsage,
   type RouteDefinition,
   type Runtime,
   ServerAdapterError,
@@ -8,7 +9,10 @@ import {
   jsonDepthExceeds,
   rawResponse,
 } from "@conduit-ai/server-core";
-import { createClientCheck } from "../client-auth.js";
+import type { AdmissionRequest, Admitted, ClientAdmission } from "../admission/client-admission.js";
+import { createClientCheck } from "../admission/client-auth.js";
+import { admissionRequestOf } from "../admission/request-estimate.js";
+import { reservationUsage, settleFromAnswer } from "../admission/settlement.js";
 import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
@@ -23,6 +27,13 @@ export interface ChatCompletionsRouteOptions {
    * before their body is read. Required so that forgetting it cannot open the surface.
    */
   isClientAllowed: (ctx: ServerContext) => boolean;
+  /**
+   * The proxy's admission (client keys or its gate, then the per-credential limit); when given it
+   * replaces `isClientAllowed`, and the route leaves the server's per-address limit.
+   */
+  admission?: ClientAdmission;
+  /** Time until the answer starts, instead of the server's (the proxy's `timeoutMs`, 10 minutes). */
+  timeoutMs?: number;
   /** Answers every other model with its providers (`local` included); without one they are 404 `model_not_found`. */
   runtime?: Runtime;
   /** `max_tokens` for Claude models when the client sets none (default 4096). */
@@ -70,6 +81,21 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   }
 }
 
+/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
+class PassThrough {
+  constructor(readonly error: ServerAdapterError) {}
+}
+
+/** A runtime stream that settles its admission however it ends: usage reported, else the reservation stands. */
+async function* settleWhenDone(stream: AsyncIterable<string>, admitted: Admitted, reserved: GateUsage): AsyncGenerator<string> {
+  try {
+    yield* stream;
+  } finally {
+    // A no-op when the provider's finish already settled with the real usage.
+    admitted.settle(reserved);
+  }
+}
+
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
  * Messages API and looped through the pool) and for the runtime's providers, JSON or SSE,
@@ -90,9 +116,16 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     summary: "OpenAI-compatible chat completions",
     tags: ["proxy"],
     rawBody: true,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
+      const admission = options.admission;
+      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
+      admission?.precheck(ctx);
+      let admitted: Admitted | undefined;
+      let estimate: AdmissionRequest | undefined;
       try {
-        if (!options.isClientAllowed(ctx)) throw unauthorized();
+        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
         const body = await readJsonBody(ctx);
         if (body === null || typeof body !== "object" || Array.isArray(body))
           throw invalidRequest("The request body must be a JSON object");
@@ -103,6 +136,17 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
         }
         const request = parsed.data;
+        estimate = admission?.gated
+          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
+          : { surface: "openai", estimatedInputTokens: 0 };
+        if (admission) {
+          try {
+            admitted = await admission.admit(ctx, estimate);
+          } catch (error) {
+            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
+          }
+        }
+        const settled = admitted;
         const meta = { id: newCompletionId(), created: Math.floor(Date.now() / 1000) };
         if (isClaudeModel(request.model)) {
           const extraHeaders: Record<string, string> = {};
@@ -116,6 +160,9 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
             dropParams,
             signal: ctx.abortSignal,
             extraHeaders,
+            ...(settled && admission?.gated
+              ? { onAnswered: settleFromAnswer(settled, estimate, { vendor: "anthropic", model: request.model }) }
+              : {}),
           });
         }
         const runtime = options.runtime;
@@ -128,16 +175,38 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
             "model_not_found",
           );
         const context = callContextOf(ctx);
+        const started = performance.now();
+        const runtimeMeta = {
+          ...meta,
+          ...(settled
+            ? {
+                onUsage: (usage: { inputTokens: number; outputTokens: number }) =>
+                  settled.settle({
+                    model: request.model,
+                    target: `runtime/${request.model}`,
+                    inputTokens: usage.inputTokens,
+                    outputTokens: usage.outputTokens,
+                    status: 200,
+                    latencyMs: Math.round(performance.now() - started),
+                  }),
+              }
+            : {}),
+        };
         if (!request.stream)
-          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, { ...meta, dropParams })), {
+          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, { ...runtimeMeta, dropParams })), {
             headers: { "content-type": "application/json" },
           });
         const target = await resolveRuntimeModel(runtime, request.model);
         const includeUsage = request.stream_options?.include_usage === true;
-        return rawResponse(streamWithRuntime(runtime, request, context, { ...meta, includeUsage, target, dropParams }), {
-          headers: STREAM_HEADERS,
-        });
+        const stream = streamWithRuntime(runtime, request, context, { ...runtimeMeta, includeUsage, target, dropParams });
+        const reserved = reservationUsage(estimate, { vendor: "runtime", model: request.model }, 200, 0);
+        return rawResponse(settled ? settleWhenDone(stream, settled, reserved) : stream, { headers: STREAM_HEADERS });
       } catch (error) {
+        if (error instanceof PassThrough) throw error.error;
+        // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
+        if (admitted && estimate && ctx.abortSignal.aborted)
+          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
+        else admitted?.release();
         return fromRuntimeError(error).toResponse();
       }
     },

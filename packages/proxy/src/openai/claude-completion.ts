@@ -40,6 +40,7 @@ export async function completeWithClaude(
     id: string;
     created: number;
     extraHeaders?: Record<string, string>;
+    onAnswered?: Parameters<SendMessages>[1]["onAnswered"];
   },
 ) {
   const translated = toMessagesRequest(request, { defaultMaxTokens: options.defaultMaxTokens, dropParams: options.dropParams ?? false });
@@ -51,7 +52,11 @@ export async function completeWithClaude(
   };
   let upstream: Response;
   try {
-    upstream = await sendMessages(body, { headers, signal: options.signal });
+    upstream = await sendMessages(body, {
+      headers,
+      signal: options.signal,
+      ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
+    });
   } catch (error) {
     throw sendFailure(error);
   }

@@ -3,7 +3,7 @@ import { createRuntime } from "@conduit-ai/runtime";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createClientCheck } from "../client-auth.js";
+import { createClientCheck } from "../admission/client-auth.js";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic } from "../testing/openai-upstream.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 import { MemoryResponseStore } from "./responses/response-store.js";

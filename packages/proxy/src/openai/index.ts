@@ -9,3 +9,4 @@ export { fromMessagesResponse, type ChatCompletion } from "./from-messages-respo
 export { ChunkTranslator, type ChatCompletionChunk } from "./chunk-translator.js";
 export { translateMessagesStream } from "./chat-stream.js";
 export { OpenAIError, fromVendorError } from "./openai-error.js";
+export { openaiErrorShape, openaiKindOf, writeOpenAIError } from "./error-shape.js";

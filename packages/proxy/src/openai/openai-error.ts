@@ -1,4 +1,5 @@
 import { type RawResponse, rawResponse } from "@conduit-ai/server-core";
+import { retryHint } from "../relay/final-status.js";
 
 /** OpenAI's error body: what the `openai` SDK reads into `APIError`. */
 export interface OpenAIErrorBody {
@@ -26,7 +27,7 @@ export class OpenAIError extends Error {
   toResponse(): RawResponse {
     return rawResponse(JSON.stringify(this.toBody()), {
       status: this.status,
-      headers: { ...this.headers, "content-type": "application/json" },
+      headers: { ...retryHint(this.status), ...this.headers, "content-type": "application/json" },
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
-import { createClientCheck } from "../client-auth.js";
+import type { ClientAdmission } from "../admission/client-admission.js";
+import { createClientCheck } from "../admission/client-auth.js";
 import { createModelsRoutes } from "../models/models-route.js";
 import type { SendMessages } from "../send-messages.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
@@ -20,6 +21,8 @@ export interface OpenAISurfaceHost {
   sendMessages: SendMessages;
   responseStore?: ResponseStore;
   config: { clientKeys: readonly string[]; sessionHeader: string; timeoutMs?: number; dropParams?: boolean };
+  /** The proxy's admission (client keys or its gate, then the per-credential limit). */
+  admission?: ClientAdmission;
 }
 
 /**
@@ -44,7 +47,12 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
       ...(runtime ? { runtime } : {}),
     };
     const routes = [
-      createChatCompletionsRoute(shared),
+      createChatCompletionsRoute({
+        ...shared,
+        // A non-streaming answer only starts once the model finished: the proxy's 10 minutes, not the server's 30 s.
+        ...(proxy.config.timeoutMs !== undefined ? { timeoutMs: proxy.config.timeoutMs } : {}),
+        ...(proxy.admission ? { admission: proxy.admission } : {}),
+      }),
       createResponsesRoute({
         ...shared,
         ...(proxy.responseStore ? { store: proxy.responseStore } : {}),

@@ -56,6 +56,8 @@ const asToolCall = (call: ToolCallRecord): ChatToolCall => ({
 interface Meta {
   id: string;
   created: number;
+  /** The usage the provider reported, once (a gate settles with it). */
+  onUsage?: (usage: { inputTokens: number; outputTokens: number }) => void;
 }
 
 /** A non-Claude model answered by the runtime's providers, as a `chat.completion`. */
@@ -67,6 +69,7 @@ export async function generateWithRuntime(
 ): Promise<ChatCompletion> {
   const target = await resolveRuntimeModel(runtime, request.model);
   const result = await runtime.generate(runtimeRequestOf(request, target, meta.dropParams), context);
+  meta.onUsage?.(result.usage);
   const toolCalls = result.toolCalls.map(asToolCall);
   return {
     id: meta.id,
@@ -135,6 +138,7 @@ export async function* streamWithRuntime(
         yield sseData(streamError(data.message ?? "The provider failed", "server_error", data.code ?? null));
         return;
       } else if (event.type === "finish") {
+        if (data.usage) meta.onUsage?.(data.usage);
         yield chunk({}, finishReasonOf(data.reason));
         if (meta.includeUsage && data.usage) {
           const usage = {

@@ -19,11 +19,9 @@ export interface RelayOptions {
   upstream?: UpstreamClient;
   /** Called with problems worth a log line (never with secrets). */
   onWarning?: (message: string) => void;
-  /** How each passed-through answer ended, with the usage it reported (for a gate's settlement). */
-  onAnswered?: (request: RelayRequest, outcome: TapOutcome) => void;
 }
 
-type Attempt = { kind: "done"; reply: ProxyReply } | { kind: "next"; reply?: ProxyReply };
+type Attempt = { kind: "done"; reply: ProxyReply; passedThrough?: true } | { kind: "next"; reply?: ProxyReply };
 
 /** JSON answers up to this size (with a content-length) are read whole before they are sent on. */
 const WHOLE_JSON_LIMIT = 1024 * 1024;
@@ -123,7 +121,7 @@ export function createRelay(options: RelayOptions): Relay {
         trace?.leaving(`upstream_${status}`);
         return { kind: "next", reply: await buffered(response, sent) };
       }
-      return { kind: "done", reply: await passthrough(response, lease, request, trace, sent) };
+      return { kind: "done", reply: await passthrough(response, lease, request, trace, sent), passedThrough: true };
     }
   }
 
@@ -151,7 +149,7 @@ export function createRelay(options: RelayOptions): Relay {
       const usage = outcome.usage;
       if (outcome.completed && usage)
         pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
-      options.onAnswered?.(request, outcome);
+      request.onAnswered?.(response.status, outcome);
     };
     const length = Number(response.headers["content-length"]);
     if (contentType.startsWith("application/json") && Number.isInteger(length) && length <= WHOLE_JSON_LIMIT) {
@@ -167,6 +165,12 @@ export function createRelay(options: RelayOptions): Relay {
       return { status: response.status, headers: relayedHeaders(response.headers), body: bytes };
     }
     return { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(response.body, scanner, ended) };
+  }
+
+  /** The final answer; one that did not pass through the tap (an error, read whole) is reported here. */
+  function answer(reply: ProxyReply, request: RelayRequest): ProxyReply {
+    request.onAnswered?.(reply.status, { completed: true, usage: undefined });
+    return reply;
   }
 
   return async (body, request) => {
@@ -189,13 +193,13 @@ export function createRelay(options: RelayOptions): Relay {
     for (;;) {
       const selection = await pool.acquire({ vendor: wire.vendor, sessionKey, exclude: tried, signal: request.signal });
       if (selection.kind !== "lease") {
-        if (selection.kind === "cooling") return wire.errors.cooling(selection.retryAt);
-        return fallback ?? wire.errors.unavailable();
+        if (selection.kind === "cooling") return answer(wire.errors.cooling(selection.retryAt), request);
+        return answer(fallback ?? wire.errors.unavailable(), request);
       }
       if (trace && tried.size > 0) trace.failover([...tried].at(-1) as string, selection.lease.account);
       tried.add(selection.lease.account.id);
       const outcome = await attempt(selection.lease, body, request, trace);
-      if (outcome.kind === "done") return outcome.reply;
+      if (outcome.kind === "done") return outcome.passedThrough ? outcome.reply : answer(outcome.reply, request);
       if (outcome.reply) fallback = outcome.reply;
     }
   }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { AccountConfig, Vendor } from "../config.js";
 import type { Quota } from "../store/pool-store.js";
-import type { UsageScanner } from "./body-tap.js";
+import type { TapOutcome, UsageScanner } from "./body-tap.js";
 import type { ProxyReply } from "./proxy-reply.js";
 
 /** The request as the relay sends it: raw bytes plus the client's headers and query. */
@@ -10,6 +10,11 @@ export interface RelayRequest {
   signal: AbortSignal;
   /** The query string of the client's request (`?beta=true`), forwarded as is. */
   search?: string;
+  /**
+   * Called once with the final answer's status and how its body ended, with the usage upstream
+   * reported (streams: when the body ended or was cut; error answers: no usage). A gate settles here.
+   */
+  onAnswered?: (status: number, outcome: TapOutcome) => void;
 }
 
 /** A 429's verdict: cool the account until `resetAt` and try the next, or (undefined) answer the client as is. */

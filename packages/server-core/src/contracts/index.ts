@@ -12,3 +12,4 @@ export * from "./usage.js";
 export * from "./frameworks.js";
 export * from "./gate.js";
 export * from "./tracing.js";
+export * from "./error-writer.js";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ServerContext } from "./context.js";
+import type { ErrorShape } from "./error-writer.js";
 import type { HttpMethod } from "./http.js";
 import type { MiddlewareDefinition } from "./middleware.js";
 
@@ -60,6 +61,11 @@ export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchem
   rawBody?: boolean;
   /** Mount outside `basePath` (e.g. `/health`, `/v1/messages`). */
   absolute?: boolean;
+  /**
+   * `false`: the server's window rate limiters (`config.rateLimit`, per client address) leave this
+   * route alone — for surfaces that limit their callers themselves (the proxy, per client credential).
+   */
+  rateLimit?: false;
   /** Status of a success envelope (default 200). */
   successStatus?: number;
   /** Middleware for this route only, run after the global ones of the same order. */
@@ -73,6 +79,11 @@ export interface RouteGroup {
   routes: RouteDefinition[];
   middleware?: MiddlewareDefinition[];
   tags?: string[];
+  /**
+   * Error shapes of the group's surface (by absolute path prefix), used wherever Conduit's own
+   * errors on those paths become responses — unknown routes under the prefix included.
+   */
+  errorShapes?: ErrorShape[];
 }
 
 /** A route as the core keeps it: full path resolved. */

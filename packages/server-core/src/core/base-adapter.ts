@@ -319,6 +319,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (typeof group !== "object" || group === null || typeof group.prefix !== "string" || !Array.isArray(group.routes)) {
       throw invalidRoute("a route group needs a prefix and a list of routes", { prefix: String((group as RouteGroup | null)?.prefix) });
     }
+    for (const shape of group.errorShapes ?? []) this.handler.errorShapes.add(shape);
     for (const route of group.routes) {
       const middleware = [...(group.middleware ?? []), ...(route.middleware ?? [])];
       this.registerRoute({

@@ -1,8 +1,10 @@
 import { wrapPipelineError } from "../errors/wrap-error.js";
+import type { WrittenError } from "../contracts/error-writer.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { type ErrorFormatOptions, errorBodyJson, errorResponse, lastResortErrorJson } from "./envelope.js";
 import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "./error-handling-state.js";
 import { discardEventStream } from "./event-stream-response.js";
+import type { ErrorShapeTable } from "./error-shapes.js";
 import type { Logger } from "./logger.js";
 import { type RequestContext, setOwn } from "./request-context.js";
 import type { OutgoingResponse } from "./request-handler.js";
@@ -12,6 +14,8 @@ export interface ErrorSink {
   readonly logger: Logger;
   readonly errorFormat: ErrorFormatOptions;
   emitSafe(event: string, payload: unknown): void;
+  /** Writers of surfaces with their own error shape (a vendor API's on a proxy), by path. */
+  readonly errorShapes?: ErrorShapeTable;
 }
 
 /** Logs without ever throwing: a logger choking on a hostile value must not take the answer with it. */
@@ -62,12 +66,13 @@ export function applyErrorResponse(sink: ErrorSink, context: RequestContext, thr
     if (error.statusCode >= 500) reportServerError(sink, context, error, thrown, handling?.logged === true);
     const format = handling ? { ...sink.errorFormat, includeStack: handling.includeStack } : sink.errorFormat;
     const { status, headers, body } = errorResponse(error, context.requestId, format);
-    const json = errorBodyJson(body);
+    const written = writeShaped(sink, context, error);
     discardEventStream(context);
-    response.status = status;
+    response.status = written?.status ?? status;
     for (const [name, value] of Object.entries(headers)) setOwn(response.headers, name, value);
-    if (status === 413) response.headers.connection = "close";
-    response.body = json;
+    if (written?.headers) for (const [name, value] of Object.entries(written.headers)) setOwn(response.headers, name.toLowerCase(), value);
+    if (response.status === 413) response.headers.connection = "close";
+    response.body = written?.body ?? errorBodyJson(body);
     response.streaming = false;
   } catch (failure) {
     logSafely(sink.logger, "error", { err: failure, requestId: context.requestId }, "error shaping failed");
@@ -75,6 +80,24 @@ export function applyErrorResponse(sink: ErrorSink, context: RequestContext, thr
     response.headers["content-type"] = "application/json; charset=utf-8";
     response.body = lastResortErrorJson(context.requestId);
     response.streaming = false;
+  }
+}
+
+/**
+ * The error in the shape of the surface owning the path, if one does. A writer that fails (or
+ * answers a status that is not an error) leaves the envelope in place: never a crash.
+ */
+function writeShaped(sink: ErrorSink, context: RequestContext, error: ServerAdapterError): WrittenError | undefined {
+  const write = sink.errorShapes?.find(context.path);
+  if (!write) return undefined;
+  try {
+    const written = write(error, { requestId: context.requestId, method: context.method, path: context.path, headers: context.headers });
+    if (!Number.isInteger(written.status) || written.status < 400 || written.status > 599 || typeof written.body !== "string")
+      return undefined;
+    return written;
+  } catch (failure) {
+    logSafely(sink.logger, "warn", { err: failure, requestId: context.requestId }, "error writer failed; the envelope was sent");
+    return undefined;
   }
 }
 

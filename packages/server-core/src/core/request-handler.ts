@@ -17,6 +17,7 @@ import { applyRawResult } from "./apply-result.js";
 import { parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
 import { ENVELOPE_METADATA_STATE, type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
+import { ErrorShapeTable } from "./error-shapes.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
@@ -60,6 +61,8 @@ interface Prepared {
 export class RequestHandler {
   readonly routes = new RouteTable();
   readonly middleware = new MiddlewareStack();
+  /** Surfaces answering errors in their own shape (a vendor API's on a proxy), by path prefix. */
+  readonly errorShapes = new ErrorShapeTable();
   errorFormat: ErrorFormatOptions = { includeStack: false };
   logger: Logger = silentLogger;
   /** The default stack's limiter (`config.rateLimit`), shared with other surfaces such as the WebSocket. */

@@ -3,7 +3,7 @@ import { createRuntime } from "@conduit-ai/runtime";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createClientCheck } from "../../client-auth.js";
+import { createClientCheck } from "../../admission/client-auth.js";
 import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../../testing/openai-upstream.js";
 import { MemoryResponseStore } from "./response-store.js";
 import { createResponsesRoute } from "./responses-route.js";

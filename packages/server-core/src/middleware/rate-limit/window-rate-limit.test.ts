@@ -41,6 +41,20 @@ describe("window rate limit middleware", () => {
     expect((await request({ url: "/api/items", clientAddress: "10.0.0.2" })).status).toBe(200);
   });
 
+  it("leaves routes with rateLimit: false to their own limits (the proxy limits per credential)", async () => {
+    const { request } = createTestApp({
+      middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000 })],
+      routes: [...routes, { method: "GET" as const, path: "/own", rateLimit: false as const, handler: () => "own" }],
+    });
+    for (let index = 0; index < 3; index++) {
+      const own = await request({ url: "/api/own" });
+      expect(own.status).toBe(200);
+      expect(own.headers["x-ratelimit-limit"]).toBeUndefined();
+    }
+    expect((await request({ url: "/api/items" })).status).toBe(200);
+    expect((await request({ url: "/api/items" })).status).toBe(429);
+  });
+
   it("skips skipPaths, uses X-Forwarded-For only with trustProxy (rightmost untrusted), and a custom keyGenerator", async () => {
     const untrusted = createTestApp({
       middleware: [createRateLimitMiddleware({ maxRequests: 1, windowMs: 60_000, skipPaths: ["/health"], basePath: "/api" })],

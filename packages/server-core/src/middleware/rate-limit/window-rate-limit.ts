@@ -13,7 +13,10 @@ export interface SlidingWindowRateLimitOptions extends RateLimitOptions {
   subWindows?: number;
 }
 
-/** The middleware of a limiter: headers on every counted response, 429 over the limit, 503 when closed and the store is down. */
+/**
+ * The middleware of a limiter: headers on every counted response, 429 over the limit, 503 when
+ * closed and the store is down. Routes with `rateLimit: false` are not counted.
+ */
 export function rateLimitMiddleware(
   name: string,
   limiter: RateLimiter,
@@ -25,7 +28,8 @@ export function rateLimitMiddleware(
     // Out of the skipped paths' chains; `skips` covers a `basePath` other than the server's.
     excludePaths: prefixFilters(options.skipPaths ?? []),
     handler: async (ctx, next) => {
-      if (limiter.skips(ctx)) return next();
+      // A route that limits its own callers (per credential) opted out of the per-address limit.
+      if (ctx.route?.rateLimit === false || limiter.skips(ctx)) return next();
       const outcome = await limiter.consume(ctx);
       if (outcome.info) {
         setRateLimitHeaders(ctx, outcome.info);

@@ -11,7 +11,7 @@ export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerCo
   const digests = clientKeys.map(digest);
   return (ctx) => {
     if (ctx.user) return true;
-    const presented = ctx.header("x-api-key") ?? bearerOf(ctx.header("authorization"));
+    const presented = presentedCredential(ctx);
     if (!presented) return false;
     const candidate = digest(presented);
     let matched = false;
@@ -19,6 +19,11 @@ export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerCo
     for (const key of digests) matched = timingSafeEqual(key, candidate) || matched;
     return matched;
   };
+}
+
+/** The credential a client presents the SDKs' two ways: `x-api-key`, or `Authorization: Bearer`. */
+export function presentedCredential(ctx: Pick<ServerContext, "header">): string | undefined {
+  return ctx.header("x-api-key") ?? bearerOf(ctx.header("authorization"));
 }
 
 function bearerOf(header: string | undefined): string | undefined {

@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import {
+  AuthenticationError,
+  type Gate,
+  type GateSurface,
+  type GateUsage,
+  type RateLimiter,
+  type ServerContext,
+  setRateLimitHeaders,
+} from "@conduit-ai/server-core";
+import { createClientCheck, presentedCredential } from "./client-auth.js";
+import { GateRefusedError } from "./gate-refusal.js";
+
+/** What a surface knows of a call before it goes upstream. */
+export interface AdmissionRequest {
+  surface: GateSurface;
+  model?: string;
+  estimatedInputTokens: number;
+  maxOutputTokens?: number;
+}
+
+/** An admitted call: `settle` with upstream's usage or `release` when nothing reached upstream, once. */
+export interface Admitted {
+  settle(usage: GateUsage): void;
+  release(): void;
+}
+
+/**
+ * Who may use the proxy's AI surfaces and how much: the client check (the server's own auth, or
+ * one of `clientKeys`) — or, with a gate, the gate's `admit` instead — then the per-credential
+ * limit. Refusals are thrown as server errors, so each surface's error writer shapes them.
+ *
+ * @example
+ * admission.precheck(ctx);                       // 401 before the body is read (no gate)
+ * const admitted = await admission.admit(ctx, { surface: "anthropic", model, estimatedInputTokens, maxOutputTokens });
+ */
+export interface ClientAdmission {
+  /** True when a gate decides who is admitted. */
+  readonly gated: boolean;
+  /** Throws 401 when the caller cannot be admitted whatever its body (no gate: the client check). */
+  precheck(ctx: ServerContext): void;
+  /** The per-credential limit, then the gate's admission (when there is a gate). */
+  admit(ctx: ServerContext, request: AdmissionRequest): Promise<Admitted>;
+}
+
+export interface ClientAdmissionOptions {
+  clientKeys: readonly string[];
+  /** Requests per client credential (keyed by a digest of it, or the server user's id). */
+  limiter?: RateLimiter;
+  gate?: Gate;
+  onWarning?: (message: string) => void;
+}
+
+/** `ctx.state` key of the caller's limiter key (a digest, never the secret). */
+export const CLIENT_LIMIT_KEY = "conduit.proxy.clientKey";
+
+const NOTHING_TO_SETTLE: Admitted = { settle: () => {}, release: () => {} };
+
+/** The limiter key of a caller: the server user's id, or a digest of its credential. */
+export function clientLimitKey(ctx: ServerContext): string | undefined {
+  if (ctx.user) return `user:${ctx.user.id}`;
+  const credential = presentedCredential(ctx);
+  return credential === undefined ? undefined : `key:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`;
+}
+
+/**
+ * The admission of one proxy (see `ClientAdmission`).
+ *
+ * @example
+ * const admission = createClientAdmission({ clientKeys: config.clientKeys, limiter, gate });
+ */
+export function createClientAdmission(options: ClientAdmissionOptions): ClientAdmission {
+  const isClientAllowed = createClientCheck(options.clientKeys);
+  const gate = options.gate;
+  const warn = options.onWarning ?? (() => {});
+
+  async function limit(ctx: ServerContext): Promise<void> {
+    const limiter = options.limiter;
+    const key = clientLimitKey(ctx);
+    if (!limiter || key === undefined) return;
+    ctx.state[CLIENT_LIMIT_KEY] = key;
+    const outcome = await limiter.consume(ctx);
+    if (!outcome.info) return;
+    setRateLimitHeaders(ctx, outcome.info);
+    if (!outcome.allowed) await limiter.reject(ctx, outcome.info);
+  }
+
+  return {
+    gated: gate !== undefined,
+    precheck(ctx) {
+      if (!gate && !isClientAllowed(ctx))
+        throw new AuthenticationError("A proxy client key is required (x-api-key or Authorization: Bearer)");
+    },
+    async admit(ctx, request) {
+      if (!gate) {
+        await limit(ctx);
+        return NOTHING_TO_SETTLE;
+      }
+      const decision = await gate.admit({
+        credential: presentedCredential(ctx),
+        surface: request.surface,
+        estimatedInputTokens: request.estimatedInputTokens,
+        signal: ctx.abortSignal,
+        ...(request.model !== undefined ? { model: request.model } : {}),
+        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      });
+      if ("refused" in decision) throw new GateRefusedError(decision);
+      try {
+        await limit(ctx);
+      } catch (error) {
+        await decision.release().catch(() => warn("proxy: releasing a gate admission failed"));
+        throw error;
+      }
+      let done = false;
+      return {
+        settle(usage) {
+          if (done) return;
+          done = true;
+          decision.settle(usage).catch(() => warn("proxy: settling a gate admission failed"));
+        },
+        release() {
+          if (done) return;
+          done = true;
+          decision.release().catch(() => warn("proxy: releasing a gate admission failed"));
+        },
+      };
+    },
+  };
+}
