@@ -1,4 +1,5 @@
-import { type MountOptions, claimsRequest, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { type MountOptions, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { claimsRequest } from "@conduit-ai/server-core/node";
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
 import express, { type Request, type Response, type Router } from "express";
 import { ExpressServerAdapter } from "./express-adapter.js";

@@ -1,4 +1,5 @@
-import { type MountOptions, type RegisteredRoute, joinPaths, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { type MountOptions, type RegisteredRoute, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { joinPaths } from "@conduit-ai/server-core/node";
 import { nativeRoutePath } from "@conduit-ai/server-core/node";
 import type { FastifyInstance, HTTPMethods } from "fastify";
 import fp from "fastify-plugin";

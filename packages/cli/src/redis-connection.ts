@@ -1,4 +1,5 @@
-import { FAIL_FAST_REDIS_OPTIONS, type Logger } from "@conduit-ai/server-core";
+import type { Logger } from "@conduit-ai/server-core";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/middleware";
 import type { Redis } from "ioredis";
 
 /** How long the assembly waits for Redis at boot before starting anyway (readiness says down meanwhile). */

@@ -1,4 +1,5 @@
-import { FAIL_FAST_REDIS_OPTIONS, loadOptionalDependency } from "@conduit-ai/server-core";
+import { loadOptionalDependency } from "@conduit-ai/server-core";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/middleware";
 import type { Redis } from "ioredis";
 
 /**

@@ -1,4 +1,5 @@
-import { type DataStreamEvent, type StreamFormat, encodeNdjsonLine, encodeSseFrame } from "@conduit-ai/server-core";
+import type { DataStreamEvent } from "@conduit-ai/server-core";
+import { type StreamFormat, encodeNdjsonLine, encodeSseFrame } from "@conduit-ai/server-core/web";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 import type { FinishInput } from "./data-stream-response.js";

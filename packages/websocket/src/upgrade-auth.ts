@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { within } from "@conduit-ai/server-core";
+import { within } from "@conduit-ai/server-core/middleware";
 import type { WebSocketAuthConfig, WebSocketUser } from "./websocket-config.js";
 
 export type UpgradeAuthResult = { ok: true; user?: WebSocketUser } | { ok: false; reason: string };

@@ -5,7 +5,6 @@ import {
   AuthenticationError,
   ErrorCode,
   type Logger,
-  type RateLimiter,
   RouteNotFoundError,
   type TrustProxyConfig,
   ServerAdapterError,
@@ -15,6 +14,7 @@ import {
   silentLogger,
   wrapError,
 } from "@conduit-ai/server-core";
+import type { RateLimiter } from "@conduit-ai/server-core/middleware";
 import { rawErrorResponse } from "@conduit-ai/server-core/node";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { type ClientMessage, parseClientMessage } from "./message-protocol.js";

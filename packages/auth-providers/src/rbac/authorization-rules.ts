@@ -1,10 +1,5 @@
-import {
-  AuthenticationError,
-  AuthorizationError,
-  type MiddlewareDefinition,
-  type ServerContext,
-  pathMatchesFilter,
-} from "@conduit-ai/server-core";
+import { AuthenticationError, AuthorizationError, type MiddlewareDefinition, type ServerContext } from "@conduit-ai/server-core";
+import { pathMatchesFilter } from "@conduit-ai/server-core/middleware";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { RbacPolicy, type RbacOptions } from "./rbac-policy.js";
 

@@ -1,10 +1,5 @@
-import {
-  FAIL_FAST_REDIS_OPTIONS,
-  MissingDependencyError,
-  type RedisConnectionState,
-  storeCall,
-  whenConnected,
-} from "@conduit-ai/server-core";
+import { MissingDependencyError, storeCall } from "@conduit-ai/server-core";
+import { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, whenConnected } from "@conduit-ai/server-core/middleware";
 import type { AuthSession } from "../types.js";
 import { type SessionStore, parseStoredSession } from "./session-store.js";
 

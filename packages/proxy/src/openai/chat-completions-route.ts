@@ -1,13 +1,12 @@
 import {
-  DEFAULT_MAX_BODY_DEPTH,
   type RouteDefinition,
   type Runtime,
   ServerAdapterError,
   type ServerContext,
   callContextOf,
-  jsonDepthExceeds,
   rawResponse,
 } from "@conduit-ai/server-core";
+import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
 import { createClientCheck } from "../client-auth.js";
 import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";

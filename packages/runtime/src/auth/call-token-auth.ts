@@ -1,4 +1,5 @@
-import { MissingDependencyError, type RuntimeCallContext, within } from "@conduit-ai/server-core";
+import { MissingDependencyError, type RuntimeCallContext } from "@conduit-ai/server-core";
+import { within } from "@conduit-ai/server-core/middleware";
 
 /** The part of an `@conduit-ai/auth-providers` provider the runtime needs. */
 export interface RuntimeTokenProvider {

@@ -1,4 +1,5 @@
-import { type SessionInfo, type SessionMessage, type SessionMessagesPage, storeCall, whenConnected } from "@conduit-ai/server-core";
+import { type SessionInfo, type SessionMessage, type SessionMessagesPage, storeCall } from "@conduit-ai/server-core";
+import { whenConnected } from "@conduit-ai/server-core/middleware";
 import type { Redis } from "ioredis";
 import { type ConversationStore, normalizePage } from "./conversation-store.js";
 import { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory-limits.js";

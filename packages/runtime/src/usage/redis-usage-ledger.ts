@@ -5,8 +5,8 @@ import {
   type UsageQuery,
   type UsageReport,
   storeCall,
-  whenConnected,
 } from "@conduit-ai/server-core";
+import { whenConnected } from "@conduit-ai/server-core/middleware";
 import type { Redis } from "ioredis";
 import { PriceTable } from "./price-table.js";
 import {

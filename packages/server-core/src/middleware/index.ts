@@ -1,3 +1,7 @@
+/**
+ * `@conduit-ai/server-core/middleware`: the built-in middleware (the default stack's parts and the
+ * optional ones), their stores, and the building blocks a middleware of another package uses.
+ */
 export { type AbortSignalOptions, ABORT_REASON_STATE_KEY, abortReason, createAbortSignalMiddleware } from "./abort-signal.js";
 export { type CacheOptions, createCacheMiddleware } from "./cache/cache-middleware.js";
 export type { CacheEntry, CacheStore } from "./cache/cache-store.js";
@@ -46,3 +50,11 @@ export { type TimingOptions, createTimingMiddleware } from "./timing.js";
 export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
 export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";
 export { validationSchemas } from "./validation/validation-schemas.js";
+// Building blocks for middleware and surfaces of other packages (auth, websocket, proxy, cli).
+export { MiddlewareStack } from "../core/middleware-stack.js";
+export { type Deadline, DeadlineQueue } from "../core/deadline-queue.js";
+export { within } from "../core/within.js";
+export { pathMatchesFilter } from "../core/path-pattern.js";
+export { isLoopbackAddress } from "../core/client-address.js";
+export { DEFAULT_MAX_BODY_DEPTH } from "../core/body-parser.js";
+export { jsonDepthExceeds } from "../core/json-depth.js";
