@@ -9,6 +9,7 @@ export {
   negotiateEventStreamFormat,
   type StreamFormat,
   encodeEventStream,
+  encodeKeepAlive,
   encodeNdjsonLine,
   encodeSseFrame,
   negotiateStreamFormat,
