@@ -6,7 +6,7 @@
  * The main entry is the stable surface: contracts, errors, configuration, `createServer`,
  * `BaseServerAdapter`, route and middleware definitions and the built-in route groups.
  * Building blocks live on subpaths — `./middleware`, `./metrics`, `./openapi`, `./node`,
- * `./web`, `./testing` — and everything else is internal (`@internal`, stripped from the
+ * `./web`, `./testing` — and everything else is internal (tagged so in its JSDoc, stripped from the
  * published types), free to change in any release. `src/public-api.test.ts` holds the line.
  */
 export * from "./contracts/index.js";

@@ -36,6 +36,20 @@ describe("the public API", () => {
     }
   });
 
+  it("tags no entry file internal: stripInternal would drop the export the tag lands on", () => {
+    for (const entry of [
+      "index.ts",
+      "middleware/index.ts",
+      "metrics/index.ts",
+      "openapi/index.ts",
+      "node/index.ts",
+      "web/index.ts",
+      "testing/index.ts",
+    ]) {
+      expect(readFileSync(new URL(entry, import.meta.url), "utf8"), entry).not.toContain("@internal");
+    }
+  });
+
   it("puts each building block on its subpath", async () => {
     const [middleware, metrics, openapi, node, web, testing] = await Promise.all([
       import("@conduit-ai/server-core/middleware"),
