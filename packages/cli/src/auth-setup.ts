@@ -1,7 +1,7 @@
 import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStaticCredentialValidator } from "@conduit-ai/auth";
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
-import { MissingDependencyError, type MiddlewareDefinition, type RouteGroup } from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, type RouteGroup, importOptionalDependency } from "@conduit-ai/server-core";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -19,12 +19,10 @@ export interface AuthSetup {
 
 const STATIC_TYPES = new Set(["api-key", "bearer", "basic"]);
 
-async function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-providers")> {
-  try {
-    return await import("@conduit-ai/auth-providers");
-  } catch {
-    throw new MissingDependencyError("@conduit-ai/auth-providers");
-  }
+function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-providers")> {
+  return importOptionalDependency("@conduit-ai/auth-providers", () => import("@conduit-ai/auth-providers"), {
+    feature: "the auth section's provider types",
+  });
 }
 
 const describe = (error: unknown) => (error as Error).message;

@@ -24,7 +24,7 @@ export { type Logger, createConsoleLogger, silentLogger } from "./core/logger.js
 export { type RawResponse, isRawResponse, rawResponse } from "./core/raw-response.js";
 export type { RequestHandler, IncomingRequest, LingerOptions, OutgoingResponse } from "./core/request-handler.js";
 export type { DependencyCheck } from "./core/dependency-checks.js";
-export { type OptionalDependencyOptions, loadOptionalDependency } from "./core/optional-dependency.js";
+export { type OptionalDependencyOptions, importOptionalDependency, loadOptionalDependency } from "./core/optional-dependency.js";
 // The built-in route groups and what a route handler needs from the core.
 export { createAgentRoutes } from "./routes/agent-routes.js";
 export { createToolRoutes } from "./routes/tool-routes.js";

@@ -1,4 +1,4 @@
-import { MissingDependencyError, storeCall } from "@conduit-ai/server-core";
+import { importOptionalDependency, storeCall } from "@conduit-ai/server-core";
 import { FAIL_FAST_REDIS_OPTIONS, type RedisConnectionState, whenConnected } from "@conduit-ai/server-core/middleware";
 import type { AuthSession } from "../types.js";
 import { type SessionStore, parseStoredSession } from "./session-store.js";
@@ -116,12 +116,7 @@ export class RedisSessionStore implements SessionStore {
    * const store = await RedisSessionStore.connect("redis://127.0.0.1:6379");
    */
   static async connect(url: string, options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
-    let RedisClient: typeof import("ioredis").Redis;
-    try {
-      ({ Redis: RedisClient } = await import("ioredis"));
-    } catch {
-      throw new MissingDependencyError("ioredis");
-    }
+    const { Redis: RedisClient } = await importOptionalDependency("ioredis", () => import("ioredis"), { feature: "Redis sessions" });
     // Fail fast while Redis is down (503 STORE_UNAVAILABLE at once, not a queued request); it reconnects by itself.
     const client = new RedisClient(url, { ...FAIL_FAST_REDIS_OPTIONS });
     // ioredis reconnects by itself; an unhandled "error" event would end the process.
