@@ -1,5 +1,5 @@
-// Builds dist/: declarations with tsc, code with esbuild — the three entry points (`.`, `./node`,
-// `./web`) as one ESM graph with shared chunks, so an import parses a few files, not a hundred.
+// Builds dist/: declarations with tsc, code with esbuild — the entry points (`.` and its subpaths)
+// as one ESM graph with shared chunks, so an import parses a few files, not a hundred.
 //
 // Every package import stays external (the consumer's own zod, pino, … are used) except INLINED:
 // two small CommonJS dependencies needed while the config is resolved. Inlined, they load as part of
@@ -11,6 +11,10 @@ import { createRequire } from "node:module";
 import { build } from "esbuild";
 
 const INLINED = new Set(["bytes", "proxy-addr"]);
+/** One per `exports` subpath of package.json. */
+const ENTRY_POINTS = ["index", "middleware/index", "metrics/index", "openapi/index", "node/index", "web/index", "testing/index"].map(
+  (entry) => `src/${entry}.ts`,
+);
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 const packageName = (specifier) =>
@@ -35,7 +39,7 @@ rmSync("dist", { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--emitDeclarationOnly"], { stdio: "inherit" });
 await build({
-  entryPoints: ["src/index.ts", "src/node/index.ts", "src/web/index.ts"],
+  entryPoints: ENTRY_POINTS,
   bundle: true,
   splitting: true,
   format: "esm",

@@ -4,7 +4,7 @@
  */
 import { createServer } from "node:http";
 import { createAdapter } from "@conduit-ai/adapter-hono";
-import { encodeSseFrame } from "@conduit-ai/server-core";
+import { encodeSseFrame } from "@conduit-ai/server-core/web";
 import { createStreamResponse } from "@conduit-ai/streaming";
 import { attachWebSocket } from "@conduit-ai/websocket";
 

@@ -13,7 +13,8 @@ export const ADAPTERS = ["hono", "express", "fastify", "koa"];
 
 /** The consumer's program: a server on an ephemeral port, one route and one metric of its own, three calls, one JSON line. */
 function consumerSource(framework) {
-  return `import { VERSION, createServer, getServerMetrics } from "@conduit-ai/server-core";
+  return `import { VERSION, createServer } from "@conduit-ai/server-core";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { createAdapter } from "@conduit-ai/adapter-${framework}";
 
 // The adapter's own entry point must resolve and type-check too.

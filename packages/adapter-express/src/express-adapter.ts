@@ -1,12 +1,6 @@
 import { type IncomingMessage, type Server, STATUS_CODES, type ServerResponse, createServer } from "node:http";
-import {
-  type AdapterOptions,
-  BaseServerAdapter,
-  type RegisteredRoute,
-  type Runtime,
-  type ServerAdapterConfig,
-} from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
+import { type RegisteredRoute, createAdapterFactory } from "@conduit-ai/server-core";
+import { type NodeRequestOptions, NodeServerAdapter, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
 import express, { type Express, type Request, type Response, type Router } from "express";
 
 type RouterMethod = "get" | "post" | "put" | "delete" | "patch" | "options";
@@ -34,7 +28,7 @@ declare module "@conduit-ai/server-core" {
  * app.get("/native", (request, response) => response.send("native"));
  * await server.start();
  */
-export class ExpressServerAdapter extends BaseServerAdapter<Express> {
+export class ExpressServerAdapter extends NodeServerAdapter<Express> {
   readonly framework = "express" as const;
   /** The Conduit router of each app, mounted on start so the user's own middleware runs first. */
   private readonly conduitRouters = new WeakMap<Express, Router>();
@@ -56,10 +50,6 @@ export class ExpressServerAdapter extends BaseServerAdapter<Express> {
     for (const path of optionsPaths) router.options(path, (request: Request, response: Response) => this.serve(request, response));
     this.conduitRouters.set(app, router);
     return app;
-  }
-
-  protected guardHttpServer(server: Server): void {
-    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Express): Server {
@@ -112,10 +102,4 @@ function httpStatusOf(error: unknown): number {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(
-  runtime: Runtime | undefined,
-  config: ServerAdapterConfig = {},
-  options: AdapterOptions = {},
-): ExpressServerAdapter {
-  return new ExpressServerAdapter(runtime, config, options);
-}
+export const createAdapter = createAdapterFactory(ExpressServerAdapter);

@@ -1,5 +1,5 @@
-import { type MountOptions, claimsRequest, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { type MountOptions, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { claimsRequest, handleNodeRequest } from "@conduit-ai/server-core/node";
 import express, { type Request, type Response, type Router } from "express";
 import { ExpressServerAdapter } from "./express-adapter.js";
 

@@ -1,12 +1,6 @@
 import { type Server, createServer } from "node:http";
-import {
-  type AdapterOptions,
-  BaseServerAdapter,
-  type RegisteredRoute,
-  type Runtime,
-  type ServerAdapterConfig,
-} from "@conduit-ai/server-core";
-import { nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
+import { type RegisteredRoute, createAdapterFactory } from "@conduit-ai/server-core";
+import { NodeServerAdapter, nativeRoutePath } from "@conduit-ai/server-core/node";
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -42,7 +36,7 @@ declare module "@conduit-ai/server-core" {
  * app.get("/native", async () => ({ native: true }));
  * await server.start();
  */
-export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
+export class FastifyServerAdapter extends NodeServerAdapter<ConduitFastifyApp> {
   readonly framework = "fastify" as const;
 
   protected createApp(routes: RegisteredRoute[]): ConduitFastifyApp {
@@ -73,10 +67,6 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
     return app;
   }
 
-  protected guardHttpServer(server: Server): void {
-    guardNodeServer(server, this.handler);
-  }
-
   protected async createHttpServer(app: ConduitFastifyApp): Promise<Server> {
     await app.ready();
     return app.server;
@@ -96,10 +86,4 @@ export class FastifyServerAdapter extends BaseServerAdapter<ConduitFastifyApp> {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(
-  runtime: Runtime | undefined,
-  config: ServerAdapterConfig = {},
-  options: AdapterOptions = {},
-): FastifyServerAdapter {
-  return new FastifyServerAdapter(runtime, config, options);
-}
+export const createAdapter = createAdapterFactory(FastifyServerAdapter);

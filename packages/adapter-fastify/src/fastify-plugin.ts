@@ -1,5 +1,5 @@
-import { type MountOptions, type RegisteredRoute, joinPaths, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
-import { nativeRoutePath } from "@conduit-ai/server-core/node";
+import { type MountOptions, type RegisteredRoute, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { joinPaths, nativeRoutePath } from "@conduit-ai/server-core/node";
 import type { FastifyInstance, HTTPMethods } from "fastify";
 import fp from "fastify-plugin";
 import { FALLBACK_METHODS, FastifyServerAdapter } from "./fastify-adapter.js";

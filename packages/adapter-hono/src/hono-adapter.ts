@@ -4,14 +4,8 @@ import { type HttpBindings, getRequestListener } from "@hono/node-server";
 // @hono/node-server's lightweight global Response, whose instances skip the "already sent" check
 // (loaded lazily, it made Node write headers twice).
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import {
-  type AdapterOptions,
-  BaseServerAdapter,
-  type RegisteredRoute,
-  type Runtime,
-  type ServerAdapterConfig,
-} from "@conduit-ai/server-core";
-import { handleNodeRequest, guardNodeServer } from "@conduit-ai/server-core/node";
+import { type RegisteredRoute, createAdapterFactory } from "@conduit-ai/server-core";
+import { NodeServerAdapter, handleNodeRequest } from "@conduit-ai/server-core/node";
 import { handleWebRequest } from "@conduit-ai/server-core/web";
 import { type Context, Hono } from "hono";
 
@@ -32,7 +26,7 @@ declare module "@conduit-ai/server-core" {
  * const server = new HonoServerAdapter(runtime, { port: 3000 });
  * server.getFrameworkInstance(); // after initialize(): the Hono app
  */
-export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
+export class HonoServerAdapter extends NodeServerAdapter<ConduitHonoApp> {
   readonly framework = "hono" as const;
 
   protected createApp(routes: RegisteredRoute[]): ConduitHonoApp {
@@ -41,10 +35,6 @@ export class HonoServerAdapter extends BaseServerAdapter<ConduitHonoApp> {
     // Routes added after the app was built, OPTIONS, 404: the core decides.
     app.notFound((c) => this.serve(c));
     return app;
-  }
-
-  protected guardHttpServer(server: Server): void {
-    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: ConduitHonoApp): Server {
@@ -88,7 +78,5 @@ async function fetchHead(app: ConduitHonoApp, request: Request, env: HttpBinding
   return env.outgoing.headersSent ? RESPONSE_ALREADY_SENT : response;
 }
 
-/** The entry the core's `createServer` loads. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options?: AdapterOptions): HonoServerAdapter {
-  return new HonoServerAdapter(runtime, config, options);
-}
+/** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
+export const createAdapter = createAdapterFactory(HonoServerAdapter);

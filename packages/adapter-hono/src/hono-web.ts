@@ -1,12 +1,10 @@
 import {
-  type AdapterOptions,
   BaseServerAdapter,
   ConfigurationError,
   type MountOptions,
   type RegisteredRoute,
   type RequestHandler,
-  type Runtime,
-  type ServerAdapterConfig,
+  createAdapterFactory,
   mountedConfig,
   prepareMounted,
 } from "@conduit-ai/server-core";
@@ -29,10 +27,7 @@ export class HonoWebAdapter extends BaseServerAdapter<Hono> {
     return buildWebApp(this.handler, routes, false);
   }
 
-  /** Never reached: there is no Node server to guard (`createHttpServer` refuses first). */
-  protected guardHttpServer(): void {}
-
-  protected createHttpServer(): never {
+  protected listen(): never {
     throw new ConfigurationError(
       "A web-standard Conduit has no server of its own: serve its `fetch` (Bun.serve, Deno.serve, a Worker) or mount it in a Hono app",
     );
@@ -71,9 +66,7 @@ function serveWeb(handler: RequestHandler, c: Context, route?: RegisteredRoute, 
 }
 
 /** The adapter entry of `./fetch`, as `createServer({adapter})` expects it. */
-export function createAdapter(runtime: Runtime | undefined, config: ServerAdapterConfig = {}, options?: AdapterOptions): HonoWebAdapter {
-  return new HonoWebAdapter(runtime, config, options);
-}
+export const createAdapter = createAdapterFactory(HonoWebAdapter);
 
 /** A Hono app serving Conduit, to mount with `app.route(path, conduitApp)`; `conduit` is the server behind it. */
 export type ConduitSubApp = Hono & { readonly conduit: HonoWebAdapter };

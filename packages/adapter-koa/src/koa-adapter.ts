@@ -1,12 +1,6 @@
 import { type Server, createServer } from "node:http";
-import {
-  type AdapterOptions,
-  BaseServerAdapter,
-  type RegisteredRoute,
-  type Runtime,
-  type ServerAdapterConfig,
-} from "@conduit-ai/server-core";
-import { type NodeRequestOptions, handleNodeRequest, nativeRoutePath, guardNodeServer } from "@conduit-ai/server-core/node";
+import { type RegisteredRoute, createAdapterFactory } from "@conduit-ai/server-core";
+import { type NodeRequestOptions, NodeServerAdapter, handleNodeRequest, nativeRoutePath } from "@conduit-ai/server-core/node";
 import Router from "@koa/router";
 import Koa, { type Context } from "koa";
 
@@ -33,7 +27,7 @@ declare module "@conduit-ai/server-core" {
  * app.use(async (ctx, next) => { ctx.set("x-native", "yes"); await next(); });
  * await server.start();
  */
-export class KoaServerAdapter extends BaseServerAdapter<Koa> {
+export class KoaServerAdapter extends NodeServerAdapter<Koa> {
   readonly framework = "koa" as const;
   /** The Conduit router of each app, appended on start so the user's own middleware runs first. */
   private readonly conduitRouters = new WeakMap<Koa, Router>();
@@ -48,10 +42,6 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
     }
     this.conduitRouters.set(app, router);
     return app;
-  }
-
-  protected guardHttpServer(server: Server): void {
-    guardNodeServer(server, this.handler);
   }
 
   protected createHttpServer(app: Koa): Server {
@@ -77,10 +67,4 @@ export class KoaServerAdapter extends BaseServerAdapter<Koa> {
 }
 
 /** The entry the core's `createServer` loads; `options.defaultMiddleware: false` skips the default stack. */
-export function createAdapter(
-  runtime: Runtime | undefined,
-  config: ServerAdapterConfig = {},
-  options: AdapterOptions = {},
-): KoaServerAdapter {
-  return new KoaServerAdapter(runtime, config, options);
-}
+export const createAdapter = createAdapterFactory(KoaServerAdapter);

@@ -1,5 +1,5 @@
-import { type MountOptions, claimsRequest, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { type MountOptions, mountedConfig, prepareMounted } from "@conduit-ai/server-core";
+import { claimsRequest, handleNodeRequest } from "@conduit-ai/server-core/node";
 import type { Context, Middleware, Next } from "koa";
 import { KoaServerAdapter } from "./koa-adapter.js";
 

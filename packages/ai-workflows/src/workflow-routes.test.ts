@@ -1,8 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createRuntime } from "@conduit-ai/runtime";
-import { type ServerAdapter, createServer, generateOpenAPIDocument, registerAllRoutes } from "@conduit-ai/server-core";
+import { registerAllRoutes } from "@conduit-ai/server-core";
+import { generateOpenAPIDocument } from "@conduit-ai/server-core/openapi";
+import { createTestApp } from "@conduit-ai/server-core/testing";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   FOCUS_AREAS,
   ISSUE_TYPES,
@@ -36,30 +38,24 @@ const SPEC_REQUIRED: Record<string, string[]> = {
   "debug-ai-output": ["aiResponse", "expectedFormat", "issueTypes"],
 };
 
-let server: ServerAdapter & { address(): { port: number } | null };
 const runtime = createRuntime({ env: {} });
-beforeAll(async () => {
-  server = (await createServer(runtime, {
-    framework: "hono",
-    config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false }, enableSwagger: true },
-  })) as typeof server;
-  registerAllRoutes(server);
-  registerAiWorkflows(server, { benchmarkBudgetMs: 2_000 });
-  await server.start();
+// The whole pipeline with the default stack, answered in memory: no port for one route group.
+const app = createTestApp({
+  runtime,
+  defaultMiddleware: true,
+  config: { rateLimit: { enabled: false }, enableSwagger: true },
+  setup: (server) => {
+    registerAllRoutes(server);
+    registerAiWorkflows(server, { benchmarkBudgetMs: 2_000 });
+  },
 });
 afterAll(async () => {
-  await server.stop();
   await runtime.close();
 });
 
 async function post(path: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${server.address()?.port}/api/ai/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-  });
-  const text = await response.text();
-  return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
+  const response = await app.request({ method: "POST", url: `/api/ai/${path}`, headers: { "content-type": "application/json" }, body });
+  return { status: response.status, json: response.json() };
 }
 
 const CODE_TOKENS = [
@@ -225,9 +221,7 @@ describe("OpenAPI", () => {
     const document = generateOpenAPIDocument([createAiWorkflowRoutes(runtime)].flatMap((group) => group.routes));
     expect(Object.keys(document.paths ?? {}).sort()).toEqual(ENDPOINTS.map((name) => `/api/ai/${name}`).sort());
     await SwaggerParser.validate(structuredClone(document) as never);
-    const served = (await (await fetch(`http://127.0.0.1:${server.address()?.port}/api/docs/openapi.json`)).json()) as {
-      paths: Record<string, unknown>;
-    };
+    const served = (await app.request({ url: "/api/docs/openapi.json" })).json<{ paths: Record<string, unknown> }>();
     for (const name of ENDPOINTS) expect(served.paths[`/api/ai/${name}`]).toBeDefined();
     await SwaggerParser.validate(served as never);
     type Operation = { post: { requestBody: { content: Record<string, { schema: { required?: string[] } }> } } };

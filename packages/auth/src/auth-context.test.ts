@@ -1,4 +1,4 @@
-import { AuthorizationError, AuthenticationError, type ServerContext } from "@conduit-ai/server-core";
+import { AuthenticationError, AuthorizationError, type ServerContext } from "@conduit-ai/server-core";
 import { describe, expect, it } from "vitest";
 import {
   getAuthContext,

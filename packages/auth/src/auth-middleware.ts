@@ -1,13 +1,11 @@
 import {
   AuthenticationError,
-  type Deadline,
-  DeadlineQueue,
   InvalidAuthenticationError,
   type MiddlewareDefinition,
   ServerAdapterError,
   type ServerContext,
-  requestLogger,
 } from "@conduit-ai/server-core";
+import { type Deadline, DeadlineQueue, requestLogger } from "@conduit-ai/server-core/middleware";
 import { runWithAuthContext, setAuthContext } from "./auth-context.js";
 import type { AuthContext, AuthMiddlewareOptions, AuthRefusal, AuthType, AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";

@@ -1,4 +1,5 @@
-import { type ServerContext, isLoopbackAddress } from "@conduit-ai/server-core";
+import type { ServerContext } from "@conduit-ai/server-core";
+import { isLoopbackAddress } from "@conduit-ai/server-core/middleware";
 
 /** The header the dev playground sends. */
 export const DEV_PLAYGROUND_HEADER = "x-dev-playground";

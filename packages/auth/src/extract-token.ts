@@ -1,11 +1,11 @@
+import type { ServerContext } from "@conduit-ai/server-core";
 import {
   type CredentialSource,
   type Extraction,
-  type ServerContext,
   credentialFromHeader,
   defaultCredentialHeader,
   readCredential,
-} from "@conduit-ai/server-core";
+} from "@conduit-ai/server-core/middleware";
 import type { AuthMiddlewareOptions, AuthType } from "./auth-types.js";
 
 /** The header each scheme reads by default. */

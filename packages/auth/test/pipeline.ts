@@ -1,11 +1,5 @@
-import { EventEmitter } from "node:events";
-import {
-  type HttpMethod,
-  type MiddlewareDefinition,
-  RequestHandler,
-  type RouteHandler,
-  resolveConfig,
-} from "@conduit-ai/server-core";
+import type { HttpMethod, MiddlewareDefinition, RouteHandler } from "@conduit-ai/server-core";
+import { createTestApp } from "@conduit-ai/server-core/testing";
 
 export interface PipelineResponse {
   status: number;
@@ -28,23 +22,12 @@ export interface PipelineRequest {
  * for unit tests. Every route in `routes` answers `handler` (default: echo `ctx.user`).
  */
 export function createPipeline(middleware: MiddlewareDefinition[], routes: string[] = ["/api/private"], handler?: RouteHandler) {
-  const core = new RequestHandler(resolveConfig({ logging: { enabled: false } }), new EventEmitter());
-  for (const definition of middleware) core.middleware.add(definition);
-  for (const path of routes) {
-    core.routes.add({ method: "GET", path, fullPath: path, handler: handler ?? ((ctx) => ({ user: ctx.user ?? null })) });
-  }
+  const app = createTestApp({
+    middleware,
+    routes: routes.map((path) => ({ method: "GET", path, absolute: true, handler: handler ?? ((ctx) => ({ user: ctx.user ?? null })) })),
+  });
   return async (request: PipelineRequest): Promise<PipelineResponse> => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-    const response = await core.dispatch({
-      method: request.method ?? "GET",
-      url: request.url,
-      headers,
-      clientAddress: request.clientAddress ?? "127.0.0.1",
-      body: { kind: "none" },
-    });
-    response.done();
-    const text = typeof response.body === "string" ? response.body : response.body ? Buffer.from(response.body as Uint8Array).toString() : "";
-    return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null };
+    const response = await app.request({ method: request.method ?? "GET", url: request.url, headers: request.headers ?? {}, clientAddress: request.clientAddress ?? "127.0.0.1" });
+    return { status: response.status, headers: response.headers, json: response.text ? response.json() : null };
   };
 }

@@ -3,11 +3,12 @@ import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
 import {
   type BaseServerAdapter,
-  type CredentialRule,
-  MissingDependencyError,
   type MiddlewareDefinition,
+  MissingDependencyError,
   type RouteGroup,
+  importOptionalDependency,
 } from "@conduit-ai/server-core";
+import type { CredentialRule } from "@conduit-ai/server-core/middleware";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 
@@ -29,12 +30,10 @@ export interface AuthSetup {
 
 const STATIC_TYPES = new Set(["api-key", "bearer", "basic"]);
 
-async function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-providers")> {
-  try {
-    return await import("@conduit-ai/auth-providers");
-  } catch {
-    throw new MissingDependencyError("@conduit-ai/auth-providers");
-  }
+function loadAuthProviders(): Promise<typeof import("@conduit-ai/auth-providers")> {
+  return importOptionalDependency("@conduit-ai/auth-providers", () => import("@conduit-ai/auth-providers"), {
+    feature: "the auth section's provider types",
+  });
 }
 
 const describe = (error: unknown) => (error as Error).message;

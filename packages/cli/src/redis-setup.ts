@@ -1,4 +1,5 @@
-import { type Logger, type RedisSettings, type RedisTopology, connectRedis, redisTopologyFrom } from "@conduit-ai/server-core";
+import type { Logger } from "@conduit-ai/server-core";
+import { type RedisSettings, type RedisTopology, connectRedis, redisTopologyFrom } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import { UsageError } from "./usage-error.js";
 

@@ -1,13 +1,13 @@
 import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
 import {
   type MiddlewareDefinition,
-  RedisRateLimitStore,
   type ServerAdapter,
   type ServerAdapterConfig,
   createConsoleLogger,
   createServer,
   registerAllRoutes,
 } from "@conduit-ai/server-core";
+import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";

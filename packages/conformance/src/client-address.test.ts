@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { createAuthMiddleware } from "@conduit-ai/auth";
-import { type BaseServerAdapter, type ServerAdapterConfig, createLoggingMiddleware } from "@conduit-ai/server-core";
+import type { BaseServerAdapter, ServerAdapterConfig } from "@conduit-ai/server-core";
+import { createLoggingMiddleware } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { expect, it } from "vitest";
 import WebSocket from "ws";

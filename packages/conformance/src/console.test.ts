@@ -150,7 +150,7 @@ forEachAdapter("operator console", ({ start }) => {
     const server = await start({ setup: withConsole });
     const cookie = await signIn(server);
     const body = JSON.stringify({ credential: ADMIN_KEY });
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { "sec-fetch-site": "cross-site", origin: `http://127.0.0.1:${server.port}` },
       { "sec-fetch-site": "same-site" },
       { origin: "https://evil.example" },

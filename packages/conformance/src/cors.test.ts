@@ -1,5 +1,4 @@
-import { ConfigurationError, createServer } from "@conduit-ai/server-core";
-import type { BaseServerAdapter, ServerAdapterConfig } from "@conduit-ai/server-core";
+import { type BaseServerAdapter, ConfigurationError, type ServerAdapterConfig, createServer } from "@conduit-ai/server-core";
 import { expect, it } from "vitest";
 import { forEachAdapter, rawRequest } from "./harness.js";
 

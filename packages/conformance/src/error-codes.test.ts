@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { ServerAdapterError, type RouteDefinition } from "@conduit-ai/server-core";
+import { type RouteDefinition, ServerAdapterError } from "@conduit-ai/server-core";
 import { type WebSocketConnectionHandler, attachWebSocket } from "@conduit-ai/websocket";
 import { expect, it, vi } from "vitest";
 import WebSocket from "ws";

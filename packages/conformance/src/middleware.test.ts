@@ -1,14 +1,14 @@
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
+import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import {
-  type BaseServerAdapter,
   createAbortSignalMiddleware,
   createCacheMiddleware,
   createLoggingMiddleware,
   createValidationMiddleware,
   validationSchemas,
-} from "@conduit-ai/server-core";
+} from "@conduit-ai/server-core/middleware";
 import { expect, it } from "vitest";
 import { forEachAdapter, rawRequest, sleep } from "./harness.js";
 
@@ -272,7 +272,7 @@ forEachAdapter("opt-in middleware", ({ start }) => {
     expect(JSON.parse(hit.body).data.calls).toBe(1);
     expect(JSON.parse(hit.body).metadata.requestId).toBe(hit.headers["x-request-id"]);
     expect(hit.headers["x-cache-age"]).toBeDefined();
-    const { createDeprecationMiddleware } = await import("@conduit-ai/server-core");
+    const { createDeprecationMiddleware } = await import("@conduit-ai/server-core/middleware");
     server.adapter.registerMiddleware(
       createDeprecationMiddleware({ sunset: "2027-06-30T00:00:00Z", link: "https://docs.example/migrate" }),
     );

@@ -1,4 +1,5 @@
-import { type BaseServerAdapter, createValidationMiddleware, rawResponse } from "@conduit-ai/server-core";
+import { type BaseServerAdapter, rawResponse } from "@conduit-ai/server-core";
+import { createValidationMiddleware } from "@conduit-ai/server-core/middleware";
 import { expect, it } from "vitest";
 import { forEachAdapter, rawRequest } from "./harness.js";
 

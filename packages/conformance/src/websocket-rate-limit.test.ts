@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { FAIL_FAST_REDIS_OPTIONS, RedisRateLimitStore } from "@conduit-ai/server-core";
+import { FAIL_FAST_REDIS_OPTIONS, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { Redis } from "ioredis";
 import { afterAll, expect, it } from "vitest";

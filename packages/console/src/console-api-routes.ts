@@ -1,16 +1,15 @@
 import {
   type HealthSource,
-  type RequestFeed,
   type RequestHandler,
   type RouteDefinition,
   ServerAdapterError,
   type ServerContext,
-  type ServerMetrics,
   VERSION,
-  checkReadiness,
-  joinPaths,
   rawResponse,
 } from "@conduit-ai/server-core";
+import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
+import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/middleware";
+import { joinPaths } from "@conduit-ai/server-core/node";
 import type { ConsoleSessions } from "./console-sessions.js";
 import { forwardInProcess } from "./forward.js";
 

@@ -1,4 +1,5 @@
-import { ServerAdapterError, type MiddlewareDefinition, type ServerContext, servedOverHttps } from "@conduit-ai/server-core";
+import { type MiddlewareDefinition, ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
+import { servedOverHttps } from "@conduit-ai/server-core/middleware";
 
 /**
  * The console's Content-Security-Policy: only its own files, no inline script or style

@@ -1,5 +1,4 @@
-import type { RequestHandler, ServerContext } from "@conduit-ai/server-core";
-import { rawResponse } from "@conduit-ai/server-core";
+import { type RequestHandler, type ServerContext, rawResponse } from "@conduit-ai/server-core";
 
 /** Headers of the target's answer the console passes on; everything else (cookies included) stays behind. */
 const PASSED_HEADERS = ["content-type", "content-disposition", "retry-after", "x-should-retry", "x-request-id"];

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
-import { getServerMetrics, installRequestFeed } from "@conduit-ai/server-core";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
+import { installRequestFeed } from "@conduit-ai/server-core/middleware";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
 import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 import { consoleGuard } from "./console-security.js";

@@ -1,13 +1,13 @@
 import {
-  type Runtime,
   type MiddlewareDefinition,
   type RouteGroup,
+  type Runtime,
   type ServerAdapter,
   type TokenPrice,
-  getServerMetrics,
   loadOptionalDependency,
   mergePrices,
 } from "@conduit-ai/server-core";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import type { Cluster, Redis } from "ioredis";
 import type { Pool } from "pg";
 import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";

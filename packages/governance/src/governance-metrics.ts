@@ -1,4 +1,4 @@
-import type { MetricsRegistry } from "@conduit-ai/server-core";
+import type { MetricsRegistry } from "@conduit-ai/server-core/metrics";
 import type { UsageEvent } from "./usage/usage-event.js";
 
 /**

@@ -2,14 +2,13 @@ import {
   ConfigurationError,
   type Gate,
   type ProxyRoutesProvider,
-  RedisRateLimitStore,
-  createRateLimiter,
   type ProxySurfaces,
   type RouteDefinition,
   type RouteGroup,
   type ServerAdapter,
   type ServerContext,
 } from "@conduit-ai/server-core";
+import { RedisRateLimitStore, createRateLimiter } from "@conduit-ai/server-core/middleware";
 import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
 import { createRelay } from "./relay/relay.js";
 import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";

@@ -1,5 +1,4 @@
 import {
-  createConsoleLogger,
   type DataStreamEvent,
   type DependencyHealth,
   type EmbedManyRequest,
@@ -15,6 +14,7 @@ import {
   type RuntimeHealth,
   StoreUnavailableError,
   type TokenUsage,
+  createConsoleLogger,
   isStoreUnavailable,
 } from "@conduit-ai/server-core";
 import { CallTokenAuth } from "./auth/call-token-auth.js";

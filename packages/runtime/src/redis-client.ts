@@ -1,4 +1,5 @@
-import { type Logger, createRedisClient, redisTopologyFrom } from "@conduit-ai/server-core";
+import type { Logger } from "@conduit-ai/server-core";
+import { createRedisClient, redisTopologyFrom } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 
 /** A Redis client the runtime's stores accept: one server or sentinel (`Redis`), or a `Cluster`. */

@@ -11,6 +11,7 @@ const HEAVY = ["pino", "prom-client", "yaml", "openapi3-ts", "swagger-ui-dist", 
 const sourceDir = fileURLToPath(new URL(".", import.meta.url));
 const recorder = pathToFileURL(join(sourceDir, "testing/resolve-recorder.mjs")).href;
 const entry = pathToFileURL(join(sourceDir, "index.ts")).href;
+const subpath = (name: string) => pathToFileURL(join(sourceDir, name, "index.ts")).href;
 
 /**
  * Imports the core in a fresh Node process (through tsx, from source), runs `then` there, and
@@ -26,6 +27,9 @@ function heavyPackagesLoaded(then = ""): string[] {
     register(${JSON.stringify(recorder)}, import.meta.url, { data: { file: ${JSON.stringify(file)} } });
     writeFileSync(${JSON.stringify(file)}, "");
     const core = await import(${JSON.stringify(entry)});
+    const openapi = await import(${JSON.stringify(subpath("openapi"))});
+    const metrics = await import(${JSON.stringify(subpath("metrics"))});
+    const middleware = await import(${JSON.stringify(subpath("middleware"))});
     ${then}
     console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`;
   try {
@@ -45,23 +49,23 @@ function heavyPackagesLoaded(then = ""): string[] {
 }
 
 describe("light core", () => {
-  it("importing @conduit-ai/server-core loads none of pino, prom-client, yaml, openapi3-ts, swagger-ui-dist, ioredis", () => {
+  it("importing @conduit-ai/server-core (and its openapi, metrics, middleware subpaths) loads none of pino, prom-client, yaml, openapi3-ts, swagger-ui-dist, ioredis", () => {
     expect(heavyPackagesLoaded()).toEqual([]);
   }, 60_000);
 
   it("generating an OpenAPI document loads none of them either", () => {
-    expect(heavyPackagesLoaded("core.generateOpenAPIDocument([]);")).toEqual([]);
+    expect(heavyPackagesLoaded("openapi.generateOpenAPIDocument([]);")).toEqual([]);
   }, 60_000);
 
   it("metrics (on by default) load no package at all: the core writes the exposition itself", () => {
-    const scrape = "await new core.ServerMetrics({ getActiveConnectionCount: () => 0 }).registry.metrics();";
+    const scrape = "await new metrics.ServerMetrics({ getActiveConnectionCount: () => 0 }).registry.metrics();";
     expect(heavyPackagesLoaded(scrape)).toEqual([]);
   }, 60_000);
 
   // swagger-ui-dist is only read as files (its folder is resolved), so it never shows as loaded.
   it("the detection sees them once the features that need them are used (logging, docs)", () => {
     const useFeatures = `
-      core.createServerLogger({ destination: { write() {} } });
+      middleware.createServerLogger({ destination: { write() {} } });
       core.createDocsRoutes({ getRoutes: () => [] });`;
     expect(heavyPackagesLoaded(useFeatures)).toEqual(["pino", "yaml"]);
   }, 60_000);

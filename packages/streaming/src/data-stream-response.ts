@@ -1,4 +1,5 @@
-import { type DataStreamEvent, STREAM_KEEP_ALIVE_MS, type StreamFormat, type TokenUsage, encodeEventStream } from "@conduit-ai/server-core";
+import type { DataStreamEvent, TokenUsage } from "@conduit-ai/server-core";
+import { STREAM_KEEP_ALIVE_MS, type StreamFormat, encodeEventStream } from "@conduit-ai/server-core/web";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 

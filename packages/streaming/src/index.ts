@@ -16,13 +16,13 @@ export { DataStreamResponse, type FinishInput, type StreamResponseOptions, creat
 export { type SSEEventOptions, formatSseComment, formatSseMessage } from "./sse-message.js";
 export { createStreamRedactionMiddleware } from "./stream-redaction-middleware.js";
 export { WebStreamWriter, type WebStreamWriterOptions, createWebStreamWriter } from "./web-stream-writer.js";
+export type { DataStreamEvent } from "@conduit-ai/server-core";
 export {
   DEFAULT_REDACTED_FIELDS,
-  type DataStreamEvent,
   type StreamFormat,
   encodeNdjsonLine,
   encodeSseFrame,
   negotiateStreamFormat,
   redactStreamEvent,
   streamHeaders,
-} from "@conduit-ai/server-core";
+} from "@conduit-ai/server-core/web";

@@ -1,4 +1,5 @@
-import { type MiddlewareDefinition, type RedactionConfig, addStreamEventTransform, createStreamRedactor } from "@conduit-ai/server-core";
+import type { MiddlewareDefinition, RedactionConfig } from "@conduit-ai/server-core";
+import { addStreamEventTransform, createStreamRedactor } from "@conduit-ai/server-core/web";
 
 /**
  * Redaction for the streams of some routes only (global redaction is `config.redaction`,

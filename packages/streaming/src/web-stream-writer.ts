@@ -1,8 +1,8 @@
-import { type DataStreamEvent, type StreamFormat, encodeNdjsonLine, encodeSseFrame } from "@conduit-ai/server-core";
+import type { DataStreamEvent, DataStreamEventType, ServerContext } from "@conduit-ai/server-core";
+import { type StreamFormat, encodeKeepAlive, encodeNdjsonLine, encodeSseFrame, streamEventTransformFor } from "@conduit-ai/server-core/web";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 import type { FinishInput } from "./data-stream-response.js";
-import { formatSseComment, formatSseMessage } from "./sse-message.js";
 
 export interface WebStreamWriterOptions extends DataStreamWriterOptions {
   /** `sse` (default) or `ndjson`. */
@@ -11,6 +11,11 @@ export interface WebStreamWriterOptions extends DataStreamWriterOptions {
   keepAliveMs?: number;
   /** SSE `retry:` sent first, telling the client how long to wait before reconnecting. */
   retry?: number;
+  /**
+   * The request the stream answers (`ctx`): its events then go through the same transforms as a
+   * stream the core encodes — `config.redaction` and any `createStreamRedactionMiddleware`.
+   */
+  context?: Pick<ServerContext, "state">;
 }
 
 const encoder = new TextEncoder();
@@ -22,20 +27,21 @@ export class WebStreamWriter extends DataStreamWriter {
   constructor(
     private readonly queue: AsyncQueue<string>,
     private readonly format: StreamFormat,
-    options: DataStreamWriterOptions,
+    options: WebStreamWriterOptions,
     private readonly onClose: () => void,
   ) {
-    super((event) => queue.push(format === "sse" ? encodeSseFrame(event) : encodeNdjsonLine(event)), options);
+    const transform = options.context ? streamEventTransformFor(options.context) : undefined;
+    const encode = format === "sse" ? encodeSseFrame : encodeNdjsonLine;
+    super((event) => queue.push(encode(transform ? transform(event) : event)), options);
   }
 
-  /** A custom event: SSE `event: <type>` with JSON data, or an NDJSON line `{type, timestamp, data}`. */
+  /**
+   * A custom event, framed like every other (DESIGN §3): SSE `event: <type>` whose `data:` is the
+   * whole event `{type, timestamp, data}`, or that object as an NDJSON line.
+   */
   writeEvent(type: string, data: unknown): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    const text =
-      this.format === "sse"
-        ? formatSseMessage({ event: type, data: JSON.stringify(data ?? null) })
-        : `${JSON.stringify({ type, timestamp: Date.now(), data: data ?? null })}\n`;
-    return this.queue.push(text);
+    // A custom type is outside the `DataStreamEventType` union on purpose: clients see it by name.
+    return this.write(type as DataStreamEventType, data ?? null);
   }
 
   async finish(input: FinishInput = {}): Promise<void> {
@@ -62,7 +68,7 @@ export class WebStreamWriter extends DataStreamWriter {
   /** @internal keep-alive without going through the event writer. */
   keepAlive(): void {
     if (this.closed || this.queue.size > 0) return;
-    void this.queue.push(this.format === "sse" ? formatSseComment("keep-alive") : `${JSON.stringify({ type: "keep-alive" })}\n`);
+    void this.queue.push(encodeKeepAlive(this.format));
   }
 }
 

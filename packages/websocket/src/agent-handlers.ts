@@ -1,13 +1,6 @@
-import {
-  type DataStreamEvent,
-  type GenerateRequest,
-  type Runtime,
-  ServerValidationError,
-  generateRequestSchema,
-  namedToolExecuteRequestSchema,
-  toStreamEvent,
-  wrapError,
-} from "@conduit-ai/server-core";
+import { type DataStreamEvent, type GenerateRequest, type Runtime, ServerValidationError, wrapError } from "@conduit-ai/server-core";
+import { generateRequestSchema, namedToolExecuteRequestSchema } from "@conduit-ai/server-core/openapi";
+import { toStreamEvent } from "@conduit-ai/server-core/web";
 import type { ClientMessage } from "./message-protocol.js";
 import type { WebSocketConnection } from "./websocket-connection.js";
 import { toAuthenticatedUser } from "./websocket-user.js";

@@ -5,16 +5,16 @@ import {
   AuthenticationError,
   ErrorCode,
   type Logger,
-  type RateLimiter,
   RouteNotFoundError,
-  type TrustProxyConfig,
   ServerAdapterError,
+  type TrustProxyConfig,
   WebSocketConnectionError,
   WebSocketError,
   serviceUnavailable,
   silentLogger,
   wrapError,
 } from "@conduit-ai/server-core";
+import type { RateLimiter } from "@conduit-ai/server-core/middleware";
 import { rawErrorResponse } from "@conduit-ai/server-core/node";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { type ClientMessage, parseClientMessage } from "./message-protocol.js";

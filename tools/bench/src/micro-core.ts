@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AdapterOptions, type ServerAdapter, createHealthRoutes } from "@conduit-ai/server-core";
-import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
 
 type Handler = Parameters<typeof handleNodeRequest>[0];
 

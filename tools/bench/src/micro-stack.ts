@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
 import { ApiKeyStore, createApiKeyAuthMiddleware } from "@conduit-ai/auth";
-import { type ServerAdapterConfig, createLoggingMiddleware } from "@conduit-ai/server-core";
+import type { ServerAdapterConfig } from "@conduit-ai/server-core";
+import { createLoggingMiddleware } from "@conduit-ai/server-core/middleware";
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
 import { pino } from "pino";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS } from "./stack-ecosystem.js";

@@ -10,7 +10,8 @@
  */
 import type { AddressInfo } from "node:net";
 import { ApiKeyStore, createApiKeyAuthMiddleware } from "@conduit-ai/auth";
-import { RedisRateLimitStore, type ServerFramework, createRateLimitMiddleware, createServer } from "@conduit-ai/server-core";
+import { type ServerFramework, createServer } from "@conduit-ai/server-core";
+import { RedisRateLimitStore, createRateLimitMiddleware } from "@conduit-ai/server-core/middleware";
 import { Redis } from "ioredis";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS, ecosystemServer } from "./stack-ecosystem.js";
 

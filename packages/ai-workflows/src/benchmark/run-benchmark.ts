@@ -1,6 +1,5 @@
-import type { Runtime, ServerContext } from "@conduit-ai/server-core";
+import { type Runtime, type ServerContext, ServerValidationError } from "@conduit-ai/server-core";
 import type { BenchmarkRequest, BenchmarkResult } from "../schemas/benchmark-schema.js";
-import { ServerValidationError } from "@conduit-ai/server-core";
 import { latencySummary } from "./percentiles.js";
 import { scoreAnswer } from "./quality-score.js";
 

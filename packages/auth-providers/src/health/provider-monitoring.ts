@@ -1,4 +1,5 @@
-import { type DependencyHealth, type Gauge, getServerMetrics } from "@conduit-ai/server-core";
+import type { DependencyHealth } from "@conduit-ai/server-core";
+import { type Gauge, getServerMetrics } from "@conduit-ai/server-core/metrics";
 import type { BaseAuthProvider } from "../base-provider.js";
 
 /** What monitoring needs from a server: readiness checks (its metrics, when on, are found by `getServerMetrics`). */

@@ -1,4 +1,5 @@
-import { type MiddlewareDefinition, type ServerContext, pathMatchesFilter } from "@conduit-ai/server-core";
+import type { MiddlewareDefinition, ServerContext } from "@conduit-ai/server-core";
+import { pathMatchesFilter } from "@conduit-ai/server-core/middleware";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { InsufficientPermissionsError, MissingTokenError } from "../errors/auth-errors.js";
 import { RbacPolicy, type RbacOptions } from "./rbac-policy.js";

@@ -1,3 +1,4 @@
+import { storeCall } from "@conduit-ai/server-core";
 import {
   type PingableRedis,
   type RedisConnectionState,
@@ -6,9 +7,8 @@ import {
   pingRedis,
   redisTopologyFrom,
   slotPrefix,
-  storeCall,
   whenConnected,
-} from "@conduit-ai/server-core";
+} from "@conduit-ai/server-core/middleware";
 import type { AuthSession } from "../types.js";
 import { type SessionStore, parseStoredSession } from "./session-store.js";
 

@@ -14,7 +14,6 @@ const EC = ["ES256", "ES384", "ES512"];
 const OKP = ["EdDSA", "Ed25519"];
 /** Every asymmetric algorithm: the default for a key set, whose keys say their own type. */
 export const ASYMMETRIC_ALGORITHMS = [...RSA, ...EC, ...OKP];
-export const HMAC_ALGORITHMS = HMAC;
 
 /** Where the verification key comes from: exactly one. */
 export interface JwtKeySource {

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Worker } from "node:cluster";
+import type { ServerAdapter } from "@conduit-ai/server-core";
 import {
   type MetricJson,
   PROMETHEUS_CONTENT_TYPE,
-  type ServerAdapter,
   aggregateMetrics,
   formatPrometheusText,
   getServerMetrics,
-} from "@conduit-ai/server-core";
+} from "@conduit-ai/server-core/metrics";
 
 type MetricsJson = MetricJson[];
 

@@ -1,4 +1,5 @@
-import { type MiddlewareDefinition, MiddlewareStack, type RegisteredRoute, pathMatchesFilter } from "@conduit-ai/server-core";
+import type { MiddlewareDefinition, RegisteredRoute } from "@conduit-ai/server-core";
+import { MiddlewareStack, pathMatchesFilter } from "@conduit-ai/server-core/middleware";
 import type { ConduitConfigFile } from "../config-file.js";
 import { terminalStyle } from "../terminal-style.js";
 import { inspectServer, takeBooleanFlags } from "./inspect-server.js";

@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
-import { resolveConfig, within } from "@conduit-ai/server-core";
+import { resolveConfig } from "@conduit-ai/server-core";
+import { within } from "@conduit-ai/server-core/middleware";
 import { shareMetricsWithCluster } from "../cluster/cluster-metrics.js";
 import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
 import { perWorkerStateProblem } from "../cluster/shared-state-check.js";

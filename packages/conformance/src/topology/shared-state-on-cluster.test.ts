@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { RedisSessionStore, SessionManager } from "@conduit-ai/auth-providers";
 import { RedisPoolStore } from "@conduit-ai/proxy";
 import { RedisConversationStore, RedisUsageLedger } from "@conduit-ai/runtime";
-import { RedisCacheStore, type RedisTopology, closeRedis, connectRedis, redisTopologyFrom } from "@conduit-ai/server-core";
+import { RedisCacheStore, type RedisTopology, closeRedis, connectRedis, redisTopologyFrom } from "@conduit-ai/server-core/middleware";
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisClusterTopology, startRedisCluster } from "../fixtures/redis-topology.js";

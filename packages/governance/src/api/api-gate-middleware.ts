@@ -1,10 +1,5 @@
-import {
-  type AuthenticatedUser,
-  type Gate,
-  type MiddlewareDefinition,
-  type ServerContext,
-  observeRuntimeCall,
-} from "@conduit-ai/server-core";
+import type { AuthenticatedUser, Gate, MiddlewareDefinition, ServerContext } from "@conduit-ai/server-core";
+import { observeRuntimeCall } from "@conduit-ai/server-core/middleware";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type GateAdmission, type GateRefusal, DEFAULT_PRICES } from "@conduit-ai/server-core";
+import { DEFAULT_PRICES, type GateAdmission, type GateRefusal } from "@conduit-ai/server-core";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyDigest, newKeySecret } from "../key-secret.js";

@@ -1,13 +1,6 @@
 import { createHash } from "node:crypto";
-import {
-  AuthenticationError,
-  type Gate,
-  type GateSurface,
-  type GateUsage,
-  type RateLimiter,
-  type ServerContext,
-  setRateLimitHeaders,
-} from "@conduit-ai/server-core";
+import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
+import { type RateLimiter, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
 import { createClientCheck, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "./gate-refusal.js";
 

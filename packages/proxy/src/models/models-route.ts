@@ -1,5 +1,4 @@
-import type { RouteDefinition, Runtime, ServerContext } from "@conduit-ai/server-core";
-import { rawResponse } from "@conduit-ai/server-core";
+import { type RouteDefinition, type Runtime, type ServerContext, rawResponse } from "@conduit-ai/server-core";
 import { anthropicError } from "../anthropic/errors.js";
 import { OpenAIError } from "../openai/openai-error.js";
 import { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./claude-models.js";

@@ -1,14 +1,13 @@
 import {
-  DEFAULT_MAX_BODY_DEPTH,
   type GateUsage,
   type RouteDefinition,
   type Runtime,
   ServerAdapterError,
   type ServerContext,
   callContextOf,
-  jsonDepthExceeds,
   rawResponse,
 } from "@conduit-ai/server-core";
+import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
 import type { AdmissionRequest, Admitted, ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
 import { admissionRequestOf } from "../admission/request-estimate.js";

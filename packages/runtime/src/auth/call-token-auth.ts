@@ -1,4 +1,5 @@
-import { MissingDependencyError, type RuntimeCallContext, within } from "@conduit-ai/server-core";
+import { type RuntimeCallContext, importOptionalDependency } from "@conduit-ai/server-core";
+import { within } from "@conduit-ai/server-core/middleware";
 
 /** The part of an `@conduit-ai/auth-providers` provider the runtime needs. */
 export interface RuntimeTokenProvider {
@@ -25,12 +26,10 @@ const isProvider = (value: RuntimeAuthOption): value is RuntimeTokenProvider =>
 
 type AuthProvidersModule = typeof import("@conduit-ai/auth-providers");
 
-async function loadAuthProviders(): Promise<AuthProvidersModule> {
-  try {
-    return await import("@conduit-ai/auth-providers");
-  } catch {
-    throw new MissingDependencyError("@conduit-ai/auth-providers");
-  }
+function loadAuthProviders(): Promise<AuthProvidersModule> {
+  return importOptionalDependency("@conduit-ai/auth-providers", () => import("@conduit-ai/auth-providers"), {
+    feature: "call-token auth (auth.provider)",
+  });
 }
 
 /**

@@ -1,14 +1,5 @@
-import {
-  type SessionInfo,
-  type SessionMessage,
-  type SessionMessagesPage,
-  type PingableRedis,
-  closeRedis,
-  pingRedis,
-  slotPrefix,
-  storeCall,
-  whenConnected,
-} from "@conduit-ai/server-core";
+import { type SessionInfo, type SessionMessage, type SessionMessagesPage, storeCall } from "@conduit-ai/server-core";
+import { type PingableRedis, closeRedis, pingRedis, slotPrefix, whenConnected } from "@conduit-ai/server-core/middleware";
 import type { RuntimeRedis } from "../redis-client.js";
 import { type ConversationStore, normalizePage } from "./conversation-store.js";
 import { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory-limits.js";

@@ -1,7 +1,7 @@
 import {
+  type RuntimeCallContext,
   ServerAdapterError,
   ServerValidationError,
-  type RuntimeCallContext,
   type ToolExecuteOptions,
   type ToolExecutionResult,
   type ToolInfo,

@@ -1,4 +1,4 @@
-import type { ModelPrice, UsageQuery, UsageLedgerRecord, UsageReport } from "@conduit-ai/server-core";
+import type { ModelPrice, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
 import { PriceTable } from "./price-table.js";
 import {
   COARSE_BUCKET_MS,

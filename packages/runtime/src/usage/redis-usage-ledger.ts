@@ -4,11 +4,9 @@ import {
   type UsageLedgerRecord,
   type UsageQuery,
   type UsageReport,
-  closeRedis,
-  hashTag,
   storeCall,
-  whenConnected,
 } from "@conduit-ai/server-core";
+import { closeRedis, hashTag, whenConnected } from "@conduit-ai/server-core/middleware";
 import type { RuntimeRedis } from "../redis-client.js";
 import { PriceTable } from "./price-table.js";
 import {

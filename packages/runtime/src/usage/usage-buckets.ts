@@ -1,4 +1,4 @@
-import type { UsageAggregate, UsageBucket, UsageOperation, UsageQuery, UsageLedgerRecord, UsageReport } from "@conduit-ai/server-core";
+import type { UsageAggregate, UsageBucket, UsageLedgerRecord, UsageOperation, UsageQuery, UsageReport } from "@conduit-ai/server-core";
 
 /** Minute buckets answer windows within the last day exactly; hour buckets answer the rest. */
 export const FINE_BUCKET_MS = 60_000;

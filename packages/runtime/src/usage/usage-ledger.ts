@@ -1,4 +1,4 @@
-import type { ModelPrice, UsageLedgerReader, UsageQuery, UsageLedgerRecord, UsageReport } from "@conduit-ai/server-core";
+import type { ModelPrice, UsageLedgerReader, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
 
 /** A ledger the runtime writes to after every call and the `/api/ai` analysis reads. */
 export interface UsageLedger extends UsageLedgerReader {

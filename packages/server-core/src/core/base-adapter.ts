@@ -1,6 +1,5 @@
 import { EventEmitter } from "node:events";
 import type { Server } from "node:http";
-import type { Socket } from "node:net";
 import type { ServerAdapter } from "../contracts/adapter.js";
 import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contracts/config.js";
 import type { ServerFramework } from "../contracts/http.js";
@@ -9,23 +8,16 @@ import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RegisteredRoute, RouteDefinition, RouteGroup, RouteSchemas } from "../contracts/route.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
 import { type DependencyCheck, runDependencyChecks } from "./dependency-checks.js";
-import { stopListening } from "./shutdown-steps.js";
-import { within } from "./within.js";
+import { type BeforeCloseHook, drainAndClose } from "./drain-sequence.js";
+import type { ServerTransport } from "./server-transport.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 import { resolveConfig } from "../config/resolve-config.js";
-import {
-  AlreadyRunningError,
-  ConfigurationError,
-  NotRunningError,
-  ServerStartError,
-  ServerStopError,
-  invalidRoute,
-} from "../errors/server-errors.js";
+import { AlreadyRunningError, ConfigurationError, NotRunningError, ServerStartError, ServerStopError } from "../errors/server-errors.js";
 import { InvalidLifecycleStateError } from "../errors/server-errors.js";
 import { uptimeClock } from "./clock.js";
 import { canTransition } from "./lifecycle-state.js";
 import { createConsoleLogger } from "./logger.js";
-import { joinPaths } from "./path-pattern.js";
+import { expandRouteGroup, toRegisteredRoute } from "./route-registration.js";
 import { RequestHandler } from "./request-handler.js";
 import { middlewareProblem } from "./route-validation.js";
 import { builtInHealthRoutes } from "../routes/built-in-health.js";
@@ -38,26 +30,22 @@ export interface AdapterOptions {
   defaultMiddleware?: boolean;
 }
 
-export type BeforeCloseHook = (context: { drainTimeoutMs: number }) => Promise<void> | void;
+export type { BeforeCloseHook } from "./drain-sequence.js";
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Connections the kernel may queue before the server accepts them (capped by the kernel's
- * `net.core.somaxconn`, 4096 on current Linux). Node's default, 511, overflows when a burst of
- * clients arrives while the event loop is busy — 5 000 streams opened within a second dropped
- * SYNs, and the clients' retransmissions (1 s, 3 s, 7 s…) delayed or reset their streams.
- */
-const LISTEN_BACKLOG = 4096;
-
-/** How long streams interrupted by the shutdown get to deliver their final event before sockets are destroyed. */
-const FINAL_EVENT_GRACE_MS = 1_000;
-
-/**
  * Everything an adapter shares: configuration, route and middleware registration,
- * lifecycle, connection tracking and graceful shutdown. A framework adapter only
- * builds its app (`createApp`) and its Node server (`createHttpServer`), and
- * translates requests through `this.handler`.
+ * lifecycle and graceful shutdown. A framework adapter builds its app (`createApp`) and
+ * translates requests through `this.handler`; listening is `listen`'s job — on Node,
+ * `NodeServerAdapter` (`@conduit-ai/server-core/node`) does it for every framework.
+ *
+ * @example
+ * class MyAdapter extends BaseServerAdapter<MyApp> {
+ *   readonly framework = "hono" as const;
+ *   protected createApp(routes: RegisteredRoute[]) { return buildApp(this.handler, routes); }
+ *   protected listen(): never { throw new ConfigurationError("mount it in a host app"); }
+ * }
  */
 export abstract class BaseServerAdapter<TApp> extends EventEmitter implements ServerAdapter<TApp> {
   abstract readonly framework: ServerFramework;
@@ -65,13 +53,10 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   protected readonly config: RequiredServerAdapterConfig;
   private state: ServerLifecycleState = "uninitialized";
   private app: TApp | undefined;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
+  /** The listening server while running; undefined when mounted in a host app. */
+  private transport: ServerTransport | undefined;
   /** Milliseconds running; a new clock at each start or mount. */
   private uptime: () => number = () => 0;
-  private boundAddress: { port: number; host: string } | undefined;
-  /** Routes the current app mounted natively; later ones are matched by the core. */
-  private readonly mounted = new Set<RegisteredRoute>();
   private readonly beforeCloseHooks = new Set<BeforeCloseHook>();
   private readonly healthChecks = new Map<string, DependencyCheck>();
 
@@ -93,23 +78,12 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (this.config.enableMetrics) installMetrics(this);
   }
 
-  /** Builds a fresh framework app; `mount` is called for every route known now. */
+  /** Builds a fresh framework app serving the routes known now (later ones reach the core through the app's fallback). */
   protected abstract createApp(routes: RegisteredRoute[]): TApp;
-  /** A Node HTTP server (not yet listening) serving the app. */
-  protected abstract createHttpServer(app: TApp): Server | Promise<Server>;
-  /**
-   * Installs the shared Node guards: `guardNodeServer(server, this.handler)` from
-   * `@conduit-ai/server-core/node`. Each adapter calls it, not this class, so the core's
-   * main entry never loads `node:http` (a web-standard fetch handler runs without it).
-   */
-  protected abstract guardHttpServer(server: Server): void;
+  /** Starts serving `app` on `config.port`/`config.host`; what it returns is what the drain closes. */
+  protected abstract listen(app: TApp): Promise<ServerTransport>;
   /** Releases framework resources after the server closed (e.g. `fastify.close()`). */
   protected async disposeApp(_app: TApp): Promise<void> {}
-
-  /** True for routes the native router serves; the adapter's fallback sends the rest to the core. */
-  protected isMounted(route: RegisteredRoute): boolean {
-    return this.mounted.has(route);
-  }
 
   async initialize(): Promise<void> {
     if (this.state !== "uninitialized" && this.state !== "stopped" && this.state !== "error") {
@@ -118,10 +92,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     }
     this.transition("initializing");
     try {
-      const routes = this.handler.routes.routes();
-      this.mounted.clear();
-      this.app = this.createApp(routes);
-      for (const route of routes) this.mounted.add(route);
+      this.app = this.createApp(this.handler.routes.routes());
     } catch (error) {
       this.transition("error");
       throw new ServerStartError(`Framework ${this.framework} failed to initialize`, { code: "FRAMEWORK_INIT_FAILED", cause: error });
@@ -141,40 +112,23 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (this.state !== "initialized") await this.initialize();
     this.transition("starting");
     try {
-      const server = await this.createHttpServer(this.app as TApp);
-      // Parser errors, CONNECT, 100-continue and Host-less requests: answered alike on every adapter.
-      this.guardHttpServer(server);
-      server.on("connection", (socket: Socket) => {
-        this.sockets.add(socket);
-        socket.once("close", () => this.sockets.delete(socket));
-      });
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen({ port: this.config.port, host: this.config.host, backlog: LISTEN_BACKLOG }, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
-      server.on("error", (error) => this.handler.emitSafe("error", { error, timestamp: Date.now() }));
-      this.server = server;
-      const address = server.address();
-      this.boundAddress =
-        typeof address === "object" && address !== null
-          ? { port: address.port, host: this.config.host }
-          : { port: this.config.port, host: this.config.host };
+      this.transport = await this.listen(this.app as TApp);
     } catch (error) {
       this.transition("error");
       throw new ServerStartError(
         `Failed to start ${this.framework} server on ${this.config.host}:${this.config.port}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
+    this.enterRunning(this.transport.address);
+  }
+
+  /** `starting` → `running`, with a new uptime clock and the `started` event. */
+  private enterRunning(address: { port: number; host: string }, mounted = false): void {
     this.handler.draining = false;
     this.uptime = uptimeClock();
     this.transition("running");
-    this.handler.emitSafe("started", { port: this.boundAddress.port, host: this.boundAddress.host, timestamp: Date.now() });
+    this.handler.emitSafe("started", { ...address, timestamp: Date.now(), ...(mounted ? { mounted } : {}) });
   }
 
   /**
@@ -186,54 +140,24 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
    */
   async stop(): Promise<void> {
     if (this.state !== "running") throw new NotRunningError(`Server is ${this.state}`);
-    // Undefined when mounted in a host app (`markMounted`): the host owns the server; the drain is the same.
-    const server = this.server;
-    const { drainTimeoutMs, gracefulShutdownTimeoutMs, forceClose } = this.config.shutdown;
-    const deadline = Date.now() + gracefulShutdownTimeoutMs;
-    const remaining = () => Math.max(0, deadline - Date.now());
-    this.transition("draining");
-    this.handler.draining = true;
-    const closed = server ? stopListening(server) : Promise.resolve();
     // What failed to close; the stop still closes everything else, then reports it (STOP_FAILED).
     const failures: unknown[] = [];
     const fail = (error: unknown) => {
       failures.push(error);
       this.handler.emitSafe("error", { error, timestamp: Date.now() });
     };
-    // Surfaces holding their own sockets (WebSocket) close them while HTTP drains.
-    const hooks = Promise.all(
-      [...this.beforeCloseHooks].map((hook) =>
-        Promise.resolve()
-          .then(() => hook({ drainTimeoutMs: Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs) }))
-          .catch(fail),
-      ),
-    );
-
-    const drained = await within(this.handler.whenIdle(), Math.min(drainTimeoutMs, gracefulShutdownTimeoutMs));
-    this.transition("stopping");
-    // Without forceClose, wait for the work up to the deadline, keeping a moment for the final events of open streams.
-    const finalEventGrace = Math.min(FINAL_EVENT_GRACE_MS, gracefulShutdownTimeoutMs / 4);
-    if (drained === "timeout" && !forceClose) {
-      await within(this.handler.whenIdle(), remaining() - (this.handler.openStreamCount > 0 ? finalEventGrace : 0));
-    }
-    if (this.handler.openStreamCount > 0) {
-      // Streams still running get their last word (an `error` event) before their sockets go.
-      this.handler.interruptStreams();
-      await within(this.handler.whenIdle(), Math.min(finalEventGrace, remaining()));
-    }
-    // Before any socket is ended: the hooks close theirs properly (WebSocket close frames).
-    if (this.beforeCloseHooks.size > 0) await within(hooks, remaining());
-    if (this.handler.inFlightCount === 0) {
-      // Every response is written: end the (now idle) sockets gently so buffered bytes still reach clients.
-      for (const socket of this.sockets) socket.end();
-      await within(closed, Math.min(1_000, remaining()));
-    }
-    this.destroySockets();
-    await within(closed, remaining());
+    await drainAndClose({
+      handler: this.handler,
+      shutdown: this.config.shutdown,
+      // Undefined when mounted in a host app (`markMounted`): the host owns the server; the drain is the same.
+      transport: this.transport,
+      beforeClose: this.beforeCloseHooks,
+      transition: (to) => this.transition(to),
+      fail,
+    });
     if (this.app !== undefined) await this.disposeApp(this.app).catch(fail);
     const uptime = this.uptime();
-    this.server = undefined;
-    this.boundAddress = undefined;
+    this.transport = undefined;
     if (failures.length > 0) {
       // Closed, but not cleanly: `start()` may try again from `error`.
       this.transition("error");
@@ -261,17 +185,13 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (this.state !== "uninitialized" && this.state !== "initialized" && this.state !== "stopped") {
       throw new InvalidLifecycleStateError(`Cannot mount while ${this.state}`);
     }
-    // No server to listen: straight to running (the same steps `start()` takes, without the socket).
-    this.state = "running";
-    this.handler.draining = false;
-    this.uptime = uptimeClock();
-  }
-
-  private destroySockets(): void {
-    this.server?.closeAllConnections();
-    for (const socket of this.sockets) socket.destroy();
-    // Destroyed sockets emit `close` a tick later; they are gone for the count right now.
-    this.sockets.clear();
+    // No server to listen: the steps `start()` takes, without the socket (the host's app was built by the caller).
+    if (this.state === "uninitialized") {
+      this.transition("initializing");
+      this.transition("initialized");
+    }
+    this.transition("starting");
+    this.enterRunning({ port: 0, host: "" }, true);
   }
 
   /**
@@ -309,26 +229,13 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   }
 
   registerRoute<S extends RouteSchemas | undefined = undefined, P extends string = string>(route: RouteDefinition<S, P>): void {
-    if (typeof route !== "object" || route === null || typeof route.path !== "string")
-      throw invalidRoute("a route needs a method, a path and a handler", { route: String(route) });
-    const fullPath = route.absolute ? joinPaths(route.path) : joinPaths(this.config.basePath, route.path);
-    this.handler.routes.add({ ...route, fullPath } as unknown as RegisteredRoute);
+    this.handler.routes.add(toRegisteredRoute(this.config.basePath, route as unknown as RouteDefinition));
   }
 
   registerRouteGroup(group: RouteGroup): void {
-    if (typeof group !== "object" || group === null || typeof group.prefix !== "string" || !Array.isArray(group.routes)) {
-      throw invalidRoute("a route group needs a prefix and a list of routes", { prefix: String((group as RouteGroup | null)?.prefix) });
-    }
+    const routes = expandRouteGroup(group);
     for (const shape of group.errorShapes ?? []) this.handler.errorShapes.add(shape);
-    for (const route of group.routes) {
-      const middleware = [...(group.middleware ?? []), ...(route.middleware ?? [])];
-      this.registerRoute({
-        ...route,
-        path: route.absolute ? route.path : joinPaths(group.prefix, route.path),
-        tags: route.tags ?? group.tags,
-        ...(middleware.length > 0 ? { middleware } : {}),
-      });
-    }
+    for (const route of routes) this.registerRoute(route);
   }
 
   registerMiddleware(middleware: MiddlewareDefinition): void {
@@ -346,9 +253,9 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
       uptime: running ? this.uptime() : 0,
       routeCount: this.handler.routes.size,
       middlewareCount: this.handler.middleware.size,
-      activeConnections: this.sockets.size,
+      activeConnections: this.getActiveConnectionCount(),
       framework: this.framework,
-      ...(this.boundAddress ?? {}),
+      ...(this.transport?.address ?? {}),
     };
   }
 
@@ -366,7 +273,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
 
   /** Open TCP connections right now (idle keep-alive ones included). */
   getActiveConnectionCount(): number {
-    return this.sockets.size;
+    return this.transport?.connectionCount() ?? 0;
   }
 
   getFrameworkInstance(): TApp {
@@ -375,12 +282,12 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
   }
 
   address(): { port: number; host: string } | undefined {
-    return this.boundAddress;
+    return this.transport?.address;
   }
 
   /** The Node server while running (the WebSocket surface attaches to it). */
   getHttpServer(): Server | undefined {
-    return this.server;
+    return this.transport?.httpServer;
   }
 
   private transition(to: ServerLifecycleState): void {

@@ -4,7 +4,8 @@ import type { ServerFramework } from "../contracts/http.js";
 import type { Runtime } from "../contracts/runtime.js";
 import { resolveConfig, validateFramework } from "../config/resolve-config.js";
 import { ConfigurationError, MissingDependencyError } from "../errors/server-errors.js";
-import type { AdapterOptions, BaseServerAdapter } from "./base-adapter.js";
+import type { AdapterFactory } from "./adapter-factory.js";
+import type { BaseServerAdapter } from "./base-adapter.js";
 
 /** Adapter package and framework package(s) per framework. */
 export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framework: string[] }> = {
@@ -16,7 +17,7 @@ export const ADAPTER_PACKAGES: Record<ServerFramework, { adapter: string; framew
 
 /** What every adapter package exports. */
 export interface AdapterModule<TAdapter extends BaseServerAdapter<unknown> = BaseServerAdapter<unknown>> {
-  createAdapter(runtime: Runtime | undefined, config?: ServerAdapterConfig, options?: AdapterOptions): TAdapter;
+  createAdapter: AdapterFactory<TAdapter>;
 }
 
 /** `createServer` with an adapter imported statically (so bundlers include it): `{adapter: hono}`. */

@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { detectPackageManager, installCommand } from "../errors/install-command.js";
 import { MissingDependencyError } from "../errors/server-errors.js";
-import { isMissingPackage, loadOptionalDependency, requireInstalled } from "./optional-dependency.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { importOptionalDependency, isMissingPackage, loadOptionalDependency, requireInstalled } from "./optional-dependency.js";
 
 describe("install line for the package manager in use", () => {
   it.each([
@@ -77,5 +81,40 @@ describe("requireInstalled", () => {
     expect(raised).toBeInstanceOf(MissingDependencyError);
     expect((raised as MissingDependencyError).details).toMatchObject({ packages: ["@conduit-ai/absent-one", "@conduit-ai/absent-two"] });
     expect((raised as Error).message).toMatch(/ @conduit-ai\/absent-one @conduit-ai\/absent-two$/);
+  });
+});
+
+describe("importOptionalDependency", () => {
+  const folder = mkdtempSync(join(tmpdir(), "conduit-optional-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const moduleFile = (name: string, source: string) => {
+    const file = join(folder, name);
+    writeFileSync(file, source);
+    return pathToFileURL(file).href;
+  };
+
+  it("names the install line when the package itself is absent, keeping the import failure as cause", async () => {
+    const raised = await importOptionalDependency("@conduit-ai/absent-one", () => import("@conduit-ai/absent-one" as string), {
+      feature: "a test feature",
+    }).catch((error: unknown) => error);
+    expect(raised).toBeInstanceOf(MissingDependencyError);
+    expect((raised as Error).message).toContain("@conduit-ai/absent-one");
+    expect((raised as Error & { cause?: { code?: string } }).cause?.code).toBe("ERR_MODULE_NOT_FOUND");
+  });
+
+  it("rethrows the real cause when the package is there but fails to load", async () => {
+    const broken = moduleFile("broken.mjs", "throw new Error('the package is broken: bad config');\n");
+    await expect(importOptionalDependency("broken", () => import(broken), { feature: "test" })).rejects.toThrow(
+      "the package is broken: bad config",
+    );
+  });
+
+  it("rethrows when one of the package's own dependencies is missing (not the package itself)", async () => {
+    const dependent = moduleFile("dependent.mjs", "import '@conduit-ai/absent-transitive';\n");
+    const raised = await importOptionalDependency("dependent", () => import(dependent), { feature: "test" }).catch(
+      (error: unknown) => error,
+    );
+    expect(raised).not.toBeInstanceOf(MissingDependencyError);
+    expect((raised as Error).message).toContain("@conduit-ai/absent-transitive");
   });
 });

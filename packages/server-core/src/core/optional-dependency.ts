@@ -48,6 +48,30 @@ export function loadOptionalDependency<T>(name: string, options: OptionalDepende
   }
 }
 
+/**
+ * `await load()` — the caller's own `import("name")`, so the package resolves from the caller —
+ * or `MissingDependencyError` (install line, feature, the import failure as `cause`) when `name`
+ * itself is not installed. Any other failure (the package is there but broken, or one of its own
+ * dependencies is missing) is rethrown as it is: its real cause must not hide behind "missing".
+ *
+ * @example
+ * const providers = await importOptionalDependency("@conduit-ai/auth-providers", () => import("@conduit-ai/auth-providers"), {
+ *   feature: "auth providers (auth.type)",
+ * });
+ */
+export async function importOptionalDependency<T>(
+  name: string,
+  load: () => Promise<T>,
+  options: Omit<OptionalDependencyOptions, "from">,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissingPackage(error, name)) throw new MissingDependencyError(name, { cause: error, feature: options.feature });
+    throw error;
+  }
+}
+
 /** The folder of an installed package (found through its `package.json`), or `MissingDependencyError`. */
 export function optionalDependencyDirectory(name: string, options: OptionalDependencyOptions): string {
   try {

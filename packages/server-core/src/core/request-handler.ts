@@ -27,7 +27,7 @@ import { DeadlineQueue } from "./deadline-queue.js";
 import { type RequestTarget, parseRequestTarget } from "./request-target.js";
 import { RouteTable, type TableEntry, malformedEscapeAsRequestError, paramsOf } from "./route-table.js";
 import { applyEventStream, isOpenEventStream, recordStreamAbort } from "./event-stream-response.js";
-import { type StreamEventTransform, createStreamRedactor } from "./stream-redaction.js";
+import { type StreamEventTransform, createStreamRedactor, setGlobalStreamRedactor } from "./stream-redaction.js";
 import type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
 import { validateRequest } from "./validate-request.js";
 import { startRequestSpan, traceResponse } from "./request-span.js";
@@ -184,6 +184,7 @@ export class RequestHandler {
           : Promise.resolve(undefined),
     });
     context.response.headers["x-request-id"] = context.requestId;
+    if (this.streamRedactor) setGlobalStreamRedactor(context, this.streamRedactor);
     if (this.events.listenerCount("request") > 0) {
       this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
     }

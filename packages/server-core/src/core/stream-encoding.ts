@@ -86,6 +86,16 @@ export function encodeNdjsonLine(event: DataStreamEvent): string {
 const SSE_KEEP_ALIVE = ": keep-alive\n\n";
 const NDJSON_KEEP_ALIVE = `${JSON.stringify({ type: "keep-alive" })}\n`;
 
+/**
+ * The keep-alive of a format: the SSE comment `: keep-alive`, or the NDJSON line `{"type":"keep-alive"}`.
+ *
+ * @example
+ * setInterval(() => push(encodeKeepAlive("sse")), 15_000);
+ */
+export function encodeKeepAlive(format: EventStreamFormat): string {
+  return format === "sse" ? SSE_KEEP_ALIVE : NDJSON_KEEP_ALIVE;
+}
+
 export interface EncodeStreamOptions {
   format: EventStreamFormat;
   keepAliveMs: number;

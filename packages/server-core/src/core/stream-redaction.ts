@@ -79,6 +79,13 @@ export function createStreamRedactor(options: RedactionConfig): StreamEventTrans
 }
 
 const TRANSFORMS_KEY = "conduit.streamEventTransforms";
+/** Where the request keeps `config.redaction`'s redactor, for streams a handler encodes itself (`createWebStreamWriter({ context })`). */
+const GLOBAL_REDACTOR_KEY = "conduit.globalStreamRedactor";
+
+/** @internal the core records `config.redaction`'s redactor on each request it serves (when enabled). */
+export function setGlobalStreamRedactor(context: Pick<ServerContext, "state">, redactor: StreamEventTransform): void {
+  context.state[GLOBAL_REDACTOR_KEY] = redactor;
+}
 
 /**
  * Registers a per-request transform applied by the core to every event of this
@@ -93,10 +100,17 @@ export function addStreamEventTransform(context: Pick<ServerContext, "state">, t
   context.state[TRANSFORMS_KEY] = list;
 }
 
-/** The global redactor followed by the request's own transforms, composed; undefined when none. */
+/**
+ * The global redactor (`config.redaction`, recorded on the request unless given) followed by the
+ * request's own transforms, composed; undefined when none.
+ *
+ * @example
+ * const transform = streamEventTransformFor(ctx);
+ * const safe = transform ? transform(event) : event;
+ */
 export function streamEventTransformFor(
   context: Pick<ServerContext, "state">,
-  globalRedactor: StreamEventTransform | undefined,
+  globalRedactor = context.state[GLOBAL_REDACTOR_KEY] as StreamEventTransform | undefined,
 ): StreamEventTransform | undefined {
   const transforms = [
     ...(globalRedactor ? [globalRedactor] : []),

@@ -21,16 +21,10 @@ export {
   TimeoutError,
   WebSocketConnectionError,
   WebSocketError,
-  invalidRoute,
-  methodNotAllowed,
-  middlewareError,
-  payloadTooLarge,
-  schemaError,
   serviceUnavailable,
-  unsupportedMediaType,
   userConfirmationRequired,
   type ValidationIssue,
 } from "./server-errors.js";
-export * from "./wrap-error.js";
-export { type PackageManager, detectPackageManager, installCommand } from "./install-command.js";
-export { STORE_UNAVAILABLE_RETRY_AFTER_MS, StoreUnavailableError, isStoreUnavailable, storeCall } from "./store-unavailable.js";
+export { wrapError } from "./wrap-error.js";
+export type { PackageManager } from "./install-command.js";
+export { StoreUnavailableError, isStoreUnavailable, storeCall } from "./store-unavailable.js";

@@ -1,3 +1,7 @@
+/**
+ * `@conduit-ai/server-core/middleware`: the built-in middleware (the default stack's parts and the
+ * optional ones), their stores, and the building blocks a middleware of another package uses.
+ */
 export { type AbortSignalOptions, ABORT_REASON_STATE_KEY, abortReason, createAbortSignalMiddleware } from "./abort-signal.js";
 export { type CacheOptions, createCacheMiddleware } from "./cache/cache-middleware.js";
 export type { CacheEntry, CacheStore } from "./cache/cache-store.js";
@@ -56,3 +60,43 @@ export { type TimingOptions, createTimingMiddleware } from "./timing.js";
 export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
 export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";
 export { validationSchemas } from "./validation/validation-schemas.js";
+// Building blocks for middleware and surfaces of other packages (auth, websocket, proxy, cli).
+export { MiddlewareStack } from "../core/middleware-stack.js";
+export { type Deadline, DeadlineQueue } from "../core/deadline-queue.js";
+export { within } from "../core/within.js";
+export { pathMatchesFilter } from "../core/path-pattern.js";
+export { isLoopbackAddress } from "../core/client-address.js";
+export { DEFAULT_MAX_BODY_DEPTH } from "../core/body-parser.js";
+export { jsonDepthExceeds } from "../core/json-depth.js";
+// One credential rule (header, cookie, query) for HTTP and the WebSocket upgrade (issue 24).
+export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "../core/credentials.js";
+export {
+  type CredentialRule,
+  type CredentialScheme,
+  type CredentialSource,
+  credentialFromHeader,
+  credentialSourceOf,
+  defaultCredentialHeader,
+  readCredential,
+} from "../core/credential-rule.js";
+export { callTokenOf, setCallToken } from "../routes/call-token.js";
+export { type HealthSource, checkReadiness } from "../routes/health-status.js";
+// How `/api` runtime calls ended, for a gatekeeper such as governance (issue 21).
+export {
+  type RuntimeCallObserver,
+  type RuntimeCallOutcome,
+  observeRuntimeCall,
+  observedCall,
+  observedStream,
+  reportRuntimeCall,
+} from "../core/runtime-call-observer.js";
+// Live request feed (issue 22: the operator console's "Live requests").
+export {
+  type RequestFeedAnnotation,
+  type RequestFeedEvent,
+  type RequestFeedOptions,
+  RequestFeed,
+  annotateRequestFeed,
+  createRequestFeedMiddleware,
+  installRequestFeed,
+} from "../core/request-feed.js";

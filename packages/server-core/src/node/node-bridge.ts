@@ -53,15 +53,6 @@ export function watchDisconnect(response: ServerResponse, listener: () => void):
   return () => response.off("close", onClose);
 }
 
-/** An AbortSignal that fires when the client goes away before the response finished. */
-export function clientDisconnectSignal(response: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  response.once("close", () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 /**
  * Writes the core's response to a Node `ServerResponse`: several `Set-Cookie` headers,
  * streams written chunk by chunk waiting for `drain` (backpressure) and coalesced per

@@ -117,13 +117,3 @@ export const sessionMessagesResponseSchema = builtOnce(() =>
 );
 export const sessionDeletedResponseSchema = builtOnce(() => z.object({ id: z.string(), deleted: z.literal(true) }));
 export const sessionClearedResponseSchema = builtOnce(() => z.object({ sessionId: z.string(), cleared: z.literal(true) }));
-
-/** One `DataStreamEvent` as sent in an SSE `data:` line or an NDJSON line. */
-export const dataStreamEventSchema = builtOnce(() =>
-  z.object({
-    type: z.enum(["text-start", "text-delta", "text-end", "tool-call", "tool-result", "data", "error", "finish"]),
-    id: z.string().optional(),
-    timestamp: z.number(),
-    data: z.unknown(),
-  }),
-);

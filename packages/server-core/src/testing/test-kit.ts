@@ -1,7 +1,7 @@
-import type { Server } from "node:http";
 import type { ServerAdapterConfig } from "../contracts/config.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RouteDefinition } from "../contracts/route.js";
+import type { Runtime } from "../contracts/runtime.js";
 import { type AdapterOptions, BaseServerAdapter } from "../core/base-adapter.js";
 import type { OutgoingResponse } from "../core/request-handler.js";
 
@@ -11,10 +11,26 @@ class SocketlessAdapter extends BaseServerAdapter<null> {
   protected createApp(): null {
     return null;
   }
-  protected createHttpServer(): Server {
+  protected listen(): never {
     throw new Error("The socketless test adapter never listens");
   }
-  protected guardHttpServer(): void {}
+}
+
+/** What `createTestApp` builds the pipeline from. */
+export interface TestAppSetup extends AdapterOptions {
+  middleware?: MiddlewareDefinition[];
+  routes?: RouteDefinition[];
+  config?: ServerAdapterConfig;
+  /** The runtime route groups call (`registerAllRoutes(adapter)` in `setup`). */
+  runtime?: Runtime;
+  /** Registers route groups, middleware or hooks on the adapter before the first request. */
+  setup?: (adapter: BaseServerAdapter<null>) => void;
+}
+
+/** A socket-free server: `adapter` to register on, `request` to call it. */
+export interface TestApp {
+  adapter: BaseServerAdapter<null>;
+  request(input: TestRequest): Promise<TestResponse>;
 }
 
 export interface TestRequest {
@@ -37,23 +53,26 @@ export interface TestResponse {
 }
 
 /**
- * Test-only: a pipeline with the given middleware and routes, no default stack unless asked.
+ * The whole pipeline without a socket (Hono's `app.request()` lesson): the given middleware,
+ * routes and route groups, no default stack unless asked; `request()` answers exactly what a
+ * server would send, streams read to the end.
  *
  * @example
+ * import { createTestApp } from "@conduit-ai/server-core/testing";
  * const app = createTestApp({ middleware: [createTimingMiddleware()], routes: [{ method: "GET", path: "/x", handler: () => 1 }] });
  * const response = await app.request({ url: "/api/x" });
+ * expect(response.json()).toMatchObject({ data: 1 });
  */
-export function createTestApp(
-  setup: { middleware?: MiddlewareDefinition[]; routes?: RouteDefinition[]; config?: ServerAdapterConfig } & AdapterOptions = {},
-) {
+export function createTestApp(setup: TestAppSetup = {}): TestApp {
   // Quiet by default: the core would otherwise log expected 5xx test errors to stderr.
   const adapter = new SocketlessAdapter(
-    undefined,
+    setup.runtime,
     { logging: { enabled: false }, ...setup.config },
     { defaultMiddleware: setup.defaultMiddleware ?? false },
   );
   for (const middleware of setup.middleware ?? []) adapter.registerMiddleware(middleware);
   for (const route of setup.routes ?? []) adapter.registerRoute(route);
+  setup.setup?.(adapter);
   const request = async (input: TestRequest): Promise<TestResponse> => {
     const body = input.body;
     const outgoing: OutgoingResponse = await adapter.handler.dispatch({

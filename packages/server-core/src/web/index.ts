@@ -1,1 +1,36 @@
+/**
+ * `@conduit-ai/server-core/web`: the web-standard side — the `Request`/`Response` bridge, and the
+ * stream encoders (SSE, NDJSON, the AI SDK UI message stream) with their redaction hook.
+ */
 export * from "./web-bridge.js";
+export {
+  type EncodeStreamOptions,
+  type EventStreamFormat,
+  negotiateEventStreamFormat,
+  type StreamFormat,
+  encodeEventStream,
+  encodeKeepAlive,
+  encodeNdjsonLine,
+  encodeSseFrame,
+  negotiateStreamFormat,
+  streamHeaders,
+  toStreamEvent,
+} from "../core/stream-encoding.js";
+export {
+  DEFAULT_REDACTED_FIELDS,
+  DEFAULT_REDACTION_PLACEHOLDER,
+  type StreamEventTransform,
+  addStreamEventTransform,
+  createStreamRedactor,
+  redactStreamEvent,
+  streamEventTransformFor,
+} from "../core/stream-redaction.js";
+export {
+  UI_MESSAGE_STREAM_FORMAT,
+  UI_MESSAGE_STREAM_HEADERS,
+  UI_MESSAGE_STREAM_REQUEST_HEADER,
+  UiMessageStreamEncoder,
+  fromUiChatRequest,
+  wantsUiMessageStream,
+} from "../core/ui-message-stream.js";
+export { STREAM_KEEP_ALIVE_MS } from "../core/event-stream-response.js";

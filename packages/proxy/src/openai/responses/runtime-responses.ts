@@ -1,13 +1,13 @@
-import type {
-  ClientToolDefinition,
-  ConversationMessage,
-  ConversationPart,
-  GenerateRequest,
-  Runtime,
-  RuntimeCallContext,
-  ToolCallRecord,
+import {
+  type ClientToolDefinition,
+  type ConversationMessage,
+  type ConversationPart,
+  type GenerateRequest,
+  type Runtime,
+  type RuntimeCallContext,
+  type ToolCallRecord,
+  rawResponse,
 } from "@conduit-ai/server-core";
-import { rawResponse } from "@conduit-ai/server-core";
 import { STREAM_HEADERS } from "../claude-completion.js";
 import { invalidRequest } from "../openai-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
