@@ -193,7 +193,15 @@ export function createProxyRouteGroups(
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
   if (surfaces.messages && deps.relayCountTokens)
-    routes.push(createCountTokensRoute({ relay: deps.relayCountTokens, isClientAllowed: deps.isClientAllowed, headersOf, searchOf }));
+    routes.push(
+      createCountTokensRoute({
+        relay: deps.relayCountTokens,
+        isClientAllowed: deps.isClientAllowed,
+        admission: deps.admission,
+        headersOf,
+        searchOf,
+      }),
+    );
   // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
   // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
   if (surfaces.chatCompletions && chatCompletions) routes.push(...[chatCompletions].flat());

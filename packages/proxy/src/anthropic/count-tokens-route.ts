@@ -1,4 +1,5 @@
 import { type RouteDefinition, type ServerContext, rawResponse } from "@conduit-ai/server-core";
+import type { ClientAdmission } from "../admission/client-admission.js";
 import type { Relay } from "../relay/relay.js";
 import { anthropicErrorReply } from "./errors.js";
 import { estimateInputTokens } from "./token-estimate.js";
@@ -10,6 +11,8 @@ export interface CountTokensRouteOptions {
   headersOf: (ctx: ServerContext) => Record<string, string>;
   searchOf: (ctx: ServerContext) => string;
   isClaudeModel?: (model: string) => boolean;
+  /** The proxy's admission: checked and counted like any call, nothing reserved (a count spends no tokens). */
+  admission?: ClientAdmission;
 }
 
 const reply = (status: number, type: string, message: string) => {
@@ -34,8 +37,13 @@ export function createCountTokensRoute(options: CountTokensRouteOptions): RouteD
     rawBody: true,
     summary: "Messages API token count (Claude through the pool; other models estimated)",
     tags: ["proxy"],
+    ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
-      if (!options.isClientAllowed(ctx))
+      if (options.admission) {
+        // Refusals are thrown: the route group's error writer answers them in Anthropic's shape.
+        options.admission.precheck(ctx);
+        (await options.admission.admit(ctx, { surface: "anthropic", estimatedInputTokens: 0 })).release();
+      } else if (!options.isClientAllowed(ctx))
         return reply(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0) return reply(400, "invalid_request_error", "Request body is required");

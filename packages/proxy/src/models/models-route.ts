@@ -1,4 +1,5 @@
 import { type RouteDefinition, type Runtime, type ServerContext, rawResponse } from "@conduit-ai/server-core";
+import type { ClientAdmission } from "../admission/client-admission.js";
 import { anthropicError } from "../anthropic/errors.js";
 import { OpenAIError } from "../openai/openai-error.js";
 import { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./claude-models.js";
@@ -11,6 +12,17 @@ export interface ModelsRouteOptions {
   claudeModels?: readonly ClaudeModel[];
   /** Public names of the `models` routing table, listed as models of their own. */
   aliases?: () => readonly string[];
+  /** The proxy's admission: the caller is checked (and counted) like any other call; nothing is reserved. */
+  admission?: ClientAdmission;
+}
+
+/** Whether the caller may list models: the proxy's admission when given (released at once), else the client check. */
+async function admitted(options: ModelsRouteOptions, ctx: ServerContext): Promise<boolean> {
+  if (!options.admission) return options.isClientAllowed(ctx);
+  options.admission.precheck(ctx);
+  const admission = await options.admission.admit(ctx, { surface: wantsAnthropic(ctx) ? "anthropic" : "openai", estimatedInputTokens: 0 });
+  admission.release();
+  return true;
 }
 
 interface ListedModel {
@@ -79,9 +91,10 @@ export function createModelsRoutes(options: ModelsRouteOptions): RouteDefinition
     path: "/v1/models",
     absolute: true,
     summary: "Models this gateway serves (OpenAI or Anthropic list shape)",
+    ...(options.admission ? { rateLimit: false as const } : {}),
     tags: ["proxy"],
     handler: async (ctx) => {
-      if (!options.isClientAllowed(ctx)) return refused(ctx);
+      if (!(await admitted(options, ctx))) return refused(ctx);
       const models = await listModels(options);
       if (!wantsAnthropic(ctx)) return json({ object: "list", data: models.map(asOpenAI) });
       const claude = models.map(asAnthropic);
@@ -93,9 +106,10 @@ export function createModelsRoutes(options: ModelsRouteOptions): RouteDefinition
     path: "/v1/models/:id",
     absolute: true,
     summary: "One model this gateway serves",
+    ...(options.admission ? { rateLimit: false as const } : {}),
     tags: ["proxy"],
     handler: async (ctx) => {
-      if (!options.isClientAllowed(ctx)) return refused(ctx);
+      if (!(await admitted(options, ctx))) return refused(ctx);
       const id = ctx.params.id ?? "";
       const model = (await listModels(options)).find((candidate) => candidate.id === id);
       if (model) return json(wantsAnthropic(ctx) ? asAnthropic(model) : asOpenAI(model));

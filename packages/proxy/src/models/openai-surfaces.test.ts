@@ -62,6 +62,18 @@ describe("GET /v1/models", () => {
   });
 });
 
+describe("limits that suit a proxy", () => {
+  it("leaves the server's per-address limit (100 per 15 minutes) to the per-credential one on every OpenAI surface", async () => {
+    // The server runs its default limiter; an agent session makes far more than 100 calls from one address.
+    for (let turn = 0; turn < 120; turn++) {
+      const response = await openai.responses.create({ model: "local", input: `turn ${turn}` });
+      expect(response.status).toBe("completed");
+    }
+    for (let call = 0; call < 5; call++) await openai.models.list();
+    expect((await openai.embeddings.create({ model: "local", input: "x" })).data).toHaveLength(1);
+  });
+});
+
 describe("POST /v1/embeddings", () => {
   it("embeds a string and an array with the runtime, float and base64", async () => {
     const one = await openai.embeddings.create({ model: "local", input: "hello world" });

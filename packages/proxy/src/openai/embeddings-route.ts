@@ -1,4 +1,12 @@
-import { type RouteDefinition, type Runtime, type ServerContext, callContextOf, rawResponse } from "@conduit-ai/server-core";
+import {
+  type RouteDefinition,
+  type Runtime,
+  ServerAdapterError,
+  type ServerContext,
+  callContextOf,
+  rawResponse,
+} from "@conduit-ai/server-core";
+import type { Admitted, ClientAdmission } from "../admission/client-admission.js";
 import { z } from "zod";
 import { readJsonBody } from "./chat-completions-route.js";
 import { paramOf } from "./chat-request-schema.js";
@@ -6,6 +14,11 @@ import { OpenAIError, invalidRequest } from "./openai-error.js";
 import { fromRuntimeError } from "./runtime-completion.js";
 
 const MAX_INPUTS = 2048;
+
+/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
+class PassThrough {
+  constructor(readonly error: ServerAdapterError) {}
+}
 
 export const embeddingsRequestSchema = z.looseObject({
   model: z.string().min(1),
@@ -18,6 +31,8 @@ export const embeddingsRequestSchema = z.looseObject({
 export interface EmbeddingsRouteOptions {
   isClientAllowed: (ctx: ServerContext) => boolean;
   runtime: Runtime;
+  /** The proxy's admission (client keys or its gate, then the per-credential limit); replaces `isClientAllowed`. */
+  admission?: ClientAdmission;
 }
 
 /** Float32 little-endian bytes, base64: what the `openai` SDK decodes for `encoding_format: "base64"`. */
@@ -66,9 +81,13 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
     rawBody: true,
     summary: "OpenAI-compatible embeddings",
     tags: ["proxy"],
+    ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
+      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
+      options.admission?.precheck(ctx);
+      let admitted: Admitted | undefined;
       try {
-        if (!options.isClientAllowed(ctx))
+        if (!options.admission && !options.isClientAllowed(ctx))
           throw new OpenAIError(
             401,
             "A proxy client key is required (Authorization: Bearer or x-api-key).",
@@ -88,6 +107,14 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
         if (!texts.every((item): item is string => typeof item === "string"))
           throw invalidRequest("Token arrays are not supported as input here: send text", "input", "unsupported_parameter");
         if (texts.some((text) => text === "")) throw invalidRequest("'$.input' is invalid: empty strings cannot be embedded", "input");
+        const tokens = estimateTokens(texts);
+        if (options.admission) {
+          try {
+            admitted = await options.admission.admit(ctx, { surface: "openai", model: request.model, estimatedInputTokens: tokens });
+          } catch (error) {
+            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
+          }
+        }
         const target = await resolveEmbeddingModel(options.runtime, request.model);
         const result = await options.runtime.embedMany({ texts, ...target }, callContextOf(ctx));
         if (request.dimensions && request.dimensions !== result.dimension)
@@ -97,7 +124,14 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
             "unsupported_parameter",
           );
         const base64 = request.encoding_format === "base64";
-        const tokens = estimateTokens(texts);
+        admitted?.settle({
+          model: request.model,
+          target: `runtime/${request.model}`,
+          inputTokens: tokens,
+          outputTokens: 0,
+          status: 200,
+          latencyMs: 0,
+        });
         return rawResponse(
           JSON.stringify({
             object: "list",
@@ -112,6 +146,8 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
           { headers: { "content-type": "application/json" } },
         );
       } catch (error) {
+        if (error instanceof PassThrough) throw error.error;
+        admitted?.release();
         return fromRuntimeError(error).toResponse();
       }
     },

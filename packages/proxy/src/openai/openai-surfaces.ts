@@ -55,12 +55,18 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
       }),
       createResponsesRoute({
         ...shared,
+        ...(proxy.admission ? { admission: proxy.admission } : {}),
         ...(proxy.responseStore ? { store: proxy.responseStore } : {}),
         ...(proxy.config.timeoutMs ? { timeoutMs: proxy.config.timeoutMs } : {}),
       }),
-      ...createModelsRoutes({ isClientAllowed, ...(runtime ? { runtime } : {}) }),
+      ...createModelsRoutes({
+        isClientAllowed,
+        ...(proxy.admission ? { admission: proxy.admission } : {}),
+        ...(runtime ? { runtime } : {}),
+      }),
     ];
-    if (runtime) routes.push(createEmbeddingsRoute({ isClientAllowed, runtime }));
+    if (runtime)
+      routes.push(createEmbeddingsRoute({ isClientAllowed, runtime, ...(proxy.admission ? { admission: proxy.admission } : {}) }));
     return routes;
   };
 }

@@ -17,6 +17,8 @@ export interface ClaudeResponseOptions {
   extraHeaders: Record<string, string>;
   /** Called with the final response (stored for `previous_response_id` when the request asks). */
   onComplete: (response: ResponseObject) => Promise<void>;
+  /** How the relayed answer ended, with its usage (the gate settles with it). */
+  onAnswered?: Parameters<SendMessages>[1]["onAnswered"];
 }
 
 /**
@@ -28,7 +30,11 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
   const headers = { ...options.extraHeaders, "content-type": "application/json", "anthropic-version": "2023-06-01" };
   let upstream: Response;
   try {
-    upstream = await sendMessages(body, { headers, signal: options.signal });
+    upstream = await sendMessages(body, {
+      headers,
+      signal: options.signal,
+      ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
+    });
   } catch {
     throw new OpenAIError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
   }

@@ -1,4 +1,7 @@
-import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import type { AdmissionRequest, Admitted, ClientAdmission } from "../../admission/client-admission.js";
+import { admissionRequestOf } from "../../admission/request-estimate.js";
+import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "../openai-error.js";
@@ -28,6 +31,16 @@ export interface ResponsesRouteOptions {
   isClaudeModel?: (model: string) => boolean;
   /** Time allowed for a non-streamed answer (the proxy's `timeoutMs`, 10 minutes by default). */
   timeoutMs?: number;
+  /**
+   * The proxy's admission (client keys or its gate, then the per-credential limit); when given it
+   * replaces `isClientAllowed`, and the route leaves the server's per-address limit.
+   */
+  admission?: ClientAdmission;
+}
+
+/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
+class PassThrough {
+  constructor(readonly error: ServerAdapterError) {}
 }
 
 const unauthorized = () =>
@@ -81,12 +94,30 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
     streaming: true,
     rawBody: true,
     timeoutMs: options.timeoutMs ?? 10 * 60 * 1000,
+    ...(options.admission ? { rateLimit: false as const } : {}),
     summary: "OpenAI-compatible Responses API",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
+      const admission = options.admission;
+      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
+      admission?.precheck(ctx);
+      let admitted: Admitted | undefined;
+      let estimate: AdmissionRequest | undefined;
       try {
-        if (!options.isClientAllowed(ctx)) throw unauthorized();
-        const request = parse(await readJsonBody(ctx));
+        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
+        const body = await readJsonBody(ctx);
+        const request = parse(body);
+        estimate = admission?.gated
+          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
+          : { surface: "openai", estimatedInputTokens: 0 };
+        if (admission) {
+          try {
+            admitted = await admission.admit(ctx, estimate);
+          } catch (error) {
+            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
+          }
+        }
+        const settled = admitted;
         const history = await historyOf(request, options.store);
         const keep = request.store !== false && options.store !== undefined;
         const shell = responseShell(request, { id: newId("resp"), createdAt: Math.floor(Date.now() / 1000), store: keep });
@@ -101,7 +132,15 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             const value = ctx.header(name);
             if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
           }
-          return await respondWithClaude(options.sendMessages, translation, { shell, signal: ctx.abortSignal, extraHeaders, onComplete });
+          return await respondWithClaude(options.sendMessages, translation, {
+            shell,
+            signal: ctx.abortSignal,
+            extraHeaders,
+            onComplete,
+            ...(settled && admission?.gated
+              ? { onAnswered: settleFromAnswer(settled, estimate, { vendor: "anthropic", model: request.model }) }
+              : {}),
+          });
         }
         if (!options.runtime)
           throw new OpenAIError(
@@ -111,8 +150,32 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             "model",
             "model_not_found",
           );
-        return await respondWithRuntime(options.runtime, request, { shell, history, context: callContextOf(ctx), dropParams, onComplete });
+        const started = performance.now();
+        const settleRuntime = (response: ResponseObject) =>
+          settled?.settle({
+            model: request.model,
+            target: `runtime/${request.model}`,
+            inputTokens: response.usage?.input_tokens ?? 0,
+            outputTokens: response.usage?.output_tokens ?? 0,
+            status: 200,
+            latencyMs: Math.round(performance.now() - started),
+          });
+        return await respondWithRuntime(options.runtime, request, {
+          shell,
+          history,
+          context: callContextOf(ctx),
+          dropParams,
+          onComplete: async (response) => {
+            settleRuntime(response);
+            await onComplete(response);
+          },
+        });
       } catch (error) {
+        if (error instanceof PassThrough) throw error.error;
+        // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
+        if (admitted && estimate && ctx.abortSignal.aborted)
+          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
+        else admitted?.release();
         return fromRuntimeError(error).toResponse();
       }
     },
