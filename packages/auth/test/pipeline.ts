@@ -23,6 +23,8 @@ export interface PipelineRequest {
  */
 export function createPipeline(middleware: MiddlewareDefinition[], routes: string[] = ["/api/private"], handler?: RouteHandler) {
   const app = createTestApp({
+    // The tests mount their own `/health` and `/ready` to check auth skips them.
+    config: { disableBuiltInHealth: true },
     middleware,
     routes: routes.map((path) => ({ method: "GET", path, absolute: true, handler: handler ?? ((ctx) => ({ user: ctx.user ?? null })) })),
   });

@@ -175,7 +175,13 @@ describe("traces exported over OTLP/HTTP to a real receiver", () => {
     const response = await fetch(`${base}/api/ai/debug-ai-output`, {
       method: "POST",
       headers: { "content-type": "application/json", traceparent: `00-${INCOMING_TRACE}-${INCOMING_PARENT}-01` },
-      body: JSON.stringify({ aiResponse: '{"a": 1,}', expectedFormat: "json", provider: "anthropic", model: MODEL }),
+      body: JSON.stringify({
+        aiResponse: '{"a": 1,}',
+        expectedFormat: "json",
+        issueTypes: ["format"],
+        provider: "anthropic",
+        model: MODEL,
+      }),
     });
     expect(response.status).toBe(200);
     await receiver.waitFor(() => ofTrace(INCOMING_TRACE).some((span) => span.kind === SERVER));

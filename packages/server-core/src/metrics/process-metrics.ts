@@ -166,7 +166,9 @@ export function processMetrics(): Promise<Metric[]> {
     if (node === undefined) return [];
     const metrics = basicMetrics(node);
     try {
-      metrics.push(...perfHookMetrics(await import("node:perf_hooks")));
+      // The specifier is a variable so bundlers of the fetch entry (Workers, Deno) leave the module out of the graph.
+      const perfHooks = "node:perf_hooks";
+      metrics.push(...perfHookMetrics((await import(/* @vite-ignore */ perfHooks)) as PerfHooks));
     } catch {
       // A runtime with `process` but without event-loop or GC observation: the basic figures still count.
     }
