@@ -50,6 +50,9 @@ switch (target) {
     runForwarding(process.execPath, [...nodeSource, "packages/cli/src/bin.ts", ...passThrough]);
     break;
   case "test":
+    // The operator console's pages are a Vite build (tests serve them); everything else is read from src.
+    if (!existsSync(join(root, "packages/console/dist/public/index.html")))
+      run(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/console", "exec", "vite", "build"]);
     run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
     // A consumer's view: packed tarballs installed with npm into an empty project.
     // The check packs with the same pnpm this script resolved (it may be the npx-fetched one).
