@@ -1,4 +1,5 @@
 import type { Governance } from "@conduit-ai/governance";
+import { serverPrices } from "./price-setup.js";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -26,8 +27,7 @@ export async function setupGovernance(
     throw new UsageError(
       'Config file: keys.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)',
     );
-  const proxyPrices = (file.proxy as { prices?: Record<string, { input: number; output: number }> } | undefined)?.prices;
-  const prices = { ...proxyPrices, ...parsed.prices };
+  const prices = serverPrices(file);
   return createGovernance({
     keys: parsed.keys ?? {},
     ...(parsed.admin ? { admin: parsed.admin } : {}),

@@ -1,5 +1,5 @@
 import type { ConduitProxy } from "@conduit-ai/proxy";
-import { type Gate, type Runtime, createConsoleLogger } from "@conduit-ai/server-core";
+import { type Gate, type Runtime, type TokenPrice, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -16,7 +16,16 @@ export async function setupProxy(
     env = {},
     keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
     gate,
-  }: { redis: SharedRedis | undefined; runtime: Runtime; env?: NodeJS.ProcessEnv; keyPrefix?: string; gate?: Gate },
+    prices,
+  }: {
+    redis: SharedRedis | undefined;
+    runtime: Runtime;
+    env?: NodeJS.ProcessEnv;
+    keyPrefix?: string;
+    gate?: Gate;
+    /** The server's one price table (`proxy.prices`, then `prices`); the pool prices accounts' spend with it. */
+    prices?: Record<string, TokenPrice>;
+  },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
     return undefined;
@@ -35,5 +44,10 @@ export async function setupProxy(
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
   const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
   // With governance (a `keys` section) its gate admits every proxy call: virtual keys, limits, budgets.
-  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime), ...(gate ? { gate } : {}) });
+  return createProxy(prices ? { ...config, prices } : config, {
+    ...shared,
+    onWarning,
+    chatCompletions: chatCompletionsFor(runtime),
+    ...(gate ? { gate } : {}),
+  });
 }

@@ -14,6 +14,7 @@ import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
 import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
+import { serverPrices } from "./price-setup.js";
 import { setupProxy } from "./proxy-setup.js";
 import { openRedis, redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -39,6 +40,8 @@ export interface AssembledServer {
  * await server.start();
  */
 export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<AssembledServer> {
+  // One price table: the usage ledger charges what the proxy's pool and governance charge.
+  const prices = serverPrices(options.file);
   const topology = redisTopologyOf(env, options.file.redis);
   const redis = topology ? await openRedis(topology, createConsoleLogger("warn")) : undefined;
   const keyPrefix = topology?.keyPrefix ?? "conduit:";
@@ -65,12 +68,13 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const runtime = createRuntime({
     env,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
-    ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:`, usage: { redis, keyPrefix: `${keyPrefix}usage:` } } : {}),
+    usage: { prices, ...(redis ? { redis, keyPrefix: `${keyPrefix}usage:` } : {}) },
+    ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:` } : {}),
     ...(auth.tokenProvider ? { auth: auth.tokenProvider } : {}),
   });
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
-    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, ...(governance ? { gate: governance.gate } : {}) });
+    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, prices, ...(governance ? { gate: governance.gate } : {}) });
   } catch (error) {
     await runtime.close();
     await auth.close();

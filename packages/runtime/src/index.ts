@@ -21,6 +21,6 @@ export { RuntimeToolRegistry } from "./tools/tool-registry.js";
 export type { UsageRecord } from "./usage-record.js";
 export { MemoryUsageLedger, type UsageLedgerOptions } from "./usage/memory-usage-ledger.js";
 export { RedisUsageLedger, type RedisUsageLedgerOptions } from "./usage/redis-usage-ledger.js";
-export { DEFAULT_MODEL_PRICES, PriceTable } from "./usage/price-table.js";
+export { DEFAULT_MODEL_PRICES, type PriceOverride, PriceTable } from "./usage/price-table.js";
 export type { UsageLedger } from "./usage/usage-ledger.js";
 export type { RuntimeUsageOptions } from "./usage/usage-options.js";

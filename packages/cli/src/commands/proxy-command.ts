@@ -6,6 +6,7 @@ import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveCon
 import type { RedisTopology } from "@conduit-ai/server-core/middleware";
 import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
+import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
 import { parseAdminKeys, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
@@ -107,6 +108,11 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message).replace(/^Config file: /, "")}`);
   }
+  try {
+    serverPrices(file);
+  } catch (error) {
+    throw new UsageError(`Config file ${path}: ${(error as Error).message.replace(/^Config file: /, "")}`);
+  }
   const governance = { keys: file.keys, admin: file.admin, prices: file.prices, proxy: file.proxy };
   return {
     proxy,
@@ -145,14 +151,19 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     });
     const warn = (message: string) => logger.warn({ component: "proxy" }, message);
     const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
-    const runtime = createRuntime({ env });
-    const proxy = createProxy(options.proxy, {
-      ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
-      onWarning: warn,
-      chatCompletions: chatCompletionsFor(runtime),
-      // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
-      ...(governance ? { gate: governance.gate } : {}),
-    });
+    // One price table: the usage ledger charges what the proxy's pool and governance charge.
+    const prices = serverPrices(options.governance);
+    const runtime = createRuntime({ env, usage: { prices } });
+    const proxy = createProxy(
+      { ...options.proxy, prices },
+      {
+        ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
+        onWarning: warn,
+        chatCompletions: chatCompletionsFor(runtime),
+        // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
+        ...(governance ? { gate: governance.gate } : {}),
+      },
+    );
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
     // The admin API (with an admin credential) and the per-team metrics.

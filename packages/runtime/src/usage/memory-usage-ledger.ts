@@ -1,5 +1,5 @@
 import type { ModelPrice, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
-import { PriceTable } from "./price-table.js";
+import { type PriceOverride, PriceTable } from "./price-table.js";
 import {
   COARSE_BUCKET_MS,
   DEFAULT_RETENTION_MS,
@@ -16,8 +16,8 @@ import {
 import type { UsageLedger } from "./usage-ledger.js";
 
 export interface UsageLedgerOptions {
-  /** Prices per model (merged over the defaults). */
-  prices?: Record<string, ModelPrice>;
+  /** Prices per model over the server's table: `{input, output}` (the `prices` config key) or `ModelPrice`; a `provider/model` key wins. */
+  prices?: Record<string, PriceOverride>;
   /** How far back hour buckets are kept (default 31 days). */
   retentionMs?: number;
   /** Distinct provider × model × operation keys per bucket; more are counted under model `(other)` (default 200). */

@@ -1,42 +1,44 @@
-import type { ModelPrice } from "@conduit-ai/server-core";
+import { DEFAULT_PRICES, type ModelPrice, type TokenPrice, mergePrices, priceOf } from "@conduit-ai/server-core";
 
 /**
- * List prices in USD per million tokens (input, output) of the models the runtime knows by
- * default. They drift: override or extend them with `createRuntime({ usage: { prices } })`.
- * Keys are a model name (any provider) or `provider/model` (wins).
+ * The server's one price table (server-core's `DEFAULT_PRICES`), in the runtime's
+ * `ModelPrice` shape. Kept as an export for code that read it; the source of truth is
+ * server-core, shared with the proxy's pool and governance's budgets.
  */
-export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
-  "gpt-4o-mini": { inputPerMillionUsd: 0.15, outputPerMillionUsd: 0.6 },
-  "gpt-4o": { inputPerMillionUsd: 2.5, outputPerMillionUsd: 10 },
-  "gpt-4.1": { inputPerMillionUsd: 2, outputPerMillionUsd: 8 },
-  "gpt-4.1-mini": { inputPerMillionUsd: 0.4, outputPerMillionUsd: 1.6 },
-  "gpt-4.1-nano": { inputPerMillionUsd: 0.1, outputPerMillionUsd: 0.4 },
-  "o4-mini": { inputPerMillionUsd: 1.1, outputPerMillionUsd: 4.4 },
-  "text-embedding-3-small": { inputPerMillionUsd: 0.02, outputPerMillionUsd: 0 },
-  "text-embedding-3-large": { inputPerMillionUsd: 0.13, outputPerMillionUsd: 0 },
-  "claude-opus-4-1": { inputPerMillionUsd: 15, outputPerMillionUsd: 75 },
-  "claude-sonnet-4-5": { inputPerMillionUsd: 3, outputPerMillionUsd: 15 },
-  "claude-haiku-4-5": { inputPerMillionUsd: 1, outputPerMillionUsd: 5 },
-};
+export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.fromEntries(
+  Object.entries(DEFAULT_PRICES).map(([model, price]) => [model, toModelPrice(price)]),
+);
+
+/** An override in either shape: the server's `{input, output}` (the `prices` config key) or the runtime's. */
+export type PriceOverride = TokenPrice | ModelPrice;
 
 /**
- * Prices models from a table: `provider/model` first, then the model name; every model of the
- * offline `local` provider is free.
+ * Prices the runtime's calls from the server's one table (server-core's `DEFAULT_PRICES` with
+ * the `prices` config key over it), so the usage ledger, the proxy and governance charge the
+ * same dollar. A `provider/model` key wins; otherwise the longest model id prefix, as everywhere
+ * else. Every model of the offline `local` provider is free.
  *
  * @example
- * const prices = new PriceTable({ "openai/llama3": { inputPerMillionUsd: 0, outputPerMillionUsd: 0 } });
+ * const prices = new PriceTable({ "openai/llama3": { input: 0, output: 0 } });
  * prices.costOf("openai", "gpt-4o-mini", 1_000_000, 0); // 0.15
  */
 export class PriceTable {
-  readonly #prices: Map<string, ModelPrice>;
+  readonly #byModelPrefix: Readonly<Record<string, TokenPrice>>;
+  readonly #byProviderModel = new Map<string, TokenPrice>();
 
-  constructor(overrides: Record<string, ModelPrice> = {}) {
-    this.#prices = new Map(Object.entries({ ...DEFAULT_MODEL_PRICES, ...overrides }));
+  constructor(overrides: Record<string, PriceOverride> = {}) {
+    const byModel: Record<string, TokenPrice> = {};
+    for (const [key, price] of Object.entries(overrides)) {
+      if (key.includes("/")) this.#byProviderModel.set(key, toTokenPrice(price));
+      else byModel[key] = toTokenPrice(price);
+    }
+    this.#byModelPrefix = mergePrices(byModel);
   }
 
   priceOf(provider: string, model: string): ModelPrice | undefined {
     if (provider === "local") return { inputPerMillionUsd: 0, outputPerMillionUsd: 0 };
-    return this.#prices.get(`${provider}/${model}`) ?? this.#prices.get(model);
+    const price = this.#byProviderModel.get(`${provider}/${model}`) ?? priceOf(this.#byModelPrefix, model);
+    return price && toModelPrice(price);
   }
 
   /** USD for a call, or null when the model has no price. */
@@ -45,4 +47,12 @@ export class PriceTable {
     if (price === undefined) return null;
     return (inputTokens * price.inputPerMillionUsd + outputTokens * price.outputPerMillionUsd) / 1_000_000;
   }
+}
+
+function toModelPrice(price: TokenPrice): ModelPrice {
+  return { inputPerMillionUsd: price.input, outputPerMillionUsd: price.output };
+}
+
+function toTokenPrice(price: PriceOverride): TokenPrice {
+  return "inputPerMillionUsd" in price ? { input: price.inputPerMillionUsd, output: price.outputPerMillionUsd } : price;
 }

@@ -35,6 +35,16 @@ export const DEFAULT_PRICES: PriceTable = {
   "claude-3-5-haiku": { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
   "claude-3-haiku": { input: 0.25, output: 1.25, cacheRead: 0.03, cacheWrite: 0.3 },
   "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125 },
+  "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025 },
+  "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005 },
+  "gpt-4.1": { input: 2, output: 8, cacheRead: 0.5 },
+  "gpt-4.1-mini": { input: 0.4, output: 1.6, cacheRead: 0.1 },
+  "gpt-4.1-nano": { input: 0.1, output: 0.4, cacheRead: 0.025 },
+  "gpt-4o": { input: 2.5, output: 10, cacheRead: 1.25 },
+  "gpt-4o-mini": { input: 0.15, output: 0.6, cacheRead: 0.075 },
+  "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },
+  "text-embedding-3-small": { input: 0.02, output: 0 },
+  "text-embedding-3-large": { input: 0.13, output: 0 },
 };
 
 /**
