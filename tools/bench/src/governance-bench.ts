@@ -1,90 +1,97 @@
 /**
- * `bench:governance`: `POST /api/agent/generate` with virtual keys, limits and a budget on (Redis
- * store: one admit script in, one settle script out per request) against the same route with
- * governance off, side by side in one run. Both servers get the same body and the same
- * `x-api-key` header. Rounds alternate off / on (order reversed every other round); the ratio is
- * the median of the per-round ratios (goal: on / off ≥ 0.9).
+ * `bench:governance`: the proxy's `POST /v1/messages` passthrough with virtual keys, limits and a
+ * budget on (Redis store: one admit script in, one settle script out per request) against the
+ * same passthrough with governance off, side by side in one run. Three processes: the fake
+ * Anthropic upstream, and one Conduit server per mode; both get the same body and `x-api-key`.
+ * Rounds alternate off / on (order reversed every other round). Two figures: throughput ratio
+ * (on / off, median of the per-round ratios; goal ≥ 0.9) and CPU per request of each server
+ * (read from the server process itself), which wanders less on a noisy machine.
  *
- * The `/v1/messages` passthrough is the goal's surface; until the proxy's gate wiring is on main,
- * this measures the `/api/agent/generate` path, which runs the same gate.
- *
- * Options: --framework hono  --rounds 5  --duration 3  --connections 50
+ * Options: --framework hono  --rounds 6  --duration 3  --connections 32
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
+import { type BenchChild, childCpu, forkChild } from "./bench-children.js";
 import { median } from "./statistics.js";
 
 const GOAL = 0.9;
 const { values } = parseArgs({
   options: {
     framework: { type: "string", default: "hono" },
-    rounds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "6" },
     duration: { type: "string", default: "3" },
-    connections: { type: "string", default: "50" },
+    connections: { type: "string", default: "32" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 const rounds = Number(values.rounds);
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const namespace = `bench:gov:${randomBytes(4).toString("hex")}`;
+const clientKey = `sk-conduit-bench-${randomBytes(16).toString("hex")}`;
 const modes = ["off", "on"] as const;
 type Mode = (typeof modes)[number];
 
-function startChild(mode: Mode): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = fork(new URL("./governance-server.ts", import.meta.url), [mode, values.framework, redisUrl, namespace], {
-    execArgv: ["--conditions=@conduit-ai/source", "--import", "tsx"],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: { port: number; key?: string }) =>
-      resolve({ child, url: `http://127.0.0.1:${message.port}/api/agent/generate`, key: message.key ?? "sk-conduit-unused" }),
-    );
-    child.once("exit", (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-}
+const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), ["0"]);
+const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const serverFile = new URL("./governance-server.ts", import.meta.url);
+const servers: Record<Mode, BenchChild> = {
+  off: await forkChild(serverFile, ["off", values.framework, redisUrl, namespace, upstreamUrl, clientKey]),
+  on: await forkChild(serverFile, ["on", values.framework, redisUrl, namespace, upstreamUrl, clientKey]),
+};
+const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] });
 
-const servers = { off: await startChild("off"), on: await startChild("on") };
-const key = servers.on.key;
-
-async function measure(url: string, seconds: number): Promise<number> {
+/** Requests per second and the server's CPU µs per request over one measured window. */
+async function measure(mode: Mode, seconds: number): Promise<{ rps: number; cpuPerRequest: number }> {
+  const before = await childCpu(servers[mode]);
   const result = await autocannon({
-    url,
+    url: `http://127.0.0.1:${servers[mode].port}/v1/messages`,
     method: "POST",
     connections: Number(values.connections),
     duration: seconds,
-    headers: { "content-type": "application/json", "x-api-key": key },
-    body: JSON.stringify({ input: { text: "hello bench" }, model: "echo", maxTokens: 16 }),
+    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": clientKey },
+    body,
   });
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  return result.requests.average;
+  const cpu = (await childCpu(servers[mode])) - before;
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${mode}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  return { rps: result.requests.average, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
 }
 
 const redis = new Redis(redisUrl);
 try {
-  for (const mode of modes) await measure(servers[mode].url, 1);
-  const throughput: Record<Mode, number[]> = { off: [], on: [] };
+  // Warm both servers (JIT, sockets, the Redis scripts) before anything counts.
+  for (const mode of [...modes, ...modes]) await measure(mode, 2);
+  const figures: Record<Mode, { rps: number[]; cpu: number[] }> = { off: { rps: [], cpu: [] }, on: { rps: [], cpu: [] } };
   const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? modes : ([...modes].reverse() as Mode[]);
-    const figures = {} as Record<Mode, number>;
-    for (const mode of order) figures[mode] = await measure(servers[mode].url, Number(values.duration));
-    for (const mode of modes) throughput[mode].push(figures[mode]);
-    ratios.push(figures.on / figures.off);
-    console.log(`round ${round + 1}: off ${figures.off.toFixed(0)}, on ${figures.on.toFixed(0)} req/s`);
+    const measured = {} as Record<Mode, { rps: number; cpuPerRequest: number }>;
+    for (const mode of order) measured[mode] = await measure(mode, Number(values.duration));
+    for (const mode of modes) {
+      figures[mode].rps.push(measured[mode].rps);
+      figures[mode].cpu.push(measured[mode].cpuPerRequest);
+    }
+    ratios.push(measured.on.rps / measured.off.rps);
+    console.log(
+      `round ${round + 1}: off ${measured.off.rps.toFixed(0)} req/s ${measured.off.cpuPerRequest.toFixed(0)} µs, on ${measured.on.rps.toFixed(0)} req/s ${measured.on.cpuPerRequest.toFixed(0)} µs`,
+    );
   }
   const ratio = median(ratios);
+  const cpuOff = median(figures.off.cpu);
+  const cpuOn = median(figures.on.cpu);
   console.log(
-    `\nbench:governance (${values.framework}, /api/agent/generate, ${rounds} rounds × ${values.duration}s, ${values.connections} connections)`,
+    `\nbench:governance (${values.framework}, POST /v1/messages passthrough, ${rounds} rounds × ${values.duration}s, ${values.connections} connections)`,
   );
-  console.log(`  governance off               ${median(throughput.off).toFixed(0)} req/s`);
+  console.log(`  governance off                 ${median(figures.off.rps).toFixed(0)} req/s   CPU ${cpuOff.toFixed(0)} µs/request`);
   console.log(
-    `  virtual key + limits + budget ${median(throughput.on).toFixed(0)} req/s   ratio ${ratio.toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})   goal ≥ ${GOAL}: ${ratio >= GOAL ? "met" : "NOT met"}`,
+    `  virtual key + limits + budget  ${median(figures.on.rps).toFixed(0)} req/s   CPU ${cpuOn.toFixed(0)} µs/request (${(cpuOn / cpuOff).toFixed(2)}×)`,
+  );
+  console.log(
+    `  throughput ratio on/off ${ratio.toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})   goal ≥ ${GOAL}: ${ratio >= GOAL ? "met" : "NOT met"}`,
   );
 } finally {
-  for (const { child } of Object.values(servers)) child.kill();
+  for (const child of [servers.off, servers.on, upstream]) child.child.disconnect();
   const keys = await redis.keys(`*${namespace}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
