@@ -58,6 +58,36 @@ describe("POST /v1/messages passthrough (official SDK)", () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(fake.exchanges.at(-1)?.sent as Buffer)).toBe(true);
   });
 
+  it("a chunked JSON answer leaves whole with its length; one over 1 MiB is streamed on, byte for byte", async () => {
+    const small = JSON.stringify({
+      type: "message",
+      id: "msg_1",
+      model: "claude-sonnet-4-5",
+      content: [],
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const large = JSON.stringify({
+      type: "message",
+      id: "msg_2",
+      padding: "x".repeat(1_500_000),
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    // The fake writes its head first, so both answers reach the proxy chunked, without a length.
+    fake.script("sk-ant-a", { status: 200, body: small }, { status: 200, body: large });
+    const call = () =>
+      fetch(`${server.url}/v1/messages`, {
+        method: "POST",
+        headers: { "x-api-key": CLIENT_KEY, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "hi" }] }),
+      });
+    const first = await call();
+    expect(first.headers.get("content-length")).toBe(String(Buffer.byteLength(small)));
+    expect(await first.text()).toBe(small);
+    const second = await call();
+    expect(second.headers.get("content-length")).toBeNull();
+    expect(await second.text()).toBe(large);
+  });
+
   it("pipes a thinking + tool stream unchanged, and the SDK's stream helper reads it", async () => {
     const raw = await client()
       .messages.create({

@@ -106,6 +106,45 @@ export class MarkedEventLines {
 const NEWLINE = 0x0a;
 
 /** A body read whole, up to `limit` bytes (the rest dropped): error answers are small and read to be kept or translated. */
+/** A body read up to a limit: whole when it fit, else the chunks read so far and the rest still to pull. */
+export type BoundedRead = { whole: Buffer } | { head: Buffer[]; rest: AsyncIterator<Uint8Array> };
+
+/**
+ * Reads a body whole when it ends within `limit` bytes; a longer one is not cut: its first chunks
+ * and the untouched rest come back, to be streamed on (see `rejoin`).
+ *
+ * @example
+ * const read = await readUpTo(response.body, 1024 * 1024);
+ * const body = "whole" in read ? read.whole : rejoin(read);
+ */
+export async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<BoundedRead> {
+  const source = body[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const step = await source.next();
+    if (step.done) return { whole: head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head) };
+    head.push(Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength));
+    size += step.value.byteLength;
+    if (size > limit) return { head, rest: source };
+  }
+}
+
+/** The chunks `readUpTo` read, then the rest of the body: one stream again. */
+export function rejoin(read: { head: Buffer[]; rest: AsyncIterator<Uint8Array> }): AsyncIterable<Uint8Array> & { destroy?: () => void } {
+  const { head, rest } = read;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => {
+        const chunk = head.shift();
+        return chunk ? Promise.resolve({ done: false, value: chunk }) : rest.next();
+      },
+      return: async () => (await rest.return?.()) ?? { done: true, value: undefined },
+    }),
+    destroy: () => void rest.return?.(),
+  };
+}
+
 export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit = 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -2,7 +2,7 @@ import type { AccountConfig, ProxyConfig } from "../config.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
 import { retireAfterRefreshFailure } from "../pool/oauth-refresher.js";
 import { backoff } from "./backoff.js";
-import { type TapOutcome, readBounded, tapBody } from "./body-tap.js";
+import { type TapOutcome, readBounded, readUpTo, rejoin, tapBody } from "./body-tap.js";
 import { relayedHeaders } from "./headers.js";
 import type { ProxyReply } from "./proxy-reply.js";
 import { RelayTrace } from "./relay-trace.js";
@@ -127,8 +127,9 @@ export function createRelay(options: RelayOptions): Relay {
 
   /**
    * Upstream's answer as is; the lease is held until its body ended, usage read on the way.
-   * A small JSON answer of known length is read whole first (same bytes): it then leaves in one
-   * write with its length instead of a chunked stream. Streams are always piped.
+   * A JSON answer is read whole first when it ends within 1 MiB, chunked or not (same bytes): it
+   * then leaves in one write with its length instead of a chunked stream of three writes. A longer
+   * one, and every event stream, is piped.
    */
   async function passthrough(
     response: UpstreamReply,
@@ -152,19 +153,23 @@ export function createRelay(options: RelayOptions): Relay {
       request.onAnswered?.(response.status, outcome);
     };
     const length = Number(response.headers["content-length"]);
-    if (contentType.startsWith("application/json") && Number.isInteger(length) && length <= WHOLE_JSON_LIMIT) {
-      let bytes: Buffer;
+    let body: AsyncIterable<Uint8Array> & { destroy?: () => void } = response.body;
+    if (contentType.startsWith("application/json") && !(length > WHOLE_JSON_LIMIT)) {
+      let read: Awaited<ReturnType<typeof readUpTo>>;
       try {
-        bytes = await readBounded(response.body, WHOLE_JSON_LIMIT + 1);
+        read = await readUpTo(response.body, WHOLE_JSON_LIMIT);
       } catch (error) {
         ended({ completed: false, usage: scanner.finish() });
         throw error;
       }
-      scanner.push(bytes);
-      ended({ completed: true, usage: scanner.finish() });
-      return { status: response.status, headers: relayedHeaders(response.headers), body: bytes };
+      if ("whole" in read) {
+        scanner.push(read.whole);
+        ended({ completed: true, usage: scanner.finish() });
+        return { status: response.status, headers: relayedHeaders(response.headers), body: read.whole };
+      }
+      body = rejoin(read);
     }
-    return { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(response.body, scanner, ended) };
+    return { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(body, scanner, ended) };
   }
 
   /** The final answer; one that did not pass through the tap (an error, read whole) is reported here. */
