@@ -1,7 +1,11 @@
 import type { ContextResponse, ResponseBody } from "../contracts/context.js";
 import type { ResponseHeaders } from "../contracts/http.js";
 import { HandlerError } from "../errors/server-errors.js";
+import type { RegisteredRoute } from "../contracts/route.js";
+import { ENVELOPE_METADATA_STATE, successEnvelopeJson } from "./envelope.js";
+import { type EventStreamOptions, applyEventStream } from "./event-stream-response.js";
 import { isAsyncIterable, isRawResponse } from "./raw-response.js";
+import type { RequestContext } from "./request-context.js";
 import { setOwn } from "./request-context.js";
 
 /**
@@ -59,4 +63,29 @@ export function applyRawResult(response: ContextResponse, result: unknown): bool
     return true;
   }
   return false;
+}
+
+/**
+ * A handler's result as the response: a raw or web `Response` as given, an async iterable as an
+ * SSE/NDJSON event stream (`streamOptions` read only then), anything else as the success envelope
+ * with the route's `successStatus`.
+ */
+export function applyRouteResult(
+  context: RequestContext,
+  result: unknown,
+  route: RegisteredRoute,
+  streamOptions: () => EventStreamOptions,
+): void {
+  const response = context.response;
+  if (applyRawResult(response, result)) return;
+  if (isAsyncIterable(result)) {
+    applyEventStream(context, result, streamOptions());
+    return;
+  }
+  // Serialized first: a result that cannot be (circular, BigInt, a throwing getter) leaves the response untouched.
+  const extra = context.state[ENVELOPE_METADATA_STATE] as Record<string, unknown> | undefined;
+  const body = successEnvelopeJson(result, context.requestId, context.startTime, extra);
+  response.status = route.successStatus ?? 200;
+  response.headers["content-type"] = "application/json; charset=utf-8";
+  response.body = body;
 }

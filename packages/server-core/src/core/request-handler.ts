@@ -2,31 +2,24 @@ import { performance } from "./clock.js";
 import { randomUUID } from "node:crypto";
 import { type EventEmitter, setMaxListeners } from "node:events";
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
-import { HTTP_METHODS, type HttpMethod } from "../contracts/http.js";
+import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
-import {
-  HandlerError,
-  RouteNotFoundError,
-  ServerValidationError,
-  StreamingError,
-  TimeoutError,
-  serviceUnavailable,
-} from "../errors/server-errors.js";
-import { applyRawResult } from "./apply-result.js";
-import { parseQuery, parseRawBody, readRawRequestBody, readRequestBody } from "./body-parser.js";
+import { HandlerError, ServerValidationError, StreamingError, serviceUnavailable } from "../errors/server-errors.js";
+import { applyRouteResult } from "./apply-result.js";
+import { parseQuery } from "./body-parser.js";
+import { type PreparedRequest, prepareRequest } from "./prepare-request.js";
 import { type TrustFunction, compileTrustProxy } from "./client-address.js";
-import { ENVELOPE_METADATA_STATE, type ErrorFormatOptions, successEnvelopeJson } from "./envelope.js";
+import type { ErrorFormatOptions } from "./envelope.js";
 import { ErrorShapeTable } from "./error-shapes.js";
 import { applyErrorResponse, lastResortResponse, logSafely, reportServerError } from "./error-responder.js";
 import { type Logger, silentLogger } from "./logger.js";
 import { MiddlewareStack } from "./middleware-stack.js";
-import { isAsyncIterable } from "./raw-response.js";
-import { RequestContext, firstHeader, watchSignal } from "./request-context.js";
-import { DeadlineQueue } from "./deadline-queue.js";
-import { type RequestTarget, parseRequestTarget } from "./request-target.js";
+import type { RequestContext } from "./request-context.js";
+import { RequestDeadlines } from "./request-deadlines.js";
+import { answerUnrouted } from "./unrouted-answer.js";
 import { RouteTable, type TableEntry, malformedEscapeAsRequestError, paramsOf } from "./route-table.js";
-import { applyEventStream, isOpenEventStream, recordStreamAbort } from "./event-stream-response.js";
+import { type EventStreamOptions, isOpenEventStream, recordStreamAbort } from "./event-stream-response.js";
 import { type StreamEventTransform, createStreamRedactor, setGlobalStreamRedactor } from "./stream-redaction.js";
 import type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
 import { validateRequest } from "./validate-request.js";
@@ -35,21 +28,6 @@ import { type TraceSpan, getTracing } from "../contracts/tracing.js";
 import type { RateLimiter } from "../middleware/rate-limit/rate-limiter.js";
 
 export type { IncomingRequest, LingerOptions, OutgoingResponse } from "./request-io.js";
-
-/** An incoming `x-request-id` is honored only when it cannot smuggle anything into logs or headers. */
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-/** What `OPTIONS *` answers: the methods this server understands at all. */
-const SERVER_METHODS = ["HEAD", ...HTTP_METHODS].join(", ");
-
-interface Prepared {
-  context: RequestContext;
-  target: RequestTarget | undefined;
-  entry: TableEntry | undefined;
-  allowed: HttpMethod[];
-  lookupError: unknown;
-  httpVersion: string | undefined;
-}
 
 /**
  * The framework-neutral request pipeline shared by every adapter: route lookup and
@@ -73,9 +51,8 @@ export class RequestHandler {
   draining = false;
   /** `config.redaction` applied to every streamed event, on every adapter. */
   private readonly streamRedactor: StreamEventTransform | undefined;
-  /** `config.timeout` of every request in flight. */
-  private readonly deadlines: DeadlineQueue;
-  private readonly routeDeadlines = new Map<number, DeadlineQueue>();
+  /** The timeout of every request in flight (`config.timeout`, or the route's). */
+  private readonly deadlines: RequestDeadlines;
   /** `config.trustProxy`, compiled once. */
   readonly trustProxy: TrustFunction;
   private readonly linger: LingerOptions;
@@ -87,7 +64,7 @@ export class RequestHandler {
     private readonly events: Pick<EventEmitter, "emit" | "listenerCount">,
   ) {
     this.streamRedactor = createStreamRedactor(config.redaction);
-    this.deadlines = new DeadlineQueue(config.timeout);
+    this.deadlines = new RequestDeadlines(config.timeout);
     this.trustProxy = compileTrustProxy(config.trustProxy);
     this.linger = { ms: config.bodyParser.lingerMs, bytes: config.bodyParser.lingerLimit };
     // One listener per open stream on this signal: thousands of streams are expected, not a leak.
@@ -150,61 +127,18 @@ export class RequestHandler {
     }
   }
 
-  private prepare(input: IncomingRequest, route: RegisteredRoute | undefined): Prepared {
-    const target = parseRequestTarget(input.url);
-    const path = target?.path ?? "/";
-    const method = input.method.toUpperCase() as HttpMethod | "HEAD";
-    let lookup: { entry?: TableEntry; allowed: HttpMethod[] } = { allowed: [] };
-    // Matching decodes params: a malformed `%` escape must become the 400 envelope, not a rejection.
-    let lookupError: unknown;
-    try {
-      if (target) lookup = route ? { entry: this.routes.entryFor(route), allowed: [route.method] } : this.routes.find(method, path);
-    } catch (error) {
-      lookupError = error;
-    }
-    const incomingId = input.headers["x-request-id"];
-    const context: RequestContext = new RequestContext({
-      requestId: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : `req-${randomUUID()}`,
-      method,
-      path,
-      query: {},
-      headers: input.headers,
-      peerAddress: input.clientAddress,
-      trustProxy: this.trustProxy,
-      route: lookup.entry?.route,
-      params: {},
-      watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
-      readBody: (): Promise<unknown> => (BODY_METHODS.has(method) ? this.readBodyOf(input, context) : Promise.resolve(undefined)),
-      readRawBody: () =>
-        BODY_METHODS.has(method)
-          ? readRawRequestBody(input.body, {
-              limit: this.config.bodyParser.limit,
-              contentLength: firstHeader(input.headers["content-length"]),
-            })
-          : Promise.resolve(undefined),
-    });
-    context.response.headers["x-request-id"] = context.requestId;
-    if (this.streamRedactor) setGlobalStreamRedactor(context, this.streamRedactor);
+  private prepare(input: IncomingRequest, route: RegisteredRoute | undefined): PreparedRequest {
+    const prepared = prepareRequest(input, route, this.routes, this.config, this.trustProxy);
+    if (this.streamRedactor) setGlobalStreamRedactor(prepared.context, this.streamRedactor);
     if (this.events.listenerCount("request") > 0) {
-      this.emitSafe("request", { requestId: context.requestId, method, path, timestamp: Date.now() });
+      const { requestId, method, path } = prepared.context;
+      this.emitSafe("request", { requestId, method, path, timestamp: Date.now() });
     }
-    return { context, target, entry: lookup.entry, allowed: lookup.allowed, lookupError, httpVersion: input.httpVersion };
-  }
-
-  /** The parsed body; from the raw bytes when something (a proxy route) already read them. */
-  private readBodyOf(input: IncomingRequest, context: RequestContext): Promise<unknown> {
-    const options = {
-      limit: this.config.bodyParser.limit,
-      maxDepth: this.config.bodyParser.maxDepth,
-      contentType: firstHeader(input.headers["content-type"]),
-      contentLength: firstHeader(input.headers["content-length"]),
-    };
-    if (input.body.kind !== "stream") return readRequestBody(input.body, options);
-    return context.readRawBody().then((bytes) => parseRawBody(bytes, options));
+    return prepared;
   }
 
   /** Runs the request; every failure becomes the error envelope on `context.response`. */
-  private async process({ context, target, entry, allowed, lookupError, httpVersion }: Prepared): Promise<void> {
+  private async process({ context, target, entry, allowed, lookupError, httpVersion }: PreparedRequest): Promise<void> {
     try {
       if (lookupError !== undefined) throw malformedEscapeAsRequestError(lookupError);
       if (!target)
@@ -219,7 +153,7 @@ export class RequestHandler {
         context.setHeader("connection", "close");
         throw serviceUnavailable();
       }
-      await this.withTimeout(context, this.runPipeline(context, entry, allowed));
+      await this.deadlines.within(context, this.runPipeline(context, entry, allowed));
     } catch (error) {
       this.applyError(context, error);
     }
@@ -286,7 +220,7 @@ export class RequestHandler {
    */
   private async runHandler(context: RequestContext, entry: TableEntry | undefined, allowed: HttpMethod[]): Promise<void> {
     try {
-      if (!entry) return this.answerUnrouted(context, allowed);
+      if (!entry) return answerUnrouted(context, allowed);
       const route = entry.route;
       // A middleware (e.g. validation) may already have set a normalized body.
       if (context.body === undefined && !route.rawBody) context.body = await context.readBody();
@@ -299,53 +233,27 @@ export class RequestHandler {
       let result: unknown = route.handler(context as never);
       // A plain value needs no extra turn of the microtask queue.
       if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
-      this.applyResult(context, result, route);
+      applyRouteResult(context, result, route, () => this.streamOptionsFor(context));
     } catch (error) {
       throw ServerAdapterError.isInstance(error) ? error : new HandlerError("Internal server error", { cause: error });
     }
   }
 
-  private answerUnrouted(context: RequestContext, allowed: HttpMethod[]): void {
-    if (context.path === "*") {
-      context.setHeader("allow", SERVER_METHODS);
-      context.response.status = 204;
-      context.response.body = null;
-      return;
-    }
-    if (allowed.length > 0) context.setHeader("allow", [...new Set([...allowed, "OPTIONS"])].join(", "));
-    if (context.method === "OPTIONS" && allowed.length > 0) {
-      context.response.status = 204;
-      context.response.body = null;
-      return;
-    }
-    throw new RouteNotFoundError(context.method, context.path, allowed.length > 0 ? { details: { allowed } } : {});
-  }
-
-  private applyResult(context: RequestContext, result: unknown, route: RegisteredRoute): void {
-    const response = context.response;
-    if (applyRawResult(response, result)) return;
-    if (isAsyncIterable(result)) {
-      applyEventStream(context, result, {
-        keepAliveMs: this.config.streaming.keepAliveMs,
-        redactor: this.streamRedactor,
-        logger: this.logger,
-        onError: (error) =>
-          reportServerError(
-            this,
-            context,
-            ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error }),
-            error,
-          ),
-        shutdownSignal: this.streamShutdown.signal,
-      });
-      return;
-    }
-    // Serialized first: a result that cannot be (circular, BigInt, a throwing getter) leaves the response untouched.
-    const extra = context.state[ENVELOPE_METADATA_STATE] as Record<string, unknown> | undefined;
-    const body = successEnvelopeJson(result, context.requestId, context.startTime, extra);
-    response.status = route.successStatus ?? 200;
-    response.headers["content-type"] = "application/json; charset=utf-8";
-    response.body = body;
+  /** How this server writes a handler's event stream: keep-alive, redaction, errors, shutdown. */
+  private streamOptionsFor(context: RequestContext): EventStreamOptions {
+    return {
+      keepAliveMs: this.config.streaming.keepAliveMs,
+      redactor: this.streamRedactor,
+      logger: this.logger,
+      onError: (error) =>
+        reportServerError(
+          this,
+          context,
+          ServerAdapterError.isInstance(error) ? error : new StreamingError("Stream processing failed", { cause: error }),
+          error,
+        ),
+      shutdownSignal: this.streamShutdown.signal,
+    };
   }
 
   /**
@@ -354,40 +262,6 @@ export class RequestHandler {
    */
   applyError(context: RequestContext, thrown: unknown): void {
     applyErrorResponse(this, context, thrown);
-  }
-
-  /** Bounds everything before the response starts; a stream's body is not bounded. */
-  private withTimeout(context: RequestContext, work: Promise<void>): Promise<void> {
-    const timeout = context.route?.timeoutMs ?? this.config.timeout;
-    const deadlines = timeout === this.config.timeout ? this.deadlines : this.deadlinesFor(timeout);
-    // One promise settled by whichever comes first (cheaper per request than race + finally).
-    return new Promise<void>((resolve, reject) => {
-      const deadline = deadlines.add(context.startTime, () => {
-        const error = new TimeoutError(`Request timed out after ${timeout} ms`);
-        context.abortController.abort(error);
-        reject(error);
-      });
-      work.then(
-        () => {
-          deadlines.remove(deadline);
-          resolve();
-        },
-        (error: unknown) => {
-          deadlines.remove(deadline);
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /** One queue per distinct route timeout: each keeps its deadlines in start order. */
-  private deadlinesFor(timeout: number): DeadlineQueue {
-    let queue = this.routeDeadlines.get(timeout);
-    if (!queue) {
-      queue = new DeadlineQueue(timeout);
-      this.routeDeadlines.set(timeout, queue);
-    }
-    return queue;
   }
 
   /** An `error` event without a listener must never throw (EventEmitter's default). */
