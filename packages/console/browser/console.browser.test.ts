@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Loose } from "./browser-tools.js";
 import { SCREENSHOTS, openPage, seriousViolations, sendMessage, signIn, startBrowserAndServer } from "./browser-session.js";
 
 const PAGES = ["overview", "accounts", "keys", "usage", "live", "health"] as const;
@@ -57,7 +58,18 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     for (let index = 0; index < 3; index++) expect((await sendMessage(server.url, traffic.key)).status).toBe(200);
 
     const { context, page, errors } = await openPage(browser);
+    const pageAnswer = page.waitForResponse((response: Loose) => new URL(response.url()).pathname === "/console/");
     await signIn(page, server.url);
+    // The security the console keeps on the real server: a strict CSP, an HttpOnly SameSite=Strict cookie, no cross-site writes.
+    const csp = (await pageAnswer).headers()["content-security-policy"] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: "conduit_console", httpOnly: true, sameSite: "Strict", path: "/console" });
+    const crossSite = await page.request.post(`${server.url}/console/api/accounts/backup/disable`, {
+      headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
+    expect(crossSite.status()).toBe(403);
     const consoleApi = async <T>(path: string) => ((await (await page.request.get(`${server.url}/console/api/${path}`)).json()) as { data: T }).data;
 
     // Overview: figures from the server's metrics, refreshed live.

@@ -64,6 +64,14 @@ describe("keys in the console, end to end through the real admin API and proxy",
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ type: "message", content: [{ type: "text", text: "Hello from the fake — ünïcödé ✓ 🚀" }] });
 
+    // A virtual key is no admin credential: governance's admin check refuses it, in the console as in /admin.
+    const asAdmin = await page.request.post(`${server.url}/console/api/session`, {
+      headers: { "sec-fetch-site": "same-origin", origin: server.url },
+      data: { credential: secret },
+    });
+    expect(asAdmin.status()).toBe(401);
+    expect((await page.request.get(`${server.url}/admin/keys`, { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(403);
+
     // Its spend on the Keys page is the admin API's figure.
     const detail = await server.admin<KeyDetail>(`/admin/keys/${created.id}`);
     const spent = detail.spend.find((entry) => entry.window === "month")?.spentUsd as number;
