@@ -1,3 +1,4 @@
+import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -16,6 +17,8 @@ export interface ConsoleSetupInput {
   env: NodeJS.ProcessEnv;
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
   proxy?: { pool: ConsoleAccountPool };
+  /** Governance, when the file has a `keys` section: its admin check is the console's (one rule for who is admin). */
+  governance?: Pick<Governance, "checkAdmin">;
 }
 
 /** The part of the proxy's account pool the console uses. */
@@ -72,8 +75,9 @@ export const CONSOLE_PUBLIC_PATHS = ["/console", "/console/*"];
  * with their own credential). Otherwise nothing is mounted and `/console` is a 404. Sessions live
  * in Redis with `REDIS_URL` (shared by every process), in memory otherwise.
  *
- * The admin check here is the console's own constant-time digest check of `admin.keys`; once the
- * governance package is on main its check replaces it (same `verifyAdmin` signature).
+ * Who is admin is decided by governance's check, the one the `/admin` API uses: `governance.checkAdmin`
+ * when the file has a `keys` section, else governance's `createAdminCheck` over the same admin keys
+ * (and role `admin` of the server's auth).
  *
  * @example
  * await setupConsole(server, { admin: file.admin, console: file.console, env: process.env });
@@ -82,18 +86,14 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
   const adminKeys = adminKeysOf(input.admin, input.env);
   const options = parseConsoleSection(input.console);
   if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined)) return false;
-  const { MemoryConsoleSessionStore, RedisConsoleSessionStore, createAdminKeyCheck, mountConsole } = await import("@conduit-ai/console");
-  const keyCheck = createAdminKeyCheck(adminKeys);
+  const { MemoryConsoleSessionStore, RedisConsoleSessionStore, mountConsole } = await import("@conduit-ai/console");
+  const checkAdmin = input.governance?.checkAdmin ?? (await import("@conduit-ai/governance")).createAdminCheck({ keys: adminKeys });
   const validate = input.validateCredential;
-  const verifyAdmin = async (credential: string) => {
-    if (keyCheck(credential)) return true;
-    const user = validate ? await validate(credential) : null;
-    return user?.roles.includes("admin") === true;
-  };
   const prefix = `${input.env.REDIS_KEY_PREFIX || "conduit:"}console:session:`;
   const proxy = input.proxy;
   mountConsole(server as unknown as Parameters<typeof mountConsole>[0], {
-    verifyAdmin,
+    checkAdmin,
+    ...(validate ? { resolveUser: validate } : {}),
     adminKeys,
     sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
     ...(options.sessionTtlMs ? { sessionTtlMs: options.sessionTtlMs } : {}),

@@ -102,6 +102,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
     ...(redis ? { redis } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(governance ? { governance } : {}),
   });
   // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
   // its messages that start work go through the same gate.

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONSOLE_CONTENT_SECURITY_POLICY, createAdminKeyCheck, mountConsole } from "@conduit-ai/console";
+import { CONSOLE_CONTENT_SECURITY_POLICY, mountConsole } from "@conduit-ai/console";
+import { createAdminCheck } from "@conduit-ai/governance";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import { afterAll, expect, it } from "vitest";
 import { forEachAdapter, rawRequest, type RunningServer } from "./harness.js";
@@ -30,7 +31,7 @@ const withConsole = (adapter: BaseServerAdapter<unknown>) => {
       return [{ id: "key_1", name: "ci", hint: "abcd" }];
     },
   });
-  mountConsole(adapter, { verifyAdmin: createAdminKeyCheck([ADMIN_KEY]), adminKeys: [ADMIN_KEY], assetsDirectory: assets });
+  mountConsole(adapter, { checkAdmin: createAdminCheck({ keys: [ADMIN_KEY] }), adminKeys: [ADMIN_KEY], assetsDirectory: assets });
 };
 
 const sameOrigin = (server: RunningServer) => ({ origin: `http://127.0.0.1:${server.port}`, "content-type": "application/json" });

@@ -3,11 +3,11 @@
 // axe-core for accessibility. Neither tool is a workspace dependency: they are installed here
 // into a scratch folder (kept between runs, keyed by version), as web-runtimes-check.mjs does for
 // Bun and Deno; Chromium comes from apt (`apt-get install -y chromium`) when missing and root.
-// Builds the console when its assets are missing, then runs `vitest --config vitest.browser.config.ts`.
+// Builds the console when its assets are missing or older than app/, then runs `vitest --config vitest.browser.config.ts`.
 //
 // Usage: node packages/console/scripts/browser-check.mjs   (screenshots: CONSOLE_SCREENSHOTS, default packages/console/browser-screenshots)
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,7 +37,14 @@ if (!existsSync(join(scratch, "node_modules", "playwright-core")) || !existsSync
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: scratch });
 }
 
-if (!existsSync(join(packageRoot, "dist", "public", "index.html"))) {
+/** The newest modification time under a folder (the app's sources and config). */
+const newest = (path) =>
+  statSync(path).isDirectory()
+    ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
+    : statSync(path).mtimeMs;
+const builtIndex = join(packageRoot, "dist", "public", "index.html");
+// Stale pages would test yesterday's console: rebuild when the app changed since the last build.
+if (!existsSync(builtIndex) || newest(join(packageRoot, "app")) > statSync(builtIndex).mtimeMs) {
   log("building the console");
   run("pnpm", ["exec", "vite", "build"], { cwd: packageRoot });
 }

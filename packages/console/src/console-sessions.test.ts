@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAdminKeyCheck, credentialDigest } from "./admin-key-check.js";
+import { createAdminCheck } from "@conduit-ai/governance";
+import { adminCredentialCheck, credentialDigest } from "./admin-check.js";
 import { crossSiteReason } from "./console-security.js";
 import { ConsoleSessions } from "./console-sessions.js";
 import { CONSOLE_COOKIE } from "./session-cookie.js";
@@ -29,15 +30,23 @@ function context(headers: Record<string, string> = {}, method = "POST") {
   } as unknown as Parameters<ConsoleSessions["signIn"]>[0] & { set: Record<string, string> };
 }
 
-describe("createAdminKeyCheck", () => {
-  it("accepts only a configured key, refuses short keys at setup", () => {
-    const check = createAdminKeyCheck([KEY, `${KEY}-second`]);
-    expect(check(KEY)).toBe(true);
-    expect(check(`${KEY}-second`)).toBe(true);
-    expect(check(`${KEY}x`)).toBe(false);
-    expect(check("")).toBe(false);
-    expect(() => createAdminKeyCheck(["too-short"])).toThrow(TypeError);
-    expect(createAdminKeyCheck([])(KEY)).toBe(false);
+describe("adminCredentialCheck (governance's admin check, asked with the credential)", () => {
+  it("admits exactly what governance's check admits: a configured key, or a user of the server's auth with an admin role", async () => {
+    const check = adminCredentialCheck(createAdminCheck({ keys: [KEY, `${KEY}-second`] }));
+    expect(await check(KEY)).toBe(true);
+    expect(await check(`${KEY}-second`)).toBe(true);
+    expect(await check(`${KEY}x`)).toBe(false);
+    expect(await check("")).toBe(false);
+    expect(await adminCredentialCheck(createAdminCheck({ keys: [] }))(KEY)).toBe(false);
+    const users: Record<string, { roles: string[] }> = { "ops-key": { roles: ["admin"] }, "dev-key": { roles: ["user"] } };
+    const withAuth = adminCredentialCheck(createAdminCheck({ keys: [KEY] }), (credential) => users[credential] ?? null);
+    expect(await withAuth("ops-key")).toBe(true);
+    expect(await withAuth("dev-key")).toBe(false);
+    expect(await withAuth("nobody")).toBe(false);
+    // Governance without the server-admin role (roles: []): an auth user is never an admin, here as in the admin API.
+    expect(
+      await adminCredentialCheck(createAdminCheck({ keys: [KEY], roles: [] }), (credential) => users[credential] ?? null)("ops-key"),
+    ).toBe(false);
   });
 });
 
@@ -68,7 +77,7 @@ for (const [name, makeStore] of [
       const store = makeStore();
       const sessions = new ConsoleSessions({
         store,
-        verifyAdmin: createAdminKeyCheck([KEY]),
+        verifyAdmin: adminCredentialCheck(createAdminCheck({ keys: [KEY] })),
         adminKeys: [KEY],
         ttlMs: 1_000,
         path: "/console",
@@ -126,7 +135,12 @@ for (const [name, makeStore] of [
 
 describe("sessions shared through Redis", () => {
   it("a session signed in on one process works on another that knows the admin key from its config", async () => {
-    const options = { verifyAdmin: createAdminKeyCheck([KEY]), adminKeys: [KEY], ttlMs: 60_000, path: "/console" };
+    const options = {
+      verifyAdmin: adminCredentialCheck(createAdminCheck({ keys: [KEY] })),
+      adminKeys: [KEY],
+      ttlMs: 60_000,
+      path: "/console",
+    };
     const first = new ConsoleSessions({ ...options, store: new RedisConsoleSessionStore(redis, prefix) });
     const second = new ConsoleSessions({ ...options, store: new RedisConsoleSessionStore(redis, prefix) });
     const signIn = context();

@@ -1,5 +1,5 @@
 import { ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
-import { credentialDigest } from "./admin-key-check.js";
+import { credentialDigest } from "./admin-check.js";
 import { readCookie, sessionCookie } from "./session-cookie.js";
 import { type ConsoleSession, type ConsoleSessionStore, isSessionId, newSessionId, sessionKey } from "./session-store.js";
 

@@ -3,7 +3,13 @@
  * teams, usage, live requests, health) and `mountConsole`, which serves them behind an admin
  * sign-in on any Conduit server.
  */
-export { MIN_ADMIN_KEY_LENGTH, createAdminKeyCheck, credentialDigest } from "./admin-key-check.js";
+export {
+  type AdminRequestCheck,
+  type AdminVerdict,
+  type CredentialUserResolver,
+  adminCredentialCheck,
+  credentialDigest,
+} from "./admin-check.js";
 export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HEADERS, consoleGuard, crossSiteReason } from "./console-security.js";
 export { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";

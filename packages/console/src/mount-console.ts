@@ -4,6 +4,7 @@ import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinitio
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { installRequestFeed } from "@conduit-ai/server-core/middleware";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
+import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialCheck } from "./admin-check.js";
 import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 import { consoleGuard } from "./console-security.js";
 import { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
@@ -14,11 +15,13 @@ export const CONSOLE_ASSETS_DIRECTORY = fileURLToPath(new URL("../dist/public/",
 
 export interface ConsoleOptions {
   /**
-   * Decides whether a credential is an admin's: the governance package's check, the server's auth
-   * with role `admin`, or `createAdminKeyCheck(adminKeys)`. Asked at sign-in and on every console
-   * request, so a revoked credential ends its sessions at once.
+   * Governance's admin check (`governance.checkAdmin`, or `createAdminCheck({keys})` of
+   * `@conduit-ai/governance`): the same rule as the admin API's. Asked at sign-in and on every
+   * console request, so a revoked credential ends its sessions at once.
    */
-  verifyAdmin: (credential: string) => boolean | Promise<boolean>;
+  checkAdmin: AdminRequestCheck;
+  /** The server's own auth (a credential → its user), so a user the check admits by role may sign in. */
+  resolveUser?: CredentialUserResolver;
   /** The config's admin keys: sessions signed in with one work on every process sharing the session store. */
   adminKeys?: readonly string[];
   /** Session lifetime in milliseconds (default 8 hours). */
@@ -48,7 +51,7 @@ export interface ConsoleHost extends HealthSource {
  * site are refused (403); the session cookie is `HttpOnly; SameSite=Strict` (`Secure` over HTTPS).
  *
  * @example
- * mountConsole(server, { verifyAdmin: createAdminKeyCheck(adminKeys), adminKeys });
+ * mountConsole(server, { checkAdmin: governance.checkAdmin, adminKeys });
  */
 export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void {
   const prefix = `/${(options.path ?? "/console").replace(/^\/+|\/+$/g, "")}`;
@@ -57,7 +60,7 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
     throw new Error(`The console's built files are missing (${directory}): run "pnpm --filter @conduit-ai/console build"`);
   const sessions = new ConsoleSessions({
     store: options.sessions ?? new MemoryConsoleSessionStore(),
-    verifyAdmin: options.verifyAdmin,
+    verifyAdmin: adminCredentialCheck(options.checkAdmin, options.resolveUser),
     ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     path: prefix,
     ...(options.adminKeys ? { adminKeys: options.adminKeys } : {}),

@@ -169,7 +169,14 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     // The admin API (with an admin credential) and the per-team metrics.
     governance?.install(server);
     server.registerRouteGroup(proxy.createCodexRoutes());
-    await setupConsole(server, { admin: options.admin, console: options.console, env, proxy, ...(redis ? { redis } : {}) });
+    await setupConsole(server, {
+      admin: options.admin,
+      console: options.console,
+      env,
+      proxy,
+      ...(redis ? { redis } : {}),
+      ...(governance ? { governance } : {}),
+    });
     await server.start();
     console.log(`Conduit proxy listening on http://${options.host}:${server.address()?.port}`);
 

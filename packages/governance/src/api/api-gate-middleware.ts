@@ -1,5 +1,5 @@
 import type { AuthenticatedUser, Gate, MiddlewareDefinition, ServerContext } from "@conduit-ai/server-core";
-import { observeRuntimeCall } from "@conduit-ai/server-core/middleware";
+import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/middleware";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 
@@ -75,6 +75,8 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
         metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
       };
       ctx.user ??= user;
+      // The operator console's live feed: the key's id and name and the model — never the secret or content.
+      annotateRequestFeed(ctx, { key: identity.keyId, keyName: identity.name, ...(model ? { model } : {}) });
       const started = performance.now();
       let finished = false;
       const finish = (work: () => Promise<void>) => {
@@ -87,6 +89,11 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
         finish(() => {
           if (outcome.failed && !outcome.usage) return decision.release();
           const usage = outcome.usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens };
+          annotateRequestFeed(ctx, {
+            model: outcome.model ?? model ?? "unknown",
+            inputTokens: usage.inputTokens,
+            outputTokens: usage.outputTokens,
+          });
           return decision.settle({
             model: outcome.model ?? model ?? "unknown",
             ...(outcome.provider ? { target: `${outcome.provider}/${outcome.model ?? model ?? "unknown"}` } : {}),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
-import { type RateLimiter, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
+import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
 import { createClientCheck, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "./gate-refusal.js";
 
@@ -47,7 +47,13 @@ export interface ClientAdmissionOptions {
 /** `ctx.state` key of the caller's limiter key (a digest, never the secret). */
 export const CLIENT_LIMIT_KEY = "conduit.proxy.clientKey";
 
-const NOTHING_TO_SETTLE: Admitted = { settle: () => {}, release: () => {} };
+/**
+ * What the operator console's live feed shows of a call (`annotateRequestFeed`): the model and,
+ * once settled, the tokens upstream reported — never content. The key is added by the gate's admission.
+ */
+function annotateUsage(ctx: ServerContext, usage: GateUsage): void {
+  annotateRequestFeed(ctx, { model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+}
 
 /** The limiter key of a caller: the server user's id, or a digest of its credential. */
 export function clientLimitKey(ctx: ServerContext): string | undefined {
@@ -85,9 +91,10 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         throw new AuthenticationError("A proxy client key is required (x-api-key or Authorization: Bearer)");
     },
     async admit(ctx, request) {
+      if (request.model !== undefined) annotateRequestFeed(ctx, { model: request.model });
       if (!gate) {
         await limit(ctx);
-        return NOTHING_TO_SETTLE;
+        return { settle: (usage) => annotateUsage(ctx, usage), release: () => {} };
       }
       const decision = await gate.admit({
         credential: presentedCredential(ctx),
@@ -98,6 +105,8 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
       });
       if ("refused" in decision) throw new GateRefusedError(decision);
+      // The key's id and name for the live feed (never its secret).
+      annotateRequestFeed(ctx, { key: decision.identity.keyId, keyName: decision.identity.name });
       try {
         await limit(ctx);
       } catch (error) {
@@ -109,6 +118,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         settle(usage) {
           if (done) return;
           done = true;
+          annotateUsage(ctx, usage);
           decision.settle(usage).catch(() => warn("proxy: settling a gate admission failed"));
         },
         release() {

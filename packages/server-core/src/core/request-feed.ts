@@ -19,13 +19,15 @@ export interface RequestFeedEvent {
   latencyMs: number;
   /** Set by the surface that served it (`annotateRequestFeed`): the virtual key's id, never its secret. */
   key?: string;
+  /** The virtual key's name as its admin gave it (never its secret). */
+  keyName?: string;
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
 }
 
 /** What an AI surface or gatekeeper may add to the request's feed event. */
-export type RequestFeedAnnotation = Pick<RequestFeedEvent, "key" | "model" | "inputTokens" | "outputTokens">;
+export type RequestFeedAnnotation = Pick<RequestFeedEvent, "key" | "keyName" | "model" | "inputTokens" | "outputTokens">;
 
 export interface RequestFeedOptions {
   /** Events kept for a new subscriber's first view (default 100). */
@@ -130,7 +132,7 @@ export class RequestFeed {
  * fields come from the pipeline. Call it from an AI surface or a gatekeeper; later calls merge.
  *
  * @example
- * annotateRequestFeed(ctx, { key: admission.identity.keyId, model: "claude-sonnet-4-5", inputTokens: 1200, outputTokens: 80 });
+ * annotateRequestFeed(ctx, { key: admission.identity.keyId, keyName: admission.identity.name, model: "claude-sonnet-4-5", inputTokens: 1200, outputTokens: 80 });
  */
 export function annotateRequestFeed(ctx: Pick<ServerContext, "state">, annotation: RequestFeedAnnotation): void {
   const current = ctx.state[ANNOTATION_KEY] as RequestFeedAnnotation | undefined;

@@ -10,6 +10,7 @@ interface FeedEvent {
   status: number;
   latencyMs: number;
   key?: string;
+  keyName?: string;
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
@@ -59,12 +60,12 @@ export function LivePage() {
         </thead>
         <tbody data-testid="live-rows">
           {events.map((event) => (
-            <tr key={event.requestId}>
+            <tr key={event.requestId} data-testid={`live-${event.requestId}`}>
               <td>{new Date(event.time).toLocaleTimeString()}</td>
               <td>
                 {event.method} {event.route}
               </td>
-              <td>{event.key ?? "–"}</td>
+              <td title={event.key}>{event.keyName ?? event.key ?? "–"}</td>
               <td>{event.model ?? "–"}</td>
               <td>
                 <Status value={String(event.status)} />
