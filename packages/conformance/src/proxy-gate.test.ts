@@ -8,6 +8,8 @@ import {
   type GateUsage,
   registerAllRoutes,
 } from "@conduit-ai/server-core";
+import { mountConsole } from "@conduit-ai/console";
+import { createAdminCheck } from "@conduit-ai/governance";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
@@ -36,6 +38,7 @@ class TestGate implements Gate {
   }
 }
 
+const ADMIN_KEY = "proxy-gate-admin-key-for-the-conformance-suite-0123";
 const ASK = { model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hi" }] };
 
 forEachAdapter("proxy gate", ({ start }) => {
@@ -53,12 +56,18 @@ forEachAdapter("proxy gate", ({ start }) => {
     await fake.close();
   });
 
-  async function serve() {
+  async function serve(options: { console?: boolean } = {}) {
     proxy = createProxy(
       { enabled: true, retryBaseMs: 5, upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] },
       { gate, chatCompletions: chatCompletionsFor() },
     );
-    return start({ config: { rateLimit: { enabled: false } }, setup: (adapter) => void registerAllRoutes(adapter, undefined, { proxy }) });
+    return start({
+      config: { rateLimit: { enabled: false } },
+      setup: (adapter) => {
+        registerAllRoutes(adapter, undefined, { proxy });
+        if (options.console) mountConsole(adapter, { checkAdmin: createAdminCheck({ keys: [ADMIN_KEY] }), adminKeys: [ADMIN_KEY] });
+      },
+    });
   }
   const post = (url: string, key: string, body: unknown) =>
     fetch(url, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -127,5 +136,41 @@ forEachAdapter("proxy gate", ({ start }) => {
     expect(chat.headers.get("x-should-retry")).toBe("false");
     expect(await chat.json()).toMatchObject({ error: { type: "insufficient_quota", code: "budget_exceeded", param: null } });
     expect(fake.exchanges).toHaveLength(0);
+  });
+
+  it("the console's live feed names the key, model and tokens of each proxied call, never its secret or content", async () => {
+    const server = await serve({ console: true });
+    const origin = `http://127.0.0.1:${server.port}`;
+    const session = await fetch(server.url("/console/api/session"), {
+      method: "POST",
+      headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ credential: ADMIN_KEY }),
+    });
+    expect(session.status).toBe(200);
+    const cookie = (session.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const controller = new AbortController();
+    const live = await fetch(server.url("/console/api/live"), { headers: { cookie }, signal: controller.signal });
+    expect(live.headers.get("content-type")).toContain("text/event-stream");
+    const json = await post(server.url("/v1/messages"), GOOD, ASK);
+    const message = (await json.json()) as { usage: { input_tokens: number; output_tokens: number } };
+    const requestId = json.headers.get("x-request-id") as string;
+    const reader = live.body!.getReader();
+    let seen = "";
+    while (!seen.includes(requestId)) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const line = seen.split("\n").find((text) => text.startsWith("data: ") && text.includes(requestId)) as string;
+    const event = JSON.parse(line.slice(6)) as { data?: Record<string, unknown> } & Record<string, unknown>;
+    const entry = (event.data ?? event) as Record<string, unknown>;
+    expect(entry).toMatchObject({
+      route: "/v1/messages",
+      status: 200,
+      key: "key-1",
+      keyName: "good",
+      model: "claude-sonnet-4-5",
+      inputTokens: message.usage.input_tokens,
+      outputTokens: message.usage.output_tokens,
+    });
+    expect(seen).not.toContain(GOOD);
+    expect(seen).not.toContain("Hello from the fake");
   });
 });
