@@ -1,8 +1,10 @@
 /**
  * `bench:tracing`: the default stack with tracing on (every request sampled, batched OTLP/HTTP
  * protobuf export to a receiver on loopback that decodes every span) against the same stack with
- * tracing off, in the same run. Both servers run in child processes; rounds alternate (off, on, …)
- * and the printed ratio is the median of the per-round on / off throughput ratios (goal ≥ 0.9×).
+ * tracing off, in the same run. Both servers and the receiver run in their own processes (the
+ * receiver's decoding must not slow the load generator); rounds alternate (off, on, then on, off,
+ * …). Printed: the median of the per-round on / off throughput ratios (goal ≥ 0.9×) and each
+ * server's CPU per request (read from the server process), which wanders less on a busy host.
  * The receiver's span count shows what the exporter delivered (the batch processor drops spans
  * when its queue of 2048 is full, as OpenTelemetry's SDK does by default).
  *
@@ -10,7 +12,6 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
-import { startOtlpReceiver } from "@conduit-ai/telemetry/testing";
 import autocannon from "autocannon";
 import { median } from "./statistics.js";
 
@@ -35,10 +36,27 @@ interface Child {
   url: string;
 }
 
-const receiver = await startOtlpReceiver();
+const execArgv = ["--conditions=@conduit-ai/source", "--import", "tsx"];
+const receiver = fork(new URL("./tracing-receiver.ts", import.meta.url), [], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const endpoint = await new Promise<string>((resolve) =>
+  receiver.once("message", (message: { endpoint: string }) => resolve(message.endpoint)),
+);
+
+/** Asks a child over IPC and waits for its answer (`cpu` of a server, `count` of the receiver). */
+function ask<T>(child: ChildProcess, question: string, field: string): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (message: Record<string, T>) => {
+      if (!(field in message)) return;
+      child.off("message", listener);
+      resolve(message[field] as T);
+    };
+    child.on("message", listener);
+    child.send(question);
+  });
+}
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
-  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, receiver.endpoint], {
+  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint], {
     execArgv: ["--conditions=@conduit-ai/source", "--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -55,10 +73,13 @@ const stop = (child: Child) =>
     setTimeout(() => child.process.kill(), 10_000).unref();
   });
 
-async function load(url: string): Promise<number> {
-  const result = await autocannon({ url, connections, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+/** Requests per second, and the server's CPU µs per request over the window. */
+async function load(child: Child): Promise<{ rps: number; cpu: number }> {
+  const before = await ask<number>(child.process, "cpu", "cpu");
+  const result = await autocannon({ url: child.url, connections, duration });
+  const cpu = (await ask<number>(child.process, "cpu", "cpu")) - before;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${child.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total) };
 }
 
 console.log(`bench:tracing — default stack, tracing on (sampling 1.0, OTLP protobuf to a loopback receiver) vs off`);
@@ -66,31 +87,33 @@ console.log(`${rounds} rounds × ${duration} s, ${connections} connections; rati
 let worst = Number.POSITIVE_INFINITY;
 for (const framework of frameworks) {
   const [off, on] = [await startChild(framework, "off"), await startChild(framework, "on")];
-  // Warm-up, and the check that tracing really exports: one traced request reaches the receiver.
-  await load(off.url);
-  await load(on.url);
+  // Warm-up (twice each), and the check that tracing really exports: spans reach the receiver.
+  for (const child of [off, on, off, on]) await load(child);
   const ratios: number[] = [];
-  const throughput: Record<Mode, number[]> = { off: [], on: [] };
+  const figures: Record<Mode, { rps: number[]; cpu: number[] }> = { off: { rps: [], cpu: [] }, on: { rps: [], cpu: [] } };
   for (let round = 0; round < rounds; round++) {
-    const offRps = await load(off.url);
-    const onRps = await load(on.url);
-    throughput.off.push(offRps);
-    throughput.on.push(onRps);
-    ratios.push(onRps / offRps);
+    const measured = {} as Record<Mode, { rps: number; cpu: number }>;
+    for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const))
+      measured[mode] = await load(mode === "on" ? on : off);
+    for (const mode of ["off", "on"] as const) {
+      figures[mode].rps.push(measured[mode].rps);
+      figures[mode].cpu.push(measured[mode].cpu);
+    }
+    ratios.push(measured.on.rps / measured.off.rps);
   }
-  receiver.clear();
-  const before = receiver.spans.length;
   await fetch(on.url);
   await stop(on);
   await stop(off);
-  const exported = receiver.spans.length - before;
+  const exported = await ask<number>(receiver, "count", "count");
   const ratio = median(ratios);
   worst = Math.min(worst, ratio);
+  const [cpuOff, cpuOn] = [median(figures.off.cpu), median(figures.on.cpu)];
   console.log(
-    `${framework.padEnd(8)} off ${Math.round(median(throughput.off))} req/s, on ${Math.round(median(throughput.on))} req/s → ${ratio.toFixed(3)}× (goal ≥ ${GOAL}×)` +
-      `  [spans flushed at stop: ${exported}, rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
+    `${framework.padEnd(8)} off ${Math.round(median(figures.off.rps))} req/s ${cpuOff.toFixed(0)} µs, on ${Math.round(median(figures.on.rps))} req/s ${cpuOn.toFixed(0)} µs` +
+      ` → ${ratio.toFixed(3)}× throughput (goal ≥ ${GOAL}×), CPU ${(cpuOn / cpuOff).toFixed(2)}×` +
+      `  [spans received: ${exported}, rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
   );
   if (exported === 0) throw new Error(`${framework}: tracing on exported no span`);
 }
-await receiver.close();
+receiver.disconnect();
 console.log(`\ntracing on/off, worst framework: ${worst.toFixed(3)}× (goal ≥ ${GOAL}×) ${worst >= GOAL ? "met" : "NOT met"}`);
