@@ -23,6 +23,8 @@ export interface AuthProviderDefinition {
 }
 
 const JWT_VENDOR: AuthCapability[] = ["jwt-validation", "jwks", "session-management", "role-mapping", "sso"];
+/** A JWT vendor whose admin API backs the user operations (`getUser`, …) once admin credentials are configured. */
+const JWT_VENDOR_WITH_USERS: AuthCapability[] = [...JWT_VENDOR, "user-management"];
 
 /**
  * The eleven built-in provider types, one factory each (from which the type list and the
@@ -66,7 +68,7 @@ export const builtinProviderDefinitions = {
       description: "Auth0 access tokens from the tenant domain.",
       documentationUrl: "https://auth0.com/docs/secure/tokens/access-tokens/validate-access-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createAuth0Provider,
   },
   clerk: {
