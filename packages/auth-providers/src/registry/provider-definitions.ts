@@ -126,7 +126,7 @@ export const builtinProviderDefinitions = {
       description: "Keycloak realm tokens by server URL and realm.",
       documentationUrl: "https://www.keycloak.org/docs/latest/securing_apps/",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createKeycloakProvider,
   },
   "better-auth": {

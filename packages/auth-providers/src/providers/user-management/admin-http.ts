@@ -16,6 +16,8 @@ export interface AdminRequest {
    * `UserNotFoundException`, Firebase 400 `USER_NOT_FOUND`): true turns the answer into `UserNotFoundError`.
    */
   isNotFound?: (status: number, body: unknown) => boolean;
+  /** The error for a not-found answer when the missing thing is not the user (a role looked up by name). */
+  notFoundError?: () => Error;
 }
 
 /** Default timeout of an admin API request. */
@@ -43,7 +45,7 @@ const parse = (text: string): unknown => {
  * });
  */
 export async function adminJson(provider: string, url: string, request: AdminRequest): Promise<unknown> {
-  const { method = "GET", headers = {}, json, form, rawBody, timeoutMs, isNotFound } = request;
+  const { method = "GET", headers = {}, json, form, rawBody, timeoutMs, isNotFound, notFoundError } = request;
   const target = new URL(url);
   const body = rawBody ?? (form ? new URLSearchParams(form).toString() : json === undefined ? undefined : JSON.stringify(json));
   const contentType: Record<string, string> =
@@ -69,7 +71,7 @@ export async function adminJson(provider: string, url: string, request: AdminReq
   const answer = parse(await response.text().catch(() => ""));
   if (response.ok) return answer;
   const where = `${method} ${target.pathname}`;
-  if (response.status === 404 || isNotFound?.(response.status, answer)) throw new UserNotFoundError(provider);
+  if (response.status === 404 || isNotFound?.(response.status, answer)) throw notFoundError?.() ?? new UserNotFoundError(provider);
   if (response.status === 429) {
     const retryAfter = Number(response.headers.get("retry-after"));
     throw new AuthRateLimitError(
