@@ -35,6 +35,7 @@ describe("auth provider registry", () => {
     // implementation the flag does not admit.
     const adminSettings: Record<string, Record<string, unknown>> = {
       auth0: { domain: "tenant.example.auth0.com", managementClientId: "m2m", managementClientSecret: "secret" },
+      clerk: { secretKey: "sk_test_1" },
       keycloak: { url: "https://sso.example.com", realm: "conduit", adminClientId: "admin", adminClientSecret: "secret" },
     };
     const registry = new AuthProviderRegistry();

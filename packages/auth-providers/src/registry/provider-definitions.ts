@@ -79,9 +79,7 @@ export const builtinProviderDefinitions = {
       description: "Clerk session tokens from the Frontend API or the Backend API JWKS.",
       documentationUrl: "https://clerk.com/docs/backend-requests/manual-jwt",
     },
-    // No `user-management`: the flag says the user operations (`getUser`, ...) are implemented,
-    // and Clerk's are not yet; a capability is listed only where its operations exist.
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createClerkProvider,
   },
   firebase: {
