@@ -101,7 +101,7 @@ export const builtinProviderDefinitions = {
       description: "Supabase access tokens by project URL (JWKS) or legacy JWT secret.",
       documentationUrl: "https://supabase.com/docs/guides/auth/jwts",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createSupabaseProvider,
   },
   cognito: {
