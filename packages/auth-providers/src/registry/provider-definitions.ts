@@ -146,7 +146,7 @@ export const builtinProviderDefinitions = {
       description: "AuthKit access tokens by client id.",
       documentationUrl: "https://workos.com/docs/reference/authkit/session-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createWorkOSProvider,
   },
 } satisfies Record<string, AuthProviderDefinition>;
