@@ -90,7 +90,7 @@ export const builtinProviderDefinitions = {
       description: "Firebase ID tokens for a project id.",
       documentationUrl: "https://firebase.google.com/docs/auth/admin/verify-id-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createFirebaseProvider,
   },
   supabase: {
