@@ -54,7 +54,7 @@ describe("firebase user operations (Identity Toolkit REST)", () => {
     await firebase.getUserByEmail?.("ada@example.com");
     const tokenRequests = fake.requests("POST", "/token");
     expect(tokenRequests).toHaveLength(1);
-    expect((tokenRequests[0]?.body as Record<string, string>).grant_type).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer");
+    expect(tokenRequests[0]?.body).toMatchObject({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" });
     expect(state.assertions[0]).toMatchObject({
       iss: serviceAccount.client_email,
       aud: serviceAccount.token_uri,
