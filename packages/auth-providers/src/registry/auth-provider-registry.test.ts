@@ -36,6 +36,7 @@ describe("auth provider registry", () => {
     const adminSettings: Record<string, Record<string, unknown>> = {
       auth0: { domain: "tenant.example.auth0.com", managementClientId: "m2m", managementClientSecret: "secret" },
       clerk: { secretKey: "sk_test_1" },
+      cognito: { region: "eu-west-1", userPoolId: "eu-west-1_AbC", accessKeyId: "AKIA1", secretAccessKey: "secret" },
       firebase: { projectId: "my-project", serviceAccount: { client_email: "a@my-project.iam.gserviceaccount.com", private_key: "pem" } },
       workos: { clientId: "client_1", apiKey: "sk_test_1" },
       supabase: { url: "https://abcd.supabase.co", serviceRoleKey: "service-role" },

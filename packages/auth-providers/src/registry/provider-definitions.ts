@@ -113,7 +113,7 @@ export const builtinProviderDefinitions = {
       documentationUrl:
         "https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-tokens-verifying-a-jwt.html",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createCognitoProvider,
   },
   keycloak: {
