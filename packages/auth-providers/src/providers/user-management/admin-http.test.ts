@@ -57,7 +57,9 @@ describe("adminJson", () => {
 
   it("a request without an answer within timeoutMs is AUTH_PROVIDER_UNAVAILABLE", async () => {
     const started = Date.now();
-    await expect(adminJson("x", `${fake.origin}/hang`, { timeoutMs: 200 })).rejects.toMatchObject({ code: AuthErrorCode.PROVIDER_UNAVAILABLE });
+    await expect(adminJson("x", `${fake.origin}/hang`, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: AuthErrorCode.PROVIDER_UNAVAILABLE,
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
@@ -67,10 +69,13 @@ describe("cachedToken", () => {
     let clock = 0;
     let issued = 0;
     let fail = false;
-    const token = cachedToken(async () => {
-      if (fail) throw new Error("token endpoint down");
-      return { accessToken: `t${++issued}`, expiresInSec: 3600 };
-    }, () => clock);
+    const token = cachedToken(
+      async () => {
+        if (fail) throw new Error("token endpoint down");
+        return { accessToken: `t${++issued}`, expiresInSec: 3600 };
+      },
+      () => clock,
+    );
     expect(await Promise.all([token(), token(), token()])).toEqual(["t1", "t1", "t1"]);
     clock = 3_539_000;
     expect(await token()).toBe("t1");
