@@ -75,6 +75,13 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   readonly availability: ProviderAvailability;
   /** Where the provider's operational lines go (`ProviderOptions.logger`). */
   protected readonly logger: Logger;
+  // The optional user operations: present on vendor types configured with admin credentials
+  // (see the `user-management` capability); declared here so callers can reach them typed.
+  declare getUser?: AuthProvider["getUser"];
+  declare getUserByEmail?: AuthProvider["getUserByEmail"];
+  declare updateUserMetadata?: AuthProvider["updateUserMetadata"];
+  declare updateUserRoles?: AuthProvider["updateUserRoles"];
+  declare updateUserPermissions?: AuthProvider["updateUserPermissions"];
   /** Effective users per mapped user object (a cached token maps to the same object). */
   readonly #effective = new WeakMap<AuthenticatedUser, AuthenticatedUser>();
 

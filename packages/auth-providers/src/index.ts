@@ -52,6 +52,13 @@ export { OAuth2Provider, type OAuth2ProviderSettings, createOAuth2Provider } fro
 export { type SupabaseProviderSettings, createSupabaseProvider } from "./providers/supabase-provider.js";
 export type { VendorCommonSettings } from "./providers/vendor-provider.js";
 export { type WorkOSProviderSettings, createWorkOSProvider } from "./providers/workos-provider.js";
+export type { FirebaseServiceAccount } from "./providers/user-management/firebase-users.js";
+export {
+  USER_OPERATION_NAMES,
+  type UserOperationName,
+  type UserOperations,
+  attachUserOperations,
+} from "./providers/user-management/user-operations.js";
 export { type AuthorizationRule, type AuthorizationRulesOptions, createAuthorizationRulesMiddleware } from "./rbac/authorization-rules.js";
 export { DEFAULT_SUPER_ADMIN_ROLES, type RbacDecision, type RbacOptions, RbacPolicy } from "./rbac/rbac-policy.js";
 export {

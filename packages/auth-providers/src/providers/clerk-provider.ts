@@ -1,6 +1,9 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { listOf, settingsProblem } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
+import { createClerkUserClient } from "./user-management/clerk-users.js";
+import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
 import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
 
 /** Settings of the `clerk` type. */
@@ -8,12 +11,14 @@ export interface ClerkProviderSettings extends VendorCommonSettings {
   type?: "clerk";
   /** Frontend API URL (`https://clerk.example.com`, `https://<slug>.clerk.accounts.dev`): the issuer; JWKS at `/.well-known/jwks.json`. */
   frontendApi?: string;
-  /** Secret key: the JWKS is fetched from the Backend API (`<apiUrl>/v1/jwks`) with it. */
+  /** Secret key: the JWKS is fetched from the Backend API (`<apiUrl>/v1/jwks`) with it, and it enables the user operations. */
   secretKey?: string;
   /** Backend API origin. Default `https://api.clerk.com`. */
   apiUrl?: string;
   /** Accepted `azp` (origins of your frontends); a token from another origin is refused. */
   authorizedParties?: string | string[];
+  /** Timeout of one Backend API request of the user operations. Default 10 000. */
+  adminTimeoutMs?: number;
 }
 
 /**
@@ -24,11 +29,17 @@ export interface ClerkProviderSettings extends VendorCommonSettings {
  * @example
  * createClerkProvider({ frontendApi: "https://clerk.example.com", authorizedParties: ["https://app.example.com"] });
  */
-export function createClerkProvider(settings: ClerkProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
-  return createVendorProvider(
+export function createClerkProvider(settings: ClerkProviderSettings, options: ProviderOptions = {}): JwtTokenProvider & UserOperations {
+  const provider = createVendorProvider(
     "clerk",
     settings,
-    { frontendApi: { kind: "url" }, secretKey: { kind: "string" }, apiUrl: { kind: "url" }, authorizedParties: { kind: "strings" } },
+    {
+      frontendApi: { kind: "url" },
+      secretKey: { kind: "string" },
+      apiUrl: { kind: "url" },
+      authorizedParties: { kind: "strings" },
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!checked.frontendApi && !checked.secretKey && !checked.jwksUrl)
         throw settingsProblem("clerk", "auth.frontendApi", "required (or secretKey, or jwksUrl)");
@@ -56,5 +67,14 @@ export function createClerkProvider(settings: ClerkProviderSettings, options: Pr
       };
     },
     options,
+  );
+  if (!settings.secretKey) return provider;
+  return attachUserOperations(
+    provider,
+    createClerkUserClient({
+      apiUrl: originOf(settings.apiUrl ?? "https://api.clerk.com"),
+      secretKey: settings.secretKey,
+      timeoutMs: adminTimeoutOf(settings),
+    }),
   );
 }

@@ -2,6 +2,9 @@ import type { ProviderOptions } from "../base-provider.js";
 import { collectClaims } from "../claims.js";
 import { listOf, settingsProblem } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { ADMIN_COMMON_SETTINGS, adminCredentialsGiven, adminTimeoutOf } from "./user-management/admin-settings.js";
+import { createCognitoUserClient } from "./user-management/cognito-users.js";
+import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
 import { type VendorCommonSettings, createVendorProvider } from "./vendor-provider.js";
 
 /** Settings of the `cognito` type. */
@@ -15,6 +18,15 @@ export interface CognitoProviderSettings extends VendorCommonSettings {
   clientId?: string | string[];
   /** Which tokens are accepted. Default `access`. */
   tokenUse?: "access" | "id" | "any";
+  /** IAM credentials allowed the `cognito-idp:Admin*` and `ListUsers` actions on the pool: enable the user operations. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** With temporary (STS) credentials. */
+  sessionToken?: string;
+  /** Cognito API endpoint. Default `https://cognito-idp.<region>.amazonaws.com`. */
+  adminUrl?: string;
+  /** Timeout of one Cognito API request. Default 10 000. */
+  adminTimeoutMs?: number;
 }
 
 /**
@@ -25,11 +37,21 @@ export interface CognitoProviderSettings extends VendorCommonSettings {
  * @example
  * createCognitoProvider({ region: "eu-west-1", userPoolId: "eu-west-1_AbCdEf123", clientId: "4m1abc" });
  */
-export function createCognitoProvider(settings: CognitoProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
-  return createVendorProvider(
+export function createCognitoProvider(settings: CognitoProviderSettings, options: ProviderOptions = {}): JwtTokenProvider & UserOperations {
+  const provider = createVendorProvider(
     "cognito",
     settings,
-    { region: { kind: "string" }, userPoolId: { kind: "string" }, clientId: { kind: "strings" }, tokenUse: { kind: "string" } },
+    {
+      region: { kind: "string" },
+      userPoolId: { kind: "string" },
+      clientId: { kind: "strings" },
+      tokenUse: { kind: "string" },
+      accessKeyId: { kind: "string" },
+      secretAccessKey: { kind: "string" },
+      sessionToken: { kind: "string" },
+      adminUrl: { kind: "url" },
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!(checked.region && checked.userPoolId) && !(checked.jwksUrl && checked.issuer)) {
         throw settingsProblem("cognito", "auth.userPoolId", "region and userPoolId are required (or both jwksUrl and issuer)");
@@ -58,5 +80,21 @@ export function createCognitoProvider(settings: CognitoProviderSettings, options
       };
     },
     options,
+  );
+  if (!adminCredentialsGiven("cognito", settings, ["accessKeyId", "secretAccessKey"])) return provider;
+  const { region, userPoolId } = settings;
+  if (!region || !userPoolId)
+    throw settingsProblem("cognito", "auth.userPoolId", "region and userPoolId are required for the user operations");
+  return attachUserOperations(
+    provider,
+    createCognitoUserClient({
+      region,
+      userPoolId,
+      accessKeyId: settings.accessKeyId as string,
+      secretAccessKey: settings.secretAccessKey as string,
+      sessionToken: settings.sessionToken,
+      endpoint: settings.adminUrl ?? `https://cognito-idp.${region}.amazonaws.com`,
+      timeoutMs: adminTimeoutOf(settings),
+    }),
   );
 }

@@ -2,6 +2,9 @@ import type { ProviderOptions } from "../base-provider.js";
 import { collectClaims, readClaim, stringsFrom } from "../claims.js";
 import { settingsProblem } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { ADMIN_COMMON_SETTINGS, adminCredentialsGiven, adminTimeoutOf } from "./user-management/admin-settings.js";
+import { createKeycloakUserClient } from "./user-management/keycloak-users.js";
+import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
 import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
 
 /** Settings of the `keycloak` type. */
@@ -13,6 +16,13 @@ export interface KeycloakProviderSettings extends VendorCommonSettings {
   realm?: string;
   /** Client whose `resource_access.<clientId>.roles` are added to the realm roles. */
   clientId?: string;
+  /** Confidential client with a service account holding `view-users` and `manage-users` (realm-management): enables the user operations. */
+  adminClientId?: string;
+  adminClientSecret?: string;
+  /** Server URL of the Admin REST API and the token endpoint. Default `url`. */
+  adminUrl?: string;
+  /** Timeout of one Admin REST request. Default 10 000. */
+  adminTimeoutMs?: number;
 }
 
 /** Authorization Services permissions (`authorization.permissions[].rsname/scopes`) as `resource:scope`. */
@@ -35,11 +45,22 @@ function umaPermissions(claims: Record<string, unknown>): string[] {
  * @example
  * createKeycloakProvider({ url: "https://sso.example.com", realm: "conduit", clientId: "conduit-api" });
  */
-export function createKeycloakProvider(settings: KeycloakProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
-  return createVendorProvider(
+export function createKeycloakProvider(
+  settings: KeycloakProviderSettings,
+  options: ProviderOptions = {},
+): JwtTokenProvider & UserOperations {
+  const provider = createVendorProvider(
     "keycloak",
     settings,
-    { url: { kind: "url" }, realm: { kind: "string" }, clientId: { kind: "string" } },
+    {
+      url: { kind: "url" },
+      realm: { kind: "string" },
+      clientId: { kind: "string" },
+      adminClientId: { kind: "string" },
+      adminClientSecret: { kind: "string" },
+      adminUrl: { kind: "url" },
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!(checked.url && checked.realm) && !(checked.jwksUrl && checked.issuer)) {
         throw settingsProblem("keycloak", "auth.realm", "url and realm are required (or both jwksUrl and issuer)");
@@ -66,5 +87,19 @@ export function createKeycloakProvider(settings: KeycloakProviderSettings, optio
       };
     },
     { ...options },
+  );
+  if (!adminCredentialsGiven("keycloak", settings, ["adminClientId", "adminClientSecret"])) return provider;
+  const adminUrl = settings.adminUrl ?? settings.url;
+  if (!adminUrl || !settings.realm)
+    throw settingsProblem("keycloak", "auth.realm", "url (or adminUrl) and realm are required for the user operations");
+  return attachUserOperations(
+    provider,
+    createKeycloakUserClient({
+      url: originOf(adminUrl),
+      realm: settings.realm,
+      clientId: settings.adminClientId as string,
+      clientSecret: settings.adminClientSecret as string,
+      timeoutMs: adminTimeoutOf(settings),
+    }),
   );
 }

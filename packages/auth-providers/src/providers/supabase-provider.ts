@@ -2,6 +2,9 @@ import type { ProviderOptions } from "../base-provider.js";
 import { settingsProblem } from "../config/settings-reader.js";
 import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
+import { createSupabaseUserClient } from "./user-management/supabase-users.js";
+import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
 import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
 
 /** Settings of the `supabase` type. */
@@ -11,6 +14,12 @@ export interface SupabaseProviderSettings extends VendorCommonSettings {
   url?: string;
   /** The project's legacy JWT secret (HS256), for projects without asymmetric signing keys. */
   jwtSecret?: string;
+  /** The project's `service_role` key: enables the user operations (Auth admin API). Server-side only. */
+  serviceRoleKey?: string;
+  /** Origin of the Auth admin API (`<adminUrl>/auth/v1/admin`). Default `url`. */
+  adminUrl?: string;
+  /** Timeout of one admin API request. Default 10 000. */
+  adminTimeoutMs?: number;
 }
 
 /**
@@ -22,11 +31,20 @@ export interface SupabaseProviderSettings extends VendorCommonSettings {
  * @example
  * createSupabaseProvider({ url: "https://abcd.supabase.co" });
  */
-export function createSupabaseProvider(settings: SupabaseProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
-  return createVendorProvider(
+export function createSupabaseProvider(
+  settings: SupabaseProviderSettings,
+  options: ProviderOptions = {},
+): JwtTokenProvider & UserOperations {
+  const provider = createVendorProvider(
     "supabase",
     settings,
-    { url: { kind: "url" }, jwtSecret: { kind: "string" } },
+    {
+      url: { kind: "url" },
+      jwtSecret: { kind: "string" },
+      serviceRoleKey: { kind: "string" },
+      adminUrl: { kind: "url" },
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!checked.url && !checked.jwtSecret && !checked.jwksUrl)
         throw settingsProblem("supabase", "auth.url", "required (or jwtSecret, or jwksUrl)");
@@ -47,5 +65,12 @@ export function createSupabaseProvider(settings: SupabaseProviderSettings, optio
       };
     },
     options,
+  );
+  if (!settings.serviceRoleKey) return provider;
+  const adminUrl = settings.adminUrl ?? settings.url;
+  if (!adminUrl) throw settingsProblem("supabase", "auth.url", "required (or adminUrl) for the user operations");
+  return attachUserOperations(
+    provider,
+    createSupabaseUserClient({ url: originOf(adminUrl), serviceRoleKey: settings.serviceRoleKey, timeoutMs: adminTimeoutOf(settings) }),
   );
 }

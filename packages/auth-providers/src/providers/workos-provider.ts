@@ -1,6 +1,9 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { settingsProblem } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
+import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
+import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
+import { createWorkOSUserClient } from "./user-management/workos-users.js";
 import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
 
 /** Settings of the `workos` type. */
@@ -10,6 +13,12 @@ export interface WorkOSProviderSettings extends VendorCommonSettings {
   clientId?: string;
   /** Default `https://api.workos.com`. */
   apiUrl?: string;
+  /** Secret API key (`sk_…`): enables the user operations (User Management API at `apiUrl`). */
+  apiKey?: string;
+  /** Organization whose membership holds the roles `updateUserRoles` sets. */
+  organizationId?: string;
+  /** Timeout of one User Management request. Default 10 000. */
+  adminTimeoutMs?: number;
 }
 
 /**
@@ -20,11 +29,17 @@ export interface WorkOSProviderSettings extends VendorCommonSettings {
  * @example
  * createWorkOSProvider({ clientId: "client_01HXYZ" });
  */
-export function createWorkOSProvider(settings: WorkOSProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
-  return createVendorProvider(
+export function createWorkOSProvider(settings: WorkOSProviderSettings, options: ProviderOptions = {}): JwtTokenProvider & UserOperations {
+  const provider = createVendorProvider(
     "workos",
     settings,
-    { clientId: { kind: "string" }, apiUrl: { kind: "url" } },
+    {
+      clientId: { kind: "string" },
+      apiUrl: { kind: "url" },
+      apiKey: { kind: "string" },
+      organizationId: { kind: "string" },
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!checked.clientId && !checked.jwksUrl) throw settingsProblem("workos", "auth.clientId", "required (or jwksUrl)");
       const api = originOf(checked.apiUrl ?? "https://api.workos.com");
@@ -39,5 +54,15 @@ export function createWorkOSProvider(settings: WorkOSProviderSettings, options: 
       };
     },
     options,
+  );
+  if (!settings.apiKey) return provider;
+  return attachUserOperations(
+    provider,
+    createWorkOSUserClient({
+      apiUrl: originOf(settings.apiUrl ?? "https://api.workos.com"),
+      apiKey: settings.apiKey,
+      organizationId: settings.organizationId,
+      timeoutMs: adminTimeoutOf(settings),
+    }),
   );
 }

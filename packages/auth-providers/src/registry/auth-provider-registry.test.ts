@@ -28,14 +28,27 @@ describe("auth provider registry", () => {
     }
   });
 
-  it("claims user-management only for providers whose user operations exist", () => {
+  it("claims user-management exactly for the providers whose user operations exist", () => {
     const operations = ["getUser", "getUserByEmail", "updateUserMetadata", "updateUserRoles", "updateUserPermissions"] as const;
+    // The admin credentials each vendor needs for its user operations; a type missing here gets
+    // none, so a flag claimed without a working implementation fails below, as does an
+    // implementation the flag does not admit.
+    const adminSettings: Record<string, Record<string, unknown>> = {
+      auth0: { domain: "tenant.example.auth0.com", managementClientId: "m2m", managementClientSecret: "secret" },
+      clerk: { secretKey: "sk_test_1" },
+      cognito: { region: "eu-west-1", userPoolId: "eu-west-1_AbC", accessKeyId: "AKIA1", secretAccessKey: "secret" },
+      firebase: { projectId: "my-project", serviceAccount: { client_email: "a@my-project.iam.gserviceaccount.com", private_key: "pem" } },
+      workos: { clientId: "client_1", apiKey: "sk_test_1" },
+      supabase: { url: "https://abcd.supabase.co", serviceRoleKey: "service-role" },
+      keycloak: { url: "https://sso.example.com", realm: "conduit", adminClientId: "admin", adminClientSecret: "secret" },
+    };
     const registry = new AuthProviderRegistry();
     for (const definition of registry.list()) {
       const settings: Record<string, unknown> = {
         type: definition.type,
         jwksUrl: "https://id.example.com/jwks",
         issuer: "https://id.example.com/",
+        ...adminSettings[definition.type],
       };
       let provider: Record<string, unknown>;
       try {
@@ -45,8 +58,11 @@ describe("auth provider registry", () => {
         expect(definition.capabilities, definition.type).not.toContain("user-management");
         continue;
       }
-      const implemented = operations.some((name) => typeof provider[name] === "function");
-      expect(definition.capabilities.includes("user-management"), definition.type).toBe(implemented);
+      const implemented = operations.filter((name) => typeof provider[name] === "function");
+      const claims = definition.capabilities.includes("user-management");
+      expect(claims, definition.type).toBe(implemented.length > 0);
+      // At least the reads: a vendor claiming user management answers getUser and getUserByEmail.
+      if (claims) expect(implemented, definition.type).toEqual(expect.arrayContaining(["getUser", "getUserByEmail"]));
     }
   });
 

@@ -23,6 +23,8 @@ export interface AuthProviderDefinition {
 }
 
 const JWT_VENDOR: AuthCapability[] = ["jwt-validation", "jwks", "session-management", "role-mapping", "sso"];
+/** A JWT vendor whose admin API backs the user operations (`getUser`, …) once admin credentials are configured. */
+const JWT_VENDOR_WITH_USERS: AuthCapability[] = [...JWT_VENDOR, "user-management"];
 
 /**
  * The eleven built-in provider types, one factory each (from which the type list and the
@@ -66,7 +68,7 @@ export const builtinProviderDefinitions = {
       description: "Auth0 access tokens from the tenant domain.",
       documentationUrl: "https://auth0.com/docs/secure/tokens/access-tokens/validate-access-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createAuth0Provider,
   },
   clerk: {
@@ -77,9 +79,7 @@ export const builtinProviderDefinitions = {
       description: "Clerk session tokens from the Frontend API or the Backend API JWKS.",
       documentationUrl: "https://clerk.com/docs/backend-requests/manual-jwt",
     },
-    // No `user-management`: the flag says the user operations (`getUser`, ...) are implemented,
-    // and Clerk's are not yet; a capability is listed only where its operations exist.
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createClerkProvider,
   },
   firebase: {
@@ -90,7 +90,7 @@ export const builtinProviderDefinitions = {
       description: "Firebase ID tokens for a project id.",
       documentationUrl: "https://firebase.google.com/docs/auth/admin/verify-id-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createFirebaseProvider,
   },
   supabase: {
@@ -101,7 +101,7 @@ export const builtinProviderDefinitions = {
       description: "Supabase access tokens by project URL (JWKS) or legacy JWT secret.",
       documentationUrl: "https://supabase.com/docs/guides/auth/jwts",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createSupabaseProvider,
   },
   cognito: {
@@ -113,7 +113,7 @@ export const builtinProviderDefinitions = {
       documentationUrl:
         "https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-tokens-verifying-a-jwt.html",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createCognitoProvider,
   },
   keycloak: {
@@ -124,7 +124,7 @@ export const builtinProviderDefinitions = {
       description: "Keycloak realm tokens by server URL and realm.",
       documentationUrl: "https://www.keycloak.org/docs/latest/securing_apps/",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createKeycloakProvider,
   },
   "better-auth": {
@@ -146,7 +146,7 @@ export const builtinProviderDefinitions = {
       description: "AuthKit access tokens by client id.",
       documentationUrl: "https://workos.com/docs/reference/authkit/session-tokens",
     },
-    capabilities: JWT_VENDOR,
+    capabilities: JWT_VENDOR_WITH_USERS,
     create: createWorkOSProvider,
   },
 } satisfies Record<string, AuthProviderDefinition>;
