@@ -94,7 +94,7 @@ export async function startFakeAnthropicAgent({ apiKey }) {
       const record = { method: request.method, url: request.url, headers: request.headers, body: raw, status: 0 };
       requests.push(record);
       const reply = (status, headers, body) => {
-        record.status = status;
+        Object.assign(record, { status, contentType: headers["content-type"], sent: body });
         response.writeHead(status, { "request-id": `req_${randomUUID()}`, ...headers }).end(body);
       };
       const path = (request.url ?? "").split("?")[0];
