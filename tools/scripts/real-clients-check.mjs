@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { startConduit } from "./real-clients/conduit-process.mjs";
 import { startFakeAnthropicAgent } from "./real-clients/fake-anthropic-agent.mjs";
 import { startFakeCodexAgent } from "./real-clients/fake-codex-agent.mjs";
-import { recordSession } from "./real-clients/record-session.mjs";
+import { sessionOf, writeSessions } from "./real-clients/record-session.mjs";
 import { startRecordingTap } from "./real-clients/recording-tap.mjs";
 import { claudeEnvironment, codexEnvironment, makeWorkspace, runCli } from "./real-clients/run-cli.mjs";
 
@@ -43,6 +43,8 @@ function installClients() {
 }
 
 const results = [];
+/** Sessions recorded through `conduit proxy`, written as a fixture with --record. */
+const recordings = {};
 /** Runs one check; a failure is recorded and printed, and the next check still runs. */
 async function check(name, body) {
   try {
@@ -81,7 +83,7 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       expect(sawResult, "the upstream never saw the Read tool's result");
       const posts = tap.exchanges.filter((call) => call.method === "POST");
       expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${calls(posts).join(", ")}`);
-      if (options.record && command === "proxy") recordSession(options.record, "claude-code", tap.exchanges, anthropic.requests.slice(before));
+      if (command === "proxy") recordings["tool-turn"] = sessionOf(tap.exchanges, anthropic.requests.slice(before));
       return `${run.ms} ms; calls: ${summary(tap.exchanges)}`;
     } finally {
       await tap.close();
@@ -90,6 +92,7 @@ async function claudeChecks(bin, conduit, command, anthropic) {
   await check(`claude -p "/context" through conduit ${command} (count_tokens)`, async () => {
     const tap = await startRecordingTap(conduit.url);
     const workspace = makeWorkspace();
+    const before = anthropic.requests.length;
     try {
       const run = await runCli(bin, ["-p", "/context"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, CLIENT_KEY) });
       expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
@@ -97,6 +100,7 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       expect(counted.length > 0, `no count_tokens call: ${calls(tap.exchanges).join(", ")}`);
       const failed = tap.exchanges.filter((call) => call.method === "POST" && call.status !== 200);
       expect(failed.length === 0, `refused: ${calls(failed).join(", ")}`);
+      if (command === "proxy") recordings.context = sessionOf(tap.exchanges, anthropic.requests.slice(before));
       return `${run.ms} ms; calls: ${summary(tap.exchanges) || "none"}`;
     } finally {
       await tap.close();
@@ -186,6 +190,10 @@ try {
 } finally {
   await anthropic.close();
   await codexBackend.close();
+}
+if (options.record) {
+  writeSessions(options.record, `Claude Code ${CLIENTS["@anthropic-ai/claude-code"]}`, recordings);
+  log(`recorded ${Object.keys(recordings).join(", ")} in ${options.record}`);
 }
 const failed = results.filter((result) => !result.ok).length;
 console.log(`real-clients: ${results.length - failed} passed, ${failed} failed`);

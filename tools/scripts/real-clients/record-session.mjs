@@ -13,18 +13,20 @@ function eventsOf(contentType, body) {
 }
 
 /**
- * `exchanges` come from the recording tap (client side, in order); `upstreamRequests` from the
- * fake (upstream side, in order). Calls that reached the upstream are paired with its answers.
+ * One session: `exchanges` come from the recording tap (client side), `upstreamRequests` from the
+ * fake. Calls that reached the upstream are paired with its answer by body (the Messages
+ * passthrough forwards the bytes unchanged; concurrent calls may arrive in another order).
  *
  * @example
- * recordSession("packages/conformance/src/fixtures/claude-code-session.json", "claude-code", tap.exchanges, fake.requests);
+ * const session = sessionOf(tap.exchanges, fake.requests);
  */
-export function recordSession(file, client, exchanges, upstreamRequests) {
+export function sessionOf(exchanges, upstreamRequests) {
   const upstream = [...upstreamRequests];
-  const recorded = exchanges.map((call) => {
+  return exchanges.map((call) => {
     const headers = Object.fromEntries(Object.entries(call.requestHeaders).filter(([name]) => !DROPPED_HEADERS.has(name)));
     const reachedUpstream = call.status === 200 && call.url.startsWith("/v1/messages");
-    const answer = reachedUpstream ? upstream.shift() : undefined;
+    const index = reachedUpstream ? upstream.findIndex((request) => request.body === call.requestBody) : -1;
+    const answer = index >= 0 ? upstream.splice(index, 1)[0] : undefined;
     const contentType = call.responseHeaders?.["content-type"] ?? null;
     return {
       method: call.method,
@@ -35,5 +37,14 @@ export function recordSession(file, client, exchanges, upstreamRequests) {
       answer: { status: call.status, contentType, events: eventsOf(contentType, call.responseBody ?? "") },
     };
   });
-  writeFileSync(file, `${JSON.stringify({ client, recordedBy: "pnpm test:real-clients -- --record <file>", exchanges: recorded }, null, 2)}\n`);
+}
+
+/**
+ * Writes sessions (name → sessionOf(...)) as the fixture file.
+ *
+ * @example
+ * writeSessions("claude-code-sessions.json", "Claude Code 2.1.197", { "tool-turn": session });
+ */
+export function writeSessions(file, client, sessions) {
+  writeFileSync(file, `${JSON.stringify({ client, recordedBy: "pnpm test:real-clients --record <file>", sessions }, null, 2)}\n`);
 }
