@@ -9,15 +9,18 @@ import { connect } from "node:net";
  *
  * @example
  * const tap = await startRecordingTap("http://127.0.0.1:4000");
- * // client → tap.url → Conduit; tap.exchanges lists {method, url, status, requestBody, responseBody, ms}
+ * // client → tap.url → Conduit; tap.exchanges lists {method, url, status, requestBody, responseBody, ms, at}
  */
 export async function startRecordingTap(target) {
   const { hostname, port } = new URL(target);
   const exchanges = [];
+  const opened = performance.now();
+  /** When a call started, in ms since the tap opened (a CLI run starts right after). */
+  const sinceOpened = () => Math.round(performance.now() - opened);
   const server = createServer((incoming, outgoing) => {
     const started = performance.now();
     const requestChunks = [];
-    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, status: 0, ms: 0 };
+    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, status: 0, ms: 0, at: sinceOpened() };
     exchanges.push(exchange);
     const upstream = httpRequest({ host: hostname, port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
       exchange.status = answer.statusCode;
@@ -52,7 +55,7 @@ export async function startRecordingTap(target) {
   // WebSocket (and any other) upgrades: replay the request head on a raw socket, then splice both ways.
   server.on("upgrade", (incoming, socket, head) => {
     const started = performance.now();
-    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, upgrade: true, status: 0, ms: 0 };
+    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, upgrade: true, status: 0, ms: 0, at: sinceOpened() };
     exchanges.push(exchange);
     const upstream = connect(Number(port), hostname, () => {
       const lines = [`${incoming.method} ${incoming.url} HTTP/1.1`];
