@@ -4,7 +4,8 @@
 // loopback fakes of the vendor APIs with `conduit proxy` and `conduit serve` (a `proxy` key) in
 // between. A recording tap in front of Conduit lists every call each CLI made and what it got.
 //
-// Usage: node tools/scripts/real-clients-check.mjs [--record <fixture.json>] [--only claude|codex]
+// Usage: node tools/scripts/real-clients-check.mjs [--record <folder>] [--only claude|codex]
+// --record writes claude-code-sessions.json and codex-sessions.json (the conformance replay fixtures).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -45,7 +46,7 @@ function installClients() {
 
 const results = [];
 /** Sessions recorded through `conduit proxy`, written as a fixture with --record. */
-const recordings = {};
+const recordings = { claude: {}, codex: {} };
 /** Runs one check; a failure is recorded and printed, and the next check still runs. */
 async function check(name, body) {
   try {
@@ -84,7 +85,7 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       expect(sawResult, "the upstream never saw the Read tool's result");
       const posts = tap.exchanges.filter((call) => call.method === "POST");
       expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${calls(posts).join(", ")}`);
-      if (command === "proxy") recordings["tool-turn"] = sessionOf(tap.exchanges, anthropic.requests.slice(before));
+      if (command === "proxy") recordings.claude["tool-turn"] = sessionOf(tap.exchanges, anthropic.requests.slice(before));
       return `${run.ms} ms; calls: ${summary(tap.exchanges)}`;
     } finally {
       await tap.close();
@@ -101,7 +102,7 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       expect(counted.length > 0, `no count_tokens call: ${calls(tap.exchanges).join(", ")}`);
       const failed = tap.exchanges.filter((call) => call.method === "POST" && call.status !== 200);
       expect(failed.length === 0, `refused: ${calls(failed).join(", ")}`);
-      if (command === "proxy") recordings.context = sessionOf(tap.exchanges, anthropic.requests.slice(before));
+      if (command === "proxy") recordings.claude.context = sessionOf(tap.exchanges, anthropic.requests.slice(before));
       return `${run.ms} ms; calls: ${summary(tap.exchanges) || "none"}`;
     } finally {
       await tap.close();
@@ -135,10 +136,15 @@ function expectCodexAnswer({ run, workspace, exchanges }) {
 // /v1/responses refuses both for Claude models (400, param tools[4].type). These switch them off.
 const CODEX_V1_WORKAROUND = ["--disable", "multi_agent", "-c", 'web_search="disabled"'];
 
-async function codexChecks(bin, conduit, command) {
+async function codexChecks(bin, conduit, command, anthropic) {
   await check(`codex exec (custom provider, /v1/responses → Claude) through conduit ${command}`, async () => {
+    const before = anthropic.requests.length;
     const turn = await codexTurn(bin, conduit, { provider: "conduit", path: "/v1", model: "claude-sonnet-4-5", extraArgs: CODEX_V1_WORKAROUND });
     expectCodexAnswer(turn);
+    const upstream = anthropic.requests.slice(before);
+    const sawResult = upstream.some((request) => request.body.includes('"tool_result"') && request.body.includes("pineapple-42"));
+    expect(sawResult, "the Messages upstream never saw exec_command's output as a tool_result");
+    if (command === "proxy") recordings.codex["responses-tool-turn"] = sessionOf(turn.exchanges, upstream, { translated: true });
     return `${turn.run.ms} ms; with ${CODEX_V1_WORKAROUND.join(" ")}; calls: ${summary(turn.exchanges)}`;
   });
   // Out of the box, without the workaround: reported, not failed, until /v1/responses takes those tools.
@@ -180,7 +186,7 @@ try {
     const conduit = await startConduit(root, command, { proxy });
     try {
       if (options.only !== "codex") await claudeChecks(bins.claude, conduit, command, anthropic);
-      if (options.only !== "claude") await codexChecks(bins.codex, conduit, command);
+      if (options.only !== "claude") await codexChecks(bins.codex, conduit, command, anthropic);
     } finally {
       await conduit.stop();
     }
@@ -193,8 +199,9 @@ try {
   await codexBackend.close();
 }
 if (options.record) {
-  writeSessions(options.record, `Claude Code ${CLIENTS["@anthropic-ai/claude-code"]}`, recordings);
-  log(`recorded ${Object.keys(recordings).join(", ")} in ${options.record}`);
+  writeSessions(join(options.record, "claude-code-sessions.json"), `Claude Code ${CLIENTS["@anthropic-ai/claude-code"]}`, recordings.claude);
+  writeSessions(join(options.record, "codex-sessions.json"), `Codex CLI ${CLIENTS["@openai/codex"]}`, recordings.codex);
+  log(`recorded ${[...Object.keys(recordings.claude), ...Object.keys(recordings.codex)].join(", ")} in ${options.record}`);
 }
 const failed = results.filter((result) => !result.ok).length;
 console.log(`real-clients: ${results.length - failed} passed, ${failed} failed`);
