@@ -118,8 +118,9 @@ async function codexTurn(bin, conduit, { provider, path, model, extraArgs = [] }
     const env = codexEnvironment({ provider, baseUrl: `${tap.url}${path}`, model, clientKey: CLIENT_KEY });
     if (provider === "openai") execFileSync(bin, ["login", "--with-api-key"], { input: CLIENT_KEY, env: { PATH: process.env.PATH, ...env }, stdio: ["pipe", "ignore", "pipe"] });
     const args = ["exec", "--skip-git-repo-check", "--color", "never", ...extraArgs, workspace.prompt];
+    const spawnedAt = tap.elapsed();
     const run = await runCli(bin, args, { cwd: workspace.folder, env });
-    return { run, workspace, exchanges: [...tap.exchanges] };
+    return { run, workspace, spawnedAt, exchanges: [...tap.exchanges] };
   } finally {
     await tap.close();
   }
@@ -164,7 +165,7 @@ async function codexChecks(bin, conduit, command, anthropic) {
     const upgrades = turn.exchanges.filter((call) => call.upgrade);
     // The cost of the WebSocket attempts: how long into the run the first HTTP request came.
     const firstPost = turn.exchanges.find((call) => call.method === "POST");
-    return `${turn.run.ms} ms, ${upgrades.length} WebSocket attempts, first HTTP POST after ${firstPost?.at} ms; calls: ${summary(turn.exchanges)}`;
+    return `${turn.run.ms} ms, ${upgrades.length} WebSocket attempts, first HTTP POST ${firstPost ? firstPost.at - turn.spawnedAt : "?"} ms after the start; calls: ${summary(turn.exchanges)}`;
   });
 }
 

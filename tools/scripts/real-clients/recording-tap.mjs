@@ -79,6 +79,8 @@ export async function startRecordingTap(target) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     exchanges,
+    /** ms since the tap opened, the clock of each exchange's `at`. */
+    elapsed: sinceOpened,
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
