@@ -110,6 +110,25 @@ async function claudeChecks(bin, conduit, command, anthropic) {
   });
 }
 
+/** A wrong client key: Conduit's 401 (Anthropic's shape, x-should-retry: false) stops Claude Code at once. */
+async function claudeWrongKeyCheck(bin, conduit, command) {
+  await check(`claude -p with a wrong client key through conduit ${command} stops without retrying`, async () => {
+    const tap = await startRecordingTap(conduit.url);
+    const workspace = makeWorkspace();
+    try {
+      const run = await runCli(bin, ["-p", "hi"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, "not-a-client-key-0123456789") });
+      const posts = tap.exchanges.filter((call) => call.method === "POST");
+      expect(run.code !== 0, `exit ${run.code}: ${run.stdout.trim()}`);
+      expect(posts.length === 1 && posts[0].status === 401, `calls: ${calls(posts).join(", ")}`);
+      expect(posts[0].responseHeaders["x-should-retry"] === "false", "the 401 lacks x-should-retry: false");
+      expect(run.ms < 15_000, `took ${run.ms} ms`);
+      return `${run.ms} ms; "${run.stdout.trim() || run.stderr.trim()}"; calls: ${summary(tap.exchanges)}`;
+    } finally {
+      await tap.close();
+    }
+  });
+}
+
 /** One `codex exec` tool turn; `setup` may log in. Returns the run and the tap's calls. */
 async function codexTurn(bin, conduit, { provider, path, model, extraArgs = [] }) {
   const tap = await startRecordingTap(conduit.url);
@@ -187,6 +206,7 @@ try {
     const conduit = await startConduit(root, command, { proxy });
     try {
       if (options.only !== "codex") await claudeChecks(bins.claude, conduit, command, anthropic);
+      if (options.only !== "codex" && command === "proxy") await claudeWrongKeyCheck(bins.claude, conduit, command);
       if (options.only !== "claude") await codexChecks(bins.codex, conduit, command, anthropic);
     } finally {
       await conduit.stop();
