@@ -46,7 +46,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
     } catch {
       throw new OpenAIError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
     }
-    const response = fromMessages(message as never, options.shell, translation.customTools);
+    const response = fromMessages(message as never, options.shell, translation.toolNames);
     await options.onComplete(response);
     return rawResponse(JSON.stringify(response), { headers: { "content-type": "application/json" } });
   }
@@ -60,7 +60,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
       "upstream_protocol_error",
     );
   }
-  const translator = new ResponsesStreamTranslator(options.shell, translation.customTools);
+  const translator = new ResponsesStreamTranslator(options.shell, translation.toolNames);
   return rawResponse(streamResponses(upstream.body, translator, options.onComplete), { headers: STREAM_HEADERS });
 }
 

@@ -1,4 +1,5 @@
 import type { VendorUsage } from "../chat-completion-shapes.js";
+import type { ClientToolNames } from "./client-tool-names.js";
 import { type OutputItem, type ResponseObject, encodeThinking, finalStatus, newId, responsesUsageOf } from "./response-object.js";
 
 interface VendorMessage {
@@ -9,9 +10,9 @@ interface VendorMessage {
 }
 
 /** One `tool_use` block as the output item the client declared it as (function or custom tool). */
-export function toolCallItem(block: { id?: string; name?: string; input?: unknown }, customTools: ReadonlySet<string>): OutputItem {
+export function toolCallItem(block: { id?: string; name?: string; input?: unknown }, toolNames: ClientToolNames): OutputItem {
   const name = block.name ?? "";
-  if (customTools.has(name)) {
+  if (toolNames.isCustom(name)) {
     const input = (block.input as { input?: unknown } | undefined)?.input;
     return { type: "custom_tool_call", id: newId("ctc"), call_id: block.id ?? "", name, input: typeof input === "string" ? input : "" };
   }
@@ -19,7 +20,7 @@ export function toolCallItem(block: { id?: string; name?: string; input?: unknow
     type: "function_call",
     id: newId("fc"),
     call_id: block.id ?? "",
-    name,
+    ...toolNames.callOf(name),
     arguments: JSON.stringify(block.input ?? {}),
     status: "completed",
   };
@@ -31,9 +32,9 @@ export function toolCallItem(block: { id?: string; name?: string; input?: unknow
  * a `reasoning` item whose `encrypted_content` carries it back on the next turn.
  *
  * @example
- * fromMessages(await upstream.json(), shell, new Set());
+ * fromMessages(await upstream.json(), shell, new ClientToolNames());
  */
-export function fromMessages(message: VendorMessage, shell: ResponseObject, customTools: ReadonlySet<string>): ResponseObject {
+export function fromMessages(message: VendorMessage, shell: ResponseObject, toolNames: ClientToolNames): ResponseObject {
   const output: OutputItem[] = [];
   let text: Extract<OutputItem, { type: "message" }> | undefined;
   for (const block of message.content ?? []) {
@@ -46,7 +47,7 @@ export function fromMessages(message: VendorMessage, shell: ResponseObject, cust
       continue;
     }
     text = undefined;
-    if (block.type === "tool_use") output.push(toolCallItem(block, customTools));
+    if (block.type === "tool_use") output.push(toolCallItem(block, toolNames));
     else if (block.type === "thinking" && typeof block.signature === "string")
       output.push({
         type: "reasoning",

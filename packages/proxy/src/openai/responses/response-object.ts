@@ -11,7 +11,15 @@ export type OutputItem =
       role: "assistant";
       content: Array<{ type: "output_text"; text: string; annotations: []; logprobs?: [] }>;
     }
-  | { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: "completed" | "in_progress" }
+  | {
+      type: "function_call";
+      id: string;
+      call_id: string;
+      name: string;
+      namespace?: string;
+      arguments: string;
+      status: "completed" | "in_progress";
+    }
   | { type: "custom_tool_call"; id: string; call_id: string; name: string; input: string; status?: "completed" | "in_progress" }
   | { type: "reasoning"; id: string; summary: Array<{ type: "summary_text"; text: string }>; encrypted_content?: string | null };
 

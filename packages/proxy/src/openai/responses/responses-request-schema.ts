@@ -22,6 +22,8 @@ const functionCallItem = z.looseObject({
   type: z.literal("function_call"),
   call_id: z.string().min(1),
   name: z.string().min(1),
+  /** The namespace tool the called function belongs to (Codex's MCP servers and agents). */
+  namespace: z.string().min(1).nullish(),
   arguments: z.string(),
 });
 const functionCallOutputItem = z.looseObject({
@@ -63,6 +65,13 @@ const functionTool = z.looseObject({
   strict: z.boolean().nullish(),
 });
 const customTool = z.looseObject({ type: z.literal("custom"), name: z.string().min(1).max(128), description: z.string().nullish() });
+/** A named group of function tools; its calls name the group in `namespace`. */
+const namespaceTool = z.looseObject({
+  type: z.literal("namespace"),
+  name: z.string().min(1).max(64),
+  description: z.string().nullish(),
+  tools: z.array(z.union([functionTool, z.looseObject({ type: z.string() })])),
+});
 /** Hosted tools (web search, file search, …) Conduit cannot run: refused by name unless `dropParams`. */
 const otherTool = z.looseObject({ type: z.string() });
 
@@ -75,7 +84,7 @@ export const responsesRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(inputItemSchema)]).optional(),
   instructions: z.string().nullish(),
-  tools: z.array(z.union([functionTool, customTool, otherTool])).nullish(),
+  tools: z.array(z.union([functionTool, customTool, namespaceTool, otherTool])).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   max_output_tokens: z.number().int().positive().nullish(),

@@ -118,6 +118,86 @@ describe("POST /v1/responses for Claude models", () => {
     ]);
   });
 
+  it("flattens Codex's namespace tools for Claude and names their calls by namespace again, JSON and streamed", async () => {
+    const namespaceTool = {
+      type: "namespace",
+      name: "multi_agent_v1",
+      description: "Agents",
+      tools: [
+        { type: "function", name: "spawn_agent", description: "Spawn", strict: false, parameters: { type: "object", properties: {} } },
+      ],
+    };
+    const called = textMessage("", {
+      content: [{ type: "tool_use", id: "toolu_ns", name: "multi_agent_v1__spawn_agent", input: { task: "qa" } }],
+      stop_reason: "tool_use",
+    });
+    fake.reply({ kind: "json", body: called });
+    const body = { model: "claude-sonnet-4-5", input: "Spawn a QA agent", tools: [namespaceTool] };
+    const response = await fetch(`${baseUrl}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer client-key-0123456789", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    expect(lastSent().tools).toEqual([
+      { name: "multi_agent_v1__spawn_agent", description: "Spawn", input_schema: { type: "object", properties: {} } },
+    ]);
+    const answer = (await response.json()) as { output: Array<Record<string, unknown>> };
+    expect(answer.output[0]).toMatchObject({
+      type: "function_call",
+      namespace: "multi_agent_v1",
+      name: "spawn_agent",
+      call_id: "toolu_ns",
+    });
+
+    // The call comes back as Codex sends it (with its namespace): Claude sees the flat name again.
+    fake.reply({ kind: "json", body: textMessage("Spawned.") });
+    await fetch(`${baseUrl}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer client-key-0123456789", "content-type": "application/json" },
+      body: JSON.stringify({
+        ...body,
+        input: [
+          { role: "user", content: "Spawn a QA agent" },
+          { type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", call_id: "toolu_ns", arguments: '{"task":"qa"}' },
+          { type: "function_call_output", call_id: "toolu_ns", output: "agent 7" },
+        ],
+      }),
+    });
+    expect(lastSent().messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "tool_use", id: "toolu_ns", name: "multi_agent_v1__spawn_agent", input: { task: "qa" } }],
+    });
+
+    const start = textStreamEvents([])[0]!;
+    fake.reply({
+      kind: "sse",
+      events: [
+        start,
+        {
+          event: "content_block_start",
+          data: {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "tool_use", id: "toolu_s", name: "multi_agent_v1__spawn_agent", input: {} },
+          },
+        },
+        {
+          event: "content_block_delta",
+          data: { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{}" } },
+        },
+        { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+        { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 3 } } },
+        { event: "message_stop", data: { type: "message_stop" } },
+      ],
+    });
+    const stream = client.responses.stream({ ...(body as never), stream: true });
+    const added: Array<Record<string, unknown>> = [];
+    for await (const event of stream) if (event.type === "response.output_item.added") added.push(event.item as never);
+    expect(added[0]).toMatchObject({ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent" });
+    expect((await stream.finalResponse()).output[0]).toMatchObject({ namespace: "multi_agent_v1", name: "spawn_agent" });
+  });
+
   it("streams the events responses.stream expects, text and function calls", async () => {
     fake.reply({ kind: "sse", events: textStreamEvents(["Hel", "lo"]) });
     const stream = client.responses.stream({ model: "claude-sonnet-4-5", input: "Hi" });

@@ -11,6 +11,7 @@ import {
 import { STREAM_HEADERS } from "../claude-completion.js";
 import { invalidRequest } from "../openai-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
+import { ClientToolNames } from "./client-tool-names.js";
 import { type OutputItem, type ResponseObject, newId } from "./response-object.js";
 import { type InputItem, type ResponsesRequest, isMessageItem } from "./responses-request-schema.js";
 import { ResponsesSse } from "./responses-sse.js";
@@ -50,10 +51,11 @@ function conversationOf(items: InputItem[]): ConversationMessage[] {
       return;
     }
     if (item.type === "function_call" || item.type === "custom_tool_call") {
-      names.set(item.call_id, item.name);
+      const name = item.type === "function_call" && item.namespace ? ClientToolNames.flat(item.namespace, item.name) : item.name;
+      names.set(item.call_id, name);
       const args = item.type === "custom_tool_call" ? { input: item.input } : parseArguments(item.arguments, `input[${index}].arguments`);
       const turn = assistantTurn();
-      turn.toolCalls = [...(turn.toolCalls ?? []), { id: item.call_id, name: item.name, arguments: args }];
+      turn.toolCalls = [...(turn.toolCalls ?? []), { id: item.call_id, name, arguments: args }];
     } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
       conversation.push({
         role: "tool",
@@ -90,20 +92,34 @@ export function runtimeRequestOf(
   history: InputItem[],
   target: { provider: string; model: string },
   dropParams: boolean,
-): { generate: GenerateRequest; customTools: Set<string> } {
+): { generate: GenerateRequest; toolNames: ClientToolNames } {
   const refuse = (param: string, message: string) => {
     if (!dropParams) throw invalidRequest(message, param, "unsupported_parameter");
   };
-  const customTools = new Set<string>();
+  const toolNames = new ClientToolNames();
   const clientTools: ClientToolDefinition[] = [];
+  type Named = { type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null };
+  const declare = (named: Named, name = named.name ?? "") =>
+    clientTools.push({
+      name,
+      ...(named.description ? { description: named.description } : {}),
+      parameters: named.type === "custom" ? CUSTOM_PARAMETERS : (named.parameters ?? { type: "object", properties: {} }),
+    });
   (request.tools ?? []).forEach((tool, index) => {
-    const named = tool as { name?: string; description?: string | null; parameters?: Record<string, unknown> | null };
+    const named = tool as Named;
     if (tool.type === "function" || tool.type === "custom") {
-      if (tool.type === "custom") customTools.add(named.name ?? "");
-      clientTools.push({
-        name: named.name ?? "",
-        ...(named.description ? { description: named.description } : {}),
-        parameters: tool.type === "custom" ? CUSTOM_PARAMETERS : (named.parameters ?? { type: "object", properties: {} }),
+      if (tool.type === "custom") toolNames.addCustom(named.name ?? "");
+      declare(named);
+    } else if (tool.type === "namespace") {
+      // A group of function tools (Codex's MCP servers and agents): flattened, the calls split back.
+      const namespace = tool as { name: string; tools: Named[] };
+      namespace.tools.forEach((member, memberIndex) => {
+        if (member.type === "function") declare(member, toolNames.addNamespaced(namespace.name, member.name ?? ""));
+        else
+          refuse(
+            `tools[${index}].tools[${memberIndex}].type`,
+            `Tools of type '${member.type}' are not supported by the model '${request.model}'`,
+          );
       });
     } else refuse(`tools[${index}].type`, `Tools of type '${tool.type}' are not supported by the model '${request.model}'`);
   });
@@ -128,12 +144,12 @@ export function runtimeRequestOf(
   if (request.temperature !== null && request.temperature !== undefined) generate.temperature = request.temperature;
   if (request.top_p !== null && request.top_p !== undefined) generate.topP = request.top_p;
   if (request.max_output_tokens !== null && request.max_output_tokens !== undefined) generate.maxTokens = request.max_output_tokens;
-  return { generate, customTools };
+  return { generate, toolNames };
 }
 
 /** A runtime tool call as the output item the client declared it as. */
-function callItem(call: ToolCallRecord, customTools: ReadonlySet<string>): OutputItem {
-  if (customTools.has(call.name)) {
+function callItem(call: ToolCallRecord, toolNames: ClientToolNames): OutputItem {
+  if (toolNames.isCustom(call.name)) {
     const input = call.arguments.input;
     return {
       type: "custom_tool_call",
@@ -148,7 +164,7 @@ function callItem(call: ToolCallRecord, customTools: ReadonlySet<string>): Outpu
     type: "function_call",
     id: newId("fc"),
     call_id: call.id,
-    name: call.name,
+    ...toolNames.callOf(call.name),
     arguments: JSON.stringify(call.arguments),
     status: "completed",
   };
@@ -177,10 +193,10 @@ export interface RuntimeResponseOptions {
 /** A non-Claude model's Response, answered by the runtime's providers (`local` included), JSON or SSE. */
 export async function respondWithRuntime(runtime: Runtime, request: ResponsesRequest, options: RuntimeResponseOptions) {
   const target = await resolveRuntimeModel(runtime, request.model);
-  const { generate, customTools } = runtimeRequestOf(request, options.history, target, options.dropParams);
+  const { generate, toolNames } = runtimeRequestOf(request, options.history, target, options.dropParams);
   if (!request.stream) {
     const result = await runtime.generate(generate, options.context);
-    const output: OutputItem[] = result.toolCalls.map((call) => callItem(call, customTools));
+    const output: OutputItem[] = result.toolCalls.map((call) => callItem(call, toolNames));
     if (result.content !== "" || output.length === 0)
       output.unshift({
         type: "message",
@@ -200,13 +216,13 @@ export async function respondWithRuntime(runtime: Runtime, request: ResponsesReq
     await options.onComplete(response);
     return rawResponse(JSON.stringify(response), { headers: { "content-type": "application/json" } });
   }
-  return rawResponse(streamRuntime(runtime, generate, customTools, options), { headers: STREAM_HEADERS });
+  return rawResponse(streamRuntime(runtime, generate, toolNames, options), { headers: STREAM_HEADERS });
 }
 
 async function* streamRuntime(
   runtime: Runtime,
   generate: GenerateRequest,
-  customTools: ReadonlySet<string>,
+  toolNames: ClientToolNames,
   options: RuntimeResponseOptions,
 ): AsyncGenerator<string> {
   const calls: OutputItem[] = [];
@@ -240,7 +256,7 @@ async function* streamRuntime(
         text += data.delta;
         yield sse.frame([{ type: "response.output_text.delta", ...where, content_index: 0, delta: data.delta, logprobs: [] }]);
       } else if (event.type === "tool-call") {
-        const call = callItem(event.data as ToolCallRecord, customTools);
+        const call = callItem(event.data as ToolCallRecord, toolNames);
         const outputIndex = calls.length + 1;
         calls.push(call);
         const events: ResponsesEvent[] = [

@@ -1,3 +1,4 @@
+import type { ClientToolNames } from "./client-tool-names.js";
 import type { VendorUsage } from "../chat-completion-shapes.js";
 import { type OutputItem, type ResponseObject, encodeThinking, finalStatus, newId, responsesUsageOf } from "./response-object.js";
 
@@ -30,7 +31,7 @@ interface OpenBlock {
  * `response.completed` (or `response.incomplete`) with the usage at `message_stop`.
  *
  * @example
- * const translator = new ResponsesStreamTranslator(shell, customTools);
+ * const translator = new ResponsesStreamTranslator(shell, translation.toolNames);
  * for (const event of translator.translate("content_block_delta", data)) send(event);
  */
 export class ResponsesStreamTranslator {
@@ -44,7 +45,7 @@ export class ResponsesStreamTranslator {
 
   constructor(
     shell: ResponseObject,
-    private readonly customTools: ReadonlySet<string>,
+    private readonly toolNames: ClientToolNames,
   ) {
     this.response = shell;
   }
@@ -99,11 +100,18 @@ export class ResponsesStreamTranslator {
   private blockStart(index: number, block: NonNullable<VendorEventData["content_block"]>): ResponsesEvent[] {
     const outputIndex = this.output.length;
     let item: OutputItem;
-    const custom = block.type === "tool_use" && this.customTools.has(block.name ?? "");
+    const custom = block.type === "tool_use" && this.toolNames.isCustom(block.name ?? "");
     if (block.type === "tool_use") {
       item = custom
         ? { type: "custom_tool_call", id: newId("ctc"), call_id: block.id ?? "", name: block.name ?? "", input: "", status: "in_progress" }
-        : { type: "function_call", id: newId("fc"), call_id: block.id ?? "", name: block.name ?? "", arguments: "", status: "in_progress" };
+        : {
+            type: "function_call",
+            id: newId("fc"),
+            call_id: block.id ?? "",
+            ...this.toolNames.callOf(block.name ?? ""),
+            arguments: "",
+            status: "in_progress",
+          };
     } else if (block.type === "thinking") item = { type: "reasoning", id: newId("rs"), summary: [] };
     else if (block.type === "text") item = { type: "message", id: newId("msg"), status: "in_progress", role: "assistant", content: [] };
     else return []; // redacted thinking and server tools have no Responses form

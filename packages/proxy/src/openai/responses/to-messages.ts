@@ -1,5 +1,6 @@
 import { invalidRequest } from "../openai-error.js";
 import { type MessagesBlock, type MessagesRequest, imageBlock } from "../to-messages-request.js";
+import { ClientToolNames } from "./client-tool-names.js";
 import { decodeThinking } from "./response-object.js";
 import { type InputItem, type MessageItem, type ResponsesRequest, isMessageItem } from "./responses-request-schema.js";
 
@@ -17,10 +18,10 @@ export interface ToMessagesOptions {
   dropParams: boolean;
 }
 
-/** What the translation needs to read the answer back: which tools were `custom` (free-text input). */
+/** What the translation needs to read the answer back: which tools were `custom` or namespaced. */
 export interface Translation {
   request: ResponsesMessagesRequest;
-  customTools: Set<string>;
+  toolNames: ClientToolNames;
 }
 
 /** `reasoning.effort` as a thinking budget (Anthropic's minimum is 1,024 tokens). */
@@ -78,11 +79,13 @@ function turnsOf(items: InputItem[], thinkingOn: boolean): { system: string[]; t
       return;
     }
     switch (item.type) {
-      case "function_call":
+      case "function_call": {
+        const name = item.namespace ? ClientToolNames.flat(item.namespace, item.name) : item.name;
         append(turns, "assistant", [
-          { type: "tool_use", id: item.call_id, name: item.name, input: parseArguments(item.arguments, `${param}.arguments`) },
+          { type: "tool_use", id: item.call_id, name, input: parseArguments(item.arguments, `${param}.arguments`) },
         ]);
         return;
+      }
       case "custom_tool_call":
         append(turns, "assistant", [{ type: "tool_use", id: item.call_id, name: item.name, input: { input: item.input } }]);
         return;
@@ -100,19 +103,32 @@ function turnsOf(items: InputItem[], thinkingOn: boolean): { system: string[]; t
   return { system, turns };
 }
 
-function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, customTools: Set<string>): ResponsesMessagesRequest["tools"] {
+type FunctionTool = { name: string; description?: string | null; parameters?: Record<string, unknown> | null };
+
+function functionTool(fn: FunctionTool, name = fn.name) {
+  return {
+    name,
+    ...(fn.description ? { description: fn.description } : {}),
+    input_schema: fn.parameters ?? { type: "object", properties: {} },
+  };
+}
+
+function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, toolNames: ClientToolNames): ResponsesMessagesRequest["tools"] {
   const tools: NonNullable<ResponsesMessagesRequest["tools"]> = [];
   (request.tools ?? []).forEach((tool, index) => {
     if (tool.type === "function") {
-      const fn = tool as { name: string; description?: string | null; parameters?: Record<string, unknown> | null };
-      tools.push({
-        name: fn.name,
-        ...(fn.description ? { description: fn.description } : {}),
-        input_schema: fn.parameters ?? { type: "object", properties: {} },
+      tools.push(functionTool(tool as FunctionTool));
+    } else if (tool.type === "namespace") {
+      // A group of function tools (Codex's MCP servers and agents): flattened, the calls split back.
+      const namespace = tool as { name: string; tools: Array<FunctionTool & { type: string }> };
+      namespace.tools.forEach((member, memberIndex) => {
+        if (member.type === "function") tools.push(functionTool(member, toolNames.addNamespaced(namespace.name, member.name)));
+        else
+          refuse(options, `tools[${index}].tools[${memberIndex}].type`, `Tools of type '${member.type}' are not supported by this model`);
       });
     } else if (tool.type === "custom") {
       const custom = tool as { name: string; description?: string | null };
-      customTools.add(custom.name);
+      toolNames.addCustom(custom.name);
       tools.push({
         name: custom.name,
         ...(custom.description ? { description: custom.description } : {}),
@@ -156,7 +172,7 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
   const input: InputItem[] = typeof request.input === "string" ? [{ role: "user", content: request.input }] : (request.input ?? []);
   const { system, turns } = turnsOf([...history, ...input], thinkingOn);
   if (turns.length === 0) throw invalidRequest("The input must contain at least one user message", "input");
-  const customTools = new Set<string>();
+  const toolNames = new ClientToolNames();
   const result: ResponsesMessagesRequest = { model: request.model, max_tokens: maxTokens, messages: turns };
   const instructions = [request.instructions ?? "", ...system].filter((text) => text !== "");
   if (instructions.length > 0) result.system = instructions.join("\n\n");
@@ -171,7 +187,7 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
   const format = request.text?.format?.type;
   if (format !== undefined && format !== "text")
     refuse(options, "text.format", `text.format of type '${format}' is not supported by this model`);
-  const tools = toolsOf(request, options, customTools);
+  const tools = toolsOf(request, options, toolNames);
   if (tools) {
     result.tools = tools;
     const choice = toolChoiceOf(request);
@@ -179,5 +195,5 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
   }
   if (request.stream) result.stream = true;
   if (request.user) result.metadata = { user_id: request.user };
-  return { request: result, customTools };
+  return { request: result, toolNames };
 }
