@@ -152,26 +152,22 @@ function expectCodexAnswer({ run, workspace, exchanges }) {
   expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${calls(posts).join(", ")}`);
 }
 
-// Codex 0.171 sends a `namespace` tool (multi_agent_v1) and a hosted `web_search` tool; Conduit's
-// /v1/responses refuses both for Claude models (400, param tools[4].type). These switch them off.
-const CODEX_V1_WORKAROUND = ["--disable", "multi_agent", "-c", 'web_search="disabled"'];
-
+// Codex 0.171 runs with its defaults: it sends a `namespace` tool (multi_agent_v1) and the hosted
+// `web_search` tool, which /v1/responses flattens and runs as Claude's web search.
 async function codexChecks(bin, conduit, command, anthropic) {
-  await check(`codex exec (custom provider, /v1/responses → Claude) through conduit ${command}`, async () => {
+  await check(`codex exec (custom provider, /v1/responses → Claude, default tools) through conduit ${command}`, async () => {
     const before = anthropic.requests.length;
-    const turn = await codexTurn(bin, conduit, { provider: "conduit", path: "/v1", model: "claude-sonnet-4-5", extraArgs: CODEX_V1_WORKAROUND });
+    const turn = await codexTurn(bin, conduit, { provider: "conduit", path: "/v1", model: "claude-sonnet-4-5" });
     expectCodexAnswer(turn);
     const upstream = anthropic.requests.slice(before);
     const sawResult = upstream.some((request) => request.body.includes('"tool_result"') && request.body.includes("pineapple-42"));
     expect(sawResult, "the Messages upstream never saw exec_command's output as a tool_result");
+    const first = upstream[0]?.body ?? "";
+    expect(first.includes('"web_search_20250305"'), "the hosted web_search tool did not reach Claude as its web search tool");
+    expect(first.includes("multi_agent_v1__"), "the multi_agent_v1 namespace tools did not reach Claude flattened");
     if (command === "proxy") recordings.codex["responses-tool-turn"] = sessionOf(turn.exchanges, upstream, { translated: true });
-    return `${turn.run.ms} ms; with ${CODEX_V1_WORKAROUND.join(" ")}; calls: ${summary(turn.exchanges)}`;
+    return `${turn.run.ms} ms; calls: ${summary(turn.exchanges)}`;
   });
-  // Out of the box, without the workaround: reported, not failed, until /v1/responses takes those tools.
-  const plain = await codexTurn(bin, conduit, { provider: "conduit", path: "/v1", model: "claude-sonnet-4-5" });
-  const refusal = plain.exchanges.find((call) => call.status !== 200);
-  if (plain.run.code === 0 && !refusal) log(`ok   codex exec on /v1 without the workaround through conduit ${command} — ${plain.run.ms} ms`);
-  else log(`note codex exec on /v1 without the workaround through conduit ${command}: ${refusal?.status} ${refusal?.responseBody ?? plain.run.stderr.trim().split("\n").at(-1)}`);
   if (command !== "proxy") return; // the codex route is mounted by `conduit proxy` only
   await check("codex exec (custom provider, /backend-api/codex) through conduit proxy", async () => {
     const turn = await codexTurn(bin, conduit, { provider: "conduit", path: "/backend-api/codex", model: "gpt-5-codex" });

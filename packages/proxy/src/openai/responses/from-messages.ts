@@ -26,9 +26,21 @@ export function toolCallItem(block: { id?: string; name?: string; input?: unknow
   };
 }
 
+/** Claude's web search (a `server_tool_use` block) as the Responses API's `web_search_call` item. */
+export function webSearchItem(input: unknown): OutputItem {
+  const query = (input as { query?: unknown } | undefined)?.query;
+  return {
+    type: "web_search_call",
+    id: newId("ws"),
+    status: "completed",
+    action: { type: "search", query: typeof query === "string" ? query : "" },
+  };
+}
+
 /**
  * A Messages API answer as the output of a Response: consecutive text blocks → one assistant
- * `message` item, `tool_use` → `function_call` (or `custom_tool_call`), signed thinking →
+ * `message` item, `tool_use` → `function_call` (or `custom_tool_call`), a web search (server
+ * tool) → `web_search_call` (its results stay in Claude's text), signed thinking →
  * a `reasoning` item whose `encrypted_content` carries it back on the next turn.
  *
  * @example
@@ -48,6 +60,7 @@ export function fromMessages(message: VendorMessage, shell: ResponseObject, tool
     }
     text = undefined;
     if (block.type === "tool_use") output.push(toolCallItem(block, toolNames));
+    else if (block.type === "server_tool_use" && block.name === "web_search") output.push(webSearchItem(block.input));
     else if (block.type === "thinking" && typeof block.signature === "string")
       output.push({
         type: "reasoning",

@@ -21,6 +21,8 @@ export type OutputItem =
       status: "completed" | "in_progress";
     }
   | { type: "custom_tool_call"; id: string; call_id: string; name: string; input: string; status?: "completed" | "in_progress" }
+  /** A search Claude ran with its web search server tool (the client's hosted `web_search` tool). */
+  | { type: "web_search_call"; id: string; status: "completed" | "in_progress"; action: { type: "search"; query: string } }
   | { type: "reasoning"; id: string; summary: Array<{ type: "summary_text"; text: string }>; encrypted_content?: string | null };
 
 export interface ResponsesUsage {
@@ -60,7 +62,7 @@ export interface ResponseObject {
 }
 
 /** `resp_…`, `msg_…`, `fc_…`, `rs_…` ids as OpenAI spells them. */
-export function newId(prefix: "resp" | "msg" | "fc" | "ctc" | "rs"): string {
+export function newId(prefix: "resp" | "msg" | "fc" | "ctc" | "rs" | "ws"): string {
   return `${prefix}_${randomUUID().replace(/-/g, "")}`;
 }
 

@@ -73,10 +73,17 @@ export function asInputItems(output: readonly OutputItem[]): InputItem[] {
     if (item.type === "message")
       items.push({ role: "assistant", content: item.content.map((part) => ({ type: "output_text" as const, text: part.text })) });
     else if (item.type === "function_call")
-      items.push({ type: "function_call", call_id: item.call_id, name: item.name, arguments: item.arguments });
+      items.push({
+        type: "function_call",
+        call_id: item.call_id,
+        name: item.name,
+        ...(item.namespace ? { namespace: item.namespace } : {}),
+        arguments: item.arguments,
+      });
     else if (item.type === "custom_tool_call")
       items.push({ type: "custom_tool_call", call_id: item.call_id, name: item.name, input: item.input });
-    else if (item.encrypted_content) items.push({ type: "reasoning", encrypted_content: item.encrypted_content, summary: [] });
+    else if (item.type === "reasoning" && item.encrypted_content)
+      items.push({ type: "reasoning", encrypted_content: item.encrypted_content, summary: [] });
   }
   return items;
 }

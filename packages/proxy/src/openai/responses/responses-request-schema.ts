@@ -48,7 +48,11 @@ const reasoningItem = z.looseObject({
   summary: z.array(z.looseObject({ text: z.string().optional() })).optional(),
 });
 
+/** A search the model ran earlier (hosted tool): nothing to replay, its findings are in the answer's text. */
+const webSearchCallItem = z.looseObject({ type: z.literal("web_search_call") });
+
 export const inputItemSchema = z.union([
+  webSearchCallItem,
   functionCallItem,
   functionCallOutputItem,
   customCallItem,

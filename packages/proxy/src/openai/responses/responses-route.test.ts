@@ -164,7 +164,7 @@ describe("POST /v1/responses for Claude models", () => {
         ],
       }),
     });
-    expect(lastSent().messages[1]).toEqual({
+    expect((lastSent().messages as unknown[])[1]).toEqual({
       role: "assistant",
       content: [{ type: "tool_use", id: "toolu_ns", name: "multi_agent_v1__spawn_agent", input: { task: "qa" } }],
     });
@@ -191,11 +191,83 @@ describe("POST /v1/responses for Claude models", () => {
         { event: "message_stop", data: { type: "message_stop" } },
       ],
     });
-    const stream = client.responses.stream({ ...(body as never), stream: true });
+    const stream = client.responses.stream(body as never);
     const added: Array<Record<string, unknown>> = [];
     for await (const event of stream) if (event.type === "response.output_item.added") added.push(event.item as never);
     expect(added[0]).toMatchObject({ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent" });
     expect((await stream.finalResponse()).output[0]).toMatchObject({ namespace: "multi_agent_v1", name: "spawn_agent" });
+  });
+
+  it("runs the hosted web_search tool as Claude's web search: web_search_call items, JSON and streamed", async () => {
+    const searched = textMessage("", {
+      content: [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "conduit gateway" } },
+        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+        { type: "text", text: "Conduit is a gateway." },
+      ],
+    });
+    fake.reply({ kind: "json", body: searched });
+    const body = { model: "claude-sonnet-4-5", input: "What is Conduit?", tools: [{ type: "web_search" }] };
+    const response = await client.responses.create(body as never);
+    expect(lastSent().tools).toEqual([{ type: "web_search_20250305", name: "web_search" }]);
+    expect(response.output[0]).toMatchObject({
+      type: "web_search_call",
+      status: "completed",
+      action: { type: "search", query: "conduit gateway" },
+    });
+    expect(response.output_text).toBe("Conduit is a gateway.");
+
+    // Codex sends the search back in its history: accepted, and nothing of it is replayed to Claude.
+    fake.reply({ kind: "json", body: textMessage("Yes.") });
+    await client.responses.create({
+      ...(body as object),
+      input: [{ role: "user", content: "What is Conduit?" }, ...(response.output as never[]), { role: "user", content: "Sure?" }],
+    } as never);
+    expect(JSON.stringify(lastSent().messages)).not.toContain("server_tool_use");
+
+    const start = textStreamEvents([])[0]!;
+    fake.reply({
+      kind: "sse",
+      events: [
+        start,
+        {
+          event: "content_block_start",
+          data: {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "server_tool_use", id: "srvtoolu_2", name: "web_search", input: {} },
+          },
+        },
+        {
+          event: "content_block_delta",
+          data: { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"query":"conduit"}' } },
+        },
+        { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+        {
+          event: "content_block_start",
+          data: {
+            type: "content_block_start",
+            index: 1,
+            content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_2", content: [] },
+          },
+        },
+        { event: "content_block_stop", data: { type: "content_block_stop", index: 1 } },
+        { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } } },
+        { event: "message_stop", data: { type: "message_stop" } },
+      ],
+    });
+    const stream = client.responses.stream(body as never);
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "response.web_search_call.in_progress",
+        "response.web_search_call.searching",
+        "response.web_search_call.completed",
+      ]),
+    );
+    expect(types).not.toContain("response.function_call_arguments.delta");
+    expect((await stream.finalResponse()).output[0]).toMatchObject({ type: "web_search_call", action: { query: "conduit" } });
   });
 
   it("streams the events responses.stream expects, text and function calls", async () => {
@@ -275,7 +347,7 @@ describe("POST /v1/responses for Claude models", () => {
 
   it("refuses what Claude cannot honour with a 400 naming the parameter", async () => {
     const refused = await client.responses
-      .create({ model: "claude-sonnet-4-5", input: "x", tools: [{ type: "web_search" } as never] })
+      .create({ model: "claude-sonnet-4-5", input: "x", tools: [{ type: "file_search", vector_store_ids: ["vs_1"] } as never] })
       .catch((error) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect(refused.error).toMatchObject({ param: "tools[0].type", code: "unsupported_parameter" });

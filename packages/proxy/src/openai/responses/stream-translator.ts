@@ -6,7 +6,7 @@ interface VendorEventData {
   type?: string;
   index?: number;
   message?: { model?: string; usage?: VendorUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; input?: unknown };
   delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null };
   usage?: VendorUsage;
   error?: { type?: string; message?: string };
@@ -112,9 +112,11 @@ export class ResponsesStreamTranslator {
             arguments: "",
             status: "in_progress",
           };
-    } else if (block.type === "thinking") item = { type: "reasoning", id: newId("rs"), summary: [] };
+    } else if (block.type === "server_tool_use" && block.name === "web_search")
+      item = { type: "web_search_call", id: newId("ws"), status: "in_progress", action: { type: "search", query: "" } };
+    else if (block.type === "thinking") item = { type: "reasoning", id: newId("rs"), summary: [] };
     else if (block.type === "text") item = { type: "message", id: newId("msg"), status: "in_progress", role: "assistant", content: [] };
-    else return []; // redacted thinking and server tools have no Responses form
+    else return []; // redacted thinking and search results have no Responses form
     this.output.push(item);
     this.blocks.set(index, { outputIndex, item, text: "", signature: "", custom });
     const events: ResponsesEvent[] = [{ type: "response.output_item.added", output_index: outputIndex, item: structuredClone(item) }];
@@ -126,6 +128,10 @@ export class ResponsesStreamTranslator {
         content_index: 0,
         part: { type: "output_text", text: "", annotations: [] },
       });
+    if (item.type === "web_search_call") {
+      events.push({ type: "response.web_search_call.in_progress", ...where });
+      events.push({ type: "response.web_search_call.searching", ...where });
+    }
     if (item.type === "reasoning")
       events.push({ type: "response.reasoning_summary_part.added", ...where, summary_index: 0, part: { type: "summary_text", text: "" } });
     return events;
@@ -142,7 +148,9 @@ export class ResponsesStreamTranslator {
     if (delta.type === "input_json_delta" && delta.partial_json) {
       open.text += delta.partial_json;
       // A custom tool's input is one string inside the JSON: it is sent whole when the block ends.
-      return open.custom ? [] : [{ type: "response.function_call_arguments.delta", ...where, delta: delta.partial_json }];
+      return open.custom || open.item.type === "web_search_call"
+        ? []
+        : [{ type: "response.function_call_arguments.delta", ...where, delta: delta.partial_json }];
     }
     if (delta.type === "thinking_delta" && delta.thinking) {
       open.text += delta.thinking;
@@ -169,6 +177,10 @@ export class ResponsesStreamTranslator {
       item.arguments = open.text === "" ? "{}" : open.text;
       item.status = "completed";
       events.push({ type: "response.function_call_arguments.done", ...where, arguments: item.arguments });
+    } else if (item.type === "web_search_call") {
+      item.action.query = queryOf(open.text);
+      item.status = "completed";
+      events.push({ type: "response.web_search_call.completed", ...where });
     } else if (item.type === "custom_tool_call") {
       item.input = customInputOf(open.text);
       item.status = "completed";
@@ -190,6 +202,15 @@ export class ResponsesStreamTranslator {
     const status = finalStatus(this.stopReason);
     this.response = { ...this.response, ...status, output: this.output, usage: responsesUsageOf(this.usage) };
     return [{ type: status.status === "completed" ? "response.completed" : "response.incomplete", response: this.response }];
+  }
+}
+
+function queryOf(json: string): string {
+  try {
+    const value = JSON.parse(json) as { query?: unknown };
+    return typeof value.query === "string" ? value.query : "";
+  } catch {
+    return "";
   }
 }
 

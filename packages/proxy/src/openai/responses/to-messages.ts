@@ -7,8 +7,12 @@ import { type InputItem, type MessageItem, type ResponsesRequest, isMessageItem 
 /** A Messages block, thinking included (replayed from a reasoning item's `encrypted_content`). */
 export type ResponsesMessagesBlock = MessagesBlock | { type: "thinking"; thinking: string; signature: string };
 
-export interface ResponsesMessagesRequest extends Omit<MessagesRequest, "messages"> {
+/** Anthropic's web search server tool: Claude runs the searches itself. */
+export const WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search" } as const;
+
+export interface ResponsesMessagesRequest extends Omit<MessagesRequest, "messages" | "tools"> {
   messages: Array<{ role: "user" | "assistant"; content: ResponsesMessagesBlock[] }>;
+  tools?: Array<NonNullable<MessagesRequest["tools"]>[number] | typeof WEB_SEARCH_TOOL>;
   thinking?: { type: "enabled"; budget_tokens: number };
 }
 
@@ -126,6 +130,9 @@ function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, toolName
         else
           refuse(options, `tools[${index}].tools[${memberIndex}].type`, `Tools of type '${member.type}' are not supported by this model`);
       });
+    } else if (tool.type === "web_search" || tool.type === "web_search_preview") {
+      // The client's hosted search runs as Claude's own web search; its calls come back as web_search_call items.
+      if (!tools.includes(WEB_SEARCH_TOOL)) tools.push(WEB_SEARCH_TOOL);
     } else if (tool.type === "custom") {
       const custom = tool as { name: string; description?: string | null };
       toolNames.addCustom(custom.name);
