@@ -5,7 +5,9 @@ import { reservationUsage, settleFromAnswer } from "../../admission/settlement.j
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "../openai-error.js";
-import { fromRuntimeError } from "../runtime-completion.js";
+import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
+import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
+import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
 import type { SendMessages } from "../send-messages.js";
 import { respondWithClaude } from "./claude-responses.js";
 import { type ResponseObject, newId, responseShell } from "./response-object.js";
@@ -36,6 +38,8 @@ export interface ResponsesRouteOptions {
    * replaces `isClientAllowed`, and the route leaves the server's per-address limit.
    */
   admission?: ClientAdmission;
+  /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
+  models?: ModelTable;
 }
 
 /** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
@@ -87,6 +91,7 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
 export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
   const isClaudeModel = options.isClaudeModel ?? ((model: string) => /^claude/i.test(model));
   const dropParams = options.dropParams ?? false;
+  const models = options.models ?? createModelTable({}, isClaudeModel);
   return {
     method: "POST",
     path: "/v1/responses",
@@ -125,51 +130,65 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         const onComplete = async (response: ResponseObject) => {
           if (keep) await options.store!.save(response.id, [...history, ...input, ...asInputItems(response.output)]);
         };
-        if (isClaudeModel(request.model)) {
-          const translation = toMessages(request, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
-          const extraHeaders: Record<string, string> = {};
-          for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
-            const value = ctx.header(name);
-            if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
-          }
-          return await respondWithClaude(options.sendMessages, translation, {
-            shell,
-            signal: ctx.abortSignal,
-            extraHeaders,
-            onComplete,
-            ...(settled && admission?.gated
-              ? { onAnswered: settleFromAnswer(settled, estimate, { vendor: "anthropic", model: request.model }) }
-              : {}),
-          });
+        const extraHeaders: Record<string, string> = {};
+        for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
+          const value = ctx.header(name);
+          if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
         }
-        if (!options.runtime)
-          throw new OpenAIError(
-            404,
-            `The model \`${request.model}\` does not exist or you do not have access to it.`,
-            "invalid_request_error",
-            "model",
-            "model_not_found",
-          );
-        const started = performance.now();
-        const settleRuntime = (response: ResponseObject) =>
-          settled?.settle({
-            model: request.model,
-            target: `runtime/${request.model}`,
-            inputTokens: response.usage?.input_tokens ?? 0,
-            outputTokens: response.usage?.output_tokens ?? 0,
-            status: 200,
-            latencyMs: Math.round(performance.now() - started),
+        const targets = models.targetsFor(request.model);
+        const serve = async (target: RouteTarget): Promise<Served> => {
+          const attempt = { ...request, model: target.model };
+          const hasFallback = target !== targets.at(-1);
+          if (target.kind === "anthropic") {
+            const translation = toMessages(attempt, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
+            const settle =
+              settled && admission?.gated ? settleFromAnswer(settled, estimate!, { vendor: "anthropic", model: target.model }) : undefined;
+            const response = await respondWithClaude(options.sendMessages, translation, {
+              shell,
+              signal: ctx.abortSignal,
+              extraHeaders,
+              onComplete,
+              ...(settle
+                ? {
+                    // An answer the next target replaces is not the call's usage.
+                    onAnswered: (status: number, outcome: Parameters<typeof settle>[1]) =>
+                      !(hasFallback && isFallbackStatus(status)) && settle(status, outcome),
+                  }
+                : {}),
+            });
+            return { response, servedBy: target.name };
+          }
+          if (!options.runtime)
+            throw new OpenAIError(
+              404,
+              `The model \`${attempt.model}\` does not exist or you do not have access to it.`,
+              "invalid_request_error",
+              "model",
+              "model_not_found",
+            );
+          const resolved = await resolveRuntimeModel(options.runtime, attempt.model);
+          const servedBy = `${resolved.provider}/${resolved.model}`;
+          const started = performance.now();
+          const response = await respondWithRuntime(options.runtime, attempt, {
+            shell,
+            history,
+            context: callContextOf(ctx),
+            dropParams,
+            onComplete: async (answer) => {
+              settled?.settle({
+                model: resolved.model,
+                target: `runtime/${servedBy}`,
+                inputTokens: answer.usage?.input_tokens ?? 0,
+                outputTokens: answer.usage?.output_tokens ?? 0,
+                status: 200,
+                latencyMs: Math.round(performance.now() - started),
+              });
+              await onComplete(answer);
+            },
           });
-        return await respondWithRuntime(options.runtime, request, {
-          shell,
-          history,
-          context: callContextOf(ctx),
-          dropParams,
-          onComplete: async (response) => {
-            settleRuntime(response);
-            await onComplete(response);
-          },
-        });
+          return { response, servedBy };
+        };
+        return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {
         if (error instanceof PassThrough) throw error.error;
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
