@@ -35,5 +35,5 @@ export async function setupProxy(
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
   const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
   // With governance (a `keys` section) its gate admits every proxy call: virtual keys, limits, budgets.
-  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime), ...(gate ? { gate } : {}) });
+  return createProxy(config, { ...shared, onWarning, chatCompletions: chatCompletionsFor(runtime), runtime, ...(gate ? { gate } : {}) });
 }

@@ -45,6 +45,8 @@ export interface ModelTable {
   aliases(): string[];
   /** The attempts for `model`: its configured target and fallbacks, or the name itself as the one target. */
   targetsFor(model: string): RouteTarget[];
+  /** The configured attempts of a public name; undefined when the table does not name it. */
+  configured(model: string): RouteTarget[] | undefined;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createModelTable(
   }
   return {
     aliases: () => [...table.keys()],
+    configured: (model) => table.get(model),
     targetsFor: (model) => table.get(model) ?? [targetOf(model, isClaudeModel)],
   };
 }
