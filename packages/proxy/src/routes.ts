@@ -26,6 +26,7 @@ import { topLevelModelOf } from "./anthropic/body-model.js";
 import { serveMessagesTarget } from "./anthropic/messages-targets.js";
 import { serveWithFallbacks } from "./routing/fallbacks.js";
 import type { ModelTable } from "./routing/model-table.js";
+import { createBaseUrlProbeRoutes } from "./relay/client-probes.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
@@ -217,6 +218,8 @@ export function createProxyRouteGroups(
 ): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
+  // `HEAD /` (Claude Code's connectivity check) and `HEAD /v1` answer 204 at once.
+  if (surfaces.messages || surfaces.chatCompletions) routes.push(...createBaseUrlProbeRoutes());
   if (surfaces.messages && deps.relayCountTokens)
     routes.push(
       createCountTokensRoute({

@@ -2,6 +2,7 @@ import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
 import { createModelsRoutes } from "../models/models-route.js";
+import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "../relay/client-probes.js";
 import { type ModelRoute, createModelTable } from "../routing/model-table.js";
 import type { SendMessages } from "../send-messages.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
@@ -69,6 +70,8 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
         ...(proxy.responseStore ? { store: proxy.responseStore } : {}),
         ...(proxy.config.timeoutMs ? { timeoutMs: proxy.config.timeoutMs } : {}),
       }),
+      // Codex with `openai_base_url` tries `ws://<base>/responses` first: a 426 sends it to HTTP at once.
+      createUpgradeRefusalRoute("/v1/responses", UPGRADE_REFUSAL_BODY),
       ...createModelsRoutes({
         isClientAllowed,
         aliases: () => models.aliases(),
