@@ -1,5 +1,6 @@
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
 import { CLIENT_KEY } from "@conduit-ai/proxy/testing";
+import { attachWebSocket } from "@conduit-ai/websocket";
 import { createRuntime } from "@conduit-ai/runtime";
 import { afterAll, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -37,7 +38,7 @@ function handshake(url: string): Promise<{ status: number; body: string; elapsed
 }
 
 forEachAdapter("proxy client probes", ({ start }) => {
-  async function serve() {
+  async function serve(options: { webSocket?: boolean } = {}) {
     const proxy = createProxy(
       {
         enabled: true,
@@ -50,6 +51,8 @@ forEachAdapter("proxy client probes", ({ start }) => {
       setup: (adapter) => {
         registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true });
         adapter.registerRouteGroup(proxy.createCodexRoutes());
+        // `conduit serve` attaches the WebSocket surface: upgrades on other paths must still reach the routes.
+        if (options.webSocket) attachWebSocket(adapter, { runtime });
       },
     });
     return { server, close: () => proxy.close() };
@@ -67,6 +70,23 @@ forEachAdapter("proxy client probes", ({ start }) => {
       // HTTP POST on the same paths is what the client does next (here: refused for the missing body, not 404).
       const post = await fetch(server.url("/v1/responses"), { method: "POST", headers: { authorization: `Bearer ${CLIENT_KEY}` } });
       expect(post.status).toBe(400);
+    } finally {
+      await close();
+    }
+  });
+
+  it("refuses it the same way when the server's own WebSocket surface is attached", async () => {
+    const { server, close } = await serve({ webSocket: true });
+    try {
+      for (const path of ["/backend-api/codex/responses", "/v1/responses"]) {
+        const answer = await handshake(server.url(path).replace("http:", "ws:"));
+        expect(answer.status, path).toBe(426);
+        expect(answer.elapsedMs, path).toBeLessThan(2_000);
+      }
+      // Unknown paths keep their 404, in the path's vendor shape.
+      const unknown = await handshake(server.url("/v1/nowhere").replace("http:", "ws:"));
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body)).toMatchObject({ error: { type: "invalid_request_error" } });
     } finally {
       await close();
     }
