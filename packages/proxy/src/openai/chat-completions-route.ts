@@ -1,8 +1,7 @@
 import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
 import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
-import type { AdmissionRequest, Admitted, ClientAdmission } from "../admission/client-admission.js";
-import { admissionRequestOf } from "../admission/request-estimate.js";
-import { reservationUsage } from "../admission/settlement.js";
+import { CallAdmission } from "../admission/call-admission.js";
+import type { ClientAdmission } from "../admission/client-admission.js";
 import { serveWithFallbacks } from "../routing/fallbacks.js";
 import { type ModelTable, createModelTable } from "../routing/model-table.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
@@ -75,11 +74,6 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   }
 }
 
-/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
-class PassThrough {
-  constructor(readonly error: ServerAdapterError) {}
-}
-
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
  * Messages API and looped through the pool) and for the runtime's providers, JSON or SSE,
@@ -104,13 +98,10 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
-      const admission = options.admission;
-      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
-      admission?.precheck(ctx);
-      let admitted: Admitted | undefined;
-      let estimate: AdmissionRequest | undefined;
+      // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
+      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
       try {
-        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
+        call.checkClient();
         const body = await readJsonBody(ctx);
         if (body === null || typeof body !== "object" || Array.isArray(body))
           throw invalidRequest("The request body must be a JSON object");
@@ -121,16 +112,8 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
         }
         const request = parsed.data;
-        estimate = admission?.gated
-          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
-          : { surface: "openai", estimatedInputTokens: 0 };
-        if (admission) {
-          try {
-            admitted = await admission.admit(ctx, estimate);
-          } catch (error) {
-            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
-          }
-        }
+        const admitted = await call.admit("openai", body, request.model);
+        const estimate = call.request;
         const extraHeaders: Record<string, string> = {};
         for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
           const value = ctx.header(name);
@@ -149,18 +132,14 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           extraHeaders,
           admitted,
           estimate,
-          gated: admission?.gated === true,
+          gated: call.gated,
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, (target) =>
           serveChatTarget(target, { ...attempt, hasFallback: target !== targets.at(-1) }),
         );
       } catch (error) {
-        if (error instanceof PassThrough) throw error.error;
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        if (admitted && estimate && ctx.abortSignal.aborted)
-          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
-        else admitted?.release();
-        return fromRuntimeError(error).toResponse();
+        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
       }
     },
   };

@@ -1,7 +1,7 @@
-import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
-import type { AdmissionRequest, Admitted, ClientAdmission } from "../../admission/client-admission.js";
-import { admissionRequestOf } from "../../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
+import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import { CallAdmission } from "../../admission/call-admission.js";
+import type { ClientAdmission } from "../../admission/client-admission.js";
+import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "../openai-error.js";
@@ -40,11 +40,6 @@ export interface ResponsesRouteOptions {
   admission?: ClientAdmission;
   /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
   models?: ModelTable;
-}
-
-/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
-class PassThrough {
-  constructor(readonly error: ServerAdapterError) {}
 }
 
 const unauthorized = () =>
@@ -103,25 +98,14 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
     summary: "OpenAI-compatible Responses API",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      const admission = options.admission;
-      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
-      admission?.precheck(ctx);
-      let admitted: Admitted | undefined;
-      let estimate: AdmissionRequest | undefined;
+      // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
+      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
       try {
-        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
+        call.checkClient();
         const body = await readJsonBody(ctx);
         const request = parse(body);
-        estimate = admission?.gated
-          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
-          : { surface: "openai", estimatedInputTokens: 0 };
-        if (admission) {
-          try {
-            admitted = await admission.admit(ctx, estimate);
-          } catch (error) {
-            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
-          }
-        }
+        const admitted = await call.admit("openai", body, request.model);
+        const estimate = call.request;
         const settled = admitted;
         const history = await historyOf(request, options.store);
         const keep = request.store !== false && options.store !== undefined;
@@ -142,7 +126,9 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           if (target.kind === "anthropic") {
             const translation = toMessages(attempt, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
             const settle =
-              settled && admission?.gated ? settleFromAnswer(settled, estimate!, { vendor: "anthropic", model: target.model }) : undefined;
+              settled && estimate && call.gated
+                ? settleFromAnswer(settled, estimate, { vendor: "anthropic", model: target.model })
+                : undefined;
             const response = await respondWithClaude(options.sendMessages, translation, {
               shell,
               signal: ctx.abortSignal,
@@ -190,12 +176,8 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {
-        if (error instanceof PassThrough) throw error.error;
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        if (admitted && estimate && ctx.abortSignal.aborted)
-          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
-        else admitted?.release();
-        return fromRuntimeError(error).toResponse();
+        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
       }
     },
   };
