@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { createRuntime } from "@conduit-ai/runtime";
+import type { Gate, GateUsage } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topLevelModelOf, withModel } from "../anthropic/body-model.js";
@@ -169,5 +170,35 @@ describe("routing on /v1/messages", () => {
     const message = await stream.finalMessage();
     expect(JSON.stringify(message.content)).toContain("streamed ping");
     expect(message.stop_reason).toBe("end_turn");
+  });
+});
+
+describe("routing with a gate", () => {
+  it("settles once, with what served the call: a replaced 429 is not the call's usage", async () => {
+    const settled: GateUsage[] = [];
+    const gate: Gate = {
+      admit: async () => ({
+        identity: { keyId: "k", name: "k" },
+        settle: async (usage) => void settled.push(usage),
+        release: async () => {},
+      }),
+    };
+    const gated = await startProxyServer(
+      { upstream: { anthropic: fake.url }, accounts: [{ id: "a", type: "api-key", apiKey: POOL_KEY }], models, maxRetries: 0 },
+      { chatCompletions: chatCompletionsFor(runtime), runtime, gate },
+    );
+    try {
+      const client = new OpenAI({ apiKey: "virtual-key-0123456789", baseURL: `${gated.url}/v1`, maxRetries: 0 });
+      fake.script(POOL_KEY, RATE_LIMITED);
+      await client.chat.completions.create({ model: "twice", messages: [{ role: "user", content: "Hi" }] });
+      await expect.poll(() => settled.length).toBe(1);
+      expect(settled[0]).toMatchObject({ status: 200, model: "claude-sonnet-4-5", outputTokens: 7 });
+      fake.script(POOL_KEY, RATE_LIMITED);
+      await client.chat.completions.create({ model: "fast", messages: [{ role: "user", content: "Hi" }] });
+      await expect.poll(() => settled.length).toBe(2);
+      expect(settled[1]).toMatchObject({ status: 200, target: "runtime/local/echo" });
+    } finally {
+      await gated.stop();
+    }
   });
 });
