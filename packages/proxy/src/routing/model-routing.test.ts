@@ -202,3 +202,37 @@ describe("routing with a gate", () => {
     }
   });
 });
+
+describe("routing when every account is cooling", () => {
+  it("falls back to the next target while the pool answers its own 429", async () => {
+    const cooling = await startProxyServer(
+      {
+        upstream: { anthropic: fake.url },
+        accounts: [
+          { id: "one", type: "api-key", apiKey: POOL_KEY },
+          { id: "two", type: "api-key", apiKey: `${POOL_KEY}-2` },
+        ],
+        models,
+        maxRetries: 0,
+      },
+      { chatCompletions: chatCompletionsFor(runtime), runtime },
+    );
+    fake.credentials.add(`${POOL_KEY}-2`);
+    try {
+      const limited = { ...RATE_LIMITED, headers: { "retry-after": "600" } };
+      fake.script(POOL_KEY, limited);
+      fake.script(`${POOL_KEY}-2`, limited);
+      const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${cooling.url}/v1`, maxRetries: 0 });
+      const first = await client.chat.completions.create({ model: "fast", messages: [{ role: "user", content: "a" }] }).withResponse();
+      expect(first.response.headers.get("x-conduit-model")).toBe("local/echo");
+      // Both accounts now cool: the pool answers 429 itself without calling upstream, and the call still completes.
+      const calls = fake.exchanges.length;
+      const second = await client.chat.completions.create({ model: "fast", messages: [{ role: "user", content: "b" }] }).withResponse();
+      expect(second.response.headers.get("x-conduit-model")).toBe("local/echo");
+      expect(fake.exchanges.length).toBe(calls);
+      expect((await cooling.proxy.pool.rows()).map((row) => row.status)).toEqual(["cooling", "cooling"]);
+    } finally {
+      await cooling.stop();
+    }
+  });
+});
