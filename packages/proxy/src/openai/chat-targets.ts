@@ -2,6 +2,7 @@ import { type GateUsage, type Runtime, type RuntimeCallContext, rawResponse } fr
 import type { AdmissionRequest, Admitted } from "../admission/client-admission.js";
 import { reservationUsage, settleFromAnswer } from "../admission/settlement.js";
 import type { Served } from "../routing/fallbacks.js";
+import { primedStream } from "../routing/primed-runtime.js";
 import { type RouteTarget, isFallbackStatus } from "../routing/model-table.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
@@ -102,12 +103,15 @@ export async function serveChatTarget(target: RouteTarget, attempt: ChatAttempt)
     return { response: rawResponse(JSON.stringify(completion), { headers: { "content-type": "application/json" } }), servedBy };
   }
   const includeUsage = request.stream_options?.include_usage === true;
-  const stream = streamWithRuntime(runtime, request, attempt.context(), {
-    ...runtimeMeta,
-    includeUsage,
-    target: resolved,
-    dropParams: attempt.dropParams,
-  });
+  const build = (answering: Runtime) =>
+    streamWithRuntime(answering, request, attempt.context(), {
+      ...runtimeMeta,
+      includeUsage,
+      target: resolved,
+      dropParams: attempt.dropParams,
+    });
+  // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
+  const stream = attempt.hasFallback ? await primedStream(runtime, build) : build(runtime);
   const reserved = estimate ? reservationUsage(estimate, { vendor: "runtime", model: request.model }, 200, 0) : undefined;
   const body = admitted && reserved ? settleWhenDone(stream, admitted, reserved) : stream;
   return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };

@@ -1,5 +1,14 @@
-import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import {
+  type RawResponse,
+  type RouteDefinition,
+  type Runtime,
+  type ServerContext,
+  callContextOf,
+  rawResponse,
+} from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
+import { primedStream } from "../../routing/primed-runtime.js";
+import { STREAM_HEADERS } from "../claude-completion.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
@@ -73,6 +82,14 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
   if (!items)
     throw invalidRequest(`Previous response with id '${previous}' not found.`, "previous_response_id", "previous_response_not_found");
   return items;
+}
+
+/** The streamed body of an answer still being made, as one iterable. */
+async function* bodyOf(answer: Promise<RawResponse>): AsyncGenerator<Uint8Array | string> {
+  const { body } = await answer;
+  if (body === null) return;
+  if (typeof body === "string" || body instanceof Uint8Array) yield body;
+  else yield* body;
 }
 
 /**
@@ -155,24 +172,29 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           const resolved = await resolveRuntimeModel(options.runtime, attempt.model);
           const servedBy = `${resolved.provider}/${resolved.model}`;
           const started = performance.now();
-          const response = await respondWithRuntime(options.runtime, attempt, {
-            shell,
-            history,
-            context: callContextOf(ctx),
-            dropParams,
-            onComplete: async (answer) => {
-              settled?.settle({
-                model: resolved.model,
-                target: `runtime/${servedBy}`,
-                inputTokens: answer.usage?.input_tokens ?? 0,
-                outputTokens: answer.usage?.output_tokens ?? 0,
-                status: 200,
-                latencyMs: Math.round(performance.now() - started),
-              });
-              await onComplete(answer);
-            },
-          });
-          return { response, servedBy };
+          const runtime = options.runtime;
+          const respond = (answering: Runtime) =>
+            respondWithRuntime(answering, attempt, {
+              shell,
+              history,
+              context: callContextOf(ctx),
+              dropParams,
+              onComplete: async (answer) => {
+                settled?.settle({
+                  model: resolved.model,
+                  target: `runtime/${servedBy}`,
+                  inputTokens: answer.usage?.input_tokens ?? 0,
+                  outputTokens: answer.usage?.output_tokens ?? 0,
+                  status: 200,
+                  latencyMs: Math.round(performance.now() - started),
+                });
+                await onComplete(answer);
+              },
+            });
+          if (!(request.stream && hasFallback)) return { response: await respond(runtime), servedBy };
+          // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
+          const body = await primedStream(runtime, (answering) => bodyOf(respond(answering)));
+          return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {
