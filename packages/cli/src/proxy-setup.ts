@@ -48,6 +48,7 @@ export async function setupProxy(
     ...shared,
     onWarning,
     chatCompletions: chatCompletionsFor(runtime),
+    runtime,
     ...(gate ? { gate } : {}),
   });
 }

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@conduit-ai/server-core";
 import { z } from "zod";
+import { modelRouteSchema } from "./routing/model-table.js";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
 export const vendorSchema = z.enum(["anthropic", "codex"]);
@@ -86,6 +87,12 @@ export const proxyConfigSchema = z
       .int()
       .positive()
       .default(10 * 60 * 1000),
+    /**
+     * Model routing: public name → a target (`anthropic/<model>` through the pool, `<provider>/<model>`
+     * of the runtime, or a bare provider name for its default model), or `{ target, fallbacks }` tried
+     * in order on 429, 5xx or every account cooling. Answers name what served them in `x-conduit-model`.
+     */
+    models: z.record(z.string().min(1), modelRouteSchema).default({}),
     /** Leave out request parameters a target model cannot honour instead of a 400 naming them. */
     dropParams: z.boolean().default(false),
     /**

@@ -5,6 +5,7 @@ import {
   type ProxySurfaces,
   type RouteDefinition,
   type RouteGroup,
+  type Runtime,
   type ServerAdapter,
   type ServerContext,
 } from "@conduit-ai/server-core";
@@ -26,6 +27,7 @@ import { MemoryPoolStore } from "./store/memory-store.js";
 import type { PoolStore } from "./store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
 import { guardedStore } from "./store/store-outage.js";
+import { createModelTable } from "./routing/model-table.js";
 
 export interface ProxyOptions {
   /** Required when `store: "redis"`; the caller owns (and closes) it. */
@@ -48,6 +50,12 @@ export interface ProxyOptions {
    * (virtual keys, limits, budgets) instead of checking `clientKeys`, and settles with the real usage.
    */
   gate?: Gate;
+  /**
+   * Answers runtime targets of the `models` table on `/v1/messages` (a Claude model falling back
+   * to `local` or `<provider>/<model>`, translated both ways). The OpenAI surfaces take theirs
+   * from `chatCompletionsFor(runtime)`.
+   */
+  runtime?: Runtime;
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
@@ -87,6 +95,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
+  const models = createModelTable(config.models);
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
   const admission = createClientAdmission({
@@ -113,6 +122,8 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
       const deps = {
         pool,
         config,
+        models,
+        ...(options.runtime ? { runtime: options.runtime } : {}),
         relayMessages,
         relayCountTokens,
         isClientAllowed,

@@ -2,7 +2,9 @@ import {
   AuthenticationError,
   type RouteDefinition,
   type RouteGroup,
+  type Runtime,
   type ServerContext,
+  callContextOf,
   ServerValidationError,
   isStoreUnavailable,
   rawResponse,
@@ -20,6 +22,11 @@ import type { AccountPool } from "./pool/account-pool.js";
 import type { ProxyReply } from "./relay/proxy-reply.js";
 import type { Relay } from "./relay/relay.js";
 import { createCountTokensRoute } from "./anthropic/count-tokens-route.js";
+import { topLevelModelOf } from "./anthropic/body-model.js";
+import { serveMessagesTarget } from "./anthropic/messages-targets.js";
+import { serveWithFallbacks } from "./routing/fallbacks.js";
+import type { ModelTable } from "./routing/model-table.js";
+import { createBaseUrlProbeRoutes } from "./relay/client-probes.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
@@ -28,6 +35,10 @@ export interface ProxyRouteDeps {
   /** The pool's relay to `/v1/messages/count_tokens`. */
   relayCountTokens?: Relay;
   isClientAllowed: (ctx: ServerContext) => boolean;
+  /** The `models` routing table (public names → targets and fallbacks). */
+  models: ModelTable;
+  /** Answers runtime targets of the routing table (`local`, `<provider>/<model>`); without one they are 404. */
+  runtime?: Runtime;
   /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
   admission: ClientAdmission;
   onWarning?: (message: string) => void;
@@ -76,14 +87,29 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       const admitted = await admission.admit(ctx, request);
       const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
+      const relayRequest = {
+        headers: headersOf(ctx),
+        signal: ctx.abortSignal,
+        ...(search ? { search } : {}),
+        ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
+      };
       try {
-        return asRouteResult(
-          await deps.relayMessages(body, {
-            headers: headersOf(ctx),
-            signal: ctx.abortSignal,
-            ...(search ? { search } : {}),
-            ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
-          }),
+        // Routed by the body's model (read without parsing the rest); a body naming none goes upstream as is.
+        const model = request.model ?? topLevelModelOf(body);
+        if (model === undefined) return asRouteResult(await deps.relayMessages(body, relayRequest));
+        // A name the table does not route is the pool's, whatever it looks like (a passthrough).
+        const targets = deps.models.configured(model) ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
+        const attempt = {
+          body,
+          model,
+          relayMessages: deps.relayMessages,
+          runtime: deps.runtime,
+          context: () => callContextOf(ctx),
+          request: relayRequest,
+          onRuntimeAnswer: (servedBy: string) => admitted.settle(reservationUsage(request, { vendor: "runtime", model: servedBy }, 200, 0)),
+        };
+        return await serveWithFallbacks(targets, ctx.abortSignal, (next) =>
+          serveMessagesTarget(next, { ...attempt, hasFallback: next !== targets.at(-1) }),
         );
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
@@ -192,6 +218,8 @@ export function createProxyRouteGroups(
 ): RouteGroup[] {
   const routes: RouteDefinition[] = [];
   if (surfaces.messages) routes.push(createMessagesRoute(deps), createLimitsRoute(deps), createAccountsRoute(deps));
+  // `HEAD /` (Claude Code's connectivity check) and `HEAD /v1` answer 204 at once.
+  if (surfaces.messages || surfaces.chatCompletions) routes.push(...createBaseUrlProbeRoutes());
   if (surfaces.messages && deps.relayCountTokens)
     routes.push(
       createCountTokensRoute({

@@ -1,4 +1,5 @@
 import type { BaseServerAdapter, Runtime } from "@conduit-ai/server-core";
+import { answerUpgradeOverHttp } from "@conduit-ai/server-core/node";
 import { registerAgentHandlers } from "./agent-handlers.js";
 import { ConduitWebSocketServer, type WebSocketServerOptions } from "./websocket-server.js";
 
@@ -25,6 +26,8 @@ export function attachWebSocket(adapter: BaseServerAdapter<unknown>, options: At
   const surface = new ConduitWebSocketServer({
     logger: adapter.handler.logger,
     trustProxy: adapter.getConfig().trustProxy,
+    // Upgrades on other paths get the HTTP pipeline's answer to that GET, as without a WebSocket surface.
+    foreignUpgrade: (request, socket) => answerUpgradeOverHttp(adapter.handler, request, socket),
     ...options,
     ...(rateLimit ? { rateLimit } : {}),
   });

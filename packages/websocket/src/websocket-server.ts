@@ -51,6 +51,12 @@ export interface WebSocketServerOptions extends WebSocketConfig {
   rateLimitedTypes?: string[];
   /** The server's `trustProxy`, so the budget's client address is the one HTTP uses (`attachWebSocket` passes the adapter's). */
   trustProxy?: TrustProxyConfig;
+  /**
+   * Answers an upgrade on another path when no other `upgrade` listener exists (default: 404).
+   * `attachWebSocket` runs it through the adapter's HTTP pipeline (`answerUpgradeOverHttp`), so a
+   * route decides — e.g. the proxy's 426 that sends the Codex CLI to HTTP at once.
+   */
+  foreignUpgrade?: (request: IncomingMessage, socket: Duplex) => Promise<void>;
 }
 
 const REFUSAL_FLUSH_GRACE_MS = 1_000;
@@ -100,6 +106,7 @@ export class ConduitWebSocketServer {
   private readonly logger: Logger;
   private readonly connectionHandler: WebSocketConnectionHandler;
   private readonly rateLimit: RateLimitGate | undefined;
+  private readonly foreignUpgrade: WebSocketServerOptions["foreignUpgrade"];
 
   constructor(options: WebSocketServerOptions = {}) {
     this.config = resolveWebSocketConfig(options);
@@ -110,6 +117,7 @@ export class ConduitWebSocketServer {
         options.trustProxy,
       );
     this.logger = options.logger ?? silentLogger;
+    this.foreignUpgrade = options.foreignUpgrade;
     this.connectionHandler = options.connectionHandler ?? {};
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.config.maxMessageSize, clientTracking: false });
     this.wss.on("error", (error) =>
@@ -149,7 +157,14 @@ export class ConduitWebSocketServer {
     socket.on("error", () => socket.destroy());
     const path = (request.url ?? "/").split("?")[0];
     if (path !== this.config.path) {
-      if (server.listenerCount("upgrade") === 1) refuse(socket, new RouteNotFoundError("GET", path ?? "/"));
+      if (server.listenerCount("upgrade") !== 1) return;
+      if (!this.foreignUpgrade) return refuse(socket, new RouteNotFoundError("GET", path ?? "/"));
+      try {
+        await this.foreignUpgrade(request, socket);
+      } catch (error) {
+        this.logger.warn({ err: error }, "websocket: answering an upgrade on another path failed");
+        refuse(socket, new RouteNotFoundError("GET", path ?? "/"));
+      }
       return;
     }
     if (this.closing) return refuse(socket, serviceUnavailable());

@@ -160,6 +160,8 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         ...(redis ? { redis, redisPrefix: `${options.redis?.keyPrefix ?? "conduit:"}proxy:` } : {}),
         onWarning: warn,
         chatCompletions: chatCompletionsFor(runtime),
+        // Runtime targets of the `models` table on /v1/messages (a Claude model falling back to `local`).
+        runtime,
         // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
         ...(governance ? { gate: governance.gate } : {}),
       },

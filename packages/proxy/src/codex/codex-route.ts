@@ -2,6 +2,7 @@ import { type RouteDefinition, type RouteGroup, type ServerContext, ServerValida
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { admissionRequestOf } from "../admission/request-estimate.js";
 import { reservationUsage, settleFromAnswer } from "../admission/settlement.js";
+import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "../relay/client-probes.js";
 import type { Relay } from "../relay/relay.js";
 import type { SendCodex } from "./codex-sender.js";
 import { codexErrorShape } from "./error-shape.js";
@@ -96,5 +97,7 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
  * server.registerRouteGroup(createCodexRouteGroup({ sendCodex, isClientAllowed }));
  */
 export function createCodexRouteGroup(options: CodexRouteOptions): RouteGroup {
-  return { prefix: "", routes: [createCodexRoute(options)], tags: ["proxy"], errorShapes: [codexErrorShape] };
+  // Codex's built-in provider tries a WebSocket on the same path first: a 426 sends it to HTTP at once.
+  const refusal = createUpgradeRefusalRoute("/backend-api/codex/responses", UPGRADE_REFUSAL_BODY);
+  return { prefix: "", routes: [createCodexRoute(options), refusal], tags: ["proxy"], errorShapes: [codexErrorShape] };
 }

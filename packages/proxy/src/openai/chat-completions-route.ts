@@ -1,21 +1,13 @@
-import {
-  type GateUsage,
-  type RouteDefinition,
-  type Runtime,
-  ServerAdapterError,
-  type ServerContext,
-  callContextOf,
-  rawResponse,
-} from "@conduit-ai/server-core";
+import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
 import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
-import type { AdmissionRequest, Admitted, ClientAdmission } from "../admission/client-admission.js";
-import { createClientCheck } from "../admission/client-auth.js";
-import { admissionRequestOf } from "../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer } from "../admission/settlement.js";
-import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
+import { CallAdmission } from "../admission/call-admission.js";
+import type { ClientAdmission } from "../admission/client-admission.js";
+import { serveWithFallbacks } from "../routing/fallbacks.js";
+import { type ModelTable, createModelTable } from "../routing/model-table.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
+import { serveChatTarget } from "./chat-targets.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
-import { fromRuntimeError, generateWithRuntime, newCompletionId, resolveRuntimeModel, streamWithRuntime } from "./runtime-completion.js";
+import { fromRuntimeError, newCompletionId } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
 
 export interface ChatCompletionsRouteOptions {
@@ -43,6 +35,8 @@ export interface ChatCompletionsRouteOptions {
   isClaudeModel?: (model: string) => boolean;
   /** Leave out parameters a model cannot honour instead of a 400 naming them (default false). */
   dropParams?: boolean;
+  /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
+  models?: ModelTable;
 }
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
@@ -80,21 +74,6 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   }
 }
 
-/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
-class PassThrough {
-  constructor(readonly error: ServerAdapterError) {}
-}
-
-/** A runtime stream that settles its admission however it ends: usage reported, else the reservation stands. */
-async function* settleWhenDone(stream: AsyncIterable<string>, admitted: Admitted, reserved: GateUsage): AsyncGenerator<string> {
-  try {
-    yield* stream;
-  } finally {
-    // A no-op when the provider's finish already settled with the real usage.
-    admitted.settle(reserved);
-  }
-}
-
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
  * Messages API and looped through the pool) and for the runtime's providers, JSON or SSE,
@@ -107,6 +86,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
   const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
   const isClaudeModel = options.isClaudeModel ?? isClaudeByName;
   const dropParams = options.dropParams ?? false;
+  const models = options.models ?? createModelTable({}, isClaudeModel);
   return {
     method: "POST",
     path: "/v1/chat/completions",
@@ -118,13 +98,10 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
-      const admission = options.admission;
-      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
-      admission?.precheck(ctx);
-      let admitted: Admitted | undefined;
-      let estimate: AdmissionRequest | undefined;
+      // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
+      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
       try {
-        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
+        call.checkClient();
         const body = await readJsonBody(ctx);
         if (body === null || typeof body !== "object" || Array.isArray(body))
           throw invalidRequest("The request body must be a JSON object");
@@ -135,78 +112,34 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
         }
         const request = parsed.data;
-        estimate = admission?.gated
-          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
-          : { surface: "openai", estimatedInputTokens: 0 };
-        if (admission) {
-          try {
-            admitted = await admission.admit(ctx, estimate);
-          } catch (error) {
-            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
-          }
+        const admitted = await call.admit("openai", body, request.model);
+        const estimate = call.request;
+        const extraHeaders: Record<string, string> = {};
+        for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
+          const value = ctx.header(name);
+          if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
         }
-        const settled = admitted;
-        const meta = { id: newCompletionId(), created: Math.floor(Date.now() / 1000) };
-        if (isClaudeModel(request.model)) {
-          const extraHeaders: Record<string, string> = {};
-          for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
-            const value = ctx.header(name);
-            if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
-          }
-          return await completeWithClaude(options.sendMessages, request, {
-            ...meta,
-            defaultMaxTokens,
-            dropParams,
-            signal: ctx.abortSignal,
-            extraHeaders,
-            ...(settled && admission?.gated
-              ? { onAnswered: settleFromAnswer(settled, estimate, { vendor: "anthropic", model: request.model }) }
-              : {}),
-          });
-        }
-        const runtime = options.runtime;
-        if (!runtime)
-          throw new OpenAIError(
-            404,
-            `The model \`${request.model}\` does not exist or you do not have access to it.`,
-            "invalid_request_error",
-            "model",
-            "model_not_found",
-          );
-        const context = callContextOf(ctx);
-        const started = performance.now();
-        const runtimeMeta = {
-          ...meta,
-          ...(settled
-            ? {
-                onUsage: (usage: { inputTokens: number; outputTokens: number }) =>
-                  settled.settle({
-                    model: request.model,
-                    target: `runtime/${request.model}`,
-                    inputTokens: usage.inputTokens,
-                    outputTokens: usage.outputTokens,
-                    status: 200,
-                    latencyMs: Math.round(performance.now() - started),
-                  }),
-              }
-            : {}),
+        const targets = models.targetsFor(request.model);
+        const attempt = {
+          request,
+          sendMessages: options.sendMessages,
+          runtime: options.runtime,
+          context: () => callContextOf(ctx),
+          signal: ctx.abortSignal,
+          meta: { id: newCompletionId(), created: Math.floor(Date.now() / 1000) },
+          defaultMaxTokens,
+          dropParams,
+          extraHeaders,
+          admitted,
+          estimate,
+          gated: call.gated,
         };
-        if (!request.stream)
-          return rawResponse(JSON.stringify(await generateWithRuntime(runtime, request, context, { ...runtimeMeta, dropParams })), {
-            headers: { "content-type": "application/json" },
-          });
-        const target = await resolveRuntimeModel(runtime, request.model);
-        const includeUsage = request.stream_options?.include_usage === true;
-        const stream = streamWithRuntime(runtime, request, context, { ...runtimeMeta, includeUsage, target, dropParams });
-        const reserved = reservationUsage(estimate, { vendor: "runtime", model: request.model }, 200, 0);
-        return rawResponse(settled ? settleWhenDone(stream, settled, reserved) : stream, { headers: STREAM_HEADERS });
+        return await serveWithFallbacks(targets, ctx.abortSignal, (target) =>
+          serveChatTarget(target, { ...attempt, hasFallback: target !== targets.at(-1) }),
+        );
       } catch (error) {
-        if (error instanceof PassThrough) throw error.error;
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        if (admitted && estimate && ctx.abortSignal.aborted)
-          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
-        else admitted?.release();
-        return fromRuntimeError(error).toResponse();
+        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
       }
     },
   };

@@ -2,6 +2,8 @@ import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
 import { createModelsRoutes } from "../models/models-route.js";
+import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "../relay/client-probes.js";
+import { type ModelRoute, createModelTable } from "../routing/model-table.js";
 import type { SendMessages } from "../send-messages.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 import { createEmbeddingsRoute } from "./embeddings-route.js";
@@ -20,7 +22,14 @@ export interface OpenAISurfaceOptions {
 export interface OpenAISurfaceHost {
   sendMessages: SendMessages;
   responseStore?: ResponseStore;
-  config: { clientKeys: readonly string[]; sessionHeader: string; timeoutMs?: number; dropParams?: boolean };
+  config: {
+    clientKeys: readonly string[];
+    sessionHeader: string;
+    timeoutMs?: number;
+    dropParams?: boolean;
+    /** The `models` routing table (public names → targets and fallbacks). */
+    models?: Record<string, ModelRoute>;
+  };
   /** The proxy's admission (client keys or its gate, then the per-credential limit). */
   admission?: ClientAdmission;
 }
@@ -38,9 +47,11 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
     const isClientAllowed = createClientCheck(proxy.config.clientKeys);
     const forwardHeaders = [proxy.config.sessionHeader];
     const dropParams = extra.dropParams ?? proxy.config.dropParams ?? false;
+    const models = createModelTable(proxy.config.models ?? {}, extra.isClaudeModel);
     const shared = {
       ...extra,
       dropParams,
+      models,
       sendMessages: proxy.sendMessages,
       isClientAllowed,
       forwardHeaders,
@@ -59,8 +70,11 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
         ...(proxy.responseStore ? { store: proxy.responseStore } : {}),
         ...(proxy.config.timeoutMs ? { timeoutMs: proxy.config.timeoutMs } : {}),
       }),
+      // Codex with `openai_base_url` tries `ws://<base>/responses` first: a 426 sends it to HTTP at once.
+      createUpgradeRefusalRoute("/v1/responses", UPGRADE_REFUSAL_BODY),
       ...createModelsRoutes({
         isClientAllowed,
+        aliases: () => models.aliases(),
         ...(proxy.admission ? { admission: proxy.admission } : {}),
         ...(runtime ? { runtime } : {}),
       }),

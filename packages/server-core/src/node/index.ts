@@ -12,3 +12,4 @@ export * from "./upgrade-context.js";
 export * from "./static-routes.js";
 export { claimsRequest } from "../core/mounting.js";
 export { joinPaths } from "../core/path-pattern.js";
+export * from "./upgrade-over-http.js";

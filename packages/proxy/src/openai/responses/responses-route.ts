@@ -1,11 +1,22 @@
-import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
-import type { AdmissionRequest, Admitted, ClientAdmission } from "../../admission/client-admission.js";
-import { admissionRequestOf } from "../../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
+import {
+  type RawResponse,
+  type RouteDefinition,
+  type Runtime,
+  type ServerContext,
+  callContextOf,
+  rawResponse,
+} from "@conduit-ai/server-core";
+import { CallAdmission } from "../../admission/call-admission.js";
+import { primedStream } from "../../routing/primed-runtime.js";
+import { STREAM_HEADERS } from "../claude-completion.js";
+import type { ClientAdmission } from "../../admission/client-admission.js";
+import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "../openai-error.js";
-import { fromRuntimeError } from "../runtime-completion.js";
+import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
+import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
+import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
 import type { SendMessages } from "../send-messages.js";
 import { respondWithClaude } from "./claude-responses.js";
 import { type ResponseObject, newId, responseShell } from "./response-object.js";
@@ -36,11 +47,8 @@ export interface ResponsesRouteOptions {
    * replaces `isClientAllowed`, and the route leaves the server's per-address limit.
    */
   admission?: ClientAdmission;
-}
-
-/** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
-class PassThrough {
-  constructor(readonly error: ServerAdapterError) {}
+  /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
+  models?: ModelTable;
 }
 
 const unauthorized = () =>
@@ -76,6 +84,14 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
   return items;
 }
 
+/** The streamed body of an answer still being made, as one iterable. */
+async function* bodyOf(answer: Promise<RawResponse>): AsyncGenerator<Uint8Array | string> {
+  const { body } = await answer;
+  if (body === null) return;
+  if (typeof body === "string" || body instanceof Uint8Array) yield body;
+  else yield* body;
+}
+
 /**
  * `POST /v1/responses`: OpenAI's Responses API for Claude models (translated to the Messages
  * API and looped through the pool) and for the runtime's providers, JSON or SSE, errors in
@@ -87,6 +103,7 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
 export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
   const isClaudeModel = options.isClaudeModel ?? ((model: string) => /^claude/i.test(model));
   const dropParams = options.dropParams ?? false;
+  const models = options.models ?? createModelTable({}, isClaudeModel);
   return {
     method: "POST",
     path: "/v1/responses",
@@ -98,25 +115,14 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
     summary: "OpenAI-compatible Responses API",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      const admission = options.admission;
-      // Thrown outside the try: the route group's error writer answers in OpenAI's shape.
-      admission?.precheck(ctx);
-      let admitted: Admitted | undefined;
-      let estimate: AdmissionRequest | undefined;
+      // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
+      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
       try {
-        if (!admission && !options.isClientAllowed(ctx)) throw unauthorized();
+        call.checkClient();
         const body = await readJsonBody(ctx);
         const request = parse(body);
-        estimate = admission?.gated
-          ? { ...admissionRequestOf("openai", JSON.stringify(body)), model: request.model }
-          : { surface: "openai", estimatedInputTokens: 0 };
-        if (admission) {
-          try {
-            admitted = await admission.admit(ctx, estimate);
-          } catch (error) {
-            throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
-          }
-        }
+        const admitted = await call.admit("openai", body, request.model);
+        const estimate = call.request;
         const settled = admitted;
         const history = await historyOf(request, options.store);
         const keep = request.store !== false && options.store !== undefined;
@@ -125,58 +131,75 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         const onComplete = async (response: ResponseObject) => {
           if (keep) await options.store!.save(response.id, [...history, ...input, ...asInputItems(response.output)]);
         };
-        if (isClaudeModel(request.model)) {
-          const translation = toMessages(request, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
-          const extraHeaders: Record<string, string> = {};
-          for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
-            const value = ctx.header(name);
-            if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
-          }
-          return await respondWithClaude(options.sendMessages, translation, {
-            shell,
-            signal: ctx.abortSignal,
-            extraHeaders,
-            onComplete,
-            ...(settled && admission?.gated
-              ? { onAnswered: settleFromAnswer(settled, estimate, { vendor: "anthropic", model: request.model }) }
-              : {}),
-          });
+        const extraHeaders: Record<string, string> = {};
+        for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
+          const value = ctx.header(name);
+          if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
         }
-        if (!options.runtime)
-          throw new OpenAIError(
-            404,
-            `The model \`${request.model}\` does not exist or you do not have access to it.`,
-            "invalid_request_error",
-            "model",
-            "model_not_found",
-          );
-        const started = performance.now();
-        const settleRuntime = (response: ResponseObject) =>
-          settled?.settle({
-            model: request.model,
-            target: `runtime/${request.model}`,
-            inputTokens: response.usage?.input_tokens ?? 0,
-            outputTokens: response.usage?.output_tokens ?? 0,
-            status: 200,
-            latencyMs: Math.round(performance.now() - started),
-          });
-        return await respondWithRuntime(options.runtime, request, {
-          shell,
-          history,
-          context: callContextOf(ctx),
-          dropParams,
-          onComplete: async (response) => {
-            settleRuntime(response);
-            await onComplete(response);
-          },
-        });
+        const targets = models.targetsFor(request.model);
+        const serve = async (target: RouteTarget): Promise<Served> => {
+          const attempt = { ...request, model: target.model };
+          const hasFallback = target !== targets.at(-1);
+          if (target.kind === "anthropic") {
+            const translation = toMessages(attempt, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
+            const settle =
+              settled && estimate && call.gated
+                ? settleFromAnswer(settled, estimate, { vendor: "anthropic", model: target.model })
+                : undefined;
+            const response = await respondWithClaude(options.sendMessages, translation, {
+              shell,
+              signal: ctx.abortSignal,
+              extraHeaders,
+              onComplete,
+              ...(settle
+                ? {
+                    // An answer the next target replaces is not the call's usage.
+                    onAnswered: (status: number, outcome: Parameters<typeof settle>[1]) =>
+                      !(hasFallback && isFallbackStatus(status)) && settle(status, outcome),
+                  }
+                : {}),
+            });
+            return { response, servedBy: target.name };
+          }
+          if (!options.runtime)
+            throw new OpenAIError(
+              404,
+              `The model \`${attempt.model}\` does not exist or you do not have access to it.`,
+              "invalid_request_error",
+              "model",
+              "model_not_found",
+            );
+          const resolved = await resolveRuntimeModel(options.runtime, attempt.model);
+          const servedBy = `${resolved.provider}/${resolved.model}`;
+          const started = performance.now();
+          const runtime = options.runtime;
+          const respond = (answering: Runtime) =>
+            respondWithRuntime(answering, attempt, {
+              shell,
+              history,
+              context: callContextOf(ctx),
+              dropParams,
+              onComplete: async (answer) => {
+                settled?.settle({
+                  model: resolved.model,
+                  target: `runtime/${servedBy}`,
+                  inputTokens: answer.usage?.input_tokens ?? 0,
+                  outputTokens: answer.usage?.output_tokens ?? 0,
+                  status: 200,
+                  latencyMs: Math.round(performance.now() - started),
+                });
+                await onComplete(answer);
+              },
+            });
+          if (!(request.stream && hasFallback)) return { response: await respond(runtime), servedBy };
+          // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
+          const body = await primedStream(runtime, (answering) => bodyOf(respond(answering)));
+          return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };
+        };
+        return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {
-        if (error instanceof PassThrough) throw error.error;
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        if (admitted && estimate && ctx.abortSignal.aborted)
-          admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
-        else admitted?.release();
-        return fromRuntimeError(error).toResponse();
+        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
       }
     },
   };
