@@ -8,12 +8,14 @@
  * (read from the server process itself), which wanders less on a noisy machine.
  *
  * Options: --framework hono  --rounds 6  --duration 3  --connections 32
+ *          --profile <dir> (a CPU profile of the governance-on server, its top functions printed)
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import { type BenchChild, childCpu, forkChild } from "./bench-children.js";
+import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 import { median } from "./statistics.js";
 
 const GOAL = 0.9;
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "6" },
     duration: { type: "string", default: "3" },
     connections: { type: "string", default: "32" },
+    profile: { type: "string" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -38,7 +41,11 @@ const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
 const serverFile = new URL("./governance-server.ts", import.meta.url);
 const servers: Record<Mode, BenchChild> = {
   off: await forkChild(serverFile, ["off", values.framework, redisUrl, namespace, upstreamUrl, clientKey]),
-  on: await forkChild(serverFile, ["on", values.framework, redisUrl, namespace, upstreamUrl, clientKey]),
+  on: await forkChild(
+    serverFile,
+    ["on", values.framework, redisUrl, namespace, upstreamUrl, clientKey],
+    values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : [],
+  ),
 };
 const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] });
 
@@ -95,4 +102,8 @@ try {
   const keys = await redis.keys(`*${namespace}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
+}
+if (values.profile) {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  printCpuProfileSummary(values.profile, 25);
 }
