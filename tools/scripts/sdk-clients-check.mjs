@@ -80,11 +80,12 @@ async function loadClients(folder) {
 
 /**
  * The assertions every check shares, around one client call `body` (which returns the final text):
- * the answer arrived; the client made `calls` calls, all to `path`, all answered 200 (streamed as
- * SSE when `streamed`); for a tool round, the Anthropic upstream saw the tool's result.
+ * the answer arrived; the client made `calls` calls, all to `path`, all answered `status` (200;
+ * a refusal's OpenAI error names `param` and says x-should-retry: false), streamed as SSE when
+ * `streamed`; for a tool round, the Anthropic upstream saw the tool's result.
  */
 function callExpectations(tap, anthropic) {
-  return (name, { path, calls, streamed = false, answer = PLAIN_ANSWER, toolResult = false }, body) =>
+  return (name, { path, calls, status = 200, param, streamed = false, answer = PLAIN_ANSWER, toolResult = false }, body) =>
     runner.check(name, async () => {
       const before = tap.exchanges.length;
       const upstreamBefore = anthropic.requests.length;
@@ -100,12 +101,18 @@ function callExpectations(tap, anthropic) {
       const listed = callsOf(exchanges).join(", ") || "none";
       if (answer !== null) expect(text === answer, `answer ${JSON.stringify(text)}, expected ${JSON.stringify(answer)}; calls: ${listed}`);
       expect(exchanges.length === calls, `${exchanges.length} calls, expected ${calls}: ${listed}`);
-      const refused = exchanges.filter((call) => call.status !== 200);
-      expect(refused.length === 0, `not 200: ${refused.map((call) => `${call.method} ${call.url} → ${call.status} ${call.responseBody ?? ""}`).join("; ")}`);
+      const unexpected = exchanges.filter((call) => call.status !== status);
+      expect(unexpected.length === 0, `not ${status}: ${unexpected.map((call) => `${call.method} ${call.url} → ${call.status} ${call.responseBody ?? ""}`).join("; ")}`);
       expect(
         exchanges.every((call) => call.method === "POST" && call.url.split("?")[0] === path),
         `expected only POST ${path}: ${listed}`,
       );
+      if (param !== undefined) {
+        const errors = exchanges.map((call) => JSON.parse(call.responseBody ?? "{}").error);
+        expect(errors.every((error) => error?.param === param), `the error does not name ${param}: ${exchanges.map((call) => call.responseBody).join("; ")}`);
+        const retry = exchanges.map((call) => call.responseHeaders?.["x-should-retry"]);
+        expect(retry.every((value) => value === "false"), `x-should-retry: ${retry.join(", ")}`);
+      }
       if (streamed) {
         const types = exchanges.map((call) => String(call.responseHeaders?.["content-type"]));
         expect(types.every((type) => type.startsWith("text/event-stream")), `not streamed: ${types.join(", ")}`);

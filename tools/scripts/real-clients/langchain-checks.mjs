@@ -48,4 +48,30 @@ export async function langChainChecks({ sdk, rootUrl, clientKey, workspace, expe
       return (await withTools.invoke(messages)).text;
     });
   }
+  await structuredOutputChecks({ sdk, models, expectCalls, label });
+}
+
+/**
+ * `withStructuredOutput`: ChatAnthropic forces a tool and parses its input; ChatOpenAI sends
+ * `response_format` json_schema, which Conduit refuses for Claude models with a 400 naming it.
+ */
+async function structuredOutputChecks({ sdk, models, expectCalls, label }) {
+  const schema = sdk.z.object({ word: sdk.z.string() });
+  const [anthropic, openai] = models;
+  const expected = { path: anthropic.path, calls: 1, answer: '{"word":"pineapple-42"}' };
+  await expectCalls(`LangChain ChatAnthropic withStructuredOutput (forced tool) through conduit ${label}`, expected, async () => {
+    return JSON.stringify(await anthropic.chat.withStructuredOutput(schema).invoke("Give me a word."));
+  });
+  const refused = { path: openai.path, calls: 1, status: 400, param: "response_format", answer: null };
+  await expectCalls(`LangChain ChatOpenAI withStructuredOutput is refused for Claude (400 naming response_format) through conduit ${label}`, refused, async () => {
+    const error = await openai.chat
+      .withStructuredOutput(schema)
+      .invoke("Give me a word.")
+      .then(
+        () => undefined,
+        (thrown) => thrown,
+      );
+    if (error?.status !== 400) throw new Error(`expected the 400 to reach the caller, got ${error ? error.message : "an answer"}`);
+    return `"${error.message.split("\n")[0]}"`;
+  });
 }
