@@ -1,8 +1,10 @@
 // A loopback stand-in for the Anthropic Messages API that behaves like a tiny agent, so a real
 // CLI can run a whole tool turn against it: when the prompt asks to read a file and the request
 // offers a file-reading tool, it answers with a `tool_use`; when the conversation ends with that
-// tool's result, it answers with a final text quoting the result. Every other call (titles,
-// quota probes, summaries) gets a short text. Streams use Anthropic's real SSE framing.
+// tool's result, it answers with a final text quoting the result. Structured output is answered
+// in kind: a forced tool (`tool_choice: {type: "tool"}`) gets a call of it, and
+// `output_config.format` a JSON text, each with a sample matching the schema. Every other call
+// (titles, quota probes, summaries) gets a short text. Streams use Anthropic's real SSE framing.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
@@ -17,8 +19,27 @@ const textOf = (content) =>
     ? content
     : (content ?? []).map((block) => (block.type === "text" ? block.text : block.type === "tool_result" ? textOf(block.content) : "")).join("\n");
 
-/** Which answer a request gets: a tool call, a final text after a tool result, or a short text. */
+/** A value matching a JSON schema: strings say "pineapple-42", numbers 42, objects fill every property. */
+export function sampleOf(schema) {
+  const type = Array.isArray(schema?.type) ? schema.type.find((name) => name !== "null") : schema?.type;
+  if (schema?.enum) return schema.enum[0];
+  if (type === "object" || schema?.properties)
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, sampleOf(property)]));
+  if (type === "array") return [sampleOf(schema.items)];
+  if (type === "number" || type === "integer") return 42;
+  if (type === "boolean") return true;
+  return "pineapple-42";
+}
+
+/**
+ * Which answer a request gets: the forced tool or structured text, a tool call, a final text
+ * after a tool result, or a short text.
+ */
 export function planAnswer(request) {
+  const forced = request.tool_choice?.type === "tool" ? (request.tools ?? []).find((tool) => tool.name === request.tool_choice.name) : undefined;
+  if (forced) return { kind: "tool", name: forced.name, input: sampleOf(forced.input_schema) };
+  const format = request.output_config?.format;
+  if (format?.type === "json_schema") return { kind: "text", text: JSON.stringify(sampleOf(format.schema)) };
   // Claude Code may end with a `system` message (mid-conversation system beta): read the last user turn.
   const last = (request.messages ?? []).filter((message) => message.role === "user").at(-1);
   const toolResult = Array.isArray(last?.content) ? last.content.find((block) => block.type === "tool_result") : undefined;
