@@ -125,6 +125,27 @@ describe("chat completions for Claude models", () => {
     expect(fake.requests.at(-1)!.body.seed).toBeUndefined();
   });
 
+  it("turns a JSON Schema response format into Claude's structured output (chat completions and responses)", async () => {
+    const schema = { type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false };
+    await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "x" }],
+      response_format: { type: "json_schema", json_schema: { name: "answer", strict: true, schema } },
+    });
+    expect(fake.requests.at(-1)!.body.output_config).toEqual({ format: { type: "json_schema", schema } });
+    await client.responses.create({
+      model: "claude-sonnet-4-5",
+      input: "x",
+      text: { format: { type: "json_schema", name: "answer", strict: true, schema } },
+    });
+    expect(fake.requests.at(-1)!.body.output_config).toEqual({ format: { type: "json_schema", schema } });
+    const plainJson = await client.responses
+      .create({ model: "claude-sonnet-4-5", input: "x", text: { format: { type: "json_object" } } })
+      .catch((error) => error);
+    expect(plainJson).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(plainJson.error).toMatchObject({ param: "text.format", code: "unsupported_parameter" });
+  });
+
   it("maps reasoning_effort to extended thinking", async () => {
     await client.chat.completions.create({
       model: "claude-sonnet-4-5",

@@ -26,6 +26,16 @@ export interface MessagesRequest {
   tool_choice?: { type: "auto" | "any" | "none" | "tool"; name?: string; disable_parallel_tool_use?: boolean };
   metadata?: { user_id: string };
   thinking?: { type: "enabled"; budget_tokens: number };
+  /** Structured output: the answer's text is JSON matching the schema (Claude's `output_config.format`). */
+  output_config?: { format: { type: "json_schema"; schema: Record<string, unknown> } };
+}
+
+/**
+ * A JSON Schema response format as Claude's structured output; a model without it answers
+ * upstream's 400, which the client gets in its own shape (never a silent drop).
+ */
+export function structuredOutputOf(schema: Record<string, unknown>): NonNullable<MessagesRequest["output_config"]> {
+  return { format: { type: "json_schema", schema } };
 }
 
 export interface TranslateOptions {
@@ -47,10 +57,11 @@ function refuseUnsupported(request: ChatRequest): void {
     if (value !== null && value !== undefined && value !== false)
       throw invalidRequest(`'${param}' is not supported by Claude models`, param, "unsupported_parameter");
   }
-  const format = request.response_format?.type;
-  if (format !== undefined && format !== "text")
+  const format = request.response_format;
+  // A JSON Schema becomes Claude's structured output; plain JSON mode has no schema to give it.
+  if (format && format.type !== "text" && !(format.type === "json_schema" && format.json_schema.schema))
     throw invalidRequest(
-      `response_format of type '${format}' is not supported by Claude models`,
+      `response_format of type '${format.type}' is not supported by Claude models (json_schema with a schema is)`,
       "response_format",
       "unsupported_parameter",
     );
@@ -160,6 +171,8 @@ export function toMessagesRequest(request: ChatRequest, options: TranslateOption
   const toolChoice = result.tools ? toolChoiceOf(request) : undefined;
   if (toolChoice) result.tool_choice = toolChoice;
   if (request.user) result.metadata = { user_id: request.user };
+  const format = request.response_format;
+  if (format?.type === "json_schema" && format.json_schema.schema) result.output_config = structuredOutputOf(format.json_schema.schema);
   const budget = request.reasoning_effort ? THINKING_BUDGET[request.reasoning_effort] : undefined;
   if (budget !== undefined) {
     // Extended thinking needs room for the answer after the budget, and takes no temperature or top_p.

@@ -1,5 +1,5 @@
 import { invalidRequest } from "../openai-error.js";
-import { type MessagesBlock, type MessagesRequest, imageBlock } from "../to-messages-request.js";
+import { type MessagesBlock, type MessagesRequest, imageBlock, structuredOutputOf } from "../to-messages-request.js";
 import { ClientToolNames } from "./client-tool-names.js";
 import { decodeThinking } from "./response-object.js";
 import { type InputItem, type MessageItem, type ResponsesRequest, isMessageItem } from "./responses-request-schema.js";
@@ -191,9 +191,11 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
     if (request.temperature !== null && request.temperature !== undefined) result.temperature = Math.min(request.temperature, 1);
     if (request.top_p !== null && request.top_p !== undefined) result.top_p = request.top_p;
   }
-  const format = request.text?.format?.type;
-  if (format !== undefined && format !== "text")
-    refuse(options, "text.format", `text.format of type '${format}' is not supported by this model`);
+  const format = request.text?.format as { type: string; schema?: Record<string, unknown> } | undefined;
+  // A JSON Schema becomes Claude's structured output; plain JSON mode has no schema to give it.
+  if (format?.type === "json_schema" && format.schema) result.output_config = structuredOutputOf(format.schema);
+  else if (format !== undefined && format.type !== "text")
+    refuse(options, "text.format", `text.format of type '${format.type}' is not supported by this model (json_schema with a schema is)`);
   const tools = toolsOf(request, options, toolNames);
   if (tools) {
     result.tools = tools;
