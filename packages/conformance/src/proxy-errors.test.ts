@@ -90,6 +90,24 @@ forEachAdapter("proxy errors in the vendor's shape", ({ start }) => {
     expect(fake.exchanges).toHaveLength(0);
   });
 
+  it("a 401 says whether the key was missing or wrong, on every surface, never echoing the key", async () => {
+    const server = await serve();
+    const wrong = { "x-api-key": "sk-wrong-key-0123456789" };
+    const chatBody = JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] });
+    const cases = [
+      ["/v1/messages", ASK, (body: { error: { message: string } }) => body.error.message],
+      ["/v1/chat/completions", chatBody, (body: { error: { message: string } }) => body.error.message],
+      ["/backend-api/codex/responses", '{"model":"gpt-5-codex"}', (body: { error: { message: string } }) => body.error.message],
+    ] as const;
+    for (const [path, body, messageOf] of cases) {
+      const missing = messageOf(await (await post(server.url(path), body)).json());
+      const invalid = messageOf(await (await post(server.url(path), body, wrong)).json());
+      expect(missing, path).toMatch(/required/);
+      expect(invalid, path).toMatch(/not valid/);
+      expect(invalid, path).not.toContain("sk-wrong-key");
+    }
+  });
+
   it("unknown routes: 404 in the shape of the surface whose paths they are", async () => {
     const server = await serve();
     const openai = await post(server.url("/v1/no-such-surface"), "{}", { authorization: `Bearer ${CLIENT_KEY}` });

@@ -27,6 +27,7 @@ import { serveMessagesTarget } from "./anthropic/messages-targets.js";
 import { serveWithFallbacks } from "./routing/fallbacks.js";
 import type { ModelTable } from "./routing/model-table.js";
 import { createBaseUrlProbeRoutes } from "./relay/client-probes.js";
+import { clientKeyRefusal } from "./admission/client-auth.js";
 
 export interface ProxyRouteDeps {
   pool: AccountPool;
@@ -46,8 +47,8 @@ export interface ProxyRouteDeps {
 }
 
 /** Thrown, so the one error step shapes it: Anthropic's shape on `/v1/messages`, the envelope on `/accounts` and `/limits`. */
-function unauthorized(): AuthenticationError {
-  return new AuthenticationError("A proxy client key is required (x-api-key or Authorization: Bearer)");
+function unauthorized(ctx: ServerContext): AuthenticationError {
+  return new AuthenticationError(clientKeyRefusal(ctx));
 }
 
 function asRouteResult(reply: ProxyReply) {
@@ -142,7 +143,7 @@ export function createAccountsRoute(deps: ProxyRouteDeps): RouteDefinition {
     summary: "Proxy accounts: status, cooldown, quota, token totals and cost",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) throw unauthorized();
+      if (!deps.isClientAllowed(ctx)) throw unauthorized(ctx);
       return { accounts: await deps.pool.rows() };
     },
   };
@@ -160,7 +161,7 @@ export function createLimitsRoute(deps: ProxyRouteDeps): RouteDefinition {
     summary: "Per-account quota (live, or stored with ?snapshot=true)",
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
-      if (!deps.isClientAllowed(ctx)) throw unauthorized();
+      if (!deps.isClientAllowed(ctx)) throw unauthorized(ctx);
       const snapshot = ctx.query.snapshot === "true" || ctx.query.snapshot === "1";
       if (!snapshot) await probeAccounts(deps, ctx.abortSignal);
       const rows = await deps.pool.rows();

@@ -14,7 +14,7 @@ export interface CallAdmissionOptions {
   /** Without an admission: who may call at all. */
   isClientAllowed: (ctx: ServerContext) => boolean;
   /** The surface's own 401 for a caller `isClientAllowed` refuses. */
-  unauthorized: () => Error;
+  unauthorized: (ctx: ServerContext) => Error;
 }
 
 /**
@@ -51,7 +51,7 @@ export class CallAdmission {
 
   /** Without an admission, the client check: the surface's 401. */
   checkClient(): void {
-    if (!this.options.admission && !this.options.isClientAllowed(this.ctx)) throw this.options.unauthorized();
+    if (!this.options.admission && !this.options.isClientAllowed(this.ctx)) throw this.options.unauthorized(this.ctx);
   }
 
   /** True when a gate settles usage (answers report theirs). */

@@ -3,6 +3,7 @@ import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type 
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
 import { createClientCheck, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "./gate-refusal.js";
+import { clientKeyRefusal } from "./client-auth.js";
 
 /** What a surface knows of a call before it goes upstream. */
 export interface AdmissionRequest {
@@ -87,8 +88,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
   return {
     gated: gate !== undefined,
     precheck(ctx) {
-      if (!gate && !isClientAllowed(ctx))
-        throw new AuthenticationError("A proxy client key is required (x-api-key or Authorization: Bearer)");
+      if (!gate && !isClientAllowed(ctx)) throw new AuthenticationError(clientKeyRefusal(ctx));
     },
     async admit(ctx, request) {
       if (request.model !== undefined) annotateRequestFeed(ctx, { model: request.model });

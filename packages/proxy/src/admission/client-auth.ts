@@ -21,6 +21,19 @@ export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerCo
   };
 }
 
+/**
+ * Why a client was refused, the same words on every proxy surface: no key at all, or a key that
+ * is not one of the proxy's (never echoing it).
+ *
+ * @example
+ * throw new AuthenticationError(clientKeyRefusal(ctx));
+ */
+export function clientKeyRefusal(ctx: Pick<ServerContext, "header">): string {
+  return presentedCredential(ctx) === undefined
+    ? "A proxy client key is required (x-api-key or Authorization: Bearer)"
+    : "The proxy client key is not valid (x-api-key or Authorization: Bearer)";
+}
+
 /** The credential a client presents the SDKs' two ways: `x-api-key`, or `Authorization: Bearer`. */
 export function presentedCredential(ctx: Pick<ServerContext, "header">): string | undefined {
   return ctx.header("x-api-key") ?? bearerOf(ctx.header("authorization"));

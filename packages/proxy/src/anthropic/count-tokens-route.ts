@@ -3,6 +3,7 @@ import type { ClientAdmission } from "../admission/client-admission.js";
 import type { Relay } from "../relay/relay.js";
 import { anthropicErrorReply } from "./errors.js";
 import { estimateInputTokens } from "./token-estimate.js";
+import { clientKeyRefusal } from "../admission/client-auth.js";
 
 export interface CountTokensRouteOptions {
   /** The pool's relay to `{upstream}/v1/messages/count_tokens` (Claude models). */
@@ -43,8 +44,7 @@ export function createCountTokensRoute(options: CountTokensRouteOptions): RouteD
         // Refusals are thrown: the route group's error writer answers them in Anthropic's shape.
         options.admission.precheck(ctx);
         (await options.admission.admit(ctx, { surface: "anthropic", estimatedInputTokens: 0 })).release();
-      } else if (!options.isClientAllowed(ctx))
-        return reply(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
+      } else if (!options.isClientAllowed(ctx)) return reply(401, "authentication_error", clientKeyRefusal(ctx));
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0) return reply(400, "invalid_request_error", "Request body is required");
       let parsed: { model?: unknown; messages?: unknown };

@@ -7,6 +7,7 @@ import type { Relay } from "../relay/relay.js";
 import type { SendCodex } from "./codex-sender.js";
 import { codexErrorShape } from "./error-shape.js";
 import { codexError } from "./usage-limit.js";
+import { clientKeyRefusal } from "../admission/client-auth.js";
 
 export type CodexRouteOptions =
   | {
@@ -51,8 +52,7 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
     return {
       ...route,
       handler: async (ctx: ServerContext) => {
-        if (!options.isClientAllowed(ctx))
-          return codexError(401, "invalid_api_key", "A proxy client key is required (Authorization: Bearer or x-api-key)");
+        if (!options.isClientAllowed(ctx)) return codexError(401, "invalid_api_key", clientKeyRefusal(ctx));
         const body = await ctx.readRawBody();
         if (!body || body.byteLength === 0) return codexError(400, "invalid_request_error", "Request body is required");
         return options.sendCodex(body, { headers: headersOf(ctx), signal: ctx.abortSignal });

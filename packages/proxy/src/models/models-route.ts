@@ -3,6 +3,7 @@ import type { ClientAdmission } from "../admission/client-admission.js";
 import { anthropicError } from "../anthropic/errors.js";
 import { OpenAIError } from "../openai/openai-error.js";
 import { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./claude-models.js";
+import { clientKeyRefusal } from "../admission/client-auth.js";
 
 export interface ModelsRouteOptions {
   isClientAllowed: (ctx: ServerContext) => boolean;
@@ -66,15 +67,8 @@ const json = (body: unknown) => rawResponse(JSON.stringify(body), { headers: { "
 const wantsAnthropic = (ctx: ServerContext) => ctx.header("anthropic-version") !== undefined;
 
 function refused(ctx: ServerContext) {
-  if (wantsAnthropic(ctx))
-    return anthropicError(401, "authentication_error", "A proxy client key is required (x-api-key or Authorization: Bearer)");
-  return new OpenAIError(
-    401,
-    "A proxy client key is required (Authorization: Bearer or x-api-key).",
-    "invalid_request_error",
-    null,
-    "invalid_api_key",
-  ).toResponse();
+  if (wantsAnthropic(ctx)) return anthropicError(401, "authentication_error", clientKeyRefusal(ctx));
+  return new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key").toResponse();
 }
 
 /**

@@ -9,6 +9,7 @@ import { serveChatTarget } from "./chat-targets.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
 import { fromRuntimeError, newCompletionId } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
+import { clientKeyRefusal } from "../admission/client-auth.js";
 
 export interface ChatCompletionsRouteOptions {
   /** Sends Messages API requests through the account pool; Claude models go here. */
@@ -41,14 +42,7 @@ export interface ChatCompletionsRouteOptions {
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
-const unauthorized = () =>
-  new OpenAIError(
-    401,
-    "A proxy client key is required (Authorization: Bearer or x-api-key).",
-    "invalid_request_error",
-    null,
-    "invalid_api_key",
-  );
+const unauthorized = (ctx: ServerContext) => new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
 /**
  * The body is read here (the route takes it raw) so that every body problem is answered in

@@ -12,6 +12,7 @@ import { readJsonBody } from "./chat-completions-route.js";
 import { paramOf } from "./chat-request-schema.js";
 import { OpenAIError, invalidRequest } from "./openai-error.js";
 import { fromRuntimeError } from "./runtime-completion.js";
+import { clientKeyRefusal } from "../admission/client-auth.js";
 
 const MAX_INPUTS = 2048;
 
@@ -88,13 +89,7 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
       let admitted: Admitted | undefined;
       try {
         if (!options.admission && !options.isClientAllowed(ctx))
-          throw new OpenAIError(
-            401,
-            "A proxy client key is required (Authorization: Bearer or x-api-key).",
-            "invalid_request_error",
-            null,
-            "invalid_api_key",
-          );
+          throw new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
         const body = await readJsonBody(ctx);
         const parsed = embeddingsRequestSchema.safeParse(body);
         if (!parsed.success) {

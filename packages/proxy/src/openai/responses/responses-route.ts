@@ -24,6 +24,7 @@ import { type ResponseStore, asInputItems } from "./response-store.js";
 import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "./responses-request-schema.js";
 import { respondWithRuntime } from "./runtime-responses.js";
 import { toMessages } from "./to-messages.js";
+import { clientKeyRefusal } from "../../admission/client-auth.js";
 
 export interface ResponsesRouteOptions {
   sendMessages: SendMessages;
@@ -51,14 +52,7 @@ export interface ResponsesRouteOptions {
   models?: ModelTable;
 }
 
-const unauthorized = () =>
-  new OpenAIError(
-    401,
-    "A proxy client key is required (Authorization: Bearer or x-api-key).",
-    "invalid_request_error",
-    null,
-    "invalid_api_key",
-  );
+const unauthorized = (ctx: ServerContext) => new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
 function parse(body: unknown): ResponsesRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
