@@ -156,6 +156,14 @@ forEachAdapter("shared stores while Redis is down", ({ start }) => {
     expect(degradedBody.data.content).toContain("during the outage");
     expect(degradedBody.metadata).toMatchObject({ memory: "unavailable", requestId: expect.any(String) });
     expect(degradedBody.data.memory).toBeUndefined();
+    // A stream says it in its last event (its headers left before the turn was recorded).
+    const streamed = await fetch(server.url("/api/agent/stream?format=ndjson"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ input: { text: "streamed during the outage" }, sessionId: "s1" }),
+    });
+    const last = JSON.parse((await streamed.text()).trim().split("\n").at(-1) as string);
+    expect(last).toMatchObject({ type: "finish", data: { memory: "unavailable" } });
     const ready = await fetch(server.url("/api/health/ready"));
     expect(ready.status).toBe(503);
     expect((await ready.json()).error.details.dependencies.redis).toMatchObject({ status: "down", required: true });

@@ -43,6 +43,11 @@ import { recordUsage } from "./usage/record-usage.js";
 import type { UsageLedger } from "./usage/usage-ledger.js";
 
 /** 503 `STORE_UNAVAILABLE` naming the memory store (its cause stays server-side). */
+/** A stream's `finish` event saying the conversation memory could not be read or the turn not kept. */
+function withMemoryUnavailable(finish: DataStreamEvent): DataStreamEvent {
+  return { ...finish, data: { ...(finish.data as object), memory: "unavailable" } };
+}
+
 function memoryUnavailable(error: unknown): StoreUnavailableError {
   return isStoreUnavailable(error) ? error : new StoreUnavailableError("memory", { cause: error });
 }
@@ -202,19 +207,26 @@ export class ConduitRuntime implements Runtime {
     let usage: TokenUsage | undefined;
     let failed = false;
     try {
-      const { plan } = await this.#withHistory(validated, sessionId);
+      const { plan, unavailable } = await this.#withHistory(validated, sessionId);
+      let finish: DataStreamEvent | undefined;
       for await (const part of this.#run(plan, true)) {
         if (part.type === "text-delta") {
           outputCharacters += part.delta.length;
           // The answer itself is kept only for the session's memory: a stream without a session holds no copy.
           if (sessionId !== undefined) content += part.delta;
         }
-        if (part.type === "finish") usage = part.usage;
+        if (part.type === "finish") {
+          usage = part.usage;
+          // Held until the turn is recorded: the last event says whether memory kept it.
+          finish = toStreamEvent(part);
+          continue;
+        }
         if (part.type === "error") failed = true;
         yield toStreamEvent(part);
         if (part.type === "error") return;
       }
-      await this.#remember(sessionId, validated.text, content);
+      const recorded = await this.#remember(sessionId, validated.text, content);
+      if (finish) yield unavailable || !recorded ? withMemoryUnavailable(finish) : finish;
     } catch (error) {
       failed = true;
       yield toStreamEvent({ type: "error", error: mapProviderError(error, validated.provider.name, validated.context.signal) });

@@ -47,6 +47,29 @@ describe("memory.onUnavailable", () => {
     await runtime.close();
   });
 
+  it("streams say it in their last event: finish with memory: unavailable (degrade), an error STORE_UNAVAILABLE (fail)", async () => {
+    const collect = async (runtime: ReturnType<typeof createRuntime>) => {
+      const events = [];
+      for await (const event of runtime.stream({ input: { text: "hi" }, sessionId: "s" })) events.push(event);
+      return events.at(-1);
+    };
+    const { store, state } = flakyStore();
+    const degrading = createRuntime({ env: {}, memory: { store }, logger: silentLogger });
+    expect((await collect(degrading))?.data).not.toHaveProperty("memory");
+    state.historyDown = true;
+    expect(await collect(degrading)).toMatchObject({ type: "finish", data: { memory: "unavailable" } });
+    state.historyDown = false;
+    state.appendDown = true;
+    expect(await collect(degrading)).toMatchObject({ type: "finish", data: { memory: "unavailable", reason: expect.any(String) } });
+    await degrading.close();
+
+    const failing = createRuntime({ env: {}, memory: { store, onUnavailable: "fail" }, logger: silentLogger });
+    state.appendDown = false;
+    state.historyDown = true;
+    expect(await collect(failing)).toMatchObject({ type: "error", data: { code: "STORE_UNAVAILABLE" } });
+    await failing.close();
+  });
+
   it("reads the earlier store form and refuses an unknown policy", () => {
     const store = new InMemoryConversationStore();
     expect(memoryOptionsOf(store)).toEqual({ store, onUnavailable: "degrade" });
