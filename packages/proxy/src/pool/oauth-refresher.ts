@@ -1,6 +1,5 @@
 import type { OAuthAccountConfig } from "../config.js";
 import type { OAuthTokens, PoolStore } from "../store/pool-store.js";
-import type { AccountPool } from "./account-pool.js";
 
 /** Refresh this long before expiry so no request leaves with a token about to lapse. */
 const REFRESH_SKEW_MS = 60_000;
@@ -17,15 +16,17 @@ export class RefreshRejectedError extends Error {
 /** How long an account rests after a token refresh failed for another reason than a refusal. */
 const REFRESH_FAILURE_COOLDOWN_MS = 30_000;
 
+/** What retiring an account needs of the pool (the pool itself; named here so this file needs nothing of it). */
+export interface AccountRetirement {
+  disable(accountId: string, reason: string): Promise<void>;
+  cooldown(accountId: string, until: number, reason: string): Promise<unknown>;
+}
+
 /**
  * Takes an account out of rotation after its token refresh failed: disabled when the token
  * endpoint refused the refresh token (it needs a new login), cooled down briefly otherwise.
  */
-export async function retireAfterRefreshFailure(
-  pool: Pick<AccountPool, "disable" | "cooldown">,
-  accountId: string,
-  error: unknown,
-): Promise<void> {
+export async function retireAfterRefreshFailure(pool: AccountRetirement, accountId: string, error: unknown): Promise<void> {
   if (error instanceof RefreshRejectedError) await pool.disable(accountId, `OAuth refresh refused (HTTP ${error.status})`);
   else await pool.cooldown(accountId, Date.now() + REFRESH_FAILURE_COOLDOWN_MS, "OAuth refresh failed");
 }

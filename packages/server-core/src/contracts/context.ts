@@ -1,5 +1,5 @@
 import type { HttpMethod, ResponseHeaders } from "./http.js";
-import type { RegisteredRoute } from "./route.js";
+import type { MatchedRoute } from "./route-options.js";
 
 /** Request headers as Node gives them: lower-case names. */
 export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -57,7 +57,7 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
   /** The socket peer's address (never a header). */
   readonly peerAddress: string;
   /** The matched route; undefined for unknown paths. */
-  readonly route: RegisteredRoute | undefined;
+  readonly route: MatchedRoute | undefined;
   /** `performance.now()` when the request arrived. */
   readonly startTime: number;
   response: ContextResponse;

@@ -6,6 +6,7 @@ export * from "./http.js";
 export * from "./lifecycle.js";
 export * from "./middleware.js";
 export * from "./route.js";
+export type { MatchedRoute, RouteOptions } from "./route-options.js";
 export * from "./runtime.js";
 export * from "./stream-event.js";
 export * from "./usage.js";

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { ServerContext } from "./context.js";
 import type { ErrorShape } from "./error-writer.js";
-import type { HttpMethod } from "./http.js";
 import type { MiddlewareDefinition } from "./middleware.js";
+import type { RouteOptions } from "./route-options.js";
 
 export interface RouteSchemas {
   body?: z.ZodType;
@@ -40,37 +40,14 @@ export type RouteContext<S extends RouteSchemas | undefined, P extends string = 
 // biome-ignore lint/suspicious/noExplicitAny: the handler's context type comes from its schemas
 export type RouteHandler<S extends RouteSchemas | undefined = any, P extends string = string> = (ctx: RouteContext<S, P>) => unknown;
 
-export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchemas | undefined, P extends string = string> {
-  method: HttpMethod;
+export interface RouteDefinition<S extends RouteSchemas | undefined = RouteSchemas | undefined, P extends string = string>
+  extends RouteOptions {
   /** Relative to `basePath` unless `absolute`; `:name` marks a parameter (typed from the literal: `ctx.params.name`). */
   path: P;
   handler: RouteHandler<S, P>;
   schema?: S;
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  deprecated?: boolean;
-  /** The handler returns a stream; documented as `text/event-stream` / NDJSON. */
-  streaming?: boolean;
-  /**
-   * Time allowed until the response starts (ms), instead of `config.timeout`: for routes that
-   * wait on a slow upstream (a proxied non-streaming model call). A stream's body is never bounded.
-   */
-  timeoutMs?: number;
-  /** The core does not parse the body: the handler reads `ctx.readRawBody()` (byte-exact proxies). */
-  rawBody?: boolean;
-  /** Mount outside `basePath` (e.g. `/health`, `/v1/messages`). */
-  absolute?: boolean;
-  /**
-   * `false`: the server's window rate limiters (`config.rateLimit`, per client address) leave this
-   * route alone — for surfaces that limit their callers themselves (the proxy, per client credential).
-   */
-  rateLimit?: false;
-  /** Status of a success envelope (default 200). */
-  successStatus?: number;
   /** Middleware for this route only, run after the global ones of the same order. */
   middleware?: MiddlewareDefinition[];
-  operationId?: string;
 }
 
 export interface RouteGroup {

@@ -7,7 +7,7 @@ import { discardEventStream } from "./event-stream-response.js";
 import type { ErrorShapeTable } from "./error-shapes.js";
 import type { Logger } from "./logger.js";
 import { type RequestContext, setOwn } from "./request-context.js";
-import type { OutgoingResponse } from "./request-handler.js";
+import type { OutgoingResponse } from "./request-io.js";
 
 /** What error shaping needs of the request handler (read at each call: the logger can be swapped). */
 export interface ErrorSink {
