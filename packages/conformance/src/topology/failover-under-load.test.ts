@@ -1,8 +1,3 @@
-// WORK IN PROGRESS, not collected by vitest (no `.test.ts`): on the loaded 2-core machine the
-// cluster run (hono) saw 83 client-side failures (no answer within 5 s or a connection error)
-// about 8 s after the kill, before the promotion (which took 18.6 s to be observed); fail-fast
-// holding under a cluster failover is therefore NOT proven yet. Rename to `.test.ts` to run it:
-//   CONDUIT_SUITE_FRAMEWORKS=hono pnpm exec vitest run src/topology/failover-under-load.test.ts
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { suiteFrameworks } from "../fixtures/conduit-process.js";
@@ -13,20 +8,25 @@ import { sleep } from "../harness.js";
 /**
  * Failover under load: 200 requests per second through two server processes whose rate
  * limiter lives in Redis; the primary holding the limiter's key (cluster) or the
- * sentinel-managed primary is SIGKILLed. Requests never hang (each has a 5 s client timeout
- * that must never fire): during the switch they answer 503 `STORE_UNAVAILABLE` (fail closed) or
- * 200 (a `failOpen` pair alongside), and from 10 s after the promotion every answer is 200 again,
+ * sentinel-managed primary is SIGKILLed. Requests never hang: none takes more than 1.5 s (the
+ * store's 1 s deadline plus scheduling on a loaded machine; a 5 s client timeout must never
+ * fire); during the switch they answer 503 `STORE_UNAVAILABLE` (fail closed) or 200 (a
+ * `failOpen` server alongside), and from 10 s after the promotion every answer is 200 again,
  * without a restart. `/api/health/ready` says 503 during the switch and 200 after. The window
  * and what the counter lost are measured and printed.
  */
 interface Outcome {
   at: number;
+  /** How long the answer took, ms. */
+  took: number;
   status: number;
   code?: string;
 }
 
 const RATE_PER_SECOND = 200;
 const RECOVERY_MS = 10_000;
+/** The longest any answer may take: the 1 s store deadline plus the scheduling slack of a loaded 2-core CI machine. */
+const SLOWEST_MS = 1_500;
 
 async function hit(server: TopologyServer, path: string): Promise<Outcome> {
   const at = Date.now();
@@ -34,9 +34,9 @@ async function hit(server: TopologyServer, path: string): Promise<Outcome> {
     const response = await fetch(server.url(path), { signal: AbortSignal.timeout(5_000) });
     const text = await response.text();
     const code = response.status === 200 ? undefined : (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-    return { at, status: response.status, ...(code ? { code } : {}) };
+    return { at, took: Date.now() - at, status: response.status, ...(code ? { code } : {}) };
   } catch {
-    return { at, status: 0 };
+    return { at, took: Date.now() - at, status: 0 };
   }
 }
 
@@ -145,9 +145,8 @@ describe.each(suiteFrameworks())("failover under load [%s]", (framework) => {
       cleanups.push(topology.stop);
       const prefix = `test:${randomUUID()}:`;
       const closed = await Promise.all([0, 1].map(() => startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: prefix })));
-      const open = await Promise.all(
-        [0, 1].map(() => startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: `${prefix}open:` }, { failOpen: true })),
-      );
+      // One failOpen server is enough to show the difference; a second would only load the 2 cores.
+      const open = [await startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: `${prefix}open:` }, { failOpen: true })];
       for (const server of [...closed, ...open]) cleanups.push(server.stop);
       progress("servers up");
       for (const server of [...closed, ...open]) expect((await hit(server, "/api/load")).status).toBe(200);
@@ -170,6 +169,8 @@ describe.each(suiteFrameworks())("failover under load [%s]", (framework) => {
 
       // Never a hang or a connection error; only 200 or 503 STORE_UNAVAILABLE.
       expect(main.outcomes.filter((outcome) => outcome.status === 0)).toEqual([]);
+      expect(main.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
+      expect(lenient.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
       expect(main.outcomes.filter((outcome) => outcome.status !== 200 && outcome.code !== "STORE_UNAVAILABLE")).toEqual([]);
       const failures = main.outcomes.filter((outcome) => outcome.status !== 200);
       expect(failures.length).toBeGreaterThan(0);
@@ -189,8 +190,9 @@ describe.each(suiteFrameworks())("failover under load [%s]", (framework) => {
       const lastFailure = Math.max(...failures.map((outcome) => outcome.at));
       const finalCount = await counterOf(promoted, key);
       const acknowledged = main.outcomes.filter((outcome) => outcome.status === 200).length + 2;
+      const slowest = main.outcomes.reduce((worst, outcome) => (outcome.took > worst.took ? outcome : worst));
       console.log(
-        `[${framework}, ${name}] ${main.outcomes.length} requests at ${RATE_PER_SECOND}/s; killed primary :${former} → promoted :${promoted} after ${promotedAt - killedAt} ms; ` +
+        `[${framework}, ${name}] slowest answer ${slowest.took} ms (status ${slowest.status}, ${slowest.at - killedAt} ms after the kill); ${main.outcomes.length} requests at ${RATE_PER_SECOND}/s; killed primary :${former} → promoted :${promoted} after ${promotedAt - killedAt} ms; ` +
           `503 window ${lastFailure - firstFailure} ms (${failures.length} × 503, first ${firstFailure - killedAt} ms after the kill, last ${lastFailure - promotedAt} ms after the promotion); ` +
           `counter ${finalCount} vs ${acknowledged} acknowledged admissions (${acknowledged - finalCount} lost; ${acknowledgedBeforeKill} before the kill)`,
       );
