@@ -143,59 +143,65 @@ describe.each(suiteFrameworks())("failover under load [%s]", (framework) => {
       const topology = await start();
       progress("topology up");
       cleanups.push(topology.stop);
-      const prefix = `test:${randomUUID()}:`;
-      const closed = await Promise.all([0, 1].map(() => startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: prefix })));
-      // One failOpen server is enough to show the difference; a second would only load the 2 cores.
-      const open = [await startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: `${prefix}open:` }, { failOpen: true })];
-      for (const server of [...closed, ...open]) cleanups.push(server.stop);
-      progress("servers up");
-      for (const server of [...closed, ...open]) expect((await hit(server, "/api/load")).status).toBe(200);
+      try {
+        const prefix = `test:${randomUUID()}:`;
+        const closed = await Promise.all([0, 1].map(() => startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: prefix })));
+        // One failOpen server is enough to show the difference; a second would only load the 2 cores.
+        const open = [await startTopologyServer(framework, { ...topology.env, REDIS_KEY_PREFIX: `${prefix}open:` }, { failOpen: true })];
+        for (const server of [...closed, ...open]) cleanups.push(server.stop);
+        progress("servers up");
+        for (const server of [...closed, ...open]) expect((await hit(server, "/api/load")).status).toBe(200);
 
-      const main = load(closed, "/api/load", RATE_PER_SECOND);
-      const lenient = load(open, "/api/load", 20);
-      const readiness = load([closed[0] as TopologyServer], "/api/health/ready", 5);
-      await sleep(2_000);
+        const main = load(closed, "/api/load", RATE_PER_SECOND);
+        const lenient = load(open, "/api/load", 20);
+        const readiness = load([closed[0] as TopologyServer], "/api/health/ready", 5);
+        await sleep(2_000);
 
-      const key = await findKey(topology.ports, `${prefix}load:*`);
-      const acknowledgedBeforeKill = main.outcomes.filter((outcome) => outcome.status === 200).length + 2;
-      const killedAt = Date.now();
-      progress(`killing the primary of ${key}`);
-      const former = await topology.killPrimaryOf(key);
-      const promoted = await topology.waitForPromotion(key, former);
-      const promotedAt = Date.now();
-      progress(`promoted :${promoted}`);
-      await sleep(RECOVERY_MS + 3_000);
-      await Promise.all([main.stop(), lenient.stop(), readiness.stop()]);
+        const key = await findKey(topology.ports, `${prefix}load:*`);
+        const acknowledgedBeforeKill = main.outcomes.filter((outcome) => outcome.status === 200).length + 2;
+        const killedAt = Date.now();
+        progress(`killing the primary of ${key}`);
+        const former = await topology.killPrimaryOf(key);
+        const promoted = await topology.waitForPromotion(key, former);
+        const promotedAt = Date.now();
+        progress(`promoted :${promoted}`);
+        await sleep(RECOVERY_MS + 3_000);
+        await Promise.all([main.stop(), lenient.stop(), readiness.stop()]);
 
-      // Never a hang or a connection error; only 200 or 503 STORE_UNAVAILABLE.
-      expect(main.outcomes.filter((outcome) => outcome.status === 0)).toEqual([]);
-      expect(main.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
-      expect(lenient.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
-      expect(main.outcomes.filter((outcome) => outcome.status !== 200 && outcome.code !== "STORE_UNAVAILABLE")).toEqual([]);
-      const failures = main.outcomes.filter((outcome) => outcome.status !== 200);
-      expect(failures.length).toBeGreaterThan(0);
-      expect(failures.filter((outcome) => outcome.at < killedAt - 200)).toEqual([]);
-      // Normal again within 10 s of the promotion, without a restart.
-      expect(failures.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS)).toEqual([]);
-      expect(main.outcomes.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS).length).toBeGreaterThan(0);
-      // failOpen: every request passes, the limiter skipped while its store cannot answer.
-      expect(lenient.outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
-      // Readiness: down during the switch, up after.
-      const ready = readiness.outcomes.sort((a, b) => a.at - b.at);
-      expect(ready.filter((outcome) => outcome.at >= killedAt && outcome.status === 503).length).toBeGreaterThan(0);
-      expect(ready.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS).every((outcome) => outcome.status === 200)).toBe(true);
-      expect(ready.at(-1)?.status).toBe(200);
+        // Never a hang or a connection error; only 200 or 503 STORE_UNAVAILABLE.
+        expect(main.outcomes.filter((outcome) => outcome.status === 0)).toEqual([]);
+        expect(main.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
+        expect(lenient.outcomes.filter((outcome) => outcome.took > SLOWEST_MS)).toEqual([]);
+        expect(main.outcomes.filter((outcome) => outcome.status !== 200 && outcome.code !== "STORE_UNAVAILABLE")).toEqual([]);
+        const failures = main.outcomes.filter((outcome) => outcome.status !== 200);
+        expect(failures.length).toBeGreaterThan(0);
+        expect(failures.filter((outcome) => outcome.at < killedAt - 200)).toEqual([]);
+        // Normal again within 10 s of the promotion, without a restart.
+        expect(failures.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS)).toEqual([]);
+        expect(main.outcomes.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS).length).toBeGreaterThan(0);
+        // failOpen: every request passes, the limiter skipped while its store cannot answer.
+        expect(lenient.outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
+        // Readiness: down during the switch, up after.
+        const ready = readiness.outcomes.sort((a, b) => a.at - b.at);
+        expect(ready.filter((outcome) => outcome.at >= killedAt && outcome.status === 503).length).toBeGreaterThan(0);
+        expect(ready.filter((outcome) => outcome.at > promotedAt + RECOVERY_MS).every((outcome) => outcome.status === 200)).toBe(true);
+        expect(ready.at(-1)?.status).toBe(200);
 
-      const firstFailure = Math.min(...failures.map((outcome) => outcome.at));
-      const lastFailure = Math.max(...failures.map((outcome) => outcome.at));
-      const finalCount = await counterOf(promoted, key);
-      const acknowledged = main.outcomes.filter((outcome) => outcome.status === 200).length + 2;
-      const slowest = main.outcomes.reduce((worst, outcome) => (outcome.took > worst.took ? outcome : worst));
-      console.log(
-        `[${framework}, ${name}] slowest answer ${slowest.took} ms (status ${slowest.status}, ${slowest.at - killedAt} ms after the kill); ${main.outcomes.length} requests at ${RATE_PER_SECOND}/s; killed primary :${former} → promoted :${promoted} after ${promotedAt - killedAt} ms; ` +
-          `503 window ${lastFailure - firstFailure} ms (${failures.length} × 503, first ${firstFailure - killedAt} ms after the kill, last ${lastFailure - promotedAt} ms after the promotion); ` +
-          `counter ${finalCount} vs ${acknowledged} acknowledged admissions (${acknowledged - finalCount} lost; ${acknowledgedBeforeKill} before the kill)`,
-      );
+        const firstFailure = Math.min(...failures.map((outcome) => outcome.at));
+        const lastFailure = Math.max(...failures.map((outcome) => outcome.at));
+        const finalCount = await counterOf(promoted, key);
+        const acknowledged = main.outcomes.filter((outcome) => outcome.status === 200).length + 2;
+        const slowest = main.outcomes.reduce((worst, outcome) => (outcome.took > worst.took ? outcome : worst));
+        console.log(
+          `[${framework}, ${name}] slowest answer ${slowest.took} ms (status ${slowest.status}, ${slowest.at - killedAt} ms after the kill); ${main.outcomes.length} requests at ${RATE_PER_SECOND}/s; killed primary :${former} → promoted :${promoted} after ${promotedAt - killedAt} ms; ` +
+            `503 window ${lastFailure - firstFailure} ms (${failures.length} × 503, first ${firstFailure - killedAt} ms after the kill, last ${lastFailure - promotedAt} ms after the promotion); ` +
+            `counter ${finalCount} vs ${acknowledged} acknowledged admissions (${acknowledged - finalCount} lost; ${acknowledgedBeforeKill} before the kill)`,
+        );
+      } finally {
+        // Stopped here, not at the end of the file: a later scenario's fresh ports could be this
+        // topology's killed node's, and its live nodes would gossip with the newcomer.
+        for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+      }
     },
     180_000,
   );

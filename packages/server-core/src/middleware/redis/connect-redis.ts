@@ -93,13 +93,18 @@ function build(ioredis: IoRedis, topology: RedisTopology): RedisClient {
     redisOptions: nodeOptions,
     // Never give up on the cluster: recovery without a restart.
     clusterRetryStrategy: (times: number) => Math.min(100 + times * 100, 2_000),
-    // During a failover commands are retried on the refreshed slot map; storeCall bounds the wait at 1 s.
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 200,
+    // A closed connection is retried after 100 ms, at most twice (3 redirections): enough for a
+    // node connection still being opened (a fresh client's, or a new primary's), not the 1 s
+    // storeCall deadline — while a primary is dead every request would otherwise be held that
+    // long for the same 503, piling up on a machine already busy with the switch. A cluster
+    // that says CLUSTERDOWN fails at once. A MOVED (the promotion done) is followed at once, and
+    // the slot map is refreshed every second to find the new primary.
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 0,
     retryDelayOnTryAgain: 200,
-    maxRedirections: 5,
+    maxRedirections: 3,
     slotsRefreshTimeout: 1_000,
-    slotsRefreshInterval: 2_000,
+    slotsRefreshInterval: 1_000,
   }) as unknown as RedisClient;
 }
 
