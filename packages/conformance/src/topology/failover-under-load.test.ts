@@ -13,7 +13,8 @@ import { sleep } from "../harness.js";
  * fire); during the switch they answer 503 `STORE_UNAVAILABLE` (fail closed) or 200 (a
  * `failOpen` server alongside), and from 10 s after the promotion every answer is 200 again,
  * without a restart. `/api/health/ready` says 503 during the switch and 200 after. The window
- * and what the counter lost are measured and printed.
+ * and what the counter lost are measured and printed (the README's topology section quotes
+ * them); the counter on the promoted replica is within 1% of the admissions answered 200.
  */
 interface Outcome {
   at: number;
@@ -195,8 +196,13 @@ describe.each(suiteFrameworks())("failover under load [%s]", (framework) => {
         console.log(
           `[${framework}, ${name}] slowest answer ${slowest.took} ms (status ${slowest.status}, ${slowest.at - killedAt} ms after the kill); ${main.outcomes.length} requests at ${RATE_PER_SECOND}/s; killed primary :${former} → promoted :${promoted} after ${promotedAt - killedAt} ms; ` +
             `503 window ${lastFailure - firstFailure} ms (${failures.length} × 503, first ${firstFailure - killedAt} ms after the kill, last ${lastFailure - promotedAt} ms after the promotion); ` +
-            `counter ${finalCount} vs ${acknowledged} acknowledged admissions (${acknowledged - finalCount} lost; ${acknowledgedBeforeKill} before the kill)`,
+            `counter ${finalCount} vs ${acknowledged} acknowledged admissions (${Math.max(0, acknowledged - finalCount)} lost, ` +
+            `${Math.max(0, finalCount - acknowledged)} counted for requests answered 503; ${acknowledgedBeforeKill} before the kill)`,
         );
+        // What a failover may lose is the replication lag's worth of hits (none to a few on
+        // loopback), never the counter: a promoted replica that came back empty fails here.
+        expect(acknowledged - finalCount).toBeLessThanOrEqual(Math.ceil(acknowledged / 100));
+        expect(finalCount - acknowledged).toBeLessThanOrEqual(failures.length);
       } finally {
         // Stopped here, not at the end of the file: a later scenario's fresh ports could be this
         // topology's killed node's, and its live nodes would gossip with the newcomer.
