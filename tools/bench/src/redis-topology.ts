@@ -105,7 +105,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     const measured: number[] = [];
     for (const variant of variants) measured.push(await measure(variant.server));
-    measured.forEach((rate, index) => rates[index]?.push(rate));
+    for (const [index, rate] of measured.entries()) rates[index]?.push(rate);
     ratios.push((measured[1] as number) / (measured[0] as number));
   }
   console.log(
@@ -114,13 +114,10 @@ try {
         .map((value) => value.toFixed(1))
         .join(" ")}`,
   );
-  variants.forEach((variant, index) =>
-    console.log(
-      `${variant.label.padEnd(24)}${Math.round(median(rates[index] as number[]))
-        .toString()
-        .padStart(8)} req/s`,
-    ),
-  );
+  for (const [index, variant] of variants.entries()) {
+    const rate = Math.round(median(rates[index] as number[]));
+    console.log(`${variant.label.padEnd(24)}${rate.toString().padStart(8)} req/s`);
+  }
   const ofMedians = median(rates[1] as number[]) / median(rates[0] as number[]);
   console.log(
     `cluster vs one server: ${median(ratios).toFixed(2)}× (median of the per-round ratios; rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; ratio of the medians ${ofMedians.toFixed(2)}×; goal ≥ 0.80)`,
