@@ -34,6 +34,19 @@ afterAll(async () => {
 }, 30_000);
 
 describe("shared state on Redis Cluster, two clients", () => {
+  it("a fresh client serves its first burst without an error while its node connections open", async () => {
+    // The cluster client opens one connection per node lazily; a command for a node still
+    // connecting is refused ("Connection is closed.") and must be retried shortly, not failed.
+    const fresh = await client();
+    const failures: string[] = [];
+    await Promise.all(
+      Array.from({ length: 400 }, (_, index) =>
+        fresh.set(`${prefix}burst:${index}`, "1", "PX", 60_000).catch((error: Error) => failures.push(error.message)),
+      ),
+    );
+    expect(failures).toEqual([]);
+  });
+
   it("sessions: created by one, listed, evicted and destroyed for the other", async () => {
     const [one, two] = (await Promise.all(
       [0, 1].map(

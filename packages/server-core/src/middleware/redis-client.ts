@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { StoreUnavailableError } from "../errors/store-unavailable.js";
+import { STORE_CALL_DEADLINE_MS, StoreUnavailableError } from "../errors/store-unavailable.js";
 
 /**
  * The part of a Redis client the stores need, typed structurally so `server-core` never
@@ -56,21 +56,30 @@ export interface RedisConnectionState {
 }
 
 const firstConnections = new WeakMap<object, Promise<void>>();
+/** Clients seen `ready` once: their `connecting` is a reconnection (a failover, a restart), not the first connection. */
+const everReady = new WeakSet<object>();
 
 /**
  * Resolves when a command can be sent: at once when connected (or the client does not report
- * its state); after the first connection attempt while the client is still connecting (a
- * fail-fast client refuses commands until then); throws `STORE_UNAVAILABLE` at once when the
- * connection was lost, or when the first attempt fails.
+ * its state); while the client makes its FIRST connection (a fail-fast client refuses commands
+ * until then), after it, but never later than `STORE_CALL_DEADLINE_MS`; throws
+ * `STORE_UNAVAILABLE` at once when the connection was lost, including a client reconnecting
+ * after it was once ready (a sentinel failover passes through `connecting` again, and waiting
+ * for that would hold requests past the 1 s contract), and when the first attempt fails.
  *
  * @example
  * await whenConnected(client, "memory");
  */
 export function whenConnected(client: RedisConnectionState, store: string): Promise<void> | undefined {
   const status = client.status;
-  if (status === undefined || status === "ready") return undefined;
+  if (status === undefined) return undefined;
+  if (status === "ready") {
+    everReady.add(client);
+    return undefined;
+  }
   if (DISCONNECTED.has(status)) throw new StoreUnavailableError(store);
   if (!CONNECTING.has(status) || !client.once || !client.removeListener) return undefined;
+  if (everReady.has(client)) throw new StoreUnavailableError(store);
   let pending = firstConnections.get(client);
   if (pending === undefined) {
     pending = new Promise<void>((resolve, reject) => {
@@ -78,17 +87,33 @@ export function whenConnected(client: RedisConnectionState, store: string): Prom
         client.removeListener?.("ready", onReady);
         client.removeListener?.("close", onClose);
         firstConnections.delete(client);
-        if (ok) resolve();
-        else reject(new StoreUnavailableError(store));
+        if (ok) {
+          everReady.add(client);
+          resolve();
+        } else reject(new StoreUnavailableError(store));
       };
       const onReady = settle(true);
       const onClose = settle(false);
       client.once?.("ready", onReady);
       client.once?.("close", onClose);
     });
+    // Callers that gave up at their deadline leave nobody listening; a failed first attempt is not unhandled.
+    pending.catch(() => undefined);
     firstConnections.set(client, pending);
   }
-  return pending;
+  return withinDeadline(pending, store);
+}
+
+/** `pending`, or `STORE_UNAVAILABLE` once `STORE_CALL_DEADLINE_MS` passed: nothing waits longer for a connection. */
+function withinDeadline(pending: Promise<void>, store: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(store, { cause: new Error(`not connected within ${STORE_CALL_DEADLINE_MS} ms`) })),
+      STORE_CALL_DEADLINE_MS,
+    );
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }
 
 const digests = new Map<string, string>();

@@ -47,11 +47,14 @@ function credentials(topology: RedisTopology): { username?: string; password?: s
  *
  * - **Fail fast.** No offline queue, no resend after a dropped connection, a 1 s command
  *   timeout (`FAIL_FAST_REDIS_OPTIONS`): a command that cannot be served fails, and the store
- *   answers 503 `STORE_UNAVAILABLE`; `storeCall` caps every store operation at 1 s as well, so
- *   a cluster client's own retries during a failover never make a request wait longer.
+ *   answers 503 `STORE_UNAVAILABLE`; `storeCall` caps every store operation at 1 s as well. A
+ *   cluster client retries a command whose node connection closed at most twice, 100 ms apart,
+ *   and fails a `CLUSTERDOWN` at once, so during a failover requests get their 503 in well under
+ *   the 1 s instead of all waiting it out. Waiting for a connection is bounded too
+ *   (`whenConnected`: the first connection ≤ 1 s, a reconnection not at all).
  * - **Automatic recovery.** Reconnection is never given up (one server and sentinel: ioredis'
  *   default backoff up to 2 s, asking the sentinels for the current primary each time; cluster:
- *   the slot map is refreshed after a `MOVED` or a lost node, and every 5 s).
+ *   the slot map is refreshed after a `MOVED` or a lost node, and every second).
  * - **One error-listener policy.** One `error` listener (an unhandled one would end the
  *   process): a warning at most every 10 s through `options.logger`, or nothing.
  *
@@ -93,13 +96,18 @@ function build(ioredis: IoRedis, topology: RedisTopology): RedisClient {
     redisOptions: nodeOptions,
     // Never give up on the cluster: recovery without a restart.
     clusterRetryStrategy: (times: number) => Math.min(100 + times * 100, 2_000),
-    // During a failover commands are retried on the refreshed slot map; storeCall bounds the wait at 1 s.
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 200,
+    // A closed connection is retried after 100 ms, at most twice (3 redirections): enough for a
+    // node connection still being opened (a fresh client's, or a new primary's), not the 1 s
+    // storeCall deadline — while a primary is dead every request would otherwise be held that
+    // long for the same 503, piling up on a machine already busy with the switch. A cluster
+    // that says CLUSTERDOWN fails at once. A MOVED (the promotion done) is followed at once, and
+    // the slot map is refreshed every second to find the new primary.
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 0,
     retryDelayOnTryAgain: 200,
-    maxRedirections: 5,
+    maxRedirections: 3,
     slotsRefreshTimeout: 1_000,
-    slotsRefreshInterval: 2_000,
+    slotsRefreshInterval: 1_000,
   }) as unknown as RedisClient;
 }
 
