@@ -13,7 +13,8 @@ import { createGovernance, keyDigest } from "@conduit-ai/governance";
 import { createProxy } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerFramework, createServer, registerAllRoutes } from "@conduit-ai/server-core";
-import { Redis } from "ioredis";
+import { connectRedis } from "@conduit-ai/server-core/middleware";
+import type { Redis } from "ioredis";
 import { serveParent } from "./bench-children.js";
 
 const [mode, framework, redisUrl, namespace, upstream, clientKey] = process.argv.slice(2) as [
@@ -30,7 +31,14 @@ const server = await createServer(createRuntime({ env: {} }), {
 });
 const governance =
   mode === "on"
-    ? await createGovernance({ keys: { store: "redis" }, redis: new Redis(redisUrl), namespace, prices: {}, env: {} })
+    ? await createGovernance({
+        keys: { store: "redis" },
+        // The client `conduit serve` builds: server-core's factory (fail fast, auto-pipelining).
+        redis: await connectRedis<Redis>({ form: "url", url: redisUrl }, { feature: "bench" }),
+        namespace,
+        prices: {},
+        env: {},
+      })
     : undefined;
 const proxy = createProxy(
   {

@@ -28,6 +28,8 @@ export interface RedisEvalClient extends RedisConnectionState {
  * - `commandTimeout: 1000` — a Redis that accepts connections but does not answer (paused,
  *   overloaded, a half-open network) fails the command after 1 s; a healthy check takes < 1 ms.
  * - `connectTimeout: 2000` — a connection attempt to an unreachable host gives up after 2 s.
+ * - `enableAutoPipelining: true` — commands of one tick share one write (fewer syscalls per request
+ *   under concurrency: governance's admit and settle scripts, the limiter's hits).
  *
  * Reconnection is untouched: ioredis' default `retryStrategy` retries forever (50 ms steps up to
  * 2 s), so the client recovers on its own when Redis is back. Wait for the first `ready` before
@@ -41,6 +43,9 @@ export const FAIL_FAST_REDIS_OPTIONS = Object.freeze({
   maxRetriesPerRequest: 0,
   commandTimeout: 1_000,
   connectTimeout: 2_000,
+  // Commands issued in the same tick leave in one write: under concurrency a request's admit and
+  // another's settle share a syscall (each command keeps its own timeout and reply).
+  enableAutoPipelining: true,
 });
 
 /** States after the connection was lost: nothing to wait for, fail at once. */
