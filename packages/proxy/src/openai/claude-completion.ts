@@ -1,4 +1,5 @@
 import { ServerAdapterError, rawResponse } from "@conduit-ai/server-core";
+import { EVENT_STREAM_HEADERS } from "../event-stream.js";
 import { boundedText } from "./bounded-text.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import { translateMessagesStream } from "./chat-stream.js";
@@ -6,12 +7,6 @@ import { fromMessagesResponse } from "./from-messages-response.js";
 import { OpenAIError, fromVendorError } from "./openai-error.js";
 import type { SendMessages } from "./send-messages.js";
 import { toMessagesRequest } from "./to-messages-request.js";
-
-export const STREAM_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
 
 function sendFailure(error: unknown): OpenAIError {
   if (ServerAdapterError.isInstance(error)) {
@@ -75,7 +70,7 @@ export async function completeWithClaude(
       );
     }
     const includeUsage = request.stream_options?.include_usage === true;
-    return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: STREAM_HEADERS });
+    return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: EVENT_STREAM_HEADERS });
   }
   let message: unknown;
   try {

@@ -1,7 +1,7 @@
 import { rawResponse } from "@conduit-ai/server-core";
 import { type EventSourceMessage, createParser } from "eventsource-parser";
 import { boundedText } from "../bounded-text.js";
-import { STREAM_HEADERS } from "../claude-completion.js";
+import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
 import { OpenAIError, fromVendorError } from "../openai-error.js";
 import type { SendMessages } from "../send-messages.js";
 import { fromMessages } from "./from-messages.js";
@@ -61,7 +61,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
     );
   }
   const translator = new ResponsesStreamTranslator(options.shell, translation.toolNames);
-  return rawResponse(streamResponses(upstream.body, translator, options.onComplete), { headers: STREAM_HEADERS });
+  return rawResponse(streamResponses(upstream.body, translator, options.onComplete), { headers: EVENT_STREAM_HEADERS });
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import { primedStream } from "../../routing/primed-runtime.js";
-import { STREAM_HEADERS } from "../claude-completion.js";
+import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
@@ -188,7 +188,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           if (!(request.stream && hasFallback)) return { response: await respond(runtime), servedBy };
           // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
           const body = await primedStream(runtime, (answering) => bodyOf(respond(answering)));
-          return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };
+          return { response: rawResponse(body, { headers: EVENT_STREAM_HEADERS }), servedBy };
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {
