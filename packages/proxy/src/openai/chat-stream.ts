@@ -2,7 +2,7 @@ import { formatSseFrame } from "@conduit-ai/server-core/web";
 import { type EventSourceMessage, createParser } from "eventsource-parser";
 import { jsonEventFrame } from "../event-stream.js";
 import { ChunkTranslator, type TranslatedEvent } from "./chunk-translator.js";
-import type { OpenAIErrorBody } from "./openai-error.js";
+import type { OpenAIErrorBody } from "./openai-wire-error.js";
 
 /** One SSE frame of the chat completions stream: a `data:` line of JSON, no event name. */
 export function sseData(value: unknown): string {

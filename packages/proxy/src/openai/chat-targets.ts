@@ -7,7 +7,7 @@ import { type RouteTarget, isFallbackStatus } from "../routing/model-table.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import { EVENT_STREAM_HEADERS } from "../event-stream.js";
 import { completeWithClaude } from "./claude-completion.js";
-import { OpenAIError } from "./openai-error.js";
+import { OpenAIWireError } from "./openai-wire-error.js";
 import { generateWithRuntime, resolveRuntimeModel, streamWithRuntime } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
 
@@ -31,7 +31,7 @@ export interface ChatAttempt {
 }
 
 const modelNotFound = (model: string) =>
-  new OpenAIError(
+  new OpenAIWireError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,
     "invalid_request_error",

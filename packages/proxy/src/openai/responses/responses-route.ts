@@ -13,7 +13,7 @@ import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
-import { OpenAIError, invalidRequest } from "../openai-error.js";
+import { OpenAIWireError, invalidRequest } from "../openai-wire-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
 import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
 import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
@@ -52,7 +52,8 @@ export interface ResponsesRouteOptions {
   models?: ModelTable;
 }
 
-const unauthorized = (ctx: ServerContext) => new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
+const unauthorized = (ctx: ServerContext) =>
+  new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
 function parse(body: unknown): ResponsesRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
@@ -156,7 +157,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             return { response, servedBy: target.name };
           }
           if (!options.runtime)
-            throw new OpenAIError(
+            throw new OpenAIWireError(
               404,
               `The model \`${attempt.model}\` does not exist or you do not have access to it.`,
               "invalid_request_error",

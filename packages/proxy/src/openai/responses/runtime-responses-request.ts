@@ -1,5 +1,5 @@
 import type { ClientToolDefinition, ConversationMessage, ConversationPart, GenerateRequest } from "@conduit-ai/server-core";
-import { invalidRequest } from "../openai-error.js";
+import { invalidRequest } from "../openai-wire-error.js";
 import { ClientToolNames } from "./client-tool-names.js";
 import { type InputItem, type ResponsesRequest, isMessageItem } from "./responses-request-schema.js";
 
