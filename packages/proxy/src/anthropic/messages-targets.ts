@@ -2,7 +2,7 @@ import { type RawResponse, type Runtime, type RuntimeCallContext, ServerAdapterE
 import type { Served } from "../routing/fallbacks.js";
 import { type RouteTarget, isFallbackStatus } from "../routing/model-table.js";
 import type { RelayRequest } from "../relay/vendor-wire.js";
-import { OpenAIError } from "../openai/openai-error.js";
+import { OpenAIWireError } from "../openai/openai-wire-error.js";
 import { resolveRuntimeModel } from "../openai/runtime-completion.js";
 import { withModel } from "./body-model.js";
 import type { RelayMessages } from "./messages-sender.js";
@@ -26,7 +26,7 @@ export interface MessagesAttempt {
 
 /** A runtime resolution failure as a server error, so the group's writer answers it in Anthropic's shape. */
 function asServerError(error: unknown): unknown {
-  if (!(error instanceof OpenAIError)) return error;
+  if (!(error instanceof OpenAIWireError)) return error;
   return new ServerAdapterError(error.message, { statusCode: error.status, code: error.code ?? "MODEL_NOT_FOUND" });
 }
 

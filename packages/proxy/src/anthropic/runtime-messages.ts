@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type RawResponse, type Runtime, type RuntimeCallContext, type ToolCallRecord, rawResponse } from "@conduit-ai/server-core";
+import { EVENT_STREAM_HEADERS, jsonEventFrame } from "../event-stream.js";
 import { type MessagesBody, runtimeRequestOfMessages, stopReasonOf } from "./messages-to-runtime.js";
-
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 const toolUseOf = (call: ToolCallRecord) => ({ type: "tool_use" as const, id: call.id, name: call.name, input: call.arguments });
 
-const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+/** One Messages API stream event: `event: <type>` and its JSON, which repeats the type. */
+const event = (type: string, data: Record<string, unknown>) => jsonEventFrame({ type, ...data }, type);
 
 /**
  * A Messages API request answered by a runtime provider (a Claude model's fallback), in the
@@ -43,7 +43,7 @@ export async function respondMessagesWithRuntime(
     };
     return rawResponse(JSON.stringify(message), { headers: { "content-type": "application/json" } });
   }
-  return rawResponse(streamMessages(runtime, request, context, { id, model }), { headers: SSE_HEADERS });
+  return rawResponse(streamMessages(runtime, request, context, { id, model }), { headers: EVENT_STREAM_HEADERS });
 }
 
 async function* streamMessages(

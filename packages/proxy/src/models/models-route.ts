@@ -1,7 +1,7 @@
 import { type RouteDefinition, type Runtime, type ServerContext, rawResponse } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { anthropicError } from "../anthropic/errors.js";
-import { OpenAIError } from "../openai/openai-error.js";
+import { OpenAIWireError } from "../openai/openai-wire-error.js";
 import { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./claude-models.js";
 import { clientKeyRefusal } from "../admission/client-auth.js";
 
@@ -68,7 +68,7 @@ const wantsAnthropic = (ctx: ServerContext) => ctx.header("anthropic-version") !
 
 function refused(ctx: ServerContext) {
   if (wantsAnthropic(ctx)) return anthropicError(401, "authentication_error", clientKeyRefusal(ctx));
-  return new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key").toResponse();
+  return new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key").toResponse();
 }
 
 /**
@@ -108,7 +108,7 @@ export function createModelsRoutes(options: ModelsRouteOptions): RouteDefinition
       const model = (await listModels(options)).find((candidate) => candidate.id === id);
       if (model) return json(wantsAnthropic(ctx) ? asAnthropic(model) : asOpenAI(model));
       if (wantsAnthropic(ctx)) return anthropicError(404, "not_found_error", `model: ${id}`);
-      return new OpenAIError(404, `The model '${id}' does not exist`, "invalid_request_error", "model", "model_not_found").toResponse();
+      return new OpenAIWireError(404, `The model '${id}' does not exist`, "invalid_request_error", "model", "model_not_found").toResponse();
     },
   };
   return [list, one];

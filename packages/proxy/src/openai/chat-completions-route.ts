@@ -6,7 +6,7 @@ import { serveWithFallbacks } from "../routing/fallbacks.js";
 import { type ModelTable, createModelTable } from "../routing/model-table.js";
 import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
 import { serveChatTarget } from "./chat-targets.js";
-import { OpenAIError, invalidRequest } from "./openai-error.js";
+import { OpenAIWireError, invalidRequest } from "./openai-wire-error.js";
 import { fromRuntimeError, newCompletionId } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
 import { clientKeyRefusal } from "../admission/client-auth.js";
@@ -42,7 +42,8 @@ export interface ChatCompletionsRouteOptions {
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
-const unauthorized = (ctx: ServerContext) => new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
+const unauthorized = (ctx: ServerContext) =>
+  new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
 /**
  * The body is read here (the route takes it raw) so that every body problem is answered in
@@ -55,7 +56,7 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
     bytes = await ctx.readRawBody();
   } catch (error) {
     const status = ServerAdapterError.isInstance(error) ? error.statusCode : 400;
-    throw new OpenAIError(status, (error as Error).message, "invalid_request_error");
+    throw new OpenAIWireError(status, (error as Error).message, "invalid_request_error");
   }
   const text = bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (text.trim() === "") throw invalidRequest("The request body must be a JSON object");

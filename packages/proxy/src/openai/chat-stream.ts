@@ -1,13 +1,16 @@
+import { formatSseFrame } from "@conduit-ai/server-core/web";
 import { type EventSourceMessage, createParser } from "eventsource-parser";
+import { jsonEventFrame } from "../event-stream.js";
 import { ChunkTranslator, type TranslatedEvent } from "./chunk-translator.js";
-import type { OpenAIErrorBody } from "./openai-error.js";
+import type { OpenAIErrorBody } from "./openai-wire-error.js";
 
-/** One SSE frame of the chat completions stream. */
+/** One SSE frame of the chat completions stream: a `data:` line of JSON, no event name. */
 export function sseData(value: unknown): string {
-  return `data: ${JSON.stringify(value)}\n\n`;
+  return jsonEventFrame(value);
 }
 
-export const SSE_DONE = "data: [DONE]\n\n";
+/** The chat completions stream's last frame. */
+export const SSE_DONE = formatSseFrame({ data: "[DONE]" });
 
 export function streamError(message: string, type = "server_error", code: string | null = null): OpenAIErrorBody {
   return { error: { message, type, param: null, code } };
@@ -56,7 +59,7 @@ export async function* translateMessagesStream(
       pending = [];
       let frames = "";
       for (const item of batch) {
-        if (item.type === "json") frames += `data: ${item.json}\n\n`;
+        if (item.type === "json") frames += formatSseFrame({ data: item.json });
         else if (item.type === "chunk") frames += sseData(item.chunk);
         else if (item.type === "error") frames += sseData(item.error);
         else frames += SSE_DONE;

@@ -5,8 +5,9 @@ import type { Served } from "../routing/fallbacks.js";
 import { primedStream } from "../routing/primed-runtime.js";
 import { type RouteTarget, isFallbackStatus } from "../routing/model-table.js";
 import type { ChatRequest } from "./chat-request-schema.js";
-import { STREAM_HEADERS, completeWithClaude } from "./claude-completion.js";
-import { OpenAIError } from "./openai-error.js";
+import { EVENT_STREAM_HEADERS } from "../event-stream.js";
+import { completeWithClaude } from "./claude-completion.js";
+import { OpenAIWireError } from "./openai-wire-error.js";
 import { generateWithRuntime, resolveRuntimeModel, streamWithRuntime } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
 
@@ -30,7 +31,7 @@ export interface ChatAttempt {
 }
 
 const modelNotFound = (model: string) =>
-  new OpenAIError(
+  new OpenAIWireError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,
     "invalid_request_error",
@@ -114,5 +115,5 @@ export async function serveChatTarget(target: RouteTarget, attempt: ChatAttempt)
   const stream = attempt.hasFallback ? await primedStream(runtime, build) : build(runtime);
   const reserved = estimate ? reservationUsage(estimate, { vendor: "runtime", model: request.model }, 200, 0) : undefined;
   const body = admitted && reserved ? settleWhenDone(stream, admitted, reserved) : stream;
-  return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };
+  return { response: rawResponse(body, { headers: EVENT_STREAM_HEADERS }), servedBy };
 }

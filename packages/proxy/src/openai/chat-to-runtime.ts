@@ -1,6 +1,6 @@
 import type { ConversationMessage, ConversationPart, GenerateRequest, ToolCallRecord } from "@conduit-ai/server-core";
 import type { ChatMessage, ChatRequest } from "./chat-request-schema.js";
-import { invalidRequest } from "./openai-error.js";
+import { invalidRequest } from "./openai-wire-error.js";
 
 /** Parameters no runtime provider is asked for: a 400 naming them, unless `dropParams`. */
 const UNSUPPORTED_BY_RUNTIME = ["logit_bias", "logprobs", "top_logprobs", "reasoning_effort"] as const;

@@ -1,5 +1,5 @@
 import { type ChatUsage, type FinishReason, type VendorUsage, chatUsageOf, finishReasonOf } from "./chat-completion-shapes.js";
-import type { OpenAIErrorBody } from "./openai-error.js";
+import type { OpenAIErrorBody } from "./openai-wire-error.js";
 
 export interface ChatChunkDelta {
   role?: "assistant";

@@ -1,21 +1,16 @@
 import { ServerAdapterError, rawResponse } from "@conduit-ai/server-core";
+import { EVENT_STREAM_HEADERS } from "../event-stream.js";
 import { boundedText } from "./bounded-text.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import { translateMessagesStream } from "./chat-stream.js";
 import { fromMessagesResponse } from "./from-messages-response.js";
-import { OpenAIError, fromVendorError } from "./openai-error.js";
+import { OpenAIWireError, fromVendorError } from "./openai-wire-error.js";
 import type { SendMessages } from "./send-messages.js";
 import { toMessagesRequest } from "./to-messages-request.js";
 
-export const STREAM_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
-
-function sendFailure(error: unknown): OpenAIError {
+function sendFailure(error: unknown): OpenAIWireError {
   if (ServerAdapterError.isInstance(error)) {
-    return new OpenAIError(
+    return new OpenAIWireError(
       error.statusCode,
       error.message,
       error.statusCode >= 500 ? "server_error" : "invalid_request_error",
@@ -23,7 +18,7 @@ function sendFailure(error: unknown): OpenAIError {
       error.code,
     );
   }
-  return new OpenAIError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
+  return new OpenAIWireError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
 }
 
 /**
@@ -66,7 +61,7 @@ export async function completeWithClaude(
   if (request.stream) {
     if (!isEventStream || !upstream.body) {
       await upstream.body?.cancel().catch(() => undefined);
-      throw new OpenAIError(
+      throw new OpenAIWireError(
         502,
         "The upstream answered a streaming request without a stream",
         "server_error",
@@ -75,13 +70,13 @@ export async function completeWithClaude(
       );
     }
     const includeUsage = request.stream_options?.include_usage === true;
-    return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: STREAM_HEADERS });
+    return rawResponse(translateMessagesStream(upstream.body, { ...meta, includeUsage }), { headers: EVENT_STREAM_HEADERS });
   }
   let message: unknown;
   try {
     message = await upstream.json();
   } catch {
-    throw new OpenAIError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
+    throw new OpenAIWireError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
   }
   return rawResponse(JSON.stringify(fromMessagesResponse(message as never, meta)), { headers: { "content-type": "application/json" } });
 }

@@ -10,7 +10,7 @@ import type { Admitted, ClientAdmission } from "../admission/client-admission.js
 import { z } from "zod";
 import { readJsonBody } from "./chat-completions-route.js";
 import { paramOf } from "./chat-request-schema.js";
-import { OpenAIError, invalidRequest } from "./openai-error.js";
+import { OpenAIWireError, invalidRequest } from "./openai-wire-error.js";
 import { fromRuntimeError } from "./runtime-completion.js";
 import { clientKeyRefusal } from "../admission/client-auth.js";
 
@@ -57,7 +57,7 @@ async function resolveEmbeddingModel(runtime: Runtime, model: string): Promise<{
   if (named) return slash > 0 ? { provider: named.name, model: model.slice(slash + 1) } : { provider: named.name };
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
-  throw new OpenAIError(
+  throw new OpenAIWireError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,
     "invalid_request_error",
@@ -89,7 +89,7 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
       let admitted: Admitted | undefined;
       try {
         if (!options.admission && !options.isClientAllowed(ctx))
-          throw new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
+          throw new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
         const body = await readJsonBody(ctx);
         const parsed = embeddingsRequestSchema.safeParse(body);
         if (!parsed.success) {

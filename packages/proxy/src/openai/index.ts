@@ -8,5 +8,5 @@ export { toMessagesRequest, type MessagesRequest } from "./to-messages-request.j
 export { fromMessagesResponse, type ChatCompletion } from "./from-messages-response.js";
 export { ChunkTranslator, type ChatCompletionChunk } from "./chunk-translator.js";
 export { translateMessagesStream } from "./chat-stream.js";
-export { OpenAIError, fromVendorError } from "./openai-error.js";
+export { OpenAIError, OpenAIWireError, fromVendorError } from "./openai-wire-error.js";
 export { openaiErrorShape, openaiKindOf, writeOpenAIError } from "./error-shape.js";

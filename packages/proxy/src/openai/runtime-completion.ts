@@ -5,7 +5,7 @@ import { runtimeRequestOf } from "./chat-to-runtime.js";
 import type { ChatRequest } from "./chat-request-schema.js";
 import type { ChatCompletionChunk } from "./chunk-translator.js";
 import type { ChatCompletion } from "./from-messages-response.js";
-import { OpenAIError } from "./openai-error.js";
+import { OpenAIWireError } from "./openai-wire-error.js";
 import { SSE_DONE, sseData, streamError } from "./chat-stream.js";
 
 /** `provider/model`, a model name some provider lists, or a bare provider name (its default model); anything else is OpenAI's 404 `model_not_found`. */
@@ -21,7 +21,7 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
   // A bare provider name means its default model (`model: "local"`).
   const provider = providers.find((candidate) => candidate.name === model && candidate.models.length > 0);
   if (provider) return { provider: provider.name, model: provider.models[0]! };
-  throw new OpenAIError(
+  throw new OpenAIWireError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,
     "invalid_request_error",
@@ -31,15 +31,15 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
 }
 
 /** A runtime failure in OpenAI's shape, keeping the runtime's status and code. */
-export function fromRuntimeError(error: unknown): OpenAIError {
-  if (error instanceof OpenAIError) return error;
+export function fromRuntimeError(error: unknown): OpenAIWireError {
+  if (error instanceof OpenAIWireError) return error;
   if (ServerAdapterError.isInstance(error)) {
     const type = error.statusCode >= 500 ? "server_error" : error.statusCode === 429 ? "rate_limit_error" : "invalid_request_error";
     const headers: Record<string, string> =
       error.retryAfterMs === undefined ? {} : { "retry-after": String(Math.ceil(error.retryAfterMs / 1000)) };
-    return new OpenAIError(error.statusCode, error.message, type, null, error.code, headers);
+    return new OpenAIWireError(error.statusCode, error.message, type, null, error.code, headers);
   }
-  return new OpenAIError(500, "The server had an error while processing your request.", "server_error");
+  return new OpenAIWireError(500, "The server had an error while processing your request.", "server_error");
 }
 
 function finishReasonOf(reason: string | undefined): FinishReason {

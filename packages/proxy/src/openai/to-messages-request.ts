@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest } from "./chat-request-schema.js";
-import { invalidRequest } from "./openai-error.js";
+import { invalidRequest } from "./openai-wire-error.js";
 
 /** A Messages API content block as Conduit sends it. */
 export type MessagesBlock =

@@ -3,7 +3,7 @@ import { chatRequestSchema } from "./chat-request-schema.js";
 import { ChunkTranslator } from "./chunk-translator.js";
 import { chatUsageOf, finishReasonOf } from "./chat-completion-shapes.js";
 import { fromMessagesResponse } from "./from-messages-response.js";
-import { OpenAIError, fromVendorError } from "./openai-error.js";
+import { OpenAIWireError, fromVendorError } from "./openai-wire-error.js";
 import { toMessagesRequest } from "./to-messages-request.js";
 
 const translate = (body: unknown) => toMessagesRequest(chatRequestSchema.parse(body), { defaultMaxTokens: 1024 });
@@ -55,7 +55,7 @@ describe("toMessagesRequest", () => {
   });
 
   it("refuses a conversation of only instructions", () => {
-    expect(() => translate({ model: "claude-x", messages: [{ role: "system", content: "a" }] })).toThrow(OpenAIError);
+    expect(() => translate({ model: "claude-x", messages: [{ role: "system", content: "a" }] })).toThrow(OpenAIWireError);
   });
 });
 

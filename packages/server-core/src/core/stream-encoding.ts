@@ -4,6 +4,7 @@ import type { ResponseHeaders } from "../contracts/http.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamingError } from "../errors/server-errors.js";
 import { onSharedAbort } from "./abort-fan-out.js";
+import { formatSseFrame } from "./sse-frame.js";
 import {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
@@ -68,15 +69,10 @@ export function toStreamEvent(item: unknown): DataStreamEvent {
   return { type: "data", timestamp: Date.now(), data: item };
 }
 
-/** A field value without line breaks (checked first: nearly every value has none). */
-function singleLine(value: string): string {
-  return value.includes("\n") || value.includes("\r") ? value.replace(/[\r\n]/g, "") : value;
-}
-
-/** One SSE frame. `event` and `id` are stripped of line breaks so no field can inject another event. */
+/** One SSE frame of a `DataStreamEvent`: `event: <type>`, its `id`, the whole event as `data` (framed by `formatSseFrame`). */
 export function encodeSseFrame(event: DataStreamEvent): string {
-  const id = event.id === undefined ? "" : `id: ${singleLine(String(event.id))}\n`;
-  return `event: ${singleLine(event.type)}\n${id}data: ${JSON.stringify(event)}\n\n`;
+  const data = JSON.stringify(event);
+  return formatSseFrame(event.id === undefined ? { event: event.type, data } : { event: event.type, id: String(event.id), data });
 }
 
 export function encodeNdjsonLine(event: DataStreamEvent): string {

@@ -1,8 +1,10 @@
 /**
- * `@conduit-ai/server-core/web`: the web-standard side — the `Request`/`Response` bridge, and the
- * stream encoders (SSE, NDJSON, the AI SDK UI message stream) with their redaction hook.
+ * `@conduit-ai/server-core/web`: the web-standard side — the `Request`/`Response` bridge, the one SSE
+ * framer (`formatSseFrame`), and the stream encoders (SSE, NDJSON, the AI SDK UI message stream) with
+ * their redaction hook.
  */
 export * from "./web-bridge.js";
+export { type SseFrame, formatSseFrame } from "../core/sse-frame.js";
 export {
   type EncodeStreamOptions,
   type EventStreamFormat,

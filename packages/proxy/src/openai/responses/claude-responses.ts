@@ -1,8 +1,8 @@
 import { rawResponse } from "@conduit-ai/server-core";
 import { type EventSourceMessage, createParser } from "eventsource-parser";
 import { boundedText } from "../bounded-text.js";
-import { STREAM_HEADERS } from "../claude-completion.js";
-import { OpenAIError, fromVendorError } from "../openai-error.js";
+import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
+import { OpenAIWireError, fromVendorError } from "../openai-wire-error.js";
 import type { SendMessages } from "../send-messages.js";
 import { fromMessages } from "./from-messages.js";
 import type { ResponseObject } from "./response-object.js";
@@ -36,7 +36,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
       ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
     });
   } catch {
-    throw new OpenAIError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
+    throw new OpenAIWireError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
   }
   if (!upstream.ok) throw fromVendorError(upstream.status, await boundedText(upstream), upstream.headers);
   if (!translation.request.stream) {
@@ -44,7 +44,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
     try {
       message = await upstream.json();
     } catch {
-      throw new OpenAIError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
+      throw new OpenAIWireError(502, "The upstream sent a malformed response", "server_error", null, "upstream_protocol_error");
     }
     const response = fromMessages(message as never, options.shell, translation.toolNames);
     await options.onComplete(response);
@@ -52,7 +52,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
   }
   if (!upstream.body || !(upstream.headers.get("content-type") ?? "").includes("text/event-stream")) {
     await upstream.body?.cancel().catch(() => undefined);
-    throw new OpenAIError(
+    throw new OpenAIWireError(
       502,
       "The upstream answered a streaming request without a stream",
       "server_error",
@@ -61,7 +61,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
     );
   }
   const translator = new ResponsesStreamTranslator(options.shell, translation.toolNames);
-  return rawResponse(streamResponses(upstream.body, translator, options.onComplete), { headers: STREAM_HEADERS });
+  return rawResponse(streamResponses(upstream.body, translator, options.onComplete), { headers: EVENT_STREAM_HEADERS });
 }
 
 /**

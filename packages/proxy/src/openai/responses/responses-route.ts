@@ -8,12 +8,12 @@ import {
 } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import { primedStream } from "../../routing/primed-runtime.js";
-import { STREAM_HEADERS } from "../claude-completion.js";
+import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
 import { paramOf } from "../chat-request-schema.js";
-import { OpenAIError, invalidRequest } from "../openai-error.js";
+import { OpenAIWireError, invalidRequest } from "../openai-wire-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
 import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
 import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
@@ -52,7 +52,8 @@ export interface ResponsesRouteOptions {
   models?: ModelTable;
 }
 
-const unauthorized = (ctx: ServerContext) => new OpenAIError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
+const unauthorized = (ctx: ServerContext) =>
+  new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
 function parse(body: unknown): ResponsesRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
@@ -156,7 +157,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             return { response, servedBy: target.name };
           }
           if (!options.runtime)
-            throw new OpenAIError(
+            throw new OpenAIWireError(
               404,
               `The model \`${attempt.model}\` does not exist or you do not have access to it.`,
               "invalid_request_error",
@@ -188,7 +189,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           if (!(request.stream && hasFallback)) return { response: await respond(runtime), servedBy };
           // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
           const body = await primedStream(runtime, (answering) => bodyOf(respond(answering)));
-          return { response: rawResponse(body, { headers: STREAM_HEADERS }), servedBy };
+          return { response: rawResponse(body, { headers: EVENT_STREAM_HEADERS }), servedBy };
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, serve);
       } catch (error) {

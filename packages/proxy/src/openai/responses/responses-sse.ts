@@ -1,3 +1,4 @@
+import { jsonEventFrame } from "../../event-stream.js";
 import type { ResponsesEvent } from "./stream-translator.js";
 
 /** Numbers the events of one Responses stream and frames each as `event: <type>` + `data: <json>`. */
@@ -7,7 +8,7 @@ export class ResponsesSse {
   frame(events: readonly ResponsesEvent[]): string {
     let frames = "";
     for (const event of events) {
-      frames += `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: this.sequence })}\n\n`;
+      frames += jsonEventFrame({ ...event, sequence_number: this.sequence }, event.type);
       this.sequence++;
     }
     return frames;

@@ -1,4 +1,4 @@
-import { invalidRequest } from "../openai-error.js";
+import { invalidRequest } from "../openai-wire-error.js";
 import { type MessagesBlock, type MessagesRequest, imageBlock, structuredOutputOf } from "../to-messages-request.js";
 import { ClientToolNames } from "./client-tool-names.js";
 import { decodeThinking } from "./response-object.js";

@@ -6,8 +6,14 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-/** A client or upstream failure on the chat completions surface, answered in OpenAI's shape. */
-export class OpenAIError extends Error {
+/**
+ * A client or upstream failure on the OpenAI-compatible surfaces, answered in OpenAI's wire shape.
+ * Named apart from the `openai` SDK's own `OpenAIError`, which a test or client imports beside it.
+ *
+ * @example
+ * throw new OpenAIWireError(400, "messages must not be empty", "invalid_request_error", "messages");
+ */
+export class OpenAIWireError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -17,7 +23,7 @@ export class OpenAIError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.name = "OpenAIError";
+    this.name = "OpenAIWireError";
   }
 
   toBody(): OpenAIErrorBody {
@@ -32,9 +38,18 @@ export class OpenAIError extends Error {
   }
 }
 
+/**
+ * The former name of {@link OpenAIWireError}.
+ *
+ * @deprecated Use `OpenAIWireError`: this name clashes with the `openai` SDK's `OpenAIError`. Removed in the next major.
+ */
+export const OpenAIError = OpenAIWireError;
+/** @deprecated Use `OpenAIWireError`. */
+export type OpenAIError = OpenAIWireError;
+
 /** A 400 naming the offending field, e.g. `messages[2].content`. */
-export function invalidRequest(message: string, param: string | null = null, code: string | null = null): OpenAIError {
-  return new OpenAIError(400, message, "invalid_request_error", param, code);
+export function invalidRequest(message: string, param: string | null = null, code: string | null = null): OpenAIWireError {
+  return new OpenAIWireError(400, message, "invalid_request_error", param, code);
 }
 
 /** The Messages API's error types as OpenAI names them. */
@@ -55,7 +70,7 @@ const FORWARDED_ERROR_HEADERS = ["retry-after", "x-request-id", "request-id"];
  * An upstream Messages API error (`{type:"error", error:{type, message}}`) in OpenAI's shape,
  * same status; `retry-after` is kept so clients back off as the pool asks.
  */
-export function fromVendorError(status: number, bodyText: string, headers?: Headers): OpenAIError {
+export function fromVendorError(status: number, bodyText: string, headers?: Headers): OpenAIWireError {
   let vendorType = "api_error";
   let message = `Upstream error (status ${status})`;
   try {
@@ -72,5 +87,5 @@ export function fromVendorError(status: number, bodyText: string, headers?: Head
     if (value) forwarded[name] = value;
   }
   const safeStatus = status >= 400 && status <= 599 ? status : 502;
-  return new OpenAIError(safeStatus, message, mapped.type, null, mapped.code, forwarded);
+  return new OpenAIWireError(safeStatus, message, mapped.type, null, mapped.code, forwarded);
 }
