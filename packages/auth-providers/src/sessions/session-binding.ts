@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { secretDigest } from "@conduit-ai/server-core/middleware";
 
 // Per verified claim set (the same object for a cached token): one digest per token, not per request.
 const bindings = new WeakMap<object, string>();
@@ -9,7 +9,7 @@ export function sessionBinding(token: string, claims: Record<string, unknown>): 
   if (typeof sid === "string" && sid !== "") return `sid:${sid}`;
   let binding = bindings.get(claims);
   if (binding === undefined) {
-    binding = `token:${createHash("sha256").update(token).digest("base64url")}`;
+    binding = `token:${secretDigest(token)}`;
     bindings.set(claims, binding);
   }
   return binding;

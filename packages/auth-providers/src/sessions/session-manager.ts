@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AuthSessionSource } from "@conduit-ai/auth";
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import { SessionExpiredError, SessionNotFoundError } from "../errors/auth-errors.js";
 import type { AuthSession, AuthenticatedUser, CreateSessionOptions } from "../types.js";
 import { MemorySessionStore } from "./memory-session-store.js";
@@ -50,8 +51,8 @@ export class SessionManager implements AuthSessionSource {
   readonly maxSessionsPerUser: number;
   readonly #touchIntervalMs: number;
   readonly #provider: string;
-  /** Bound ids already derived (bounded): resolving one is on every authenticated request. */
-  readonly #boundIds = new Map<string, string>();
+  /** Bound ids already derived (bounded, least recently used out first): resolving one is on every authenticated request. */
+  readonly #boundIds = new BoundedCache<string>({ maxEntries: 10_000 });
 
   constructor(options: SessionManagerOptions = {}) {
     this.store = options.store ?? new MemorySessionStore();
@@ -121,7 +122,6 @@ export class SessionManager implements AuthSessionSource {
     let id = this.#boundIds.get(key);
     if (id === undefined) {
       id = boundSessionId(this.#provider, userId, binding);
-      if (this.#boundIds.size >= 10_000) this.#boundIds.clear();
       this.#boundIds.set(key, id);
     }
     return id;

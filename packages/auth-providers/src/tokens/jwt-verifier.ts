@@ -207,9 +207,10 @@ export function createJwtVerifier(provider: string, options: JwtVerifierOptions)
   const maxLength = options.maxTokenLength ?? 16_384;
 
   return {
-    peek: (token) => cache.get(token, toleranceSec),
+    peek: (token) => (token.length > maxLength ? undefined : cache.get(token, toleranceSec)),
     async verify(token) {
-      const cached = cache.get(token, toleranceSec);
+      // Length first: the cache hashes its key, and an oversized token is never cached anyway.
+      const cached = token.length > maxLength ? undefined : cache.get(token, toleranceSec);
       if (cached) return cached;
       if (token.length > maxLength || !JWT_SHAPE.test(token))
         throw new InvalidTokenError(provider, "Malformed token", { details: { reason: "malformed" } });

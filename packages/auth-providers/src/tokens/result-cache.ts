@@ -1,40 +1,32 @@
-import { createHash } from "node:crypto";
+import { BoundedCache, secretDigest } from "@conduit-ai/server-core/middleware";
 
 /**
- * Results keyed by a token's SHA-256 (the token itself is not kept), each until its own
- * deadline, bounded in size (the oldest entry goes first).
+ * Results keyed by a token's SHA-256 (the token itself is never kept), each until its own
+ * deadline, bounded in size (the least recently used entry goes first).
  */
 export class ResultCache<T> {
-  readonly #entries = new Map<string, { value: T; until: number }>();
+  readonly #entries: BoundedCache<T>;
 
-  constructor(private readonly maxEntries = 10_000) {}
-
-  static keyOf(token: string): string {
-    return createHash("sha256").update(token).digest("base64url");
+  constructor(maxEntries = 10_000) {
+    this.#entries = new BoundedCache({ maxEntries });
   }
 
   get(token: string): T | undefined {
-    const key = ResultCache.keyOf(token);
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.until <= Date.now()) {
-      this.#entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    return this.#entries.get(secretDigest(token));
   }
 
   /** Forgets a token (revoked here: refused at once, not when its cached result expires). */
   delete(token: string): void {
-    this.#entries.delete(ResultCache.keyOf(token));
+    this.#entries.delete(secretDigest(token));
   }
 
+  /** Keeps `value` until `until` (epoch ms); a deadline already past keeps nothing. */
   set(token: string, value: T, until: number): void {
-    if (until <= Date.now()) return;
-    if (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(ResultCache.keyOf(token), { value, until });
+    this.#entries.set(secretDigest(token), value, { expiresAt: until });
+  }
+
+  /** The keys held (token digests), for tests. */
+  keys(): IterableIterator<string> {
+    return this.#entries.keys();
   }
 }

@@ -1,41 +1,45 @@
+import { BoundedCache, secretDigest } from "@conduit-ai/server-core/middleware";
 import type { JWTPayload } from "jose";
 
 /**
  * Tokens whose signature and claims were already checked, with their claims, for at most
- * `ttlMs` and never past their own `exp` (plus tolerance). Bounded: the oldest entry goes
- * first (a Map iterates in insertion order). A token is only ever found by its exact text.
+ * `ttlMs` and never past their own `exp` (plus tolerance). Bounded: the least recently used
+ * entry goes first. Keyed by the token's SHA-256, so the cache never holds a bearer token,
+ * and a token is only ever found by its exact text.
  */
 export class VerifiedTokenCache {
-  readonly #entries = new Map<string, { claims: JWTPayload; until: number }>();
+  readonly #entries: BoundedCache<JWTPayload>;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.#entries = new BoundedCache({ maxEntries, ttlMs });
+  }
 
   get(token: string, toleranceSec: number): JWTPayload | undefined {
     if (this.ttlMs <= 0) return undefined;
-    const entry = this.#entries.get(token);
-    if (!entry) return undefined;
-    const now = Date.now();
-    const expired = entry.claims.exp !== undefined && now >= (entry.claims.exp + toleranceSec) * 1000;
-    if (now >= entry.until || expired) {
-      this.#entries.delete(token);
+    const key = secretDigest(token);
+    const claims = this.#entries.get(key);
+    if (claims === undefined) return undefined;
+    if (claims.exp !== undefined && Date.now() >= (claims.exp + toleranceSec) * 1000) {
+      this.#entries.delete(key);
       return undefined;
     }
-    return entry.claims;
+    return claims;
   }
 
   set(token: string, claims: JWTPayload): void {
     if (this.ttlMs <= 0) return;
-    if (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(token, { claims, until: Date.now() + this.ttlMs });
+    this.#entries.set(secretDigest(token), claims);
   }
 
   clear(): void {
     this.#entries.clear();
+  }
+
+  /** The keys held (token digests), for tests. */
+  keys(): IterableIterator<string> {
+    return this.#entries.keys();
   }
 }

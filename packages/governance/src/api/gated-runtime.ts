@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { DataStreamEvent, GateAdmission, GenerateRequest, Runtime, RuntimeCallContext, TokenUsage } from "@conduit-ai/server-core";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { credentialOf } from "../key-secret.js";
@@ -28,8 +29,8 @@ export interface VirtualKeyWebSocket {
  * attachWebSocket(server, { runtime: ws.runtime, auth: ws.auth });
  */
 export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defaultMaxOutputTokens: number): VirtualKeyWebSocket {
-  /** connection user id → digest. Bounded: the oldest goes first. */
-  const digests = new Map<string, string>();
+  /** connection user id → digest. Bounded: the least recently used goes first. */
+  const digests = new BoundedCache<string>({ maxEntries: 10_000 });
   let connections = 0;
   const admit = async (request: GenerateRequest, context: RuntimeCallContext | undefined) => {
     const digest = context?.user ? digests.get(context.user.id) : undefined;
@@ -113,7 +114,6 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
         connections += 1;
         const id = `${identity.keyId}#${connections}`;
         digests.set(id, digest);
-        if (digests.size > 10_000) digests.delete(digests.keys().next().value as string);
         return {
           id,
           roles: ["virtual-key"],

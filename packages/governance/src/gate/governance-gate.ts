@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import {
   type Gate,
   type GateAdmission,
@@ -52,7 +53,7 @@ export class GovernanceGate implements Gate {
   readonly #options: GovernanceGateOptions;
   readonly #lines: ConcurrencyLines;
   /** digest → the line it last waited in, so newcomers queue behind waiters instead of overtaking them. */
-  readonly #lineOf = new Map<string, string>();
+  readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
 
   constructor(options: GovernanceGateOptions) {
     this.#options = options;
@@ -92,7 +93,6 @@ export class GovernanceGate implements Gate {
       const timeoutMs =
         outcome && !("refusal" in outcome) && !outcome.admitted && outcome.reason === "concurrency" ? outcome.queueTimeoutMs : 30_000;
       this.#lineOf.set(digest, line);
-      if (this.#lineOf.size > 10_000) this.#lineOf.delete(this.#lineOf.keys().next().value as string);
       outcome = await this.#lines.wait(line, started + timeoutMs, request.signal, async () => {
         const next = await attempt();
         return !("refusal" in next) && !next.admitted && next.reason === "concurrency" ? undefined : next;

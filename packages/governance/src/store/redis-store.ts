@@ -1,3 +1,4 @@
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import type { KeyRecord, TeamRecord } from "../records.js";
 import type { WindowClock } from "../windows.js";
@@ -33,7 +34,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   readonly #redis: ScriptClient;
   readonly #namespace: string;
   /** digest → key id and team ("" none); bounded, and harmless when stale (the script decides). */
-  readonly #routes = new Map<string, { id: string; team: string }>();
+  readonly #routes = new BoundedCache<{ id: string; team: string }>({ maxEntries: 10_000 });
 
   constructor(options: RedisGovernanceStoreOptions) {
     this.#namespace = options.namespace ?? "conduit:gov";
@@ -65,7 +66,6 @@ export class RedisGovernanceStore implements GovernanceStore {
     const id = await this.#redis.get(`${this.#namespace}:digest:${digest}`);
     if (!id) return undefined;
     const team = (await this.#redis.hget(`${this.#namespace}:keys`, id)) ?? "";
-    if (this.#routes.size >= 10_000) this.#routes.delete(this.#routes.keys().next().value as string);
     const route = { id, team };
     this.#routes.set(digest, route);
     return route;

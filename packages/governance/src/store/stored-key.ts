@@ -1,3 +1,4 @@
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { KeyRecord } from "../records.js";
 import type { AdmitInput, AdmitOutcome } from "./governance-store.js";
 
@@ -7,14 +8,13 @@ export function storedKeyJson(record: KeyRecord): string {
 }
 
 /** Parsed records by their JSON: the admit script answers the same string for every call of a key. */
-const parsed = new Map<string, KeyRecord>();
+const parsed = new BoundedCache<KeyRecord>({ maxEntries: 10_000 });
 
 function keyOf(json: string | undefined): KeyRecord {
   const text = json ?? "{}";
   const cached = parsed.get(text);
   if (cached) return cached;
   const { expiresAtMs: _expiresAtMs, ...record } = JSON.parse(text) as KeyRecord & { expiresAtMs?: number };
-  if (parsed.size >= 10_000) parsed.delete(parsed.keys().next().value as string);
   parsed.set(text, record);
   return record;
 }

@@ -62,6 +62,9 @@ export { type PropertySchema, type PropertyType, type ValidationSchema, validate
 export { validationSchemas } from "./validation/validation-schemas.js";
 // Building blocks for middleware and surfaces of other packages (auth, websocket, proxy, cli).
 export { MiddlewareStack } from "../core/middleware-stack.js";
+// One bounded LRU/TTL cache for every in-process cache, and the digest a secret is keyed by (issue 25).
+export { BoundedCache, type BoundedCacheEntryOptions, type BoundedCacheOptions } from "../core/bounded-cache.js";
+export { secretDigest } from "../core/secret-digest.js";
 export { type Deadline, DeadlineQueue } from "../core/deadline-queue.js";
 export { within } from "../core/within.js";
 export { pathMatchesFilter } from "../core/path-pattern.js";

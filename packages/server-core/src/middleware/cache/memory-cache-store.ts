@@ -1,42 +1,34 @@
+import { BoundedCache } from "../../core/bounded-cache.js";
 import type { CacheEntry, CacheStore } from "./cache-store.js";
 
 /**
  * An in-process LRU: at most `maxSize` entries, the least recently used leaves first;
- * expired entries are dropped when read.
+ * expired entries are dropped when read. Keys are the cache middleware's (method, path, query,
+ * user id), never a credential: a request with credentials but no user is not cached at all.
  *
  * @example
  * createCacheMiddleware({ ttlMs: 30_000, store: new MemoryCacheStore(5000) });
  */
 export class MemoryCacheStore implements CacheStore {
-  private readonly entries = new Map<string, CacheEntry>();
+  private readonly entries: BoundedCache<CacheEntry>;
 
   constructor(
     readonly maxSize = 1000,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.entries = new BoundedCache({ maxEntries: maxSize, now });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.createdAt + entry.ttlMs <= this.now()) return undefined;
-    // Re-inserting moves the key to the end: Map order is recency order.
-    this.entries.set(key, entry);
-    return entry;
+    return this.entries.get(key);
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    this.entries.delete(key);
-    while (this.entries.size >= this.maxSize) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
-    this.entries.set(key, entry);
+    this.entries.set(key, entry, { expiresAt: entry.createdAt + entry.ttlMs });
   }
 
   async delete(key: string): Promise<void> {
