@@ -3,11 +3,14 @@ import { parseAuthorization } from "@conduit-ai/auth";
 import { type Logger, ServerAdapterError, type ServerContext, StoreUnavailableError, createConsoleLogger } from "@conduit-ai/server-core";
 import { AuthProviderError, MissingTokenError, ProviderAPIError, SessionNotFoundError } from "./errors/auth-errors.js";
 import { ProviderAvailability } from "./health/provider-availability.js";
-import { RbacPolicy, type RbacOptions } from "./rbac/rbac-policy.js";
+import type { ProviderOptions, VerifiedToken } from "./provider-options.js";
+import { RbacPolicy } from "./rbac/rbac-policy.js";
 import { sessionBinding } from "./sessions/session-binding.js";
-import { SessionManager, type SessionManagerOptions } from "./sessions/session-manager.js";
+import { SessionManager } from "./sessions/session-manager.js";
+import { headerFromTokenSource } from "./tokens/token-source-header.js";
 
 export { sessionBinding };
+export type { ProviderOptions, VerifiedToken };
 import type {
   AuthProvider,
   AuthSession,
@@ -20,35 +23,6 @@ import type {
   TokenValidationResult,
   UnauthorizedEvent,
 } from "./types.js";
-
-/** Options every provider type takes beside its own settings. */
-export interface ProviderOptions {
-  /** Sessions for `authenticateRequest`: a manager, its options, or `false` (stateless). Default: in memory. */
-  sessions?: SessionManager | SessionManagerOptions | false;
-  /** The role enforcement policy of `authorizeUser`/`authorizeRoles`/`authorizePermissions`. */
-  rbac?: RbacPolicy | RbacOptions;
-  /** Where the outage lines go (one `warn` when the identity provider stops answering, one when it answers again). Default: JSON lines on stderr. */
-  logger?: Logger;
-}
-
-/** What a provider type's `verifyToken` returns for a good token. */
-export interface VerifiedToken {
-  user: AuthenticatedUser;
-  claims: Record<string, unknown>;
-  /** Epoch ms. */
-  expiresAt?: number;
-}
-
-function headerOf(source: TokenSource, name: string): string | undefined {
-  if ("header" in source && typeof source.header === "function") return source.header(name) ?? undefined;
-  const headers = "headers" in source && typeof source.headers === "object" && source.headers !== null ? source.headers : source;
-  if (typeof Headers !== "undefined" && headers instanceof Headers) return headers.get(name) ?? undefined;
-  // Node lower-cases header names; a plain map may not, so look case-insensitively.
-  const record = headers as Record<string, string | string[] | undefined>;
-  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
-  const value = key === undefined ? undefined : record[key];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * Everything the provider contract requires, built on one `verifyToken` per provider type
@@ -139,7 +113,7 @@ export abstract class BaseAuthProvider extends EventEmitter implements AuthProvi
   }
 
   extractToken(source: TokenSource): string | null {
-    const header = headerOf(source, "authorization");
+    const header = headerFromTokenSource(source, "authorization");
     if (header === undefined) return null;
     const parsed = parseAuthorization(header, "Bearer");
     return parsed.kind === "token" ? parsed.token : null;

@@ -12,10 +12,8 @@ import {
   type Runtime,
   type RuntimeCallContext,
   type RuntimeHealth,
-  StoreUnavailableError,
   type TokenUsage,
   createConsoleLogger,
-  isStoreUnavailable,
 } from "@conduit-ai/server-core";
 import { CallTokenAuth } from "./auth/call-token-auth.js";
 import { createMemory } from "./create-memory.js";
@@ -24,12 +22,13 @@ import { generateWithAiSdk, streamWithAiSdk } from "./generation/ai-sdk-engine.j
 import { streamChatCompletions } from "./generation/chat-completions-engine.js";
 import { collectResult, type GenerationPart, type GenerationPlan } from "./generation/generation-part.js";
 import { streamLocally } from "./generation/local-engine.js";
-import { type PlanDependencies, planGeneration, withHistory } from "./generation/request-plan.js";
+import { type PlanDependencies, planGeneration } from "./generation/request-plan.js";
 import { toStreamEvent } from "./generation/stream-events.js";
 import { traceGeneration } from "./generation/trace-generation.js";
 import { McpManager } from "./mcp/mcp-manager.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
-import { type MemoryUnavailablePolicy, memoryOptionsOf } from "./memory/memory-options.js";
+import { memoryOptionsOf } from "./memory/memory-options.js";
+import { TurnMemory, withMemoryUnavailable } from "./memory/turn-memory.js";
 import { anthropicProvider, openAIProvider } from "./providers/provider-config.js";
 import { mapProviderError } from "./providers/provider-error.js";
 import { type ConfiguredProvider, ProviderRegistry } from "./providers/provider-registry.js";
@@ -40,17 +39,8 @@ import type { UsageRecord } from "./usage-record.js";
 import { RuntimeToolRegistry } from "./tools/tool-registry.js";
 import { createUsageLedger } from "./usage/create-usage-ledger.js";
 import { recordUsage } from "./usage/record-usage.js";
+import { reportGenerationUsage } from "./usage/report-generation-usage.js";
 import type { UsageLedger } from "./usage/usage-ledger.js";
-
-/** 503 `STORE_UNAVAILABLE` naming the memory store (its cause stays server-side). */
-/** A stream's `finish` event saying the conversation memory could not be read or the turn not kept. */
-function withMemoryUnavailable(finish: DataStreamEvent): DataStreamEvent {
-  return { ...finish, data: { ...(finish.data as object), memory: "unavailable" } };
-}
-
-function memoryUnavailable(error: unknown): StoreUnavailableError {
-  return isStoreUnavailable(error) ? error : new StoreUnavailableError("memory", { cause: error });
-}
 
 /** The AI SDK `timeout` from `RuntimeOptions.providerTimeout` (defaults: 10 min per call, 2 min between chunks). */
 function providerTimeout(option: RuntimeOptions["providerTimeout"]): PlanDependencies["timeout"] {
@@ -72,7 +62,7 @@ export class ConduitRuntime implements Runtime {
   readonly #embedCall: EmbedCallOptions;
   readonly #onUsage: ((record: UsageRecord) => void) | undefined;
   readonly #tokenAuth: CallTokenAuth;
-  readonly #onMemoryUnavailable: MemoryUnavailablePolicy;
+  readonly #turnMemory: TurnMemory;
 
   constructor(options: RuntimeOptions = {}) {
     const environment = options.env ?? process.env;
@@ -92,7 +82,6 @@ export class ConduitRuntime implements Runtime {
     this.#maxRetries = options.maxRetries ?? 2;
     this.#onUsage = options.onUsage;
     this.#tokenAuth = new CallTokenAuth(options.auth);
-    this.#onMemoryUnavailable = memoryOptionsOf(options.memory).onUnavailable;
     const warn = options.onDeprecation ?? emitProcessDeprecation;
     const timeout = providerTimeout(options.providerTimeout);
     this.#embedCall = { maxRetries: this.#maxRetries, timeoutMs: timeout?.stepMs };
@@ -106,6 +95,7 @@ export class ConduitRuntime implements Runtime {
       maxSteps: options.maxSteps ?? 5,
       historyLimit: options.historyLimit ?? 20,
     };
+    this.#turnMemory = new TurnMemory(this.memory, memoryOptionsOf(options.memory).onUnavailable, this.#logger, this.#dependencies);
   }
 
   /** Resolves once every MCP server's first connection attempt has settled. */
@@ -124,40 +114,6 @@ export class ConduitRuntime implements Runtime {
     return endpoint === undefined ? streamWithAiSdk(plan) : streamChatCompletions(plan, endpoint);
   }
 
-  /**
-   * With the store down (Redis unreachable) and `memory.onUnavailable: "degrade"` (the default)
-   * the call runs without history and the turn is not recorded: a warning says so, and so does
-   * the result (`memory: "unavailable"`). With `"fail"` the call is refused with 503
-   * `STORE_UNAVAILABLE` before the model is asked. Undefined when the store answered.
-   */
-  async #withHistory(plan: GenerationPlan, sessionId: string | undefined): Promise<{ plan: GenerationPlan; unavailable: boolean }> {
-    try {
-      return { plan: await withHistory(plan, sessionId, this.#dependencies), unavailable: false };
-    } catch (error) {
-      if (this.#onMemoryUnavailable === "fail") throw memoryUnavailable(error);
-      this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: generating without history");
-      return { plan, unavailable: true };
-    }
-  }
-
-  /** Records the turn; false when the store could not (with `"fail"`, a 503 instead). */
-  async #remember(sessionId: string | undefined, text: string, content: string): Promise<boolean> {
-    if (sessionId === undefined) return true;
-    const timestamp = new Date().toISOString();
-    try {
-      await this.memory.append(sessionId, [
-        { role: "user", content: text, timestamp },
-        { role: "assistant", content, timestamp: new Date().toISOString() },
-      ]);
-      return true;
-    } catch (error) {
-      // "fail" promises no answer the conversation does not keep: the client retries the whole turn.
-      if (this.#onMemoryUnavailable === "fail") throw memoryUnavailable(error);
-      this.#logger.warn({ err: error, sessionId }, "conversation memory unavailable: turn not recorded");
-      return false;
-    }
-  }
-
   async generate(request: GenerateRequest, context: RuntimeCallContext = {}): Promise<GenerateResult> {
     planGeneration(request, context, this.#dependencies);
     // The request is checked first (400), then the token (401); the plan is made with the token's identity.
@@ -172,20 +128,20 @@ export class ConduitRuntime implements Runtime {
     let result: GenerateResult;
     let memoryDown = false;
     try {
-      ({ plan, unavailable: memoryDown } = await this.#withHistory(validated, request.sessionId));
+      ({ plan, unavailable: memoryDown } = await this.#turnMemory.withHistory(validated, request.sessionId));
       result = await collectResult(this.#run(plan, false), plan.provider.name, plan.model);
     } catch (error) {
       await recordUsage(this.usage, { ...call, failed: true });
       throw error;
     }
     await recordUsage(this.usage, { ...call, usage: result.usage });
-    this.#recordUsage(plan, request.sessionId, {
+    reportGenerationUsage(this.#onUsage, this.#logger, plan, request.sessionId, {
       outcome: "finish",
       usage: result.usage,
       usageReported: true,
       outputCharacters: result.content.length,
     });
-    const recorded = await this.#remember(request.sessionId, plan.text, result.content);
+    const recorded = await this.#turnMemory.remember(request.sessionId, plan.text, result.content);
     return memoryDown || !recorded ? { ...result, memory: "unavailable" } : result;
   }
 
@@ -207,7 +163,7 @@ export class ConduitRuntime implements Runtime {
     let usage: TokenUsage | undefined;
     let failed = false;
     try {
-      const { plan, unavailable } = await this.#withHistory(validated, sessionId);
+      const { plan, unavailable } = await this.#turnMemory.withHistory(validated, sessionId);
       let finish: DataStreamEvent | undefined;
       for await (const part of this.#run(plan, true)) {
         if (part.type === "text-delta") {
@@ -225,7 +181,7 @@ export class ConduitRuntime implements Runtime {
         yield toStreamEvent(part);
         if (part.type === "error") return;
       }
-      const recorded = await this.#remember(sessionId, validated.text, content);
+      const recorded = await this.#turnMemory.remember(sessionId, validated.text, content);
       if (finish) yield unavailable || !recorded ? withMemoryUnavailable(finish) : finish;
     } catch (error) {
       failed = true;
@@ -234,7 +190,7 @@ export class ConduitRuntime implements Runtime {
       // Also when the consumer went away mid-stream (its return() lands here): the provider spent tokens.
       // Aborted: the caller's signal, or a consumer that stopped pulling before the finish.
       const outcome = validated.context.signal?.aborted ? "aborted" : failed ? "error" : usage === undefined ? "aborted" : "finish";
-      this.#recordUsage(validated, sessionId, {
+      reportGenerationUsage(this.#onUsage, this.#logger, validated, sessionId, {
         outcome,
         usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         usageReported: usage !== undefined,
@@ -242,27 +198,6 @@ export class ConduitRuntime implements Runtime {
       });
       // The ledger counts an abandoned stream as a call with the tokens the provider reported (none when unknown).
       await recordUsage(this.usage, { ...call, ...(usage === undefined ? {} : { usage }), failed: outcome === "error" });
-    }
-  }
-
-  /** Reports a generation's consumption to `onUsage`; an aborted or failed one is logged too (info). */
-  #recordUsage(
-    plan: GenerationPlan,
-    sessionId: string | undefined,
-    result: Pick<UsageRecord, "outcome" | "usage" | "usageReported" | "outputCharacters">,
-  ): void {
-    const record: UsageRecord = {
-      provider: plan.provider.name,
-      model: plan.model,
-      ...(sessionId === undefined ? {} : { sessionId }),
-      ...(plan.context.requestId === undefined ? {} : { requestId: plan.context.requestId }),
-      ...result,
-    };
-    if (record.outcome !== "finish") this.#logger.info({ usage: record }, `generation ${record.outcome}: usage recorded`);
-    try {
-      this.#onUsage?.(record);
-    } catch (error) {
-      this.#logger.warn({ err: error }, "onUsage hook threw");
     }
   }
 

@@ -3,86 +3,30 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import {
   AuthenticationError,
-  ErrorCode,
   type Logger,
   RouteNotFoundError,
-  ServerAdapterError,
-  type TrustProxyConfig,
   WebSocketConnectionError,
   WebSocketError,
   serviceUnavailable,
   silentLogger,
   wrapError,
 } from "@conduit-ai/server-core";
-import type { RateLimiter } from "@conduit-ai/server-core/middleware";
-import { rawErrorResponse } from "@conduit-ai/server-core/node";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
-import { type ClientMessage, parseClientMessage } from "./message-protocol.js";
+import { startHeartbeat } from "./connection-heartbeat.js";
+import { parseClientMessage } from "./message-protocol.js";
 import { DEFAULT_RATE_LIMITED_TYPES, RateLimitGate } from "./rate-limit-gate.js";
 import { authenticateUpgrade } from "./upgrade-auth.js";
-import { type ResolvedWebSocketConfig, type WebSocketConfig, type WebSocketUser, resolveWebSocketConfig } from "./websocket-config.js";
+import { handshakeError, refuse } from "./upgrade-refusal.js";
+import { type ResolvedWebSocketConfig, type WebSocketUser, resolveWebSocketConfig } from "./websocket-config.js";
 import { WebSocketConnection } from "./websocket-connection.js";
+import type {
+  WebSocketConnectionHandler,
+  WebSocketMessageHandler,
+  WebSocketMessageKind,
+  WebSocketServerOptions,
+} from "./websocket-server-options.js";
 
-export type WebSocketMessageKind = "text" | "binary" | "ping" | "pong" | "close";
-
-/** Handles one routed JSON message; a throw becomes an `error` message to the client. */
-export type WebSocketMessageHandler = (message: ClientMessage, connection: WebSocketConnection) => Promise<void> | void;
-
-/** Connection hooks; a hook that throws is logged, never fatal. */
-export interface WebSocketConnectionHandler {
-  onOpen?(connection: WebSocketConnection): void | Promise<void>;
-  /** Every frame, before routing: `text`, `binary`, `ping`, `pong`. */
-  onMessage?(connection: WebSocketConnection, message: { kind: WebSocketMessageKind; data: Buffer | string }): void | Promise<void>;
-  onClose?(connection: WebSocketConnection, event: { kind: "close"; code: number; reason: string }): void | Promise<void>;
-  onError?(connection: WebSocketConnection, error: Error): void | Promise<void>;
-}
-
-export interface WebSocketServerOptions extends WebSocketConfig {
-  handlers?: Record<string, WebSocketMessageHandler>;
-  connectionHandler?: WebSocketConnectionHandler;
-  logger?: Logger;
-  /**
-   * The HTTP rate limiter whose budget the surface spends: each upgrade and each message of
-   * `rateLimitedTypes` counts as one request (same store, same key as HTTP). `attachWebSocket`
-   * passes the adapter's default limiter unless this is `false`.
-   */
-  rateLimit?: RateLimiter | false;
-  /** Message types that start work and so count (default `generate`, `stream`, `tool_call`). */
-  rateLimitedTypes?: string[];
-  /** The server's `trustProxy`, so the budget's client address is the one HTTP uses (`attachWebSocket` passes the adapter's). */
-  trustProxy?: TrustProxyConfig;
-  /**
-   * Answers an upgrade on another path when no other `upgrade` listener exists (default: 404).
-   * `attachWebSocket` runs it through the adapter's HTTP pipeline (`answerUpgradeOverHttp`), so a
-   * route decides — e.g. the proxy's 426 that sends the Codex CLI to HTTP at once.
-   */
-  foreignUpgrade?: (request: IncomingMessage, socket: Duplex) => Promise<void>;
-}
-
-const REFUSAL_FLUSH_GRACE_MS = 1_000;
-
-/** Refuses an upgrade with the JSON error envelope, like every other answer of the server. */
-function refuse(socket: Duplex, error: ServerAdapterError, headers?: Record<string, string>): void {
-  if (!socket.writable) return void socket.destroy();
-  // Destroying right after end() can drop the unflushed answer (the client then sees a reset, not
-  // the envelope): close once it is flushed, or after a grace period for a client that never reads.
-  const grace = setTimeout(() => socket.destroy(), REFUSAL_FLUSH_GRACE_MS);
-  grace.unref();
-  socket.end(rawErrorResponse(error, headers), () => {
-    clearTimeout(grace);
-    socket.destroy();
-  });
-}
-
-/** A handshake the client got wrong (`ws` names what): 400 `WEBSOCKET_CONNECTION_FAILED` (405 for a method other than GET). */
-function handshakeError(message: string): ServerAdapterError {
-  return new ServerAdapterError(`WebSocket handshake failed: ${message}`, {
-    code: ErrorCode.WEBSOCKET_CONNECTION_FAILED,
-    statusCode: /method/i.test(message) ? 405 : 400,
-    category: "WEBSOCKET",
-    severity: "LOW",
-  });
-}
+export type { WebSocketConnectionHandler, WebSocketMessageHandler, WebSocketMessageKind, WebSocketServerOptions };
 
 /**
  * The WebSocket surface (on `ws`), independent of the HTTP framework: attach it to Node
@@ -196,7 +140,7 @@ export class ConduitWebSocketServer {
   private accept(socket: WebSocket, request: IncomingMessage, user: WebSocketUser | undefined): void {
     const connection = new WebSocketConnection(`ws-${randomUUID()}`, socket, request, user);
     this.connections.add(connection);
-    this.startHeartbeat(connection);
+    startHeartbeat(connection, this.config, this.logger);
     socket.on("message", (data: RawData, isBinary: boolean) => this.track(this.receive(connection, data, isBinary)));
     socket.on("ping", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "ping", data }));
     socket.on("pong", (data: Buffer) => void this.hook(connection, "onMessage", { kind: "pong", data }));
@@ -217,30 +161,6 @@ export class ConduitWebSocketServer {
       payload: { connectionId: connection.id, ...(user ? { userId: user.id } : {}) },
     });
     void this.hook(connection, "onOpen");
-  }
-
-  /** Pings every `pingInterval`; no pong within `pongTimeout` → terminate. */
-  private startHeartbeat(connection: WebSocketConnection): void {
-    const { socket } = connection;
-    let pongTimer: NodeJS.Timeout | undefined;
-    const interval = setInterval(() => {
-      if (pongTimer) return;
-      pongTimer = setTimeout(() => {
-        this.logger.info({ connectionId: connection.id }, "websocket terminated: no pong");
-        socket.terminate();
-      }, this.config.pongTimeout);
-      pongTimer.unref();
-      socket.ping();
-    }, this.config.pingInterval);
-    interval.unref();
-    socket.on("pong", () => {
-      clearTimeout(pongTimer);
-      pongTimer = undefined;
-    });
-    socket.once("close", () => {
-      clearInterval(interval);
-      clearTimeout(pongTimer);
-    });
   }
 
   private async receive(connection: WebSocketConnection, data: RawData, isBinary: boolean): Promise<void> {

@@ -20,9 +20,11 @@
  * streams need ≈ 10 000 descriptors in its process; the bench raises nothing itself and
  * checks `ulimit -n` (20 000 here) before it starts.
  */
-import { type ChildProcess, execFileSync, fork } from "node:child_process";
-import { type ClientRequest, request } from "node:http";
+import { execFileSync } from "node:child_process";
+import { request } from "node:http";
 import { parseArgs } from "node:util";
+import { type StreamLoad, closeAll, openStreams } from "./provider-stream-load.js";
+import { ask, forkChild } from "./provider-streams-children.js";
 
 const { values } = parseArgs({
   options: {
@@ -59,32 +61,6 @@ if (!values.source) {
   });
 }
 
-function forkChild(file: string, args: string[], execArgv: string[]): Promise<{ child: ChildProcess; port: number }> {
-  // stdout to /dev/null: Conduit's request log lines go there, as a file would take them.
-  const child = fork(new URL(file, import.meta.url), args, { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
-  });
-}
-
-/** Replies come back in order: one queue of waiting callers per child. */
-const waiting = new Map<ChildProcess, Array<(reply: unknown) => void>>();
-function ask<T>(child: ChildProcess, message: string): Promise<T> {
-  let queue = waiting.get(child);
-  if (queue === undefined) {
-    const callers: Array<(reply: unknown) => void> = [];
-    waiting.set(child, callers);
-    child.on("message", (reply) => callers.shift()?.(reply));
-    queue = callers;
-  }
-  const callers = queue;
-  return new Promise((resolve) => {
-    callers.push(resolve as (reply: unknown) => void);
-    child.send(message);
-  });
-}
-
 const upstream = await forkChild("./provider-upstream.ts", [values.interval, "600"], ["--import", "tsx"]);
 // Conduit runs as users run it (plain node on the built packages); `--source` needs tsx for the sources.
 const conduit = await forkChild(
@@ -105,92 +81,19 @@ interface Sample {
   cpu: NodeJS.CpuUsage;
 }
 const sample = () => ask<Sample>(conduit.child, "sample");
-const body = JSON.stringify({ input: { text: "Stream a long answer" }, provider: "openai", model: "bench-model" });
-
-interface Stream {
-  request: ClientRequest;
-  /** ms from the start of the load until the response headers / the first text-delta. */
-  startedAt?: number;
-  streamingAt?: number;
-  failed?: string;
-}
-
-/** Opens one stream; `onStreaming` fires once its first `text-delta` event arrived. */
-function openStream(origin: number, onStreaming: () => void): Stream {
-  const stream = {} as Stream;
-  stream.request = request(
-    {
-      host: "127.0.0.1",
-      port: conduit.port,
-      path: "/api/agent/stream",
-      method: "POST",
-      agent: false,
-      headers: { "content-type": "application/json" },
-    },
-    (response) => {
-      if (response.statusCode !== 200) {
-        stream.failed = `status ${response.statusCode}`;
-        response.resume();
-        onStreaming();
-        return;
-      }
-      stream.startedAt = performance.now() - origin;
-      response.setEncoding("utf8");
-      let seen = "";
-      const onData = (text: string) => {
-        seen += text;
-        if (seen.includes("event: text-delta")) {
-          stream.streamingAt = performance.now() - origin;
-          response.off("data", onData);
-          response.resume();
-          onStreaming();
-        } else if (seen.includes("event: error")) {
-          stream.failed = seen.slice(seen.indexOf("event: error"), seen.indexOf("event: error") + 200);
-          response.off("data", onData);
-          onStreaming();
-        }
-      };
-      response.on("data", onData);
-    },
-  );
-  stream.request.on("error", (error) => {
-    if (stream.streamingAt === undefined && stream.failed === undefined) {
-      stream.failed = error.message;
-      onStreaming();
-    }
-  });
-  stream.request.end(body);
-  return stream;
-}
-
-/** Opens `count` streams in batches and resolves when every one streams or failed (or after `limitMs`). */
-function openStreams(count: number, limitMs: number): Promise<{ streams: Stream[]; origin: number }> {
-  const origin = performance.now();
-  const streams: Stream[] = [];
-  return new Promise((resolve) => {
-    let pending = count;
-    const settle = () => {
-      if (--pending === 0) resolve({ streams, origin });
-    };
-    const timer = setTimeout(() => resolve({ streams, origin }), limitMs);
-    timer.unref();
-    const batch = (from: number) => {
-      for (let index = from; index < Math.min(from + BATCH, count); index++) streams.push(openStream(origin, settle));
-      if (from + BATCH < count) setTimeout(() => batch(from + BATCH), EVERY_MS);
-    };
-    batch(0);
-  });
-}
-
-const closeAll = (streams: Stream[]) => {
-  for (const stream of streams) stream.request.destroy();
+const load: StreamLoad = {
+  port: conduit.port,
+  body: JSON.stringify({ input: { text: "Stream a long answer" }, provider: "openai", model: "bench-model" }),
+  batch: BATCH,
+  everyMs: EVERY_MS,
 };
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 // Warm-up: the first calls compile the AI SDK's and the core's paths.
-const warm = await openStreams(50, 30_000);
+const warm = await openStreams(load, 50, 30_000);
 closeAll(warm.streams);
 await wait(1500);
 await ask(conduit.child, "gc");
@@ -232,7 +135,7 @@ const sampler = (async () => {
   }
 })();
 
-const { streams, origin } = await openStreams(STREAMS, 60_000);
+const { streams, origin } = await openStreams(load, STREAMS, 60_000);
 const rampSeconds = (performance.now() - origin) / 1000;
 const afterRamp = await sample();
 await snapshot("streaming");

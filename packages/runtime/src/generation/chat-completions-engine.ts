@@ -1,26 +1,12 @@
-import type { IncomingMessage } from "node:http";
-import { type ClientToolDefinition, type ConversationMessage, ServerAdapterError, type TokenUsage } from "@conduit-ai/server-core";
-import { APICallError } from "ai";
+import { ServerAdapterError, type TokenUsage } from "@conduit-ai/server-core";
 import { createParser } from "eventsource-parser";
 import type { ChatCompletionsEndpoint } from "../providers/chat-completions-endpoint.js";
-import { mapProviderError, retryAfterMs } from "../providers/provider-error.js";
+import { mapProviderError } from "../providers/provider-error.js";
 import { RuntimeErrorCode } from "../runtime-errors.js";
-import type { RuntimeTool } from "../tools/runtime-tool.js";
 import { CallGuard } from "./call-guard.js";
+import { type ChatMessage, type ToolCallMessage, initialMessages, requestBody } from "./chat-completions-request.js";
+import { openStream } from "./chat-completions-retry.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
-
-/** A Chat Completions message as sent upstream. */
-type ChatMessage =
-  | { role: "system"; content: string }
-  | { role: "user"; content: string | Array<{ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } }> }
-  | { role: "assistant"; content: string | null; tool_calls?: ToolCallMessage[] }
-  | { role: "tool"; tool_call_id: string; content: string };
-
-interface ToolCallMessage {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
 
 interface StreamChunk {
   choices?: Array<{
@@ -49,135 +35,6 @@ const FINISH_REASONS: Record<string, string> = {
   tool_calls: "tool-calls",
   function_call: "tool-calls",
 };
-
-/** The AI SDK's retry schedule: 2 s, 4 s, … unless the server says when (up to a minute). */
-const INITIAL_RETRY_DELAY_MS = 2_000;
-const MAX_HONORED_RETRY_AFTER_MS = 60_000;
-
-/** Tool definitions as Chat Completions wants them; one per tool object, built once. */
-const toolDefinitions = new WeakMap<RuntimeTool, Record<string, unknown>>();
-function toolDefinition(tool: RuntimeTool): Record<string, unknown> {
-  let definition = toolDefinitions.get(tool);
-  if (definition === undefined) {
-    definition = {
-      type: "function",
-      function: { name: tool.info.name, description: tool.info.description, parameters: tool.info.inputSchema },
-    };
-    toolDefinitions.set(tool, definition);
-  }
-  return definition;
-}
-
-/** The caller's conversation in Chat Completions' own terms (it is that API's native shape). */
-function conversationMessages(conversation: readonly ConversationMessage[]): ChatMessage[] {
-  return conversation.map((message): ChatMessage => {
-    switch (message.role) {
-      case "system":
-        return message;
-      case "user":
-        return {
-          role: "user",
-          content:
-            typeof message.content === "string"
-              ? message.content
-              : message.content.map((part) => (part.type === "text" ? part : { type: "image_url" as const, image_url: { url: part.url } })),
-        };
-      case "assistant":
-        return {
-          role: "assistant",
-          content: message.content === "" && message.toolCalls?.length ? null : message.content,
-          ...(message.toolCalls?.length
-            ? {
-                tool_calls: message.toolCalls.map((call) => ({
-                  id: call.id,
-                  type: "function" as const,
-                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                })),
-              }
-            : {}),
-        };
-      default:
-        return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
-    }
-  });
-}
-
-function initialMessages(plan: GenerationPlan): ChatMessage[] {
-  const messages: ChatMessage[] = plan.system === undefined ? [] : [{ role: "system", content: plan.system }];
-  if (plan.conversation !== undefined) return [...messages, ...conversationMessages(plan.conversation)];
-  for (const message of plan.history) {
-    if (message.role === "user" || message.role === "assistant") messages.push({ role: message.role, content: message.content });
-  }
-  messages.push({ role: "user", content: plan.text });
-  return messages;
-}
-
-function requestBody(plan: GenerationPlan, messages: ChatMessage[]): Record<string, unknown> {
-  return {
-    model: plan.model,
-    messages,
-    stream: true,
-    stream_options: { include_usage: true },
-    ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
-    ...(plan.maxTokens === undefined ? {} : { max_tokens: plan.maxTokens }),
-    ...(plan.tools.length + plan.clientTools.length === 0
-      ? {}
-      : { tools: [...plan.tools.map(toolDefinition), ...plan.clientTools.map(clientToolDefinition)] }),
-    ...(plan.toolChoice === undefined
-      ? {}
-      : {
-          tool_choice:
-            typeof plan.toolChoice === "string" ? plan.toolChoice : { type: "function", function: { name: plan.toolChoice.name } },
-        }),
-    ...(plan.responseFormat === undefined ? {} : { response_format: responseFormatOf(plan.responseFormat) }),
-    ...(plan.stopSequences === undefined ? {} : { stop: plan.stopSequences }),
-    ...(plan.topP === undefined ? {} : { top_p: plan.topP }),
-    ...(plan.seed === undefined ? {} : { seed: plan.seed }),
-    ...(plan.frequencyPenalty === undefined ? {} : { frequency_penalty: plan.frequencyPenalty }),
-    ...(plan.presencePenalty === undefined ? {} : { presence_penalty: plan.presencePenalty }),
-  };
-}
-
-function clientToolDefinition(tool: ClientToolDefinition): Record<string, unknown> {
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
-}
-
-function responseFormatOf(format: NonNullable<GenerationPlan["responseFormat"]>): Record<string, unknown> {
-  if (format.schema === undefined) return { type: "json_object" };
-  return { type: "json_schema", json_schema: { name: format.name ?? "response", schema: format.schema } };
-}
-
-function isRetryable(error: unknown): boolean {
-  if (APICallError.isInstance(error)) return error.isRetryable;
-  // No answer at all (refused, reset before the status line): the AI SDK retries those too.
-  return error instanceof Error && error.name !== "AbortError" && error.name !== "TimeoutError";
-}
-
-function retryDelay(error: unknown, attempt: number): number {
-  const exponential = INITIAL_RETRY_DELAY_MS * 2 ** attempt;
-  const told = APICallError.isInstance(error) ? retryAfterMs(error.responseHeaders) : undefined;
-  return told !== undefined && (told < MAX_HONORED_RETRY_AFTER_MS || told < exponential) ? told : exponential;
-}
-
-/** Sends the call, retrying refused or retryable answers (`maxRetries`) before any byte of the stream. */
-async function openStream(
-  endpoint: ChatCompletionsEndpoint,
-  body: Record<string, unknown>,
-  plan: GenerationPlan,
-  guard: CallGuard,
-): Promise<IncomingMessage> {
-  for (let attempt = 0; ; attempt++) {
-    guard.check();
-    const { request, response } = endpoint.post(body);
-    guard.attach(request);
-    try {
-      return await response;
-    } catch (error) {
-      if (attempt >= plan.maxRetries || !isRetryable(error)) throw error;
-      await guard.sleep(retryDelay(error, attempt));
-    }
-  }
-}
 
 function malformed(provider: string, detail: string): ServerAdapterError {
   return new ServerAdapterError(`Provider "${provider}" sent a malformed stream: ${detail}`, {
