@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { callsOf, createCheckRunner, expect, summaryOf } from "./real-clients/check-runner.mjs";
 import { startConduit } from "./real-clients/conduit-process.mjs";
 import { startFakeAnthropicAgent } from "./real-clients/fake-anthropic-agent.mjs";
 import { startFakeCodexAgent } from "./real-clients/fake-codex-agent.mjs";
@@ -25,7 +26,7 @@ const CLIENTS = { "@anthropic-ai/claude-code": "2.1.197", "@openai/codex": "0.17
 const CLIENT_KEY = "real-clients-client-key-0123456789";
 const ANTHROPIC_KEY = "sk-ant-real-clients-pool";
 const CODEX_TOKEN = "codex-real-clients-token";
-const log = (message) => console.log(`real-clients: ${message}`);
+const log = (message) => runner.log(message);
 
 /** Installs the pinned CLIs once into node_modules/.cache (reused while the versions match). */
 function installClients() {
@@ -44,32 +45,10 @@ function installClients() {
   return { claude: join(folder, "node_modules/.bin/claude"), codex: join(folder, "node_modules/.bin/codex") };
 }
 
-const results = [];
+const runner = createCheckRunner("real-clients");
+const { check } = runner;
 /** Sessions recorded through `conduit proxy`, written as a fixture with --record. */
 const recordings = { claude: {}, codex: {} };
-/** Runs one check; a failure is recorded and printed, and the next check still runs. */
-async function check(name, body) {
-  try {
-    const figures = await body();
-    results.push({ name, ok: true });
-    log(`ok   ${name}${figures ? ` — ${figures}` : ""}`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    log(`FAIL ${name} — ${error.message}`);
-  }
-}
-
-function expect(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const calls = (exchanges) => exchanges.map((call) => `${call.method} ${call.url}${call.upgrade ? " (upgrade)" : ""} → ${call.status}`);
-/** "2× POST /v1/messages?beta=true → 200, 1× HEAD / → 404": each distinct call with its count. */
-function summary(exchanges) {
-  const counts = new Map();
-  for (const call of calls(exchanges)) counts.set(call, (counts.get(call) ?? 0) + 1);
-  return [...counts].map(([call, count]) => `${count}× ${call}`).join(", ");
-}
 
 async function claudeChecks(bin, conduit, command, anthropic) {
   await check(`claude -p with a Read tool turn through conduit ${command}`, async () => {
@@ -84,9 +63,9 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       const sawResult = upstream.some((request) => request.body.includes('"tool_result"') && request.body.includes("pineapple-42"));
       expect(sawResult, "the upstream never saw the Read tool's result");
       const posts = tap.exchanges.filter((call) => call.method === "POST");
-      expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${calls(posts).join(", ")}`);
+      expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${callsOf(posts).join(", ")}`);
       if (command === "proxy") recordings.claude["tool-turn"] = sessionOf(tap.exchanges, anthropic.requests.slice(before));
-      return `${run.ms} ms; calls: ${summary(tap.exchanges)}`;
+      return `${run.ms} ms; calls: ${summaryOf(tap.exchanges)}`;
     } finally {
       await tap.close();
     }
@@ -99,11 +78,11 @@ async function claudeChecks(bin, conduit, command, anthropic) {
       const run = await runCli(bin, ["-p", "/context"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, CLIENT_KEY) });
       expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
       const counted = tap.exchanges.filter((call) => call.url.startsWith("/v1/messages/count_tokens"));
-      expect(counted.length > 0, `no count_tokens call: ${calls(tap.exchanges).join(", ")}`);
+      expect(counted.length > 0, `no count_tokens call: ${callsOf(tap.exchanges).join(", ")}`);
       const failed = tap.exchanges.filter((call) => call.method === "POST" && call.status !== 200);
-      expect(failed.length === 0, `refused: ${calls(failed).join(", ")}`);
+      expect(failed.length === 0, `refused: ${callsOf(failed).join(", ")}`);
       if (command === "proxy") recordings.claude.context = sessionOf(tap.exchanges, anthropic.requests.slice(before));
-      return `${run.ms} ms; calls: ${summary(tap.exchanges) || "none"}`;
+      return `${run.ms} ms; calls: ${summaryOf(tap.exchanges) || "none"}`;
     } finally {
       await tap.close();
     }
@@ -119,10 +98,10 @@ async function claudeWrongKeyCheck(bin, conduit, command) {
       const run = await runCli(bin, ["-p", "hi"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, "not-a-client-key-0123456789") });
       const posts = tap.exchanges.filter((call) => call.method === "POST");
       expect(run.code !== 0, `exit ${run.code}: ${run.stdout.trim()}`);
-      expect(posts.length === 1 && posts[0].status === 401, `calls: ${calls(posts).join(", ")}`);
+      expect(posts.length === 1 && posts[0].status === 401, `calls: ${callsOf(posts).join(", ")}`);
       expect(posts[0].responseHeaders["x-should-retry"] === "false", "the 401 lacks x-should-retry: false");
       expect(run.ms < 15_000, `took ${run.ms} ms`);
-      return `${run.ms} ms; "${run.stdout.trim() || run.stderr.trim()}"; calls: ${summary(tap.exchanges)}`;
+      return `${run.ms} ms; "${run.stdout.trim() || run.stderr.trim()}"; calls: ${summaryOf(tap.exchanges)}`;
     } finally {
       await tap.close();
     }
@@ -149,7 +128,7 @@ function expectCodexAnswer({ run, workspace, exchanges }) {
   expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`);
   expect(run.stdout.includes(workspace.answer), `stdout lacks the final answer: ${run.stdout.trim()}`);
   const posts = exchanges.filter((call) => call.method === "POST");
-  expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${calls(posts).join(", ")}`);
+  expect(posts.length >= 2 && posts.every((call) => call.status === 200), `not every POST got 200: ${callsOf(posts).join(", ")}`);
 }
 
 // Codex 0.171 runs with its defaults: it sends a `namespace` tool (multi_agent_v1) and the hosted
@@ -166,13 +145,13 @@ async function codexChecks(bin, conduit, command, anthropic) {
     expect(first.includes('"web_search_20250305"'), "the hosted web_search tool did not reach Claude as its web search tool");
     expect(first.includes("multi_agent_v1__"), "the multi_agent_v1 namespace tools did not reach Claude flattened");
     if (command === "proxy") recordings.codex["responses-tool-turn"] = sessionOf(turn.exchanges, upstream, { translated: true });
-    return `${turn.run.ms} ms; calls: ${summary(turn.exchanges)}`;
+    return `${turn.run.ms} ms; calls: ${summaryOf(turn.exchanges)}`;
   });
   if (command !== "proxy") return; // the codex route is mounted by `conduit proxy` only
   await check("codex exec (custom provider, /backend-api/codex) through conduit proxy", async () => {
     const turn = await codexTurn(bin, conduit, { provider: "conduit", path: "/backend-api/codex", model: "gpt-5-codex" });
     expectCodexAnswer(turn);
-    return `${turn.run.ms} ms; calls: ${summary(turn.exchanges)}`;
+    return `${turn.run.ms} ms; calls: ${summaryOf(turn.exchanges)}`;
   });
   await check("codex exec (built-in openai provider, openai_base_url at /backend-api/codex) through conduit proxy", async () => {
     const turn = await codexTurn(bin, conduit, { provider: "openai", path: "/backend-api/codex", model: "gpt-5-codex" });
@@ -180,7 +159,7 @@ async function codexChecks(bin, conduit, command, anthropic) {
     const upgrades = turn.exchanges.filter((call) => call.upgrade);
     // The cost of the WebSocket attempts: how long into the run the first HTTP request came.
     const firstPost = turn.exchanges.find((call) => call.method === "POST");
-    return `${turn.run.ms} ms, ${upgrades.length} WebSocket attempts, first HTTP POST ${firstPost ? firstPost.at - turn.spawnedAt : "?"} ms after the start; calls: ${summary(turn.exchanges)}`;
+    return `${turn.run.ms} ms, ${upgrades.length} WebSocket attempts, first HTTP POST ${firstPost ? firstPost.at - turn.spawnedAt : "?"} ms after the start; calls: ${summaryOf(turn.exchanges)}`;
   });
 }
 
@@ -209,8 +188,7 @@ try {
     }
   }
 } catch (error) {
-  results.push({ name: "setup", ok: false });
-  log(`FAIL setup — ${error.message}`);
+  runner.fail("setup", error);
 } finally {
   await anthropic.close();
   await codexBackend.close();
@@ -220,6 +198,4 @@ if (options.record) {
   writeSessions(join(options.record, "codex-sessions.json"), `Codex CLI ${CLIENTS["@openai/codex"]}`, recordings.codex);
   log(`recorded ${[...Object.keys(recordings.claude), ...Object.keys(recordings.codex)].join(", ")} in ${options.record}`);
 }
-const failed = results.filter((result) => !result.ok).length;
-console.log(`real-clients: ${results.length - failed} passed, ${failed} failed`);
-if (failed > 0) process.exitCode = 1;
+runner.finish();

@@ -8,17 +8,13 @@
  *
  * Options: --rounds 5  --duration 3  --connections 50  --source (run src through tsx)
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { Redis } from "ioredis";
 // The conformance suites' throwaway topology (same binaries, same settings), reused rather than copied.
 import { startRedisCluster } from "../../../packages/conformance/src/fixtures/redis-topology.js";
+import { type ServeProcess, benchServeConfig, buildCliUnlessSource, measureServe, startServe, stopServe } from "./serve-process.js";
 import { median } from "./statistics.js";
 
 const { values } = parseArgs({
@@ -35,41 +31,16 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const prefix = `bench:topology:${randomUUID()}:`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 
-if (!values.source) {
-  execFileSync("pnpm", ["exec", "nx", "run", "@conduit-ai/cli:build", "--output-style=static"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
+buildCliUnlessSource(values.source);
 
-const config = join(mkdtempSync(join(tmpdir(), "bench-topology-")), "config.json");
-// Ceiling raised (the figure is throughput, not refusals); health counted, so each request is one Redis call.
-writeFileSync(config, JSON.stringify({ server: { rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000, skipPaths: [] } } }));
+// The default stack, limiter ceiling raised and health counted: every request makes a Redis call.
+const config = benchServeConfig("topology");
 
-interface Server {
-  process: ChildProcess;
-  url: string;
-}
+type Server = ServeProcess;
 
-function startServe(env: Record<string, string>): Promise<Server> {
-  const entry = values.source
-    ? ["--conditions=@conduit-ai/source", "--import", "tsx", join(root, "packages/cli/src/bin.ts")]
-    : [join(root, "packages/cli/bin/conduit.mjs")];
-  const child = spawn(process.execPath, [...entry, "serve", "--port", "0", "--host", "127.0.0.1", "--config", config], {
-    env: { ...process.env, REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", PORT: "", REDIS_KEY_PREFIX: prefix, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /Conduit listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (port) resolve({ process: child, url: `http://127.0.0.1:${port}/api/health` });
-    });
-    child.once("exit", (code) => reject(new Error(`conduit serve exited with ${code}`)));
-  });
+function startTopologyServe(env: Record<string, string>): Promise<Server> {
+  return startServe({ source: values.source, config, env: { REDIS_KEY_PREFIX: prefix, ...env } });
 }
 
 /** The limiter is really on: 200 with its headers (a store that could not answer would be 503). */
@@ -79,27 +50,16 @@ async function check(server: Server, label: string): Promise<void> {
     throw new Error(`${label}: ${response.status}, no rate-limit headers`);
 }
 
-async function measure(server: Server): Promise<number> {
-  const result = await autocannon({ url: server.url, connections, duration, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors on ${server.url}`);
-  return result.requests.average;
-}
-
-const stopServe = (server: Server) =>
-  new Promise<void>((resolve) => {
-    if (server.process.exitCode !== null) return resolve();
-    server.process.once("exit", () => resolve());
-    server.process.kill("SIGTERM");
-  });
+const measure = (server: Server) => measureServe(server, connections, duration);
 
 const cluster = await startRedisCluster();
 const variants: Array<{ label: string; server: Server }> = [];
 try {
-  variants.push({ label: "one Redis server", server: await startServe({ REDIS_URL }) });
-  variants.push({ label: "Redis Cluster (3+3)", server: await startServe({ REDIS_CLUSTER_NODES: cluster.seeds }) });
+  variants.push({ label: "one Redis server", server: await startTopologyServe({ REDIS_URL }) });
+  variants.push({ label: "Redis Cluster (3+3)", server: await startTopologyServe({ REDIS_CLUSTER_NODES: cluster.seeds }) });
   for (const variant of variants) await check(variant.server, variant.label);
   // Warm-up: JIT, connections, the cluster client's slot map; not counted.
-  for (const variant of variants) await autocannon({ url: variant.server.url, connections, duration: 1 });
+  for (const variant of variants) await measureServe(variant.server, connections, 1);
   const rates = variants.map(() => [] as number[]);
   const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {

@@ -8,15 +8,11 @@
  *
  * Options: --rounds 5  --duration 3  --connections 50  --source (run src through tsx)
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { Redis } from "ioredis";
+import { type ServeProcess, benchServeConfig, buildCliUnlessSource, measureServe, startServe, stopServe } from "./serve-process.js";
 import { median } from "./statistics.js";
 
 const { values } = parseArgs({
@@ -33,46 +29,21 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const prefix = `bench:workers:${randomUUID()}:`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 
-if (!values.source) {
-  execFileSync("pnpm", ["exec", "nx", "run", "@conduit-ai/cli:build", "--output-style=static"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
+buildCliUnlessSource(values.source);
 
-const config = join(mkdtempSync(join(tmpdir(), "bench-workers-")), "config.json");
-// The default stack, with the limiter's ceiling raised so the figure is throughput, not refusals,
-// and health counted (by default the limiter skips /health), so every request makes a Redis call.
-writeFileSync(config, JSON.stringify({ server: { rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000, skipPaths: [] } } }));
+// The default stack, limiter ceiling raised and health counted: every request makes a Redis call.
+const config = benchServeConfig("workers");
 
-interface Server {
-  process: ChildProcess;
-  url: string;
-}
+type Server = ServeProcess;
 
 /** `policy` is Node's NODE_CLUSTER_SCHED_POLICY: "rr" (the primary hands out connections, the default) or "none" (the kernel does). */
-function startServe(workers: number, policy: "rr" | "none" = "rr"): Promise<Server> {
-  const entry = values.source
-    ? ["--conditions=@conduit-ai/source", "--import", "tsx", join(root, "packages/cli/src/bin.ts")]
-    : [join(root, "packages/cli/bin/conduit.mjs")];
-  const child = spawn(
-    process.execPath,
-    [...entry, "serve", "--workers", String(workers), "--port", "0", "--host", "127.0.0.1", "--config", config],
-    {
-      env: { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}${policy}:`, PORT: "", NODE_CLUSTER_SCHED_POLICY: policy },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /Conduit listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (port) resolve({ process: child, url: `http://127.0.0.1:${port}/api/health` });
-    });
-    child.once("exit", (code) => reject(new Error(`serve --workers ${workers} exited with ${code}`)));
+function startWorkers(workers: number, policy: "rr" | "none" = "rr"): Promise<Server> {
+  return startServe({
+    source: values.source,
+    config,
+    args: ["--workers", String(workers)],
+    env: { REDIS_URL, REDIS_KEY_PREFIX: `${prefix}${workers}${policy}:`, NODE_CLUSTER_SCHED_POLICY: policy },
   });
 }
 
@@ -85,29 +56,18 @@ async function check(server: Server, label: string, keyPrefix: string, redis: Re
   if (keys.length === 0) throw new Error(`${label}: no rate-limit key in Redis`);
 }
 
-async function measure(server: Server): Promise<number> {
-  const result = await autocannon({ url: server.url, connections, duration, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors on ${server.url}`);
-  return result.requests.average;
-}
-
-const stopServe = (server: Server) =>
-  new Promise<void>((resolve) => {
-    if (server.process.exitCode !== null) return resolve();
-    server.process.once("exit", () => resolve());
-    server.process.kill("SIGTERM");
-  });
+const measure = (server: Server) => measureServe(server, connections, duration);
 
 const redis = new Redis(REDIS_URL);
 const variants = [
-  { label: "serve --workers 1", server: await startServe(1), keyPrefix: `${prefix}1rr:` },
-  { label: "serve --workers 2", server: await startServe(2), keyPrefix: `${prefix}2rr:` },
-  { label: "serve --workers 2 (sched none)", server: await startServe(2, "none"), keyPrefix: `${prefix}2none:` },
+  { label: "serve --workers 1", server: await startWorkers(1), keyPrefix: `${prefix}1rr:` },
+  { label: "serve --workers 2", server: await startWorkers(2), keyPrefix: `${prefix}2rr:` },
+  { label: "serve --workers 2 (sched none)", server: await startWorkers(2, "none"), keyPrefix: `${prefix}2none:` },
 ];
 try {
   for (const variant of variants) await check(variant.server, variant.label, variant.keyPrefix, redis);
   // Warm-up: JIT and connections, not counted.
-  for (const variant of variants) await autocannon({ url: variant.server.url, connections, duration: 1 });
+  for (const variant of variants) await measureServe(variant.server, connections, 1);
   const rates = variants.map(() => [] as number[]);
   const ratios = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
