@@ -15,7 +15,8 @@ import { parseRateLimitHeaders } from "./anthropic/rate-limit-headers.js";
 import { credentialHeaders } from "./anthropic/wire.js";
 import { openaiErrorShape } from "./openai/error-shape.js";
 import type { ProxyConfig } from "./config.js";
-import type { ClientAdmission } from "./admission/client-admission.js";
+import type { AdmissionRequest, Admitted, ClientAdmission } from "./admission/client-admission.js";
+import type { RuntimeUsage } from "./anthropic/runtime-messages.js";
 import { admissionRequestOf } from "./admission/request-estimate.js";
 import { reservationUsage, settleFromAnswer } from "./admission/settlement.js";
 import type { AccountPool } from "./pool/account-pool.js";
@@ -107,7 +108,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
           runtime: deps.runtime,
           context: () => callContextOf(ctx),
           request: relayRequest,
-          onRuntimeAnswer: (servedBy: string) => admitted.settle(reservationUsage(request, { vendor: "runtime", model: servedBy }, 200, 0)),
+          onRuntimeUsage: settleRuntimeAnswer(admitted, request),
         };
         return await serveWithFallbacks(targets, ctx.abortSignal, (next) =>
           serveMessagesTarget(next, { ...attempt, hasFallback: next !== targets.at(-1) }),
@@ -121,6 +122,27 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
         throw error;
       }
     },
+  };
+}
+
+/**
+ * Settles a runtime-served Messages call: the tokens its provider reported, priced by the served
+ * model; none reported (cut, failed) → the reservation stands.
+ */
+function settleRuntimeAnswer(admitted: Admitted, request: AdmissionRequest) {
+  const started = performance.now();
+  return (servedBy: string, usage: RuntimeUsage | undefined) => {
+    const latencyMs = Math.round(performance.now() - started);
+    if (!usage) return admitted.settle(reservationUsage(request, { vendor: "runtime", model: servedBy }, 200, latencyMs));
+    const model = servedBy.slice(servedBy.indexOf("/") + 1);
+    admitted.settle({
+      model,
+      target: `runtime/${servedBy}`,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      status: 200,
+      latencyMs,
+    });
   };
 }
 

@@ -7,7 +7,7 @@ import { resolveRuntimeModel } from "../openai/runtime-completion.js";
 import { withModel } from "./body-model.js";
 import type { RelayMessages } from "./messages-sender.js";
 import { parseMessagesBody } from "./messages-to-runtime.js";
-import { respondMessagesWithRuntime } from "./runtime-messages.js";
+import { type RuntimeUsage, respondMessagesWithRuntime } from "./runtime-messages.js";
 
 /** What one `/v1/messages` attempt needs besides its target. */
 export interface MessagesAttempt {
@@ -20,8 +20,8 @@ export interface MessagesAttempt {
   request: RelayRequest;
   /** A later target exists: an answer it would replace settles nothing. */
   hasFallback: boolean;
-  /** A runtime target answered (its usage is not read: the reservation stands). */
-  onRuntimeAnswer?: (servedBy: string) => void;
+  /** A runtime target's answer ended: the usage its provider reported, or undefined (the reservation stands). */
+  onRuntimeUsage?: (servedBy: string, usage: RuntimeUsage | undefined) => void;
 }
 
 /** A runtime resolution failure as a server error, so the group's writer answers it in Anthropic's shape. */
@@ -61,7 +61,12 @@ export async function serveMessagesTarget(target: RouteTarget, attempt: Messages
     throw asServerError(error);
   }
   const servedBy = `${resolved.provider}/${resolved.model}`;
-  const response = await respondMessagesWithRuntime(attempt.runtime, parseMessagesBody(attempt.body), resolved, attempt.context());
-  attempt.onRuntimeAnswer?.(servedBy);
+  const response = await respondMessagesWithRuntime(
+    attempt.runtime,
+    parseMessagesBody(attempt.body),
+    resolved,
+    attempt.context(),
+    (usage) => attempt.onRuntimeUsage?.(servedBy, usage),
+  );
   return { response, servedBy };
 }

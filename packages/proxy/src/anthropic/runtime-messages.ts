@@ -21,12 +21,15 @@ export async function respondMessagesWithRuntime(
   body: MessagesBody,
   target: { provider: string; model: string },
   context: RuntimeCallContext,
+  /** Called once when the answer ended: the tokens the provider reported, or undefined (cut, failed, none reported). */
+  onUsage: (usage: RuntimeUsage | undefined) => void = () => {},
 ): Promise<RawResponse> {
   const request = runtimeRequestOfMessages(body, target);
   const id = `msg_${randomUUID().replace(/-/g, "")}`;
   const model = `${target.provider}/${target.model}`;
   if (!body.stream) {
     const result = await runtime.generate(request, context);
+    onUsage(result.usage);
     const content = [
       ...(result.content === "" ? [] : [{ type: "text" as const, text: result.content }]),
       ...result.toolCalls.map(toolUseOf),
@@ -43,7 +46,13 @@ export async function respondMessagesWithRuntime(
     };
     return rawResponse(JSON.stringify(message), { headers: { "content-type": "application/json" } });
   }
-  return rawResponse(streamMessages(runtime, request, context, { id, model }), { headers: EVENT_STREAM_HEADERS });
+  return rawResponse(streamMessages(runtime, request, context, { id, model }, onUsage), { headers: EVENT_STREAM_HEADERS });
+}
+
+/** Tokens a runtime call reported. */
+export interface RuntimeUsage {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 async function* streamMessages(
@@ -51,6 +60,25 @@ async function* streamMessages(
   request: ReturnType<typeof runtimeRequestOfMessages>,
   context: RuntimeCallContext,
   meta: { id: string; model: string },
+  onUsage: (usage: RuntimeUsage | undefined) => void,
+): AsyncGenerator<string> {
+  let reported: RuntimeUsage | undefined;
+  try {
+    yield* translateStream(runtime, request, context, meta, (usage) => {
+      reported = usage;
+    });
+  } finally {
+    // However the stream ended (finished, failed, the client gone): once.
+    onUsage(reported);
+  }
+}
+
+async function* translateStream(
+  runtime: Runtime,
+  request: ReturnType<typeof runtimeRequestOfMessages>,
+  context: RuntimeCallContext,
+  meta: { id: string; model: string },
+  onFinish: (usage: RuntimeUsage) => void,
 ): AsyncGenerator<string> {
   yield event("message_start", {
     message: {
@@ -97,6 +125,7 @@ async function* streamMessages(
       } else if (part.type === "finish") {
         yield* closeText();
         const usage = { input_tokens: data.usage?.inputTokens ?? 0, output_tokens: data.usage?.outputTokens ?? 0 };
+        if (data.usage) onFinish({ inputTokens: data.usage.inputTokens, outputTokens: data.usage.outputTokens });
         yield event("message_delta", { delta: { stop_reason: stopReasonOf(data.reason), stop_sequence: null }, usage });
         yield event("message_stop", {});
         return;

@@ -197,6 +197,26 @@ describe("routing with a gate", () => {
       await client.chat.completions.create({ model: "fast", messages: [{ role: "user", content: "Hi" }] });
       await expect.poll(() => settled.length).toBe(2);
       expect(settled[1]).toMatchObject({ status: 200, target: "runtime/local/echo" });
+      // On /v1/messages too, a runtime answer settles with the tokens the provider reported (not the reservation).
+      const messages = async (stream: boolean) => {
+        fake.script(POOL_KEY, RATE_LIMITED);
+        const response = await fetch(`${gated.url}/v1/messages`, {
+          method: "POST",
+          headers: { "x-api-key": "virtual-key-0123456789", "content-type": "application/json", "anthropic-version": "2023-06-01" },
+          body: JSON.stringify({ model: "fast", max_tokens: 512, stream, messages: [{ role: "user", content: "count me" }] }),
+        });
+        const text = await response.text();
+        return stream ? Number([...text.matchAll(/"output_tokens":(\d+)/g)].at(-1)?.[1]) : JSON.parse(text).usage.output_tokens;
+      };
+      for (const [stream, index] of [
+        [false, 2],
+        [true, 3],
+      ] as const) {
+        const reported = await messages(stream);
+        await expect.poll(() => settled.length).toBe(index + 1);
+        expect(settled[index]).toMatchObject({ status: 200, target: "runtime/local/echo", outputTokens: reported });
+        expect(reported).toBeLessThan(512);
+      }
     } finally {
       await gated.stop();
     }
