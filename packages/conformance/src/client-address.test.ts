@@ -16,7 +16,8 @@ function registerRoutes(adapter: BaseServerAdapter<unknown>): void {
 }
 
 const limited = (extra: ServerAdapterConfig = {}): ServerAdapterConfig => ({
-  rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000 },
+  // An hour: a fixed window is clock-aligned, and a test crossing its edge would see its budget reset.
+  rateLimit: { enabled: true, maxRequests: 2, windowMs: 3_600_000 },
   ...extra,
 });
 
@@ -79,7 +80,7 @@ forEachAdapter("client address (trustProxy)", ({ start }) => {
   it("the legacy rateLimit.trustProxy: true means one hop, never the leftmost entry", async () => {
     const server = await start({
       setup: registerRoutes,
-      config: { rateLimit: { enabled: true, maxRequests: 2, windowMs: 60_000, trustProxy: true } },
+      config: { rateLimit: { enabled: true, maxRequests: 2, windowMs: 3_600_000, trustProxy: true } },
     });
     expect(await rotate(server.url("/api/whoami"), 3)).toEqual([200, 200, 429]);
   });

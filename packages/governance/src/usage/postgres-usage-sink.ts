@@ -175,13 +175,20 @@ export class PostgresUsageSink implements UsageSink {
   }
 
   async #replaySpill(): Promise<void> {
+    // Cleared before anything is awaited: an overflow spilled from now on sets it again, so its
+    // lines (in the file renamed below, or in a new one) are replayed now or by the next flush.
+    // Cleared after the rename, an overflow appended between the two was left in a file nobody read.
+    this.#spilled = false;
     await this.#spilling;
     const replaying = `${this.#spillFile}.replaying`;
-    await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
-    // Cleared before the replay: an overflow spilled meanwhile sets it again and is replayed next time.
-    this.#spilled = false;
+    try {
+      await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    } catch (error) {
+      this.#spilled = true;
+      throw error;
+    }
     let text: string;
     try {
       text = await readFile(replaying, "utf8");
