@@ -1,0 +1,183 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
+
+/**
+ * Governance exact across two real processes (`conduit proxy` and `conduit serve --framework
+ * fastify`) when Redis is a cluster or a sentinel-managed primary, as it is on one server
+ * (packages/cli/src/commands/proxy-budget-two-processes.test.ts): 120 concurrent streamed
+ * `/v1/messages` against a budget, one in four cut by its client; spend ≤ budget + one call and
+ * equal to Σ what upstream reported × price; rpm exact to the request.
+ */
+const bin = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url));
+const ADMIN_KEY = `admin-${randomBytes(24).toString("hex")}`;
+const ACCOUNT_KEY = "sk-ant-topology-budget";
+const MODEL = "claude-sonnet-4-5";
+const TOKEN_USD = 0.001; // $1,000 per million tokens of every kind: costs exact in pico-dollars.
+const BODY = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: "user", content: "hi" }] });
+
+const topologies = [
+  {
+    name: "cluster",
+    start: async () => {
+      const cluster = await startRedisCluster();
+      return { env: { REDIS_CLUSTER_NODES: cluster.seeds }, stop: cluster.stop };
+    },
+  },
+  {
+    name: "sentinel",
+    start: async () => {
+      const group = await startRedisSentinel();
+      return { env: { REDIS_SENTINELS: group.seeds, REDIS_SENTINEL_MASTER: group.name }, stop: group.stop };
+    },
+  },
+];
+
+function spawnConduit(args: string[], env: Record<string, string>, ready: string): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
+    env: { ...process.env, PORT: "", REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", REDIS_SENTINEL_MASTER: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+      const port = new RegExp(`${ready}http://127\\.0\\.0\\.1:(\\d+)`).exec(stdout)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    child.once("exit", (code) => reject(new Error(`conduit exited with ${code}: ${stderr}`)));
+  });
+  return { child, url };
+}
+
+async function streamedCall(url: string, key: string, cancel: boolean): Promise<{ status: number; errorType?: string }> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/v1/messages`, {
+    method: "POST",
+    signal: controller.signal,
+    headers: { "x-api-key": key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+    body: BODY,
+  });
+  if (response.status !== 200) {
+    const body = (await response.json()) as { error?: { type?: string } };
+    return { status: response.status, ...(body.error?.type ? { errorType: body.error.type } : {}) };
+  }
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let seen = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += Buffer.from(value).toString();
+    if (cancel && seen.includes("text_delta")) {
+      controller.abort();
+      break;
+    }
+  }
+  return { status: 200 };
+}
+
+/** What upstream reported in the bytes it sent (message_start, then message_delta's cumulative counts), priced. */
+function upstreamCost(sent: Buffer): number {
+  const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  for (const line of sent.toString().split("\n")) {
+    if (!line.startsWith("data: ")) continue;
+    const event = JSON.parse(line.slice(6)) as { type: string; message?: { usage: object }; usage?: object };
+    Object.assign(usage, event.type === "message_start" ? event.message?.usage : event.type === "message_delta" ? event.usage : {});
+  }
+  return (usage.input_tokens + usage.output_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens) * TOKEN_USD;
+}
+
+describe.each(topologies)("governance across two processes on Redis $name", { timeout: 180_000 }, ({ start }) => {
+  let anthropic: FakeAnthropic;
+  let stopTopology: () => Promise<void> = async () => undefined;
+  const children: ChildProcess[] = [];
+  let urls: string[] = [];
+
+  beforeAll(async () => {
+    anthropic = await startFakeAnthropic();
+    anthropic.credentials.add(ACCOUNT_KEY);
+    anthropic.eventGapMs = 4;
+    anthropic.extraDeltas = 12;
+    const topology = await start();
+    stopTopology = topology.stop;
+    const config = join(mkdtempSync(join(tmpdir(), "conduit-topology-budget-")), "conduit.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        proxy: {
+          enabled: true,
+          store: "redis",
+          upstream: { anthropic: anthropic.url },
+          clientKeys: ["topology-client-key-0123456789"],
+          accounts: [{ id: "claude-1", type: "api-key", apiKey: ACCOUNT_KEY }],
+        },
+        keys: { store: "redis" },
+        admin: { keys: [ADMIN_KEY] },
+        prices: { [MODEL]: { input: 1000, output: 1000, cacheRead: 1000, cacheWrite: 1000 } },
+      }),
+    );
+    const env = { ...topology.env, REDIS_KEY_PREFIX: `test:${randomBytes(6).toString("hex")}:` };
+    const spawned = [
+      spawnConduit(["proxy", "--config", config, "--port", "0", "--host", "127.0.0.1"], env, "Conduit proxy listening on "),
+      spawnConduit(
+        ["serve", "--config", config, "--port", "0", "--host", "127.0.0.1", "--framework", "fastify"],
+        env,
+        "Conduit listening on ",
+      ),
+    ];
+    children.push(...spawned.map((process) => process.child));
+    urls = await Promise.all(spawned.map((process) => process.url));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    await anthropic?.close();
+    await stopTopology();
+  });
+
+  const admin = async (path: string, body?: unknown) => {
+    const response = await fetch(`${urls[0]}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return (await response.json()) as { data: Record<string, unknown> };
+  };
+
+  it("120 concurrent streams against a $1.00 budget: spend ≤ $1.00 + one call, recorded = Σ upstream usage × price", async () => {
+    const key = (await admin("/admin/keys", { name: "topology", budgets: [{ usd: 1, window: "total" }] })).data as {
+      id: string;
+      key: string;
+    };
+    const before = anthropic.exchanges.length;
+    const outcomes = await Promise.all(
+      Array.from({ length: 120 }, (_, index) => streamedCall(urls[index % 2] as string, key.key, index % 4 === 3)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const served = outcomes.filter((outcome) => outcome.status === 200).length;
+    const refused = outcomes.filter((outcome) => outcome.status === 429);
+    expect(served + refused.length).toBe(120);
+    expect(new Set(refused.map((outcome) => outcome.errorType))).toEqual(new Set(["budget_exceeded"]));
+    const costs = anthropic.exchanges.slice(before).map((exchange) => upstreamCost(exchange.sent));
+    expect(costs).toHaveLength(served);
+    const spent = ((await admin(`/admin/keys/${key.id}`)).data.spend as Array<{ spentUsd: number }>)[0]?.spentUsd ?? Number.NaN;
+    expect(spent).toBeLessThanOrEqual(1 + Math.max(...costs));
+    expect(Math.abs(spent - costs.reduce((sum, cost) => sum + cost, 0))).toBeLessThan(1e-9);
+  });
+
+  it("rpm is exact to the request across both processes", async () => {
+    const key = (await admin("/admin/keys", { name: "topology-rpm", limits: { rpm: 23 } })).data as { key: string };
+    if (Date.now() % 60_000 > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 200));
+    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, index) => streamedCall(urls[index % 2] as string, key.key, false)));
+    expect(outcomes.filter((outcome) => outcome.status === 200)).toHaveLength(23);
+    expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(37);
+  });
+});
