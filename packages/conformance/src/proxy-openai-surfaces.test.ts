@@ -59,6 +59,41 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
     }
   });
 
+  it("translates Codex's namespace and hosted web_search tools and a JSON Schema text format for Claude", async () => {
+    const { openai, close } = await serve();
+    try {
+      const schema = { type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false };
+      const response = await openai.responses.create({
+        model: "claude-sonnet-4-5",
+        input: [
+          { role: "user", content: "Spawn an agent" },
+          { type: "function_call", namespace: "multi_agent_v1", name: "spawn", call_id: "toolu_1", arguments: "{}" },
+          { type: "function_call_output", call_id: "toolu_1", output: "agent 7" },
+        ],
+        tools: [
+          {
+            type: "namespace",
+            name: "multi_agent_v1",
+            description: "Agents",
+            tools: [{ type: "function", name: "spawn", parameters: { type: "object" } }],
+          },
+          { type: "web_search" },
+        ],
+        text: { format: { type: "json_schema", name: "answer", schema } },
+      } as never);
+      expect(response.status).toBe("completed");
+      const sent = fake.bodies.at(-1) as { tools: unknown[]; messages: Array<{ content: unknown[] }>; output_config: unknown };
+      expect(sent.tools).toEqual([
+        { name: "multi_agent_v1__spawn", input_schema: { type: "object" } },
+        { type: "web_search_20250305", name: "web_search" },
+      ]);
+      expect(sent.messages[1]?.content[0]).toMatchObject({ type: "tool_use", name: "multi_agent_v1__spawn" });
+      expect(sent.output_config).toEqual({ format: { type: "json_schema", schema } });
+    } finally {
+      await close();
+    }
+  });
+
   it("answers /v1/responses for the local provider by name", async () => {
     const { openai, close } = await serve();
     try {
