@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, reportedUsage, startFakeAnthropic, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
@@ -72,54 +72,10 @@ const CALL_BODY = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, m
 /** What the gate reserves for one call: the body's bytes ÷ 4 as input tokens, plus max_tokens. */
 const RESERVATION_USD = (Math.ceil(Buffer.byteLength(CALL_BODY) / 4) + 16) * TOKEN_USD;
 
-/** One streamed call; `cancel` leaves after the first text delta. Resolves with the status and, if refused, the error type. */
-async function streamedCall(url: string, key: string, cancel: boolean): Promise<{ status: number; errorType?: string }> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/v1/messages`, {
-    method: "POST",
-    signal: controller.signal,
-    headers: { "x-api-key": key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
-    body: CALL_BODY,
-  });
-  if (response.status !== 200) {
-    const body = (await response.json()) as { error?: { type?: string } };
-    return { status: response.status, ...(body.error?.type ? { errorType: body.error.type } : {}) };
-  }
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  let seen = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += Buffer.from(value).toString();
-    if (cancel && seen.includes("text_delta")) {
-      controller.abort();
-      break;
-    }
-  }
-  return { status: 200 };
-}
-
-/** What upstream reported in the bytes it sent (message_start, then message_delta's cumulative counts), priced. */
+/** What upstream reported in the bytes it sent, priced at TOKEN_USD for every kind of token. */
 function upstreamCost(sent: Buffer): number {
-  let input = 0;
-  let output = 0;
-  let cacheRead = 0;
-  let cacheWrite = 0;
-  for (const line of sent.toString().split("\n")) {
-    if (!line.startsWith("data: ")) continue;
-    const event = JSON.parse(line.slice(6)) as {
-      type: string;
-      message?: { usage: Record<string, number> };
-      usage?: Record<string, number>;
-    };
-    const usage = event.type === "message_start" ? event.message?.usage : event.type === "message_delta" ? event.usage : undefined;
-    if (!usage) continue;
-    input = usage.input_tokens ?? input;
-    output = usage.output_tokens ?? output;
-    cacheRead = usage.cache_read_input_tokens ?? cacheRead;
-    cacheWrite = usage.cache_creation_input_tokens ?? cacheWrite;
-  }
-  return (input + output + cacheRead + cacheWrite) * TOKEN_USD;
+  const usage = reportedUsage(sent);
+  return (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens) * TOKEN_USD;
 }
 
 /** `count` calls, `concurrency` at a time, alternating between the two processes; every `cancelEvery`-th one is cut. */
@@ -128,7 +84,7 @@ async function calls(key: string, count: number, concurrency: number, cancelEver
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < count; index = next++)
-      outcomes.push(await streamedCall(urls[index % 2] as string, key, index % cancelEvery === cancelEvery - 1));
+      outcomes.push(await streamedMessagesCall(urls[index % 2] as string, key, CALL_BODY, index % cancelEvery === cancelEvery - 1));
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   // Cut streams settle when their upstream body is cut: give both processes a moment.
@@ -164,7 +120,7 @@ describe("governance exact across two processes on one Redis, through /v1/messag
     const outcomes = await calls(key.key, 200, 24, 2);
     // Then one at a time until refused: with nothing in flight, only real spend can refuse.
     for (let index = 0; index < 60; index++) {
-      const outcome = await streamedCall(urls[index % 2] as string, key.key, false);
+      const outcome = await streamedMessagesCall(urls[index % 2] as string, key.key, CALL_BODY, false);
       outcomes.push(outcome);
       if (outcome.status === 429) break;
     }

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, reportedUsage, startFakeAnthropic, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
 
@@ -58,41 +58,10 @@ function spawnConduit(args: string[], env: Record<string, string>, ready: string
   return { child, url };
 }
 
-async function streamedCall(url: string, key: string, cancel: boolean): Promise<{ status: number; errorType?: string }> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/v1/messages`, {
-    method: "POST",
-    signal: controller.signal,
-    headers: { "x-api-key": key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
-    body: BODY,
-  });
-  if (response.status !== 200) {
-    const body = (await response.json()) as { error?: { type?: string } };
-    return { status: response.status, ...(body.error?.type ? { errorType: body.error.type } : {}) };
-  }
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  let seen = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += Buffer.from(value).toString();
-    if (cancel && seen.includes("text_delta")) {
-      controller.abort();
-      break;
-    }
-  }
-  return { status: 200 };
-}
-
-/** What upstream reported in the bytes it sent (message_start, then message_delta's cumulative counts), priced. */
+/** What upstream reported in the bytes it sent, priced at TOKEN_USD for every kind of token. */
 function upstreamCost(sent: Buffer): number {
-  const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-  for (const line of sent.toString().split("\n")) {
-    if (!line.startsWith("data: ")) continue;
-    const event = JSON.parse(line.slice(6)) as { type: string; message?: { usage: object }; usage?: object };
-    Object.assign(usage, event.type === "message_start" ? event.message?.usage : event.type === "message_delta" ? event.usage : {});
-  }
-  return (usage.input_tokens + usage.output_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens) * TOKEN_USD;
+  const usage = reportedUsage(sent);
+  return (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens) * TOKEN_USD;
 }
 
 describe.each(topologies)("governance across two processes on Redis $name", { timeout: 180_000 }, ({ start }) => {
@@ -159,7 +128,7 @@ describe.each(topologies)("governance across two processes on Redis $name", { ti
     };
     const before = anthropic.exchanges.length;
     const outcomes = await Promise.all(
-      Array.from({ length: 120 }, (_, index) => streamedCall(urls[index % 2] as string, key.key, index % 4 === 3)),
+      Array.from({ length: 120 }, (_, index) => streamedMessagesCall(urls[index % 2] as string, key.key, BODY, index % 4 === 3)),
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const served = outcomes.filter((outcome) => outcome.status === 200).length;
@@ -176,7 +145,9 @@ describe.each(topologies)("governance across two processes on Redis $name", { ti
   it("rpm is exact to the request across both processes", async () => {
     const key = (await admin("/admin/keys", { name: "topology-rpm", limits: { rpm: 23 } })).data as { key: string };
     if (Date.now() % 60_000 > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 200));
-    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, index) => streamedCall(urls[index % 2] as string, key.key, false)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => streamedMessagesCall(urls[index % 2] as string, key.key, BODY, false)),
+    );
     expect(outcomes.filter((outcome) => outcome.status === 200)).toHaveLength(23);
     expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(37);
   });

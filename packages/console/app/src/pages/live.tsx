@@ -1,21 +1,10 @@
+import type { RequestFeedEvent } from "@conduit-ai/server-core/middleware";
 import { useEffect, useState } from "preact/hooks";
 import { apiUrl } from "../api.js";
 import { Panel, Problem, Status } from "../components/common.js";
 
-interface FeedEvent {
-  time: string;
-  requestId: string;
-  method: string;
-  route: string;
-  status: number;
-  latencyMs: number;
-  key?: string;
-  keyName?: string;
-  model?: string;
-  inputTokens?: number;
-  outputTokens?: number;
-  dropped?: number;
-}
+/** One finished request as the feed sends it (type only: nothing of server-core reaches the bundle). */
+type FeedEvent = RequestFeedEvent & { dropped?: number };
 
 const KEEP = 200;
 
