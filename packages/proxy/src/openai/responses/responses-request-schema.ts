@@ -77,7 +77,8 @@ const namespaceTool = z.looseObject({
   tools: z.array(z.union([functionTool, z.looseObject({ type: z.string() })])),
 });
 /** Hosted tools (web search, file search, …) Conduit cannot run: refused by name unless `dropParams`. */
-const otherTool = z.looseObject({ type: z.string() });
+// A `namespace` tool that is not one (no `tools` array) is refused here, not taken as a hosted tool.
+const otherTool = z.looseObject({ type: z.string().refine((type) => type !== "namespace", "a namespace tool needs its tools") });
 
 const toolChoice = z.union([
   z.enum(["none", "auto", "required"]),

@@ -198,6 +198,15 @@ describe("POST /v1/responses for Claude models", () => {
     expect((await stream.finalResponse()).output[0]).toMatchObject({ namespace: "multi_agent_v1", name: "spawn_agent" });
   });
 
+  it("refuses a namespace tool without its tools with a 400, not a crash", async () => {
+    const refused = await client.responses
+      .create({ model: "claude-sonnet-4-5", input: "x", tools: [{ type: "namespace", name: "broken" } as never] })
+      .catch((error) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused.error).toMatchObject({ type: "invalid_request_error", param: expect.stringMatching(/^tools/) });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("runs the hosted web_search tool as Claude's web search: web_search_call items, JSON and streamed", async () => {
     const searched = textMessage("", {
       content: [
