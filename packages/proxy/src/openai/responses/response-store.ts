@@ -1,5 +1,6 @@
 import type { OutputItem } from "./response-object.js";
 import type { InputItem } from "./responses-request-schema.js";
+import { BoundedCache } from "@conduit-ai/server-core/middleware";
 
 /**
  * Where stored responses live, for `previous_response_id`: the whole conversation up to and
@@ -22,29 +23,20 @@ const SET_PX = "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])";
 const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_ENTRIES = 10_000;
 
-/** Responses kept in this process: least recently saved first out past `maxEntries`. */
+/** Responses kept in this process (server-core's one bounded cache): least recently used first out past `maxEntries`. */
 export class MemoryResponseStore implements ResponseStore {
-  private readonly entries = new Map<string, { items: InputItem[]; expiresAt: number }>();
+  private readonly entries: BoundedCache<InputItem[]>;
 
-  constructor(
-    private readonly ttlMs = DEFAULT_TTL_MS,
-    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
-  ) {}
+  constructor(ttlMs = DEFAULT_TTL_MS, maxEntries = DEFAULT_MAX_ENTRIES) {
+    this.entries = new BoundedCache({ maxEntries, ttlMs });
+  }
 
   async load(id: string): Promise<InputItem[] | undefined> {
-    const entry = this.entries.get(id);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    return entry.items;
+    return this.entries.get(id);
   }
 
   async save(id: string, items: InputItem[]): Promise<void> {
-    this.entries.delete(id);
-    this.entries.set(id, { items, expiresAt: Date.now() + this.ttlMs });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(id, items);
   }
 }
 
