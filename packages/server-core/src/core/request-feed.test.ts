@@ -21,7 +21,7 @@ describe("request feed", () => {
     expect(installRequestFeed(adapter)).toBe(feed);
     const seen: RequestFeedEvent[] = [];
     feed.subscribe((event) => seen.push(event));
-    await request({ method: "POST", url: "/api/chat/secret-id?token=abc", body: JSON.stringify({ prompt: "hello there" }) });
+    await request({ method: "POST", url: "/api/chat/secret-id?token=query-secret-zz9", body: JSON.stringify({ prompt: "hello there" }) });
     await request({ url: "/nowhere" });
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatchObject({
@@ -34,7 +34,7 @@ describe("request feed", () => {
     });
     expect(seen[0]?.latencyMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(seen[0]?.time ?? "")).not.toBeNaN();
-    expect(JSON.stringify(seen)).not.toMatch(/hello there|secret-id|abc/);
+    expect(JSON.stringify(seen)).not.toMatch(/hello there|secret-id|query-secret-zz9/);
     expect(seen[1]).toMatchObject({ route: "unmatched", status: 404 });
   });
 
