@@ -9,10 +9,15 @@
  * when its queue of 2048 is full, as OpenTelemetry's SDK does by default).
  *
  * Options: --frameworks hono,express,fastify,koa  --rounds 5  --duration 3  --connections 50
+ *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
+ *            generator shares the CPU, so at saturation a slower server also slows its client and
+ *            CPU per request then measures that feedback; at a fixed rate it measures the work)
+ *          --profile <dir> (CPU profiles of both servers in <dir>/on and <dir>/off, the top functions of "on" printed)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { printCpuProfileSummary } from "./cpu-profile-summary.js";
 import { median } from "./statistics.js";
 
 const GOAL = 0.9;
@@ -22,6 +27,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     duration: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
+    profile: { type: "string" },
+    rate: { type: "string", default: "0" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -56,8 +63,9 @@ function ask<T>(child: ChildProcess, question: string, field: string): Promise<T
 }
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
+  const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}/${mode}`] : [];
   const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint], {
-    execArgv: ["--conditions=@conduit-ai/source", "--import", "tsx"],
+    execArgv: [...execArgv, ...profile],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -76,7 +84,8 @@ const stop = (child: Child) =>
 /** Requests per second, and the server's CPU µs per request over the window. */
 async function load(child: Child): Promise<{ rps: number; cpu: number }> {
   const before = await ask<number>(child.process, "cpu", "cpu");
-  const result = await autocannon({ url: child.url, connections, duration });
+  const rate = Number(values.rate);
+  const result = await autocannon({ url: child.url, connections, duration, ...(rate > 0 ? { overallRate: rate } : {}) });
   const cpu = (await ask<number>(child.process, "cpu", "cpu")) - before;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${child.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total) };
@@ -117,3 +126,4 @@ for (const framework of frameworks) {
 }
 receiver.disconnect();
 console.log(`\ntracing on/off, worst framework: ${worst.toFixed(3)}× (goal ≥ ${GOAL}×) ${worst >= GOAL ? "met" : "NOT met"}`);
+if (values.profile) printCpuProfileSummary(`${values.profile}/on`, 30);

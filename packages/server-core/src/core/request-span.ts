@@ -36,21 +36,16 @@ export function startRequestSpan(tracing: Tracing, context: RequestContext, http
 }
 
 /**
- * Ends the request's span when the response is over: at once for a plain body, at the end of a
- * stream otherwise (the bridge calls `done` then). A stream's chunks are pulled with the span
- * active, so model calls a stream makes lazily are its children.
+ * The body of a traced response: a stream's chunks are pulled with the request's span active, so
+ * model calls a stream makes lazily are its children. The span itself ends in the response's
+ * `done()` (`endRequestSpan`), at once for a plain body, at the end of a stream otherwise.
  */
-export function traceResponse(tracing: Tracing, span: TraceSpan, context: RequestContext, outgoing: OutgoingResponse): OutgoingResponse {
-  if (outgoing.streaming && isAsyncIterable(outgoing.body)) outgoing.body = tracing.bindIterable(span, outgoing.body);
-  const done = outgoing.done;
-  outgoing.done = () => {
-    endRequestSpan(span, context, outgoing.status);
-    done();
-  };
-  return outgoing;
+export function tracedBody(tracing: Tracing, span: TraceSpan, outgoing: Pick<OutgoingResponse, "body" | "streaming">): OutgoingResponse["body"] {
+  return outgoing.streaming && isAsyncIterable(outgoing.body) ? tracing.bindIterable(span, outgoing.body) : outgoing.body;
 }
 
-function endRequestSpan(span: TraceSpan, context: RequestContext, status: number): void {
+/** Ends the request's span with the status that was sent. */
+export function endRequestSpan(span: TraceSpan, context: RequestContext, status: number): void {
   // A route found only now (core-matched late routes) still names the span's route attribute.
   span.setAttributes({ "http.response.status_code": status, "http.route": context.route?.fullPath });
   if (status >= 500) span.fail(String(status));

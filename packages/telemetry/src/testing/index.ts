@@ -1,2 +1,2 @@
 export { type McpTraceServer, type SeenToolCall, startMcpTraceServer } from "./mcp-trace-server.js";
-export { type AttributeValue, OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.js";
+export { type AttributeValue, OtlpReceiver, type OtlpReceiverOptions, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.js";

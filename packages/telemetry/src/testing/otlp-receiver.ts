@@ -117,15 +117,20 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** Spans received since the last `clear()` (also counted when `countOnly`). */
+  received = 0;
   readonly exports: Array<{ contentType: string; headers: IncomingMessage["headers"] }> = [];
   private waiters = new Set<() => void>();
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly countOnly: boolean,
+  ) {}
 
-  static async start(): Promise<OtlpReceiver> {
+  static async start(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
     let receiver: OtlpReceiver | undefined;
     const server = createServer((request, response) => void receiver?.handle(request, response));
-    receiver = new OtlpReceiver(server);
+    receiver = new OtlpReceiver(server, options.countOnly ?? false);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return receiver;
   }
@@ -143,6 +148,12 @@ export class OtlpReceiver {
     }
     const body = await readBody(request);
     try {
+      if (this.countOnly) {
+        this.received += countSpans(contentType.startsWith("application/json") ? JSON.parse(body.toString("utf8")) : ExportTraceServiceRequest.decode(body));
+        response.writeHead(200, { "content-type": contentType.startsWith("application/json") ? "application/json" : "application/x-protobuf" });
+        response.end(contentType.startsWith("application/json") ? "{}" : undefined);
+        return;
+      }
       const decoded = contentType.startsWith("application/json")
         ? flatten(JSON.parse(body.toString("utf8")), "json")
         : flatten(
@@ -151,6 +162,7 @@ export class OtlpReceiver {
           );
       this.exports.push({ contentType, headers: request.headers });
       this.spans.push(...decoded);
+      this.received += decoded.length;
     } catch (error) {
       response.writeHead(400, { "content-type": "text/plain" }).end(String(error));
       return;
@@ -180,6 +192,7 @@ export class OtlpReceiver {
   }
 
   clear(): void {
+    this.received = 0;
     this.spans.length = 0;
     this.exports.length = 0;
   }
@@ -189,5 +202,22 @@ export class OtlpReceiver {
   }
 }
 
+export interface OtlpReceiverOptions {
+  /**
+   * Decode each export and count its spans, but keep neither spans nor headers (benches: a
+   * collector's memory and flattening are not what they measure). Default false.
+   */
+  countOnly?: boolean;
+}
+
+/** The spans of a decoded export request (protobuf message or OTLP/JSON object). */
+function countSpans(request: unknown): number {
+  let count = 0;
+  type Body = { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: unknown[] }> }> };
+  for (const resourceSpans of (request as Body).resourceSpans ?? [])
+    for (const scope of resourceSpans.scopeSpans ?? []) count += scope.spans?.length ?? 0;
+  return count;
+}
+
 /** Starts an `OtlpReceiver` on a free loopback port. */
-export const startOtlpReceiver = (): Promise<OtlpReceiver> => OtlpReceiver.start();
+export const startOtlpReceiver = (options?: OtlpReceiverOptions): Promise<OtlpReceiver> => OtlpReceiver.start(options);
