@@ -1,5 +1,5 @@
-import type { DataStreamEvent, TokenUsage } from "@conduit-ai/server-core";
-import { STREAM_KEEP_ALIVE_MS, type StreamFormat, encodeEventStream } from "@conduit-ai/server-core/web";
+import type { DataStreamEvent, ServerContext, TokenUsage } from "@conduit-ai/server-core";
+import { STREAM_KEEP_ALIVE_MS, type StreamFormat, encodeEventStream, streamEventTransformFor } from "@conduit-ai/server-core/web";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 
@@ -17,6 +17,12 @@ export interface StreamResponseOptions extends DataStreamWriterOptions {
    * `error` event (and is reported by the core); returning without `finish()` closes the stream.
    */
   execute?: (stream: DataStreamResponse) => Promise<void> | void;
+  /**
+   * The request the stream answers (`ctx`), for `encode()`: its chunks then go through
+   * `config.redaction` and any `createStreamRedactionMiddleware`, as when the core serves the
+   * stream (which applies them itself to a stream the handler returns).
+   */
+  context?: Pick<ServerContext, "state">;
 }
 
 export interface FinishInput {
@@ -85,12 +91,17 @@ export class DataStreamResponse extends DataStreamWriter implements AsyncIterabl
     return this;
   }
 
-  /** Encoded chunks outside the core (e.g. a raw Node response), with keep-alives and the finish/error guarantee. */
+  /**
+   * Encoded chunks outside the core (e.g. a raw Node response), with keep-alives and the
+   * finish/error guarantee; redacted like a core-served stream when `context` was given.
+   */
   encode(format: StreamFormat = "sse"): AsyncGenerator<string> {
+    const context = this.options.context;
     return encodeEventStream(this, {
       format,
       keepAliveMs: this.options.keepAliveMs ?? 15_000,
       signal: this.options.signal ?? new AbortController().signal,
+      transformEvent: context ? streamEventTransformFor(context) : undefined,
     });
   }
 

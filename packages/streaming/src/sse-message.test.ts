@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
+import { formatSseComment as formatCoreSseComment, formatSseFrame } from "@conduit-ai/server-core/web";
 import { formatSseComment, formatSseMessage } from "./sse-message.js";
 
 function parse(text: string): { events: EventSourceMessage[]; retries: number[] } {
@@ -48,5 +49,12 @@ describe("formatSseMessage", () => {
     expect(parse(formatSseComment("a\nb") + formatSseMessage({ data: "1" })).events).toEqual([
       { data: "1", event: undefined, id: undefined },
     ]);
+  });
+
+  it("frames exactly as the core's SSE framer every Conduit stream uses", () => {
+    for (const message of [{ data: "{}" }, { event: "e\r\nx", id: "1\u0000", retry: 10, data: "a\nb" }, { data: "" }]) {
+      expect(formatSseMessage(message)).toBe(formatSseFrame(message));
+    }
+    expect(formatSseComment("a\r\nb")).toBe(formatCoreSseComment("a\r\nb"));
   });
 });

@@ -43,17 +43,36 @@ describe("createWebStreamWriter", () => {
     expect(lines[0].data).toEqual([1, 2]);
   });
 
-  it("frames a custom event identically in SSE and NDJSON", async () => {
-    const framed: unknown[] = [];
-    for (const format of ["sse", "ndjson"] as const) {
-      const { readable, writer } = createWebStreamWriter({ format, keepAliveMs: 0, timestamps: false });
-      void writer.writeEvent("progress", { percent: 50 }).then(() => writer.writeDone());
-      const text = await readAll(readable);
-      const first = format === "sse" ? (/^data: (.*)$/m.exec(text)?.[1] ?? "") : (text.split("\n")[0] ?? "");
-      framed.push(JSON.parse(first));
-    }
-    expect(framed[0]).toEqual({ type: "progress", data: { percent: 50 } });
-    expect(framed[1]).toEqual(framed[0]);
+  it("carries the same events in SSE and NDJSON: the SSE data is the NDJSON line, event and id name its type and id", async () => {
+    const write = async (writer: ReturnType<typeof createWebStreamWriter>["writer"]) => {
+      await writer.writeTextStart("t1");
+      await writer.writeTextDelta("t1", "two\nlines");
+      await writer.writeTextEnd("t1");
+      await writer.writeToolCall({ id: "c1", name: "clock", arguments: { zone: "UTC" } });
+      await writer.writeToolResult({ id: "c1", name: "clock", result: { time: "noon" } });
+      await writer.writeEvent("progress", { percent: 50 });
+      await writer.writeEvent("empty", undefined);
+      await writer.writeData([1, "x"]);
+      await writer.writeError({ message: "late", code: "E_LATE" });
+      await writer.finish({ reason: "stop" });
+    };
+    const sse = createWebStreamWriter({ format: "sse", keepAliveMs: 0, timestamps: false });
+    const ndjson = createWebStreamWriter({ format: "ndjson", keepAliveMs: 0, timestamps: false });
+    void write(sse.writer);
+    void write(ndjson.writer);
+    const [sseText, ndjsonText] = await Promise.all([readAll(sse.readable), readAll(ndjson.readable)]);
+    const frames: EventSourceMessage[] = [];
+    createParser({ onEvent: (event) => frames.push(event) }).feed(sseText);
+    const lines = ndjsonText
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(frames.map((frame) => JSON.parse(frame.data))).toEqual(lines);
+    expect(frames.map((frame) => frame.event)).toEqual(lines.map((line) => line.type));
+    expect(frames.map((frame) => frame.id)).toEqual(lines.map((line) => line.id));
+    expect(lines).toContainEqual({ type: "progress", data: { percent: 50 } });
+    expect(lines).toContainEqual({ type: "empty", data: null });
+    expect(lines.at(-1)).toEqual({ type: "finish", data: { reason: "stop" } });
   });
 
   it("applies the request's stream transforms (redaction) when given the context", async () => {
@@ -74,6 +93,16 @@ describe("createWebStreamWriter", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(lines[0].data).toEqual({ apiKey: "[REDACTED]", visible: "yes" });
+  });
+
+  it("sends no retry field for an invalid retry, and none in NDJSON", async () => {
+    for (const options of [{ retry: -1 }, { retry: 1.5 }, { retry: 3000, format: "ndjson" as const }]) {
+      const { readable, writer } = createWebStreamWriter({ keepAliveMs: 0, ...options });
+      void writer.writeDone();
+      const text = await readAll(readable);
+      expect(text).not.toContain("retry");
+      expect(text.startsWith(options.format === "ndjson" ? "{" : "event: finish\n")).toBe(true);
+    }
   });
 
   it("sends keep-alive comments while idle", async () => {

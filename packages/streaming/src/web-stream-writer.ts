@@ -1,5 +1,12 @@
 import type { DataStreamEvent, DataStreamEventType, ServerContext } from "@conduit-ai/server-core";
-import { type StreamFormat, encodeKeepAlive, encodeNdjsonLine, encodeSseFrame, streamEventTransformFor } from "@conduit-ai/server-core/web";
+import {
+  type StreamFormat,
+  encodeKeepAlive,
+  encodeNdjsonLine,
+  encodeSseFrame,
+  formatSseFrame,
+  streamEventTransformFor,
+} from "@conduit-ai/server-core/web";
 import { AsyncQueue } from "./async-queue.js";
 import { DataStreamWriter, type DataStreamWriterOptions } from "./data-stream-writer.js";
 import type { FinishInput } from "./data-stream-response.js";
@@ -98,7 +105,8 @@ export function createWebStreamWriter(options: WebStreamWriterOptions = {}): {
     timer = setInterval(() => writer.keepAlive(), keepAliveMs);
     timer.unref();
   }
-  if (format === "sse" && options.retry !== undefined && Number.isInteger(options.retry)) void queue.push(`retry: ${options.retry}\n\n`);
+  const retry = options.retry;
+  if (format === "sse" && retry !== undefined && Number.isInteger(retry) && retry >= 0) void queue.push(formatSseFrame({ retry }));
   const readable = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

@@ -6,8 +6,11 @@ export interface SseFrame {
   id?: string;
   /** Reconnection delay the client should use, in milliseconds (sent only when a non-negative integer). */
   retry?: number;
-  /** The payload; each line of a multi-line value becomes its own `data:` line. */
-  data: string;
+  /**
+   * The payload; each line of a multi-line value becomes its own `data:` line. Omitted, the frame
+   * carries fields only (a `retry:` before the first event) and the client dispatches nothing.
+   */
+  data?: string;
 }
 
 const LINE_BREAK = /\r\n|\r|\n/;
@@ -27,6 +30,7 @@ function singleLine(value: string): string {
  * formatSseFrame({ data: JSON.stringify({ ok: true }) }); // 'data: {"ok":true}\n\n'
  * formatSseFrame({ event: "response.created", data: "{}" }); // "event: response.created\ndata: {}\n\n"
  * formatSseFrame({ event: "note", id: "1", retry: 3000, data: "a\nb" }); // "event: note\nid: 1\nretry: 3000\ndata: a\ndata: b\n\n"
+ * formatSseFrame({ retry: 3000 }); // "retry: 3000\n\n"
  */
 export function formatSseFrame(frame: SseFrame): string {
   let message = frame.event === undefined ? "" : `event: ${singleLine(frame.event)}\n`;
@@ -36,8 +40,24 @@ export function formatSseFrame(frame: SseFrame): string {
   }
   if (frame.retry !== undefined && Number.isInteger(frame.retry) && frame.retry >= 0) message += `retry: ${frame.retry}\n`;
   const data = frame.data;
+  if (data === undefined) return `${message}\n`;
   // JSON payloads (nearly all) have no raw line break: one `data:` line without a split.
   if (!data.includes("\n") && !data.includes("\r")) return `${message}data: ${data}\n\n`;
   for (const line of data.split(LINE_BREAK)) message += `data: ${line}\n`;
   return `${message}\n`;
+}
+
+/**
+ * An SSE comment: every line prefixed `: `, so clients ignore it whatever it holds (keep-alives
+ * that stop proxies from timing an idle stream out).
+ *
+ * @example
+ * formatSseComment("keep-alive"); // ": keep-alive\n\n"
+ */
+export function formatSseComment(text: string): string {
+  if (!text.includes("\n") && !text.includes("\r")) return `: ${text}\n\n`;
+  return `${text
+    .split(LINE_BREAK)
+    .map((line) => `: ${line}`)
+    .join("\n")}\n\n`;
 }

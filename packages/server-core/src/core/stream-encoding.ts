@@ -4,7 +4,8 @@ import type { ResponseHeaders } from "../contracts/http.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { StreamingError } from "../errors/server-errors.js";
 import { onSharedAbort } from "./abort-fan-out.js";
-import { formatSseFrame } from "./sse-frame.js";
+import { formatNdjsonLine } from "./ndjson-line.js";
+import { formatSseComment, formatSseFrame } from "./sse-frame.js";
 import {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
@@ -75,12 +76,13 @@ export function encodeSseFrame(event: DataStreamEvent): string {
   return formatSseFrame(event.id === undefined ? { event: event.type, data } : { event: event.type, id: String(event.id), data });
 }
 
+/** One NDJSON line of a `DataStreamEvent`: the same whole event the SSE frame carries as `data` (framed by `formatNdjsonLine`). */
 export function encodeNdjsonLine(event: DataStreamEvent): string {
-  return `${JSON.stringify(event)}\n`;
+  return formatNdjsonLine(event);
 }
 
-const SSE_KEEP_ALIVE = ": keep-alive\n\n";
-const NDJSON_KEEP_ALIVE = `${JSON.stringify({ type: "keep-alive" })}\n`;
+const SSE_KEEP_ALIVE = formatSseComment("keep-alive");
+const NDJSON_KEEP_ALIVE = formatNdjsonLine({ type: "keep-alive" });
 
 /**
  * The keep-alive of a format: the SSE comment `: keep-alive`, or the NDJSON line `{"type":"keep-alive"}`.

@@ -1,6 +1,7 @@
 import type { IncomingHeaders } from "../contracts/context.js";
 import type { ResponseHeaders } from "../contracts/http.js";
 import type { DataStreamEvent } from "../contracts/stream-event.js";
+import { formatSseFrame } from "./sse-frame.js";
 
 /**
  * The Vercel AI SDK's UI message stream protocol (v1), spoken by `/agent/stream` on request so a
@@ -39,9 +40,9 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<ResponseHeaders> = Object.freez
 });
 
 const FINISH_REASONS = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
-const DONE_FRAME = "data: [DONE]\n\n";
+const DONE_FRAME = formatSseFrame({ data: "[DONE]" });
 
-const frame = (chunk: Record<string, unknown>) => `data: ${JSON.stringify(chunk)}\n\n`;
+const frame = (chunk: Record<string, unknown>) => formatSseFrame({ data: JSON.stringify(chunk) });
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 

@@ -1,10 +1,11 @@
 /**
  * `@conduit-ai/server-core/web`: the web-standard side — the `Request`/`Response` bridge, the one SSE
- * framer (`formatSseFrame`), and the stream encoders (SSE, NDJSON, the AI SDK UI message stream) with
+ * framer (`formatSseFrame`, `formatSseComment`) and NDJSON framer (`formatNdjsonLine`), and the stream encoders (SSE, NDJSON, the AI SDK UI message stream) with
  * their redaction hook.
  */
 export * from "./web-bridge.js";
-export { type SseFrame, formatSseFrame } from "../core/sse-frame.js";
+export { type SseFrame, formatSseComment, formatSseFrame } from "../core/sse-frame.js";
+export { formatNdjsonLine } from "../core/ndjson-line.js";
 export {
   type EncodeStreamOptions,
   type EventStreamFormat,
