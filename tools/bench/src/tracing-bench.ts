@@ -9,6 +9,8 @@
  * when its queue of 2048 is full, as OpenTelemetry's SDK does by default).
  *
  * Options: --frameworks hono,express,fastify,koa  --rounds 5  --duration 3  --connections 50
+ *          --hook (a third server: Conduit's tracing hook installed with no-op spans, so Conduit's own
+ *            traced path shows apart from OpenTelemetry's SDK and its AsyncLocalStorage)
  *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
  *            generator shares the CPU, so at saturation a slower server also slows its client and
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     profile: { type: "string" },
     rate: { type: "string", default: "0" },
+    hook: { type: "boolean", default: false },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -37,7 +40,8 @@ const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-type Mode = "off" | "on";
+type Mode = "off" | "on" | "hook";
+const modes: Mode[] = values.hook ? ["off", "hook", "on"] : ["off", "on"];
 interface Child {
   process: ChildProcess;
   url: string;
@@ -95,24 +99,26 @@ console.log(`bench:tracing — default stack, tracing on (sampling 1.0, OTLP pro
 console.log(`${rounds} rounds × ${duration} s, ${connections} connections; ratio = median of per-round on/off\n`);
 let worst = Number.POSITIVE_INFINITY;
 for (const framework of frameworks) {
-  const [off, on] = [await startChild(framework, "off"), await startChild(framework, "on")];
+  const children = {} as Record<Mode, Child>;
+  for (const mode of modes) children[mode] = await startChild(framework, mode);
   // Warm-up (twice each), and the check that tracing really exports: spans reach the receiver.
-  for (const child of [off, on, off, on]) await load(child);
+  for (let pass = 0; pass < 2; pass++) for (const mode of modes) await load(children[mode]);
   const ratios: number[] = [];
-  const figures: Record<Mode, { rps: number[]; cpu: number[] }> = { off: { rps: [], cpu: [] }, on: { rps: [], cpu: [] } };
+  const figures = Object.fromEntries(modes.map((mode) => [mode, { rps: [] as number[], cpu: [] as number[] }])) as Record<Mode, { rps: number[]; cpu: number[] }>;
   for (let round = 0; round < rounds; round++) {
     const measured = {} as Record<Mode, { rps: number; cpu: number }>;
-    for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const))
-      measured[mode] = await load(mode === "on" ? on : off);
-    for (const mode of ["off", "on"] as const) {
+    // Each round starts with the next mode, so no mode always runs first.
+    const order = modes.map((_, index) => modes[(index + round) % modes.length] as Mode);
+    for (const mode of order) measured[mode] = await load(children[mode]);
+    for (const mode of modes) {
       figures[mode].rps.push(measured[mode].rps);
       figures[mode].cpu.push(measured[mode].cpu);
     }
     ratios.push(measured.on.rps / measured.off.rps);
   }
+  const { on, off } = children;
   await fetch(on.url);
-  await stop(on);
-  await stop(off);
+  for (const mode of modes) await stop(children[mode]);
   const exported = await ask<number>(receiver, "count", "count");
   const ratio = median(ratios);
   worst = Math.min(worst, ratio);
@@ -120,6 +126,7 @@ for (const framework of frameworks) {
   console.log(
     `${framework.padEnd(8)} off ${Math.round(median(figures.off.rps))} req/s ${cpuOff.toFixed(0)} µs, on ${Math.round(median(figures.on.rps))} req/s ${cpuOn.toFixed(0)} µs` +
       ` → ${ratio.toFixed(3)}× throughput (goal ≥ ${GOAL}×), CPU ${(cpuOn / cpuOff).toFixed(2)}×` +
+      (figures.hook ? `; no-op hook ${median(figures.hook.cpu).toFixed(0)} µs (${(median(figures.hook.cpu) / cpuOff).toFixed(2)}×)` : "") +
       `  [spans received: ${exported}, rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
   );
   if (exported === 0) throw new Error(`${framework}: tracing on exported no span`);

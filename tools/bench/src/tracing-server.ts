@@ -2,11 +2,11 @@
  * A child of `bench:tracing`: Conduit's default stack (request id, timing, errors, security
  * headers, logging off, compression, CORS, rate limit with a raised ceiling, metrics) on one
  * framework, answering `GET /api/items`, with tracing on (every request sampled, exported to the
- * parent's OTLP receiver) or off. Sends `{ port }` to the parent; stops (flushing its spans) on disconnect.
+ * parent's OTLP receiver), off, or "hook" (Conduit's tracing hook with no-op spans). Sends `{ port }` to the parent; stops (flushing its spans) on disconnect.
  *
- * Arguments: framework, "on" | "off", OTLP endpoint.
+ * Arguments: framework, "on" | "off" | "hook", OTLP endpoint.
  */
-import { type ServerFramework, createServer } from "@conduit-ai/server-core";
+import { type ServerFramework, type TraceSpan, createServer, setTracing } from "@conduit-ai/server-core";
 import { startTelemetry } from "@conduit-ai/telemetry";
 
 const [framework = "hono", mode = "off", endpoint = ""] = process.argv.slice(2);
@@ -19,6 +19,18 @@ const telemetry =
       })
     : undefined;
 if (mode === "on" && telemetry === undefined) throw new Error("tracing did not start");
+// "hook": Conduit's traced request path with spans that record nothing (no OpenTelemetry at all).
+const noopSpan: TraceSpan = { setAttributes() {}, addEvent() {}, fail() {}, end() {}, traceHeaders: () => ({}) };
+if (mode === "hook")
+  setTracing({
+    enabled: true,
+    captureContent: false,
+    startRequestSpan: () => noopSpan,
+    startSpan: () => noopSpan,
+    activeSpan: () => undefined,
+    runInSpan: (_span, work) => work(),
+    bindIterable: (_span, iterable) => iterable,
+  });
 const server = await createServer(undefined, {
   framework: framework as ServerFramework,
   config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000 } },
