@@ -1,7 +1,8 @@
 /**
  * What `bench:stack` verifies about a server before measuring it: 200 with the key and 401
  * without, the response header names it sends, the log lines (and bytes) one request writes,
- * and whether any log line carries the API key. `compareSides` turns two sides' findings into
+ * and whether any log line carries a secret: the API key, or the bearer token of an
+ * `Authorization` header the checked request also sends (no side uses it). `compareSides` turns two sides' findings into
  * a failure when they do not do the same work.
  */
 import { API_KEY } from "./stack-ecosystem.js";
@@ -19,11 +20,12 @@ export interface Findings {
   headerNames: string[];
   linesPerRequest: number;
   bytesPerRequest: number;
-  /** True when a log line (of either request) contains the API key. */
-  keyLogged: boolean;
+  /** True when a log line (of either request) contains the API key or the bearer token. */
+  secretLogged: boolean;
 }
 
-const HEADERS = { "x-api-key": API_KEY, origin: "https://app.example" };
+const BEARER_TOKEN = "bench-bearer-token-9876543210";
+const HEADERS = { "x-api-key": API_KEY, authorization: `Bearer ${BEARER_TOKEN}`, origin: "https://app.example" };
 /** Longer than Conduit's buffered destination waits (100 ms) before it writes. */
 const FLUSH_WAIT_MS = 300;
 const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -42,7 +44,7 @@ export async function inspect(server: CheckedServer): Promise<Findings> {
     headerNames: [...response.headers.keys()].sort(),
     linesPerRequest: logged.split("\n").filter((line) => line !== "").length,
     bytesPerRequest: Buffer.byteLength(logged),
-    keyLogged: server.output().includes(API_KEY),
+    secretLogged: [API_KEY, BEARER_TOKEN].some((secret) => server.output().includes(secret)),
   };
 }
 
@@ -60,7 +62,7 @@ export function missingParts(findings: Findings): string[] {
 
 /**
  * Problems that make a server unfit to measure. Given Conduit's findings (same-work mode), it
- * must also send the same header names, write as many lines per request, and never log the key.
+ * must also send the same header names, write as many lines per request, and never log a secret.
  */
 export function problems(findings: Findings, conduit: Findings | undefined): string[] {
   const found: string[] = [];
@@ -69,7 +71,7 @@ export function problems(findings: Findings, conduit: Findings | undefined): str
   const missing = missingParts(findings);
   if (missing.length > 0) found.push(`missing ${missing.join(", ")}`);
   if (conduit === undefined) return found;
-  if (findings.keyLogged) found.push("a log line contains the API key");
+  if (findings.secretLogged) found.push("a log line contains a secret (API key or bearer token)");
   const onlyConduit = conduit.headerNames.filter((name) => !findings.headerNames.includes(name));
   const onlyOther = findings.headerNames.filter((name) => !conduit.headerNames.includes(name));
   if (onlyConduit.length > 0 || onlyOther.length > 0)

@@ -40,7 +40,7 @@ export function ratiosOf(row: Row): { cpu: number[]; rate: number[] } {
 export function printTable(mode: Mode, rows: Row[]): void {
   console.log(`\n${TITLES[mode]}`);
   console.log(
-    `${"framework".padEnd(10)}${"store".padEnd(8)}${pad("µs/req c/e", 12)}${pad("CPU ratio", 11)}${pad("rounds", 12)}${pad("req/s c/e", 13)}${pad("req/s ratio", 13)}${pad("rounds", 12)}${pad("lines c/e", 11)}${pad("log B/req c/e", 15)}${pad("headers c/e", 13)}${pad("key logged c/e", 16)}  CPU goal ≥ ${GOAL.toFixed(1)}`,
+    `${"framework".padEnd(10)}${"store".padEnd(8)}${pad("µs/req c/e", 12)}${pad("CPU ratio", 11)}${pad("rounds", 12)}${pad("req/s c/e", 13)}${pad("req/s ratio", 13)}${pad("rounds", 12)}${pad("lines c/e", 11)}${pad("log B/req c/e", 15)}${pad("headers c/e", 13)}${pad("secret logged c/e", 19)}  CPU goal ≥ ${GOAL.toFixed(1)}`,
   );
   let allMet = true;
   for (const row of rows) {
@@ -52,7 +52,7 @@ export function printTable(mode: Mode, rows: Row[]): void {
     const { conduit, ecosystem } = row.findings;
     allMet &&= cpuRatio >= GOAL;
     console.log(
-      `${row.framework.padEnd(10)}${row.store.padEnd(8)}${pad(pair(cpu(row.conduit), cpu(row.ecosystem)), 12)}${pad(`${cpuRatio.toFixed(2)}×`, 11)}${pad(spread(ratios.cpu), 12)}${pad(pair(rate(row.conduit), rate(row.ecosystem)), 13)}${pad(`${rateRatio.toFixed(2)}×`, 13)}${pad(spread(ratios.rate), 12)}${pad(pair(conduit.linesPerRequest, ecosystem.linesPerRequest), 11)}${pad(pair(conduit.bytesPerRequest, ecosystem.bytesPerRequest), 15)}${pad(pair(conduit.headerNames.length, ecosystem.headerNames.length), 13)}${pad(pair(conduit.keyLogged ? "yes" : "no", ecosystem.keyLogged ? "yes" : "no"), 16)}  ${cpuRatio >= GOAL ? "ok" : "BELOW GOAL"}`,
+      `${row.framework.padEnd(10)}${row.store.padEnd(8)}${pad(pair(cpu(row.conduit), cpu(row.ecosystem)), 12)}${pad(`${cpuRatio.toFixed(2)}×`, 11)}${pad(spread(ratios.cpu), 12)}${pad(pair(rate(row.conduit), rate(row.ecosystem)), 13)}${pad(`${rateRatio.toFixed(2)}×`, 13)}${pad(spread(ratios.rate), 12)}${pad(pair(conduit.linesPerRequest, ecosystem.linesPerRequest), 11)}${pad(pair(conduit.bytesPerRequest, ecosystem.bytesPerRequest), 15)}${pad(pair(conduit.headerNames.length, ecosystem.headerNames.length), 13)}${pad(pair(conduit.secretLogged ? "yes" : "no", ecosystem.secretLogged ? "yes" : "no"), 19)}  ${cpuRatio >= GOAL ? "ok" : "BELOW GOAL"}`,
     );
   }
   console.log(
@@ -61,6 +61,8 @@ export function printTable(mode: Mode, rows: Row[]): void {
   console.log(
     "request, median over rounds (> 1: Conduit spends less). req/s ratio: conduit / ecosystem (> 1: Conduit serves more). rounds: lowest–highest.",
   );
-  console.log("lines, log B: what one request wrote to the log; headers: response header names; key logged: a log line held the API key.");
+  console.log(
+    "lines, log B: what one request wrote to the log; headers: response header names; secret logged: a log line held the API key or bearer token.",
+  );
   console.log(`${mode}: ${allMet ? "every row meets" : "NOT every row meets"} the goal (CPU ratio ≥ ${GOAL.toFixed(1)}×).`);
 }

@@ -13,7 +13,8 @@
  * ratio is the median of the per-round ratios, > 1 when Conduit is better: req/s conduit /
  * ecosystem, CPU per request ecosystem / conduit (the headline). Before measuring, each server
  * is checked (stack-check.ts); a same-work server whose header names or log lines per request
- * differ from Conduit's, or any log line of Conduit or same-work holding the API key, fails the run.
+ * differ from Conduit's, or any log line of Conduit or same-work holding a secret (the API key, or a
+ * bearer token the checked request also sends), fails the run.
  *
  * Options: --frameworks hono,express,fastify,koa  --stores memory,redis  --modes defaults,same-work
  *          --rounds 5  --duration 3  --connections 50  --source
@@ -114,7 +115,7 @@ async function check(framework: string, store: string): Promise<Record<Side, Fin
   for (const side of sides) found[side] = await findingsOf(framework, side, store);
   const failures = sides.flatMap((side) => {
     const sideProblems = problems(found[side], side === "same-work" ? found.conduit : undefined);
-    if (side === "conduit" && found.conduit.keyLogged) sideProblems.push("a log line contains the API key");
+    if (side === "conduit" && found.conduit.secretLogged) sideProblems.push("a log line contains a secret (API key or bearer token)");
     return sideProblems.map((problem) => `${framework} ${side} (${store}): ${problem}`);
   });
   if (failures.length > 0) throw new Error(`not measured:\n  ${failures.join("\n  ")}`);
