@@ -88,6 +88,7 @@ async function honoStack(redis: Redis | undefined, prefix: string): Promise<Serv
   const { getConnInfo } = await import("@hono/node-server/conninfo");
   type Info = { used: number; resetTime?: Date };
   const app = new Hono<{ Variables: { requestId: string; started: number; rateLimit: Info } }>();
+  // hono/request-id keeps a client's id of its own safe alphabet; a new one is Conduit's `req-<uuid>`.
   app.use(requestId({ generator: () => requestIdFrom(undefined) }));
   app.use(async (c, next) => {
     const started = performance.now();
@@ -130,6 +131,7 @@ async function honoStack(redis: Redis | undefined, prefix: string): Promise<Serv
       store: incrementStore(conduitStore(redis, prefix)),
     }),
   );
+  // hono-rate-limiter sends only the draft `RateLimit-*` names: Conduit's `X-RateLimit-*` from its count.
   app.use(async (c, next) => {
     const info = c.var.rateLimit;
     const reset = info.resetTime === undefined ? WINDOW_MS : info.resetTime.getTime() - Date.now();
