@@ -1,5 +1,5 @@
 /**
- * CPU profile of one `stack` server under load: `node --import tsx src/profile-stack.ts <framework> [conduit|ecosystem] [memory|redis] [seconds]`
+ * CPU profile of one `stack` server under load: `node --import tsx src/profile-stack.ts <framework> [conduit|ecosystem|same-work] [memory|redis] [seconds]`
  * (built packages; `pnpm bench -- --only stack` builds them). Writes a `.cpuprofile` (Chrome
  * DevTools) and prints the hottest functions by self time, as profile.ts does for `/api/health`.
  */

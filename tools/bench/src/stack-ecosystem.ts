@@ -1,6 +1,6 @@
 /**
  * Each framework with its own ecosystem's answer to Conduit's stack, as its users would wire
- * it (defaults kept): API-key auth, rate limiting (memory or Redis store, ceiling raised),
+ * it (defaults kept; stack-same-work.ts configures the same pieces to do Conduit's work): API-key auth, rate limiting (memory or Redis store, ceiling raised),
  * one pino request log line per request (Fastify: its built-in logger, two lines), CORS,
  * security headers, request id and timing.
  *
@@ -43,17 +43,10 @@ export function envelope(requestId: string, started: number): string {
   });
 }
 
-const UNAUTHORIZED = JSON.stringify({ error: { code: "AUTH_REQUIRED", message: "Authentication required" } });
+export const UNAUTHORIZED = JSON.stringify({ error: { code: "AUTH_REQUIRED", message: "Authentication required" } });
 
-/**
- * pino's own default destination (stdout, which the bench sends to /dev/null): asynchronous,
- * one write per line unless lines pile up. With `STACK_LOG_BUFFERED=1` (`--same-log-destination`)
- * it gets Conduit's default instead (4 KB buffer, flushed every 100 ms), to compare the rest alone.
- */
-const destination = () =>
-  process.env.STACK_LOG_BUFFERED === "1"
-    ? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 })
-    : pino.destination(1);
+/** pino's own default destination (stdout, which the bench sends to /dev/null): one write per line unless lines pile up. */
+const destination = () => pino.destination(1);
 const logger = () => pino(destination());
 
 /** The request id rule pino-http documents: a client's `x-request-id`, else a fresh UUID echoed back. */

@@ -1,12 +1,13 @@
 /**
- * One server of the `stack` bench in its own process: `stack-server.ts <framework> <conduit|ecosystem> <memory|redis> <prefix>`.
+ * One server of the `stack` bench in its own process: `stack-server.ts <framework> <conduit|ecosystem|same-work> <memory|redis> <prefix>`.
  * Serves `GET /api/items` behind the full stack and sends its port to the parent over IPC.
  *
  * conduit: `createServer` with its default stack (request id, timing, error handling,
  * security headers, pino request logging to stdout, compression, CORS, rate limit with the
  * ceiling raised, metrics) plus API-key auth from @conduit-ai/auth. With `redis` the rate
  * limit counts in Redis (`RedisRateLimitStore`) instead of memory.
- * ecosystem: the same framework with its own ecosystem's middleware (stack-ecosystem.ts).
+ * ecosystem: the same framework with its own ecosystem's middleware, defaults kept (stack-ecosystem.ts).
+ * same-work: those middleware configured to do exactly Conduit's work (stack-same-work.ts).
  */
 import type { AddressInfo } from "node:net";
 import { ApiKeyStore, createApiKeyAuthMiddleware } from "@conduit-ai/auth";
@@ -14,10 +15,11 @@ import { type ServerFramework, createServer } from "@conduit-ai/server-core";
 import { RedisRateLimitStore, createRateLimitMiddleware } from "@conduit-ai/server-core/middleware";
 import { Redis } from "ioredis";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS, ecosystemServer } from "./stack-ecosystem.js";
+import { sameWorkServer } from "./stack-same-work.js";
 
 const [framework, side, store, prefix = "bench:stack:"] = process.argv.slice(2) as [
   ServerFramework,
-  "conduit" | "ecosystem",
+  "conduit" | "ecosystem" | "same-work",
   "memory" | "redis",
   string,
 ];
@@ -45,7 +47,7 @@ async function startConduit(): Promise<number> {
 }
 
 async function startEcosystem(): Promise<number> {
-  const server = await ecosystemServer(framework, redis, prefix);
+  const server = await (side === "same-work" ? sameWorkServer : ecosystemServer)(framework, redis, prefix);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 }
