@@ -14,7 +14,7 @@ export {
   createProviderAuthFromConfig,
   isProviderAuthType,
 } from "./config/provider-auth-from-config.js";
-export { type SettingSpec, type SettingsIssue, type SettingsSpec, readSettings } from "./config/settings-reader.js";
+export { type SettingsIssue, type SettingsShape, readSettings, setting } from "./config/settings-reader.js";
 export {
   AuthErrorCode,
   AUTH_PROVIDER_RETRY_AFTER_MS,
