@@ -63,6 +63,7 @@ export { type AuthorizationRule, type AuthorizationRulesOptions, createAuthoriza
 export { DEFAULT_SUPER_ADMIN_ROLES, type RbacDecision, type RbacOptions, RbacPolicy } from "./rbac/rbac-policy.js";
 export {
   type AuthProviderConfig,
+  type BuiltinProviderConfig,
   AuthProviderRegistry,
   authProviderRegistry,
   createAuthProvider,
@@ -70,8 +71,12 @@ export {
 export {
   type AuthProviderDefinition,
   BUILTIN_PROVIDER_TYPES,
+  type BuiltinProviderName,
+  type BuiltinProviderSettings,
   type BuiltinProviderType,
+  type CanonicalProviderType,
   builtinProviderDefinitions,
+  defineAuthProvider,
 } from "./registry/provider-definitions.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions, type SessionRedisClient } from "./sessions/redis-session-store.js";
