@@ -62,8 +62,10 @@ export {
   type PropertySchema,
   type PropertyType,
   type SchemaCheck,
+  type SchemaValidation,
   type ValidationSchema,
   compileValidationSchema,
+  schemaValidator,
   validateWithSchema,
 } from "./validation/validation-schema.js";
 export { validationSchemas } from "./validation/validation-schemas.js";

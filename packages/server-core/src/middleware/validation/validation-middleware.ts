@@ -3,7 +3,7 @@ import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
 import { ServerValidationError, type ValidationIssue } from "../../errors/server-errors.js";
 import { formatZodIssues } from "../../errors/zod-issues.js";
-import { type ValidationSchema, compileValidationSchema, validateWithSchema } from "./validation-schema.js";
+import { type ValidationSchema, schemaValidator } from "./validation-schema.js";
 
 /** A spec `ValidationSchema` or any zod schema. */
 export type RequestSchema = ValidationSchema | z.ZodType;
@@ -27,11 +27,7 @@ type Check = (input: unknown) => { value: unknown; issues: ValidationIssue[] };
 
 /** One part's check, its `ValidationSchema` compiled to zod here, once per route. */
 function checkOf(schema: RequestSchema, source: string): Check {
-  if (!isZodSchema(schema)) {
-    const check = { source, coerce: source !== "body" };
-    compileValidationSchema(schema, check);
-    return (input) => validateWithSchema(input, schema, check);
-  }
+  if (!isZodSchema(schema)) return schemaValidator(schema, { source, coerce: source !== "body" });
   return (input) => {
     const result = schema.safeParse(input);
     if (result.success) return { value: result.data, issues: [] };

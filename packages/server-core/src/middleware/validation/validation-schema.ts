@@ -144,27 +144,44 @@ function withDefaults(record: Record<string, unknown>, schema: ValidationSchema,
   return record;
 }
 
+/** What `validateWithSchema` returns. */
+export interface SchemaValidation {
+  value: Record<string, unknown>;
+  issues: ValidationIssue[];
+}
+
 /**
- * Checks an object against a `ValidationSchema` (compiled to zod once), listing every failing
- * field and returning a copy with defaults (and, for text inputs, coerced types) applied.
+ * The check of one `ValidationSchema`, compiled to zod now (a route compiles its schemas
+ * when it is defined, not per request).
+ *
+ * @example
+ * const checkQuery = schemaValidator(validationSchemas.pagination, { source: "query", coerce: true });
+ * checkQuery({ limit: "500" }).issues; // [{ field: "query.limit", message: "must be <= 100", value: 500 }]
+ */
+export function schemaValidator(schema: ValidationSchema, check: SchemaCheck): (input: unknown) => SchemaValidation {
+  const compiled = compileValidationSchema(schema, check);
+  return (input) => {
+    // Prototype-free copy: a client's `constructor` or `__proto__` key is a plain key, and a
+    // required `toString` is not satisfied by Object.prototype's.
+    const record = isRecord(input) ? Object.assign(Object.create(null) as Record<string, unknown>, input) : (input ?? Object.create(null));
+    const result = compiled.safeParse(record, { reportInput: true });
+    if (!result.success) {
+      const issues = formatZodIssues(result.error, { root: check.source, unknownKeys: "each", unknownKeyMessage: "is not allowed" });
+      return { value: isRecord(record) ? withDefaults(record, schema, check.coerce) : {}, issues };
+    }
+    // zod's output is a plain object without a `__proto__` key: the values go back onto the prototype-free copy.
+    return { value: Object.assign(record as Record<string, unknown>, result.data), issues: [] };
+  };
+}
+
+/**
+ * Checks an object against a `ValidationSchema` (compiled to zod once per schema), listing every
+ * failing field and returning a copy with defaults (and, for text inputs, coerced types) applied.
  *
  * @example
  * validateWithSchema({ limit: "500" }, validationSchemas.pagination, { source: "query", coerce: true });
  * // → { value: { page: 1, limit: 500 }, issues: [{ field: "query.limit", message: "must be <= 100", value: 500 }] }
  */
-export function validateWithSchema(
-  input: unknown,
-  schema: ValidationSchema,
-  check: SchemaCheck,
-): { value: Record<string, unknown>; issues: ValidationIssue[] } {
-  // Prototype-free copy: a client's `constructor` or `__proto__` key is a plain key, and a
-  // required `toString` is not satisfied by Object.prototype's.
-  const record = isRecord(input) ? Object.assign(Object.create(null) as Record<string, unknown>, input) : (input ?? Object.create(null));
-  const result = compileValidationSchema(schema, check).safeParse(record, { reportInput: true });
-  if (!result.success) {
-    const issues = formatZodIssues(result.error, { root: check.source, unknownKeys: "each", unknownKeyMessage: "is not allowed" });
-    return { value: isRecord(record) ? withDefaults(record, schema, check.coerce) : {}, issues };
-  }
-  // zod's output is a plain object without a `__proto__` key: the values go back onto the prototype-free copy.
-  return { value: Object.assign(record as Record<string, unknown>, result.data), issues: [] };
+export function validateWithSchema(input: unknown, schema: ValidationSchema, check: SchemaCheck): SchemaValidation {
+  return schemaValidator(schema, check)(input);
 }
