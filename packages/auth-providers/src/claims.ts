@@ -1,4 +1,5 @@
 import type { AuthenticatedUser } from "@conduit-ai/auth";
+import { type SettingsShape, setting } from "./config/settings-reader.js";
 
 /** Where a provider finds the user's fields in its claims (dot paths; a key that contains dots, such as a URL, is read whole first). */
 export interface ClaimMapping {
@@ -75,9 +76,9 @@ export function claimsToUser(
 
 /** The claim-mapping keys every token-checking provider accepts in its settings. */
 export const CLAIM_MAPPING_SETTINGS = {
-  userIdClaim: { kind: "string" },
-  emailClaim: { kind: "string" },
-  nameClaim: { kind: "string" },
-  rolesClaim: { kind: "strings" },
-  permissionsClaim: { kind: "strings" },
-} as const;
+  userIdClaim: setting.string(),
+  emailClaim: setting.string(),
+  nameClaim: setting.string(),
+  rolesClaim: setting.strings(),
+  permissionsClaim: setting.strings(),
+} satisfies SettingsShape<ClaimMapping>;

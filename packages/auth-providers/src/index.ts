@@ -14,7 +14,7 @@ export {
   createProviderAuthFromConfig,
   isProviderAuthType,
 } from "./config/provider-auth-from-config.js";
-export { type SettingSpec, type SettingsIssue, type SettingsSpec, readSettings } from "./config/settings-reader.js";
+export { type SettingsIssue, type SettingsShape, readSettings, setting } from "./config/settings-reader.js";
 export {
   AuthErrorCode,
   AUTH_PROVIDER_RETRY_AFTER_MS,
@@ -63,6 +63,7 @@ export { type AuthorizationRule, type AuthorizationRulesOptions, createAuthoriza
 export { DEFAULT_SUPER_ADMIN_ROLES, type RbacDecision, type RbacOptions, RbacPolicy } from "./rbac/rbac-policy.js";
 export {
   type AuthProviderConfig,
+  type BuiltinProviderConfig,
   AuthProviderRegistry,
   authProviderRegistry,
   createAuthProvider,
@@ -70,8 +71,12 @@ export {
 export {
   type AuthProviderDefinition,
   BUILTIN_PROVIDER_TYPES,
+  type BuiltinProviderName,
+  type BuiltinProviderSettings,
   type BuiltinProviderType,
+  type CanonicalProviderType,
   builtinProviderDefinitions,
+  defineAuthProvider,
 } from "./registry/provider-definitions.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions, type SessionRedisClient } from "./sessions/redis-session-store.js";

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@conduit-ai/server-core";
+import { ConfigurationError, formatZodIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import type { AuthResult } from "./auth-types.js";
 
@@ -96,33 +96,23 @@ const staticAuthSchema = z.discriminatedUnion(
 
 const SECRET_MAPS = new Set(["keys", "tokens"]);
 
-/**
- * A zod issue path as `auth.keys[#2].roles`: API keys and tokens (map keys) are named by
- * position, never by value; usernames are not secrets.
- */
-function issuePath(input: Record<string, unknown>, base: string, path: readonly PropertyKey[]): string {
-  let text = base;
-  path.forEach((segment, index) => {
-    const map = path[index - 1];
-    if (index === 1 && typeof map === "string" && SECRET_MAPS.has(map)) {
-      const position = Object.keys((input[map] ?? {}) as object).indexOf(String(segment)) + 1;
-      text += `[#${position}]`;
-    } else text += `.${String(segment)}`;
-  });
-  return text;
-}
-
 function toIssues(error: z.ZodError, input: Record<string, unknown>, base: string): Issue[] {
-  return error.issues.flatMap((issue) => {
-    // One issue per unknown key, at the key itself.
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: issuePath(input, base, [...issue.path, key]), message: "unknown key" }));
-    }
-    // Several failures of one array (e.g. `roles: [1, 2]`) are one problem with the array.
+  // Several failures of one array (e.g. `roles: [1, 2]`) are one problem with the array.
+  const issues = error.issues.map((issue) => {
     const arrayIndex = issue.path.findIndex((segment) => typeof segment === "number");
-    const path = arrayIndex === -1 ? issue.path : issue.path.slice(0, arrayIndex);
-    return [{ path: issuePath(input, base, path), message: arrayIndex === -1 ? issue.message : "expected an array of strings" }];
+    return arrayIndex === -1 ? issue : { ...issue, path: issue.path.slice(0, arrayIndex), message: "expected an array of strings" };
   });
+  return formatZodIssues(issues, {
+    root: base,
+    // One issue per unknown key, at the key itself.
+    unknownKeys: "each",
+    // API keys and tokens (map keys) are named by position (`auth.keys[#2].roles`), never by value; usernames are not secrets.
+    segment: (segment, index, path) => {
+      const map = path[0];
+      if (index !== 1 || typeof map !== "string" || !SECRET_MAPS.has(map)) return undefined;
+      return `[#${Object.keys((input[map] ?? {}) as object).indexOf(String(segment)) + 1}]`;
+    },
+  }).map(({ field, message }) => ({ path: field, message }));
 }
 
 /**

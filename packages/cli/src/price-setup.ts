@@ -1,4 +1,4 @@
-import type { TokenPrice } from "@conduit-ai/server-core";
+import { type TokenPrice, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { UsageError } from "./usage-error.js";
 
@@ -28,6 +28,5 @@ function read(value: unknown, root: string): Record<string, TokenPrice> {
   if (value === undefined) return {};
   const parsed = pricesSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => `${[root, ...issue.path].join(".")}: ${issue.message}`);
-  throw new UsageError(`Config file: ${issues.join("; ")}`);
+  throw new UsageError(`Config file: ${summarizeIssues(formatZodIssues(parsed.error, { root }))}`);
 }

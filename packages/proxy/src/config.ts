@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@conduit-ai/server-core";
+import { ConfigurationError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { modelRouteSchema } from "./routing/model-table.js";
 
@@ -133,12 +133,13 @@ export type ProxyConfig = z.output<typeof proxyConfigSchema>;
 export function parseProxyConfig(input: unknown): ProxyConfig {
   const result = proxyConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    key: ["proxy", ...issue.path.map(String)].join("."),
-    message: issue.code === "invalid_type" || issue.code === "custom" ? issue.message : issue.code,
-  }));
+  const formatted = formatZodIssues(result.error, {
+    root: "proxy",
+    message: (issue) => (issue.code === "invalid_type" || issue.code === "custom" ? issue.message : String(issue.code)),
+  });
+  const issues = formatted.map(({ field, message }) => ({ key: field, message }));
   const first = issues[0];
-  throw new ConfigurationError(`Invalid proxy config: ${issues.map((issue) => `${issue.key}: ${issue.message}`).join("; ")}`, {
+  throw new ConfigurationError(`Invalid proxy config: ${summarizeIssues(formatted)}`, {
     details: { key: first?.key, issues },
   });
 }

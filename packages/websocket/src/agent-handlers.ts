@@ -1,4 +1,12 @@
-import { type DataStreamEvent, type GenerateRequest, type Runtime, ServerValidationError, wrapError } from "@conduit-ai/server-core";
+import {
+  type DataStreamEvent,
+  type GenerateRequest,
+  type Runtime,
+  ServerValidationError,
+  type ZodIssueLike,
+  formatZodIssues,
+  wrapError,
+} from "@conduit-ai/server-core";
 import { generateRequestSchema, namedToolExecuteRequestSchema } from "@conduit-ai/server-core/openapi";
 import { toStreamEvent } from "@conduit-ai/server-core/web";
 import type { ClientMessage } from "./message-protocol.js";
@@ -7,19 +15,14 @@ import { toAuthenticatedUser } from "./websocket-user.js";
 import type { ConduitWebSocketServer } from "./websocket-server.js";
 
 interface SafeParser<T> {
-  safeParse(
-    value: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ZodIssueLike[] } };
 }
 
 /** Validates a payload with the same zod schema the HTTP route uses; a bad payload → `VALIDATION_ERROR`. */
 function parsePayload<T>(schema: SafeParser<T>, payload: unknown): T {
   const result = schema.safeParse(payload ?? {});
   if (result.success) return result.data;
-  throw new ServerValidationError(
-    "Invalid message payload",
-    result.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "payload", message: issue.message })),
-  );
+  throw new ServerValidationError("Invalid message payload", formatZodIssues(result.error, { rootField: "payload" }));
 }
 
 function callContext(message: ClientMessage, connection: WebSocketConnection, signal: AbortSignal) {

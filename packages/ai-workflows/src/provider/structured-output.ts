@@ -1,4 +1,4 @@
-import { type Runtime, ServerAdapterError } from "@conduit-ai/server-core";
+import { type Runtime, ServerAdapterError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { extractJson } from "./extract-json.js";
 import type { ProviderChoice } from "./select-provider.js";
@@ -29,10 +29,7 @@ export class StructuredOutputFailure extends Error {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 8)
-    .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
-    .join("; ");
+  return summarizeIssues(formatZodIssues(error, { limit: 8 }));
 }
 
 function validate<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {

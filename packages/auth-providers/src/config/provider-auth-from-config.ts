@@ -14,12 +14,13 @@ import { RedisSessionStore, type SessionRedisClient } from "../sessions/redis-se
 import { SessionManager } from "../sessions/session-manager.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { type AuthorizationConfig, parseAuthorizationConfig } from "./authorization-config.js";
-import { listOf, readSettings, settingsProblem } from "./settings-reader.js";
+import { type SettingsShape, listOf, readSettings, setting, settingsProblem } from "./settings-reader.js";
 
 /** The middleware keys of a provider `auth` config (everything else is the provider's settings). */
 export interface ProviderAuthMiddlewareSettings {
   enabled?: boolean;
-  skipPaths?: string[];
+  /** One path or a list of them. */
+  skipPaths?: string | string[];
   headerName?: string;
   cookieName?: string;
   queryParam?: string;
@@ -67,20 +68,20 @@ export interface ProviderAuthSetup {
 }
 
 const MIDDLEWARE_KEYS = {
-  enabled: { kind: "boolean" },
-  skipPaths: { kind: "strings" },
-  headerName: { kind: "string" },
-  cookieName: { kind: "string" },
-  queryParam: { kind: "string" },
-  errorMessage: { kind: "string" },
-  invalidMessage: { kind: "string" },
-  skipDevPlayground: { kind: "boolean" },
-  devPlayground: { kind: "boolean" },
-  challengeRealm: { kind: "string" },
-  optional: { kind: "boolean" },
-  timeoutMs: { kind: "number", min: 1 },
-  ambientContext: { kind: "boolean" },
-} as const;
+  enabled: setting.boolean(),
+  skipPaths: setting.strings(),
+  headerName: setting.string(),
+  cookieName: setting.string(),
+  queryParam: setting.string(),
+  errorMessage: setting.string(),
+  invalidMessage: setting.string(),
+  skipDevPlayground: setting.boolean(),
+  devPlayground: setting.boolean(),
+  challengeRealm: setting.string(),
+  optional: setting.boolean(),
+  timeoutMs: setting.number(1),
+  ambientContext: setting.boolean(),
+} satisfies SettingsShape<ProviderAuthMiddlewareSettings>;
 
 /** True when `type` names a provider type or alias (as opposed to the static `api-key`, `bearer`, `basic`). */
 export function isProviderAuthType(type: unknown): boolean {
@@ -105,16 +106,15 @@ async function sessionsFrom(
     type,
     config ?? {},
     {
-      store: { kind: "string" },
-      ttlMs: { kind: "number", min: 1000 },
-      maxSessionsPerUser: { kind: "number", min: 0 },
-      refreshThresholdMs: { kind: "number", min: 0 },
-      keyPrefix: { kind: "string" },
+      store: setting.oneOf(["memory", "redis"]),
+      ttlMs: setting.number(1000),
+      maxSessionsPerUser: setting.number(0),
+      refreshThresholdMs: setting.number(0),
+      keyPrefix: setting.string(),
     },
     "auth.sessions",
   );
   const kind = settings.store ?? (reachable ? "redis" : "memory");
-  if (kind !== "memory" && kind !== "redis") throw settingsProblem(type, "auth.sessions.store", 'expected "memory" or "redis"');
   if (kind === "redis" && !reachable)
     throw settingsProblem(type, "auth.sessions.store", '"redis" needs the REDIS_URL environment variable');
   const keyPrefix = settings.keyPrefix ?? connection.keyPrefix;
@@ -210,7 +210,7 @@ export async function createProviderAuthFromConfig(
       createProviderAuthMiddleware(provider, {
         ...rest,
         ...(challengeRealm === undefined ? {} : { realm: challengeRealm }),
-        skipPaths: [...(options.alwaysPublicPaths ?? []), ...listOf(skipPaths as string | string[])],
+        skipPaths: [...(options.alwaysPublicPaths ?? []), ...listOf(skipPaths)],
       }),
     );
   }

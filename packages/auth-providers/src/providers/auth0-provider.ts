@@ -1,6 +1,6 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { collectClaims } from "../claims.js";
-import { settingsProblem } from "../config/settings-reader.js";
+import { settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminCredentialsGiven, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { createAuth0UserClient } from "./user-management/auth0-users.js";
@@ -41,12 +41,12 @@ export function createAuth0Provider(settings: Auth0ProviderSettings, options: Pr
     "auth0",
     settings,
     {
-      domain: { kind: "string" },
-      namespace: { kind: "string" },
-      managementClientId: { kind: "string" },
-      managementClientSecret: { kind: "string" },
-      managementApiUrl: { kind: "url" },
-      permissionsApi: { kind: "string" },
+      domain: setting.string(),
+      namespace: setting.string(),
+      managementClientId: setting.string(),
+      managementClientSecret: setting.string(),
+      managementApiUrl: setting.url(),
+      permissionsApi: setting.string(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {

@@ -1,5 +1,5 @@
 import type { ProviderOptions } from "../base-provider.js";
-import { joinUrl, settingsProblem } from "../config/settings-reader.js";
+import { joinUrl, settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { type VendorCommonSettings, createVendorProvider, originOf } from "./vendor-provider.js";
 
@@ -24,7 +24,7 @@ export function createBetterAuthProvider(settings: BetterAuthProviderSettings, o
   return createVendorProvider(
     "better-auth",
     settings,
-    { baseUrl: { kind: "url" }, basePath: { kind: "string" } },
+    { baseUrl: setting.url(), basePath: setting.string() },
     (checked) => {
       if (!checked.baseUrl && !checked.jwksUrl) throw settingsProblem("better-auth", "auth.baseUrl", "required (or jwksUrl)");
       const base = checked.baseUrl ? originOf(checked.baseUrl) : undefined;

@@ -1,5 +1,5 @@
 import type { ProviderOptions } from "../base-provider.js";
-import { listOf, settingsProblem } from "../config/settings-reader.js";
+import { listOf, settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { createClerkUserClient } from "./user-management/clerk-users.js";
@@ -34,10 +34,10 @@ export function createClerkProvider(settings: ClerkProviderSettings, options: Pr
     "clerk",
     settings,
     {
-      frontendApi: { kind: "url" },
-      secretKey: { kind: "string" },
-      apiUrl: { kind: "url" },
-      authorizedParties: { kind: "strings" },
+      frontendApi: setting.url(),
+      secretKey: setting.string(),
+      apiUrl: setting.url(),
+      authorizedParties: setting.strings(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {

@@ -1,6 +1,6 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { collectClaims } from "../claims.js";
-import { listOf, settingsProblem } from "../config/settings-reader.js";
+import { listOf, settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminCredentialsGiven, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { createCognitoUserClient } from "./user-management/cognito-users.js";
@@ -42,14 +42,14 @@ export function createCognitoProvider(settings: CognitoProviderSettings, options
     "cognito",
     settings,
     {
-      region: { kind: "string" },
-      userPoolId: { kind: "string" },
-      clientId: { kind: "strings" },
-      tokenUse: { kind: "string" },
-      accessKeyId: { kind: "string" },
-      secretAccessKey: { kind: "string" },
-      sessionToken: { kind: "string" },
-      adminUrl: { kind: "url" },
+      region: setting.string(),
+      userPoolId: setting.string(),
+      clientId: setting.strings(),
+      tokenUse: setting.oneOf(["access", "id", "any"]),
+      accessKeyId: setting.string(),
+      secretAccessKey: setting.string(),
+      sessionToken: setting.string(),
+      adminUrl: setting.url(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {
@@ -57,8 +57,6 @@ export function createCognitoProvider(settings: CognitoProviderSettings, options
         throw settingsProblem("cognito", "auth.userPoolId", "region and userPoolId are required (or both jwksUrl and issuer)");
       }
       const tokenUse = checked.tokenUse ?? "access";
-      if (!["access", "id", "any"].includes(tokenUse))
-        throw settingsProblem("cognito", "auth.tokenUse", 'expected "access", "id" or "any"');
       const clients = listOf(checked.clientId);
       const issuer =
         checked.region && checked.userPoolId ? `https://cognito-idp.${checked.region}.amazonaws.com/${checked.userPoolId}` : undefined;

@@ -1,7 +1,7 @@
 import type { TokenValidator } from "@conduit-ai/auth";
 import { toAuthenticatedUser } from "@conduit-ai/auth";
 import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
-import { readSettings, settingsProblem } from "../config/settings-reader.js";
+import { readSettings, setting, settingsProblem } from "../config/settings-reader.js";
 import { AuthProviderError, AuthenticationFailedError, ProviderInitializationError } from "../errors/auth-errors.js";
 
 /** Settings of the `custom` type. */
@@ -70,7 +70,7 @@ export class CustomProvider extends BaseAuthProvider {
  * createCustomProvider({ module: "./auth/validate-token.mjs" }); // config files
  */
 export function createCustomProvider(settings: CustomProviderSettings, options: ProviderOptions = {}): CustomProvider {
-  const checked = readSettings<CustomProviderSettings>("custom", settings, { validate: { kind: "function" }, module: { kind: "string" } });
+  const checked = readSettings<CustomProviderSettings>("custom", settings, { validate: setting.function(), module: setting.string() });
   if (!checked.validate === !checked.module) throw settingsProblem("custom", "auth", "give exactly one of validate, module");
   return new CustomProvider(checked, options);
 }

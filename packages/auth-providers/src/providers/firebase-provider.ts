@@ -1,5 +1,5 @@
 import type { ProviderOptions } from "../base-provider.js";
-import { settingsProblem } from "../config/settings-reader.js";
+import { settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { type FirebaseServiceAccount, createFirebaseUserClient } from "./user-management/firebase-users.js";
@@ -55,7 +55,12 @@ export function createFirebaseProvider(
   const provider = createVendorProvider(
     "firebase",
     settings,
-    { projectId: { kind: "string" }, serviceAccount: { kind: "string-or-object" }, adminUrl: { kind: "url" }, ...ADMIN_COMMON_SETTINGS },
+    {
+      projectId: setting.string(),
+      serviceAccount: setting.stringOrObject<FirebaseServiceAccount>(),
+      adminUrl: setting.url(),
+      ...ADMIN_COMMON_SETTINGS,
+    },
     (checked) => {
       if (!checked.projectId) throw settingsProblem("firebase", "auth.projectId", "required");
       return {

@@ -1,7 +1,7 @@
 import type { JWK } from "jose";
 import type { ProviderOptions } from "../base-provider.js";
 import { CLAIM_MAPPING_SETTINGS, type ClaimMapping } from "../claims.js";
-import { readSettings } from "../config/settings-reader.js";
+import { readSettings, setting } from "../config/settings-reader.js";
 import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
 import { JwtTokenProvider, VERIFIER_SETTINGS, mappingFrom, verifierOptionsFrom } from "./jwt-token-provider.js";
 
@@ -34,10 +34,10 @@ export interface JwtProviderSettings
  */
 export function createJwtProvider(settings: JwtProviderSettings, options: ProviderOptions = {}): JwtTokenProvider {
   const checked = readSettings<JwtProviderSettings>("jwt", settings, {
-    secret: { kind: "string" },
-    publicKey: { kind: "string-or-object" },
-    jwksUrl: { kind: "url" },
-    discoveryUrl: { kind: "url" },
+    secret: setting.string(),
+    publicKey: setting.stringOrObject(),
+    jwksUrl: setting.url(),
+    discoveryUrl: setting.url(),
     ...VERIFIER_SETTINGS,
     ...CLAIM_MAPPING_SETTINGS,
   });

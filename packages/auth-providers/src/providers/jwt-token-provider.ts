@@ -1,5 +1,6 @@
 import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
 import { type ClaimMapping, claimsToUser } from "../claims.js";
+import { setting } from "../config/settings-reader.js";
 import { InvalidTokenError } from "../errors/auth-errors.js";
 import { type JwtVerifier, type JwtVerifierOptions, createJwtVerifier } from "../tokens/jwt-verifier.js";
 import type { AuthenticatedUser, TokenValidationResult } from "../types.js";
@@ -91,18 +92,18 @@ export class JwtTokenProvider extends BaseAuthProvider {
 
 /** Verifier option keys shared by every JWT-based type's settings (the key source aside). */
 export const VERIFIER_SETTINGS = {
-  algorithms: { kind: "strings" },
-  issuer: { kind: "strings" },
-  audience: { kind: "strings" },
-  clockToleranceSec: { kind: "number", min: 0 },
-  maxTokenAgeSec: { kind: "number", min: 1 },
-  requiredClaims: { kind: "strings" },
-  typ: { kind: "string" },
-  jwksCacheMaxAgeMs: { kind: "number", min: 0 },
-  jwksCooldownMs: { kind: "number", min: 0 },
-  jwksTimeoutMs: { kind: "number", min: 1 },
-  verifiedCacheTtlMs: { kind: "number", min: 0 },
-} as const;
+  algorithms: setting.strings(),
+  issuer: setting.strings(),
+  audience: setting.strings(),
+  clockToleranceSec: setting.number(0),
+  maxTokenAgeSec: setting.number(1),
+  requiredClaims: setting.strings(),
+  typ: setting.string(),
+  jwksCacheMaxAgeMs: setting.number(0),
+  jwksCooldownMs: setting.number(0),
+  jwksTimeoutMs: setting.number(1),
+  verifiedCacheTtlMs: setting.number(0),
+};
 
 /** The verifier options named in `settings` (string-or-list values normalized), the rest left to defaults. */
 export function verifierOptionsFrom(settings: Record<string, unknown>): JwtVerifierOptions {

@@ -1,6 +1,6 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { collectClaims, readClaim, stringsFrom } from "../claims.js";
-import { settingsProblem } from "../config/settings-reader.js";
+import { settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminCredentialsGiven, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { createKeycloakUserClient } from "./user-management/keycloak-users.js";
@@ -53,12 +53,12 @@ export function createKeycloakProvider(
     "keycloak",
     settings,
     {
-      url: { kind: "url" },
-      realm: { kind: "string" },
-      clientId: { kind: "string" },
-      adminClientId: { kind: "string" },
-      adminClientSecret: { kind: "string" },
-      adminUrl: { kind: "url" },
+      url: setting.url(),
+      realm: setting.string(),
+      clientId: setting.string(),
+      adminClientId: setting.string(),
+      adminClientSecret: setting.string(),
+      adminUrl: setting.url(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {

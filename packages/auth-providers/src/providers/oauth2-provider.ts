@@ -1,6 +1,6 @@
 import { BaseAuthProvider, type ProviderOptions, type VerifiedToken } from "../base-provider.js";
 import { CLAIM_MAPPING_SETTINGS, type ClaimMapping, claimsToUser, stringsFrom } from "../claims.js";
-import { joinUrl, readSettings, settingsProblem } from "../config/settings-reader.js";
+import { joinUrl, readSettings, setting, settingsProblem } from "../config/settings-reader.js";
 import { InvalidConfigurationError, InvalidTokenError, ProviderAPIError, TokenExpiredError } from "../errors/auth-errors.js";
 import { requestJson } from "../tokens/http-json.js";
 import { ResultCache } from "../tokens/result-cache.js";
@@ -225,25 +225,22 @@ export class OAuth2Provider extends BaseAuthProvider {
  */
 export function createOAuth2Provider(settings: OAuth2ProviderSettings, options: ProviderOptions = {}): OAuth2Provider {
   const checked = readSettings<OAuth2ProviderSettings>("oauth2", settings, {
-    issuer: { kind: "url" },
-    discoveryUrl: { kind: "url" },
-    introspectionUrl: { kind: "url" },
-    userinfoUrl: { kind: "url" },
-    clientId: { kind: "string" },
-    clientSecret: { kind: "string" },
-    mode: { kind: "string" },
-    audience: { kind: "strings" },
-    cacheTtlMs: { kind: "number", min: 0 },
-    timeoutMs: { kind: "number", min: 1 },
-    tokenUrl: { kind: "url" },
-    revocationUrl: { kind: "url" },
+    issuer: setting.url(),
+    discoveryUrl: setting.url(),
+    introspectionUrl: setting.url(),
+    userinfoUrl: setting.url(),
+    clientId: setting.string(),
+    clientSecret: setting.string(),
+    mode: setting.oneOf(["introspection", "userinfo"]),
+    audience: setting.strings(),
+    cacheTtlMs: setting.number(0),
+    timeoutMs: setting.number(1),
+    tokenUrl: setting.url(),
+    revocationUrl: setting.url(),
     ...CLAIM_MAPPING_SETTINGS,
   });
   if (!checked.issuer && !checked.discoveryUrl && !checked.introspectionUrl && !checked.userinfoUrl) {
     throw settingsProblem("oauth2", "auth", "give issuer, discoveryUrl, introspectionUrl or userinfoUrl");
-  }
-  if (checked.mode !== undefined && checked.mode !== "introspection" && checked.mode !== "userinfo") {
-    throw settingsProblem("oauth2", "auth.mode", 'expected "introspection" or "userinfo"');
   }
   const introspecting = checked.mode === "introspection" || (checked.mode === undefined && checked.introspectionUrl !== undefined);
   if (introspecting && (!checked.clientId || !checked.clientSecret)) {

@@ -1,5 +1,5 @@
 import type { ProviderOptions } from "../base-provider.js";
-import { settingsProblem } from "../config/settings-reader.js";
+import { settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
@@ -39,10 +39,10 @@ export function createSupabaseProvider(
     "supabase",
     settings,
     {
-      url: { kind: "url" },
-      jwtSecret: { kind: "string" },
-      serviceRoleKey: { kind: "string" },
-      adminUrl: { kind: "url" },
+      url: setting.url(),
+      jwtSecret: setting.string(),
+      serviceRoleKey: setting.string(),
+      adminUrl: setting.url(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {

@@ -1,6 +1,6 @@
 import type { ProviderOptions } from "../base-provider.js";
 import { CLAIM_MAPPING_SETTINGS, type ClaimMapping } from "../claims.js";
-import { type SettingsSpec, readSettings } from "../config/settings-reader.js";
+import { type SettingsShape, readSettings, setting } from "../config/settings-reader.js";
 import type { JwtVerifierOptions } from "../tokens/jwt-verifier.js";
 import { type ClaimProfile, JwtTokenProvider, VERIFIER_SETTINGS, mappingFrom, verifierOptionsFrom } from "./jwt-token-provider.js";
 
@@ -11,17 +11,19 @@ export interface VendorCommonSettings extends ClaimMapping {
   /** Overrides the derived issuer (one or several accepted values). */
   issuer?: string | string[];
   audience?: string | string[];
-  algorithms?: string[];
+  algorithms?: string | string[];
   clockToleranceSec?: number;
   maxTokenAgeSec?: number;
-  requiredClaims?: string[];
+  requiredClaims?: string | string[];
   jwksCacheMaxAgeMs?: number;
   jwksCooldownMs?: number;
   jwksTimeoutMs?: number;
   verifiedCacheTtlMs?: number;
+  /** Required `typ` header of the token. */
+  typ?: string;
 }
 
-const COMMON: SettingsSpec = { ...VERIFIER_SETTINGS, ...CLAIM_MAPPING_SETTINGS, jwksUrl: { kind: "url" } };
+const COMMON = { ...VERIFIER_SETTINGS, ...CLAIM_MAPPING_SETTINGS, jwksUrl: setting.url() } satisfies SettingsShape<VendorCommonSettings>;
 
 /** What a vendor derives from its natural settings. */
 export interface VendorDerivation {
@@ -38,7 +40,7 @@ export interface VendorDerivation {
 export function createVendorProvider<S extends VendorCommonSettings>(
   type: string,
   settings: S,
-  spec: SettingsSpec,
+  spec: SettingsShape<Omit<S, keyof VendorCommonSettings>>,
   derive: (settings: S) => VendorDerivation,
   options: ProviderOptions,
 ): JwtTokenProvider {

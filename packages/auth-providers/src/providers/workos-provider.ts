@@ -1,5 +1,5 @@
 import type { ProviderOptions } from "../base-provider.js";
-import { settingsProblem } from "../config/settings-reader.js";
+import { settingsProblem, setting } from "../config/settings-reader.js";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
 import { ADMIN_COMMON_SETTINGS, adminTimeoutOf } from "./user-management/admin-settings.js";
 import { type UserOperations, attachUserOperations } from "./user-management/user-operations.js";
@@ -34,10 +34,10 @@ export function createWorkOSProvider(settings: WorkOSProviderSettings, options: 
     "workos",
     settings,
     {
-      clientId: { kind: "string" },
-      apiUrl: { kind: "url" },
-      apiKey: { kind: "string" },
-      organizationId: { kind: "string" },
+      clientId: setting.string(),
+      apiUrl: setting.url(),
+      apiKey: setting.string(),
+      organizationId: setting.string(),
       ...ADMIN_COMMON_SETTINGS,
     },
     (checked) => {

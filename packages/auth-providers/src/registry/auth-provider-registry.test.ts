@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuthLookupError } from "../errors/registry-errors.js";
 import { CustomProvider } from "../providers/custom-provider.js";
-import { AuthProviderRegistry, createAuthProvider } from "./auth-provider-registry.js";
+import { type AuthProviderConfig, AuthProviderRegistry, createAuthProvider } from "./auth-provider-registry.js";
 import { BUILTIN_PROVIDER_TYPES, builtinProviderDefinitions } from "./provider-definitions.js";
 
 describe("auth provider registry", () => {
@@ -114,9 +114,9 @@ describe("auth provider registry", () => {
   it("resolves aliases before creating, and passes settings errors through with their issues", () => {
     const provider = createAuthProvider({ type: "oidc", issuer: "https://login.example.com" });
     expect(provider.type).toBe("oauth2");
-    expect(() =>
-      createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" }),
-    ).toThrow(
+    // As read from a config file (a typed literal with this key fails type-checking: see registry-types.test.ts).
+    const fromFile: AuthProviderConfig = { type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" };
+    expect(() => createAuthProvider(fromFile)).toThrow(
       expect.objectContaining({
         code: "INVALID_CONFIG",
         provider: "keycloak",
@@ -124,7 +124,7 @@ describe("auth provider registry", () => {
       }),
     );
     try {
-      createAuthProvider({ type: "keycloak", url: "https://sso.example.com", realm: "r", clientSecret: "hidden-value" });
+      createAuthProvider(fromFile);
     } catch (error) {
       expect(JSON.stringify(error)).not.toContain("hidden-value");
       expect((error as Error).message).not.toContain("hidden-value");

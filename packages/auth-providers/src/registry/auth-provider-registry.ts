@@ -2,13 +2,28 @@ import type { BaseAuthProvider, ProviderOptions } from "../base-provider.js";
 import { AuthProviderError } from "../errors/auth-errors.js";
 import { AuthLookupCode, AuthLookupError } from "../errors/registry-errors.js";
 import type { AuthCapability, ProviderHealth } from "../types.js";
-import { type AuthProviderDefinition, builtinProviderDefinitions } from "./provider-definitions.js";
+import {
+  type AuthProviderDefinition,
+  type BuiltinProviderName,
+  type BuiltinProviderSettings,
+  type CanonicalProviderType,
+  builtinProviderDefinitions,
+} from "./provider-definitions.js";
 
-/** A provider config: its type (or an alias) and that type's settings. */
-export interface AuthProviderConfig {
-  type: string;
-  [setting: string]: unknown;
-}
+/**
+ * A provider config: its type (or an alias) and that type's settings. A built-in name takes
+ * exactly its type's settings, so a misspelt key fails type-checking
+ * (`{ type: "jwt", isuer }`); a type you registered yourself takes any settings.
+ *
+ * @example
+ * const config: AuthProviderConfig<"oidc"> = { type: "oidc", issuer: "https://login.example.com", clientId: "api" };
+ */
+export type AuthProviderConfig<Type extends string = string> = { type: Type } & (Type extends BuiltinProviderName
+  ? BuiltinProviderSettings<CanonicalProviderType<Type>>
+  : { [setting: string]: unknown });
+
+/** Any built-in provider's config, discriminated by `type`. */
+export type BuiltinProviderConfig = { [Name in BuiltinProviderName]: AuthProviderConfig<Name> }[BuiltinProviderName];
 
 /**
  * Provider types by canonical name and alias, listed by capability, with the factory that
@@ -98,7 +113,7 @@ export class AuthProviderRegistry {
    * `AUTH_FACTORY-001`; no type → `AUTH_FACTORY-002`; settings refused → the provider's
    * `InvalidConfigurationError` (naming each bad key); any other failure → `AUTH_FACTORY-003`.
    */
-  create(config: AuthProviderConfig, options: ProviderOptions = {}): BaseAuthProvider {
+  create<Type extends string>(config: AuthProviderConfig<Type>, options: ProviderOptions = {}): BaseAuthProvider {
     if (typeof config !== "object" || config === null || typeof config.type !== "string" || config.type === "") {
       throw new AuthLookupError(AuthLookupCode.FACTORY_INVALID_CONFIG, 'An auth provider config needs a string "type"');
     }
@@ -144,6 +159,6 @@ export const authProviderRegistry = new AuthProviderRegistry();
  * @example
  * const provider = createAuthProvider({ type: "oidc", issuer: "https://login.example.com", clientId, clientSecret });
  */
-export function createAuthProvider(config: AuthProviderConfig, options: ProviderOptions = {}): BaseAuthProvider {
+export function createAuthProvider<Type extends string>(config: AuthProviderConfig<Type>, options: ProviderOptions = {}): BaseAuthProvider {
   return authProviderRegistry.create(config, options);
 }

@@ -12,14 +12,30 @@ import { createSupabaseProvider } from "../providers/supabase-provider.js";
 import { createWorkOSProvider } from "../providers/workos-provider.js";
 import type { AuthCapability, ProviderMetadata } from "../types.js";
 
-/** One provider type: its canonical name, aliases, what it can do, and its factory. */
-export interface AuthProviderDefinition {
-  type: string;
-  aliases: readonly string[];
+/**
+ * One provider type: its canonical name, aliases, what it can do, and its factory. The type
+ * parameters carry the names and the settings type into `AuthProviderConfig`.
+ */
+export interface AuthProviderDefinition<Type extends string = string, Settings extends object = object, Alias extends string = string> {
+  type: Type;
+  aliases: readonly Alias[];
   metadata: ProviderMetadata;
   capabilities: readonly AuthCapability[];
-  // biome-ignore lint/suspicious/noExplicitAny: each type checks its own settings at runtime
-  create(settings: any, options?: ProviderOptions): BaseAuthProvider;
+  /** Checks `settings` at runtime too (a config file is not type-checked). */
+  create(settings: Settings, options?: ProviderOptions): BaseAuthProvider;
+}
+
+/**
+ * A definition with its name, aliases and settings type kept literal, so configs of it are
+ * checked per type (as better-auth types its social providers).
+ *
+ * @example
+ * const inHouse = defineAuthProvider({ type: "in-house", aliases: ["ih"], metadata, capabilities: [], create: createInHouseProvider });
+ */
+export function defineAuthProvider<const Type extends string, Settings extends object, const Alias extends string = never>(
+  definition: AuthProviderDefinition<Type, Settings, Alias>,
+): AuthProviderDefinition<Type, Settings, Alias> {
+  return definition;
 }
 
 const JWT_VENDOR: AuthCapability[] = ["jwt-validation", "jwks", "session-management", "role-mapping", "sso"];
@@ -31,14 +47,14 @@ const JWT_VENDOR_WITH_USERS: AuthCapability[] = [...JWT_VENDOR, "user-management
  * registry are derived).
  */
 export const builtinProviderDefinitions = {
-  custom: {
+  custom: defineAuthProvider({
     type: "custom",
     aliases: [],
     metadata: { displayName: "Custom", description: "Your own token check (a function, or a module in config files)." },
     capabilities: ["custom-validation", "session-management"],
     create: createCustomProvider,
-  },
-  jwt: {
+  }),
+  jwt: defineAuthProvider({
     type: "jwt",
     aliases: ["jwks"],
     metadata: {
@@ -48,8 +64,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: ["jwt-validation", "jwks", "session-management", "role-mapping"],
     create: createJwtProvider,
-  },
-  oauth2: {
+  }),
+  oauth2: defineAuthProvider({
     type: "oauth2",
     aliases: ["oauth", "oidc", "openid-connect"],
     metadata: {
@@ -59,8 +75,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: ["token-introspection", "userinfo", "oidc-discovery", "session-management", "sso", "role-mapping"],
     create: createOAuth2Provider,
-  },
-  auth0: {
+  }),
+  auth0: defineAuthProvider({
     type: "auth0",
     aliases: [],
     metadata: {
@@ -70,8 +86,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createAuth0Provider,
-  },
-  clerk: {
+  }),
+  clerk: defineAuthProvider({
     type: "clerk",
     aliases: [],
     metadata: {
@@ -81,8 +97,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createClerkProvider,
-  },
-  firebase: {
+  }),
+  firebase: defineAuthProvider({
     type: "firebase",
     aliases: ["firebase-auth", "google-identity-platform"],
     metadata: {
@@ -92,8 +108,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createFirebaseProvider,
-  },
-  supabase: {
+  }),
+  supabase: defineAuthProvider({
     type: "supabase",
     aliases: ["supabase-auth"],
     metadata: {
@@ -103,8 +119,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createSupabaseProvider,
-  },
-  cognito: {
+  }),
+  cognito: defineAuthProvider({
     type: "cognito",
     aliases: ["aws-cognito", "amazon-cognito"],
     metadata: {
@@ -115,8 +131,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createCognitoProvider,
-  },
-  keycloak: {
+  }),
+  keycloak: defineAuthProvider({
     type: "keycloak",
     aliases: ["red-hat-sso"],
     metadata: {
@@ -126,8 +142,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createKeycloakProvider,
-  },
-  "better-auth": {
+  }),
+  "better-auth": defineAuthProvider({
     type: "better-auth",
     aliases: ["betterauth"],
     metadata: {
@@ -137,8 +153,8 @@ export const builtinProviderDefinitions = {
     },
     capabilities: ["jwt-validation", "jwks", "session-management", "role-mapping"],
     create: createBetterAuthProvider,
-  },
-  workos: {
+  }),
+  workos: defineAuthProvider({
     type: "workos",
     aliases: ["authkit", "workos-authkit"],
     metadata: {
@@ -148,9 +164,23 @@ export const builtinProviderDefinitions = {
     },
     capabilities: JWT_VENDOR_WITH_USERS,
     create: createWorkOSProvider,
-  },
-} satisfies Record<string, AuthProviderDefinition>;
+  }),
+};
+
+type Builtins = typeof builtinProviderDefinitions;
 
 /** Canonical names of the built-in types. */
-export type BuiltinProviderType = keyof typeof builtinProviderDefinitions;
+export type BuiltinProviderType = keyof Builtins;
+
+/** A built-in type's canonical name or one of its aliases (`oidc`, `jwks`, …). */
+export type BuiltinProviderName = { [K in BuiltinProviderType]: K | Builtins[K]["aliases"][number] }[BuiltinProviderType];
+
+/** The canonical type a built-in name or alias stands for. */
+export type CanonicalProviderType<Name extends string> = {
+  [K in BuiltinProviderType]: Name extends K | Builtins[K]["aliases"][number] ? K : never;
+}[BuiltinProviderType];
+
+/** The settings a built-in type takes (its factory's first parameter, without `type`). */
+export type BuiltinProviderSettings<K extends BuiltinProviderType> = Omit<Parameters<Builtins[K]["create"]>[0], "type">;
+
 export const BUILTIN_PROVIDER_TYPES = Object.keys(builtinProviderDefinitions) as BuiltinProviderType[];

@@ -1,3 +1,4 @@
+import { formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 
 /** The `admin` config key: admin secrets of at least 32 characters. */
@@ -36,7 +37,7 @@ const priceSchema = z.strictObject({
 export const pricesConfigSchema = z.record(z.string().min(1), priceSchema);
 
 function issuesOf(error: z.ZodError, root: string): string {
-  return error.issues.map((issue) => `${[root, ...issue.path].join(".")}: ${issue.message}`).join("; ");
+  return summarizeIssues(formatZodIssues(error, { root }));
 }
 
 /**

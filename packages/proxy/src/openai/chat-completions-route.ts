@@ -4,9 +4,9 @@ import { CallAdmission } from "../admission/call-admission.js";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { serveWithFallbacks } from "../routing/fallbacks.js";
 import { type ModelTable, createModelTable } from "../routing/model-table.js";
-import { chatRequestSchema, paramOf } from "./chat-request-schema.js";
+import { chatRequestSchema } from "./chat-request-schema.js";
 import { serveChatTarget } from "./chat-targets.js";
-import { OpenAIWireError, invalidRequest } from "./openai-wire-error.js";
+import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "./openai-wire-error.js";
 import { fromRuntimeError, newCompletionId } from "./runtime-completion.js";
 import type { SendMessages } from "./send-messages.js";
 import { clientKeyRefusal } from "../admission/client-auth.js";
@@ -101,11 +101,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
         if (body === null || typeof body !== "object" || Array.isArray(body))
           throw invalidRequest("The request body must be a JSON object");
         const parsed = chatRequestSchema.safeParse(body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const param = paramOf(issue.path);
-          throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
-        }
+        if (!parsed.success) throw invalidRequestFromIssues(parsed.error);
         const request = parsed.data;
         const admitted = await call.admit("openai", body, request.model);
         const estimate = call.request;

@@ -86,10 +86,3 @@ export const chatRequestSchema = z.looseObject({
 
 export type ChatRequest = z.output<typeof chatRequestSchema>;
 export type ChatMessage = z.output<typeof chatMessageSchema>;
-
-/** `messages[2].content` from a zod issue path. */
-export function paramOf(path: ReadonlyArray<PropertyKey>): string | null {
-  let param = "";
-  for (const key of path) param += typeof key === "number" ? `[${key}]` : `${param === "" ? "" : "."}${String(key)}`;
-  return param === "" ? null : param;
-}

@@ -9,8 +9,7 @@ import {
 import type { Admitted, ClientAdmission } from "../admission/client-admission.js";
 import { z } from "zod";
 import { readJsonBody } from "./chat-completions-route.js";
-import { paramOf } from "./chat-request-schema.js";
-import { OpenAIWireError, invalidRequest } from "./openai-wire-error.js";
+import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "./openai-wire-error.js";
 import { fromRuntimeError } from "./runtime-completion.js";
 import { clientKeyRefusal } from "../admission/client-auth.js";
 
@@ -92,11 +91,7 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
           throw new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
         const body = await readJsonBody(ctx);
         const parsed = embeddingsRequestSchema.safeParse(body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const param = paramOf(issue.path);
-          throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
-        }
+        if (!parsed.success) throw invalidRequestFromIssues(parsed.error);
         const request = parsed.data;
         const texts = typeof request.input === "string" ? [request.input] : request.input;
         if (!texts.every((item): item is string => typeof item === "string"))

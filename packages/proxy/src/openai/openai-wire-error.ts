@@ -1,4 +1,4 @@
-import { type RawResponse, rawResponse } from "@conduit-ai/server-core";
+import { type RawResponse, type ZodIssueLike, formatZodIssues, rawResponse } from "@conduit-ai/server-core";
 import { retryHint } from "../relay/final-status.js";
 
 /** OpenAI's error body: what the `openai` SDK reads into `APIError`. */
@@ -50,6 +50,20 @@ export type OpenAIError = OpenAIWireError;
 /** A 400 naming the offending field, e.g. `messages[2].content`. */
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): OpenAIWireError {
   return new OpenAIWireError(400, message, "invalid_request_error", param, code);
+}
+
+/**
+ * A request zod refused, as OpenAI reports it: its first issue, the field in `param`
+ * (`messages[2].content`) and in the message.
+ *
+ * @example
+ * if (!parsed.success) throw invalidRequestFromIssues(parsed.error);
+ */
+export function invalidRequestFromIssues(error: { issues: readonly ZodIssueLike[] }): OpenAIWireError {
+  const [first] = formatZodIssues(error, { indices: "brackets", rootField: "", limit: 1 });
+  const param = first?.field || null;
+  const message = first?.message ?? "Invalid request";
+  return invalidRequest(param ? `Invalid value for '${param}': ${message}` : message, param);
 }
 
 /** The Messages API's error types as OpenAI names them. */

@@ -3,6 +3,7 @@ import {
   ServerAdapterError,
   ServerValidationError,
   type ToolExecuteOptions,
+  formatZodIssues,
   type ToolExecutionResult,
   type ToolInfo,
   type ToolRegistry,
@@ -29,11 +30,7 @@ function fromDefinition(definition: ToolDefinition): RuntimeTool {
     validate(args) {
       const parsed = definition.schema.safeParse(args);
       if (parsed.success) return parsed.data;
-      const errors = parsed.error.issues.map((issue) => ({
-        field: issue.path.length > 0 ? issue.path.join(".") : "(root)",
-        message: issue.message,
-      }));
-      throw new ServerValidationError(`Invalid arguments for tool "${definition.name}"`, errors);
+      throw new ServerValidationError(`Invalid arguments for tool "${definition.name}"`, formatZodIssues(parsed.error));
     },
     async run(args, context) {
       return definition.execute(args, context);

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contracts/config.js";
 import type { ServerFramework } from "../contracts/http.js";
 import { ConfigurationError } from "../errors/server-errors.js";
+import { formatZodIssues } from "../errors/zod-issues.js";
 import { compileTrustProxy } from "../core/client-address.js";
 import { DEFAULT_SERVER_CONFIG } from "./defaults.js";
 import { serverAdapterConfigSchema, serverFrameworkSchema } from "./config-schema.js";
@@ -12,15 +13,11 @@ export interface ConfigIssue {
   message: string;
 }
 
-function toIssues(error: z.ZodError, prefix: string): ConfigIssue[] {
-  return error.issues.map((issue) => {
-    const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-    if (keys.length > 0) {
-      return { path: keys.map((key) => (base ? `${base}.${key}` : key)).join(", "), message: `unknown key` };
-    }
-    return { path: base || "(root)", message: issue.message };
-  });
+function toIssues(error: z.ZodError, root: string): ConfigIssue[] {
+  return formatZodIssues(error, { ...(root ? { root } : {}), unknownKeys: "joined" }).map(({ field, message }) => ({
+    path: field,
+    message,
+  }));
 }
 
 function raise(issues: ConfigIssue[]): never {

@@ -2,21 +2,7 @@ import type { z } from "zod";
 import type { RouteSchemas } from "../contracts/route.js";
 import { schemaError } from "../errors/server-errors.js";
 import { ServerValidationError, type ValidationIssue } from "../errors/server-errors.js";
-
-function issuesOf(error: z.ZodError, location: string, input: unknown): ValidationIssue[] {
-  return error.issues.slice(0, 50).map((issue) => {
-    const field = [location, ...issue.path.map(String)].join(".");
-    let value: unknown = input;
-    for (const key of issue.path) {
-      value =
-        value && typeof value === "object" && Object.hasOwn(value, key as PropertyKey)
-          ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
-          : undefined;
-    }
-    // ServerValidationError keeps only short primitives of `value`.
-    return value === undefined ? { field, message: issue.message } : { field, message: issue.message, value };
-  });
-}
+import { formatZodIssues } from "../errors/zod-issues.js";
 
 /**
  * Validates params, query and body against a route's zod schemas and returns the parsed
@@ -39,7 +25,7 @@ export function validateRequest(
       throw schemaError(`The route's ${location} schema failed to run`, { location }, error);
     }
     if (result.success) output[location] = result.data;
-    else issues.push(...issuesOf(result.error, location, input[location]));
+    else issues.push(...formatZodIssues(result.error, { root: location, input: input[location], limit: 50 }));
   }
   if (issues.length > 0) throw new ServerValidationError("Request validation failed", issues);
   return output;

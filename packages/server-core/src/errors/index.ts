@@ -28,3 +28,10 @@ export {
 export { wrapError } from "./wrap-error.js";
 export type { PackageManager } from "./install-command.js";
 export { StoreUnavailableError, isStoreUnavailable, storeCall } from "./store-unavailable.js";
+export {
+  type FormatZodIssuesOptions,
+  type ZodIssueLike,
+  formatZodIssues,
+  summarizeIssues,
+  zodIssueField,
+} from "./zod-issues.js";

@@ -58,7 +58,16 @@ export { type RequestIdOptions, SAFE_REQUEST_ID, createRequestIdMiddleware } fro
 export { type SecurityHeadersOptions, createSecurityHeadersMiddleware, servedOverHttps } from "./security-headers.js";
 export { type TimingOptions, createTimingMiddleware } from "./timing.js";
 export { type RequestSchema, type ValidationOptions, createValidationMiddleware } from "./validation/validation-middleware.js";
-export { type PropertySchema, type PropertyType, type ValidationSchema, validateWithSchema } from "./validation/validation-schema.js";
+export {
+  type PropertySchema,
+  type PropertyType,
+  type SchemaCheck,
+  type SchemaValidation,
+  type ValidationSchema,
+  compileValidationSchema,
+  schemaValidator,
+  validateWithSchema,
+} from "./validation/validation-schema.js";
 export { validationSchemas } from "./validation/validation-schemas.js";
 // Building blocks for middleware and surfaces of other packages (auth, websocket, proxy, cli).
 export { MiddlewareStack } from "../core/middleware-stack.js";

@@ -1,8 +1,8 @@
-import { type SettingsSpec, settingsProblem } from "../../config/settings-reader.js";
+import { setting, settingsProblem } from "../../config/settings-reader.js";
 import { ADMIN_TIMEOUT_MS } from "./admin-http.js";
 
 /** Settings every vendor with user operations accepts: how long one admin API request may take. */
-export const ADMIN_COMMON_SETTINGS: SettingsSpec = { adminTimeoutMs: { kind: "number", min: 1 } };
+export const ADMIN_COMMON_SETTINGS = { adminTimeoutMs: setting.number(1) };
 
 /** `adminTimeoutMs`, or the default. */
 export const adminTimeoutOf = (settings: { adminTimeoutMs?: number }): number => settings.adminTimeoutMs ?? ADMIN_TIMEOUT_MS;

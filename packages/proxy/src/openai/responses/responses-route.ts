@@ -12,8 +12,7 @@ import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
 import { readJsonBody } from "../chat-completions-route.js";
-import { paramOf } from "../chat-request-schema.js";
-import { OpenAIWireError, invalidRequest } from "../openai-wire-error.js";
+import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../openai-wire-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
 import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
 import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
@@ -59,9 +58,7 @@ function parse(body: unknown): ResponsesRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidRequest("The request body must be a JSON object");
   const parsed = responsesRequestSchema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const param = paramOf(issue.path);
-  throw invalidRequest(param ? `Invalid value for '${param}': ${issue.message}` : issue.message, param);
+  throw invalidRequestFromIssues(parsed.error);
 }
 
 async function historyOf(request: ResponsesRequest, store: ResponseStore | undefined): Promise<InputItem[]> {
