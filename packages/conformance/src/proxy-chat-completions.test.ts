@@ -27,7 +27,12 @@ const route = () =>
     runtime,
     isClientAllowed: createClientCheck(["k"]),
     sendMessages: (body, init) =>
-      fetch(`${fake.url}/v1/messages`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: init.headers, signal: init.signal }),
+      fetch(`${fake.url}/v1/messages`, {
+        method: "POST",
+        body: body as Uint8Array<ArrayBuffer>,
+        headers: init.headers,
+        signal: init.signal,
+      }),
   });
 
 forEachAdapter("proxy chat completions", ({ start }) => {

@@ -51,7 +51,10 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
       const first = await openai.responses.create({ model: "claude-sonnet-4-5", instructions: "S", input: "Hi" });
       expect(first.output_text).toBe("Hello there");
       expect(first.usage).toMatchObject({ input_tokens: 12, input_tokens_details: { cached_tokens: 3 }, output_tokens: 2 });
-      expect(fake.requests.at(-1)!.body).toMatchObject({ system: "S", messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] });
+      expect(fake.requests.at(-1)!.body).toMatchObject({
+        system: "S",
+        messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      });
       const stream = openai.responses.stream({ model: "claude-sonnet-4-5", input: "Again", previous_response_id: first.id });
       const types: string[] = [];
       for await (const event of stream) types.push(event.type);

@@ -37,7 +37,9 @@ export const claudeAnswer: AnswerModel = (request) => {
   const body = request.body as { thinking?: { type: string }; tools?: Array<{ name: string }>; messages?: unknown[] };
   const tool = body.tools?.[0];
   return {
-    ...(body.thinking?.type === "enabled" ? { thinking: { text: "Let me think — ünïcödé ✓", signature: "EqQBCkYIBxgCKkBsig+/=\u00e9" } } : {}),
+    ...(body.thinking?.type === "enabled"
+      ? { thinking: { text: "Let me think — ünïcödé ✓", signature: "EqQBCkYIBxgCKkBsig+/=\u00e9" } }
+      : {}),
     ...(tool
       ? { toolCall: { id: `toolu_${randomUUID().slice(0, 8)}`, name: tool.name, input: { city: "Paris", unit: "c" } } }
       : { text: ["Hello from", " the fake — ünïcödé ✓ 🚀"] }),

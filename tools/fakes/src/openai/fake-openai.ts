@@ -1,5 +1,14 @@
 import type { ServerResponse } from "node:http";
-import { type FakeScenario, type FakeServer, type RecordedRequest, sendJson, sleep, startEventStream, startFakeServer, writeFrames } from "../fake-server.js";
+import {
+  type FakeScenario,
+  type FakeServer,
+  type RecordedRequest,
+  sendJson,
+  sleep,
+  startEventStream,
+  startFakeServer,
+  writeFrames,
+} from "../fake-server.js";
 import { type AnswerModel, conversationAnswer } from "../model-turn.js";
 import { chunkFrame, completionBody, embeddingsBody, errorBody, streamFrames } from "./openai-wire.js";
 
