@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startDemoServer, stopProcess } from "./testing/demo-server.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseServeOptions } from "./config-file.js";
 import { assembleServer } from "./server-assembly.js";

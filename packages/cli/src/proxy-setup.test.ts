@@ -1,4 +1,5 @@
-import { CLIENT_KEY, type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY } from "@conduit-ai/proxy/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AssembledServer, assembleServer } from "./server-assembly.js";
 

@@ -2,7 +2,8 @@ import { type AiWorkflowOptions, FOCUS_AREAS, registerAiWorkflows } from "@condu
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type Runtime, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeStructuredOpenAI, type StructuredScenario, startFakeStructuredOpenAI } from "./fixtures/fake-structured-openai.js";
+import { type FakeOpenAI, startFakeOpenAI } from "@conduit-ai/fakes";
+import { playScenario, type StructuredScenario, structuredAnswers } from "./fixtures/structured-answers.js";
 import { forEachAdapter, type RunningServer } from "./harness.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies of seven shapes, read field by field
@@ -36,9 +37,9 @@ const REQUESTS: Record<string, Json> = {
 };
 const AI_PATH = Object.keys(REQUESTS).filter((name) => name !== "benchmark-performance");
 
-let fake: FakeStructuredOpenAI;
+let fake: FakeOpenAI;
 beforeAll(async () => {
-  fake = await startFakeStructuredOpenAI();
+  fake = await startFakeOpenAI({ answer: structuredAnswers("valid") });
 });
 afterAll(() => fake.close());
 
@@ -63,7 +64,7 @@ function withWorkflows(runtime: Runtime, options: AiWorkflowOptions = {}) {
 }
 
 const remoteRuntime = () =>
-  createRuntime({ env: {}, openai: { baseURL: fake.url, apiKey: "test-key", models: ["gpt-4o-mini"] }, maxRetries: 0 });
+  createRuntime({ env: {}, openai: { baseURL: fake.baseURL, apiKey: "test-key", models: ["gpt-4o-mini"] }, maxRetries: 0 });
 
 forEachAdapter("ai workflows", ({ start }) => {
   it("answers every endpoint with the simulated result, derived from the input, in the success envelope", async () => {
@@ -184,7 +185,7 @@ forEachAdapter("ai workflows", ({ start }) => {
     const server = await start(withWorkflows(runtime, { providerTimeoutMs: 15_000 }));
     expect((await post(server, "/api/agent/execute", { input: { text: "count me" } })).status).toBe(200);
     for (const scenario of ["valid", "repair"] as StructuredScenario[]) {
-      fake.scenario = scenario;
+      playScenario(fake, scenario);
       for (const name of AI_PATH) {
         const before = fake.requests.length;
         const { status, json } = await post(server, `/api/ai/${name}`, REQUESTS[name]);
@@ -197,7 +198,7 @@ forEachAdapter("ai workflows", ({ start }) => {
         expect(fake.requests.length - before, `${scenario} ${name}`).toBe(scenario === "repair" ? 2 : 1);
       }
     }
-    fake.scenario = "valid";
+    playScenario(fake, "valid");
     const usage = (await post(server, "/api/ai/analyze-usage", REQUESTS["analyze-usage"])).json.data;
     expect(usage.recommendations[0]).toMatchObject({ rule: "model", title: "Cache repeated prompts" });
     expect(usage.tokenUsage.byProvider.find((row: Json) => row.provider === "openai").calls).toBeGreaterThan(1);
@@ -242,7 +243,7 @@ forEachAdapter("ai workflows", ({ start }) => {
       ["hang", hanging, /did not answer within 400 ms/],
     ];
     for (const [scenario, server, reason] of reasons) {
-      fake.scenario = scenario;
+      playScenario(fake, scenario);
       for (const name of AI_PATH) {
         const { status, json } = await post(server, `/api/ai/${name}`, REQUESTS[name]);
         expect(status, `${scenario} ${name}`).toBe(200);
@@ -250,7 +251,7 @@ forEachAdapter("ai workflows", ({ start }) => {
         expect(json.data.fallbackReason, `${scenario} ${name}`).toMatch(reason);
       }
     }
-    fake.scenario = "valid";
+    playScenario(fake, "valid");
   });
 
   it("documents the seven endpoints in the OpenAPI document", async () => {

@@ -7,7 +7,7 @@ import {
   createProviderAuthMiddleware,
   monitorAuthProvider,
 } from "@conduit-ai/auth-providers";
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import type { BaseServerAdapter, Logger } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningServer, forEachAdapter } from "./harness.js";

@@ -12,7 +12,7 @@ import {
   hasRole,
   requirePermission,
 } from "@conduit-ai/auth-providers";
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import type { BaseServerAdapter, RouteDefinition } from "@conduit-ai/server-core";
 import { SignJWT, exportSPKI } from "jose";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -2,15 +2,20 @@ import { chatCompletionsFor, createChatCompletionsRoute, createClientCheck, crea
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startFakeMessagesApi } from "./fixtures/fake-messages-api.js";
+import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
 // POST /v1/chat/completions (SPEC "Proxy surfaces") driven by the official openai client:
 // Claude models through a sendMessages that forwards to a fake Messages API, others by the runtime.
-let fake: Awaited<ReturnType<typeof startFakeMessagesApi>>;
+let fake: FakeAnthropic;
 const runtime = createRuntime({ env: {} });
 beforeAll(async () => {
-  fake = await startFakeMessagesApi();
+  // Any key; "Hello there" with 9 input tokens (3 more read from cache) and 2 output; 42 counted tokens.
+  fake = await startFakeAnthropic({
+    anyCredential: true,
+    answer: fixedAnswer(["Hello", " there"], { input: 9, output: 2, cacheRead: 3 }),
+    countTokens: () => 42,
+  });
 });
 afterAll(async () => {
   await fake.close();
@@ -22,7 +27,12 @@ const route = () =>
     runtime,
     isClientAllowed: createClientCheck(["k"]),
     sendMessages: (body, init) =>
-      fetch(fake.url, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: init.headers, signal: init.signal }),
+      fetch(`${fake.url}/v1/messages`, {
+        method: "POST",
+        body: body as Uint8Array<ArrayBuffer>,
+        headers: init.headers,
+        signal: init.signal,
+      }),
   });
 
 forEachAdapter("proxy chat completions", ({ start }) => {
@@ -45,7 +55,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
       total_tokens: 14,
       prompt_tokens_details: { cached_tokens: 3 },
     });
-    expect(fake.bodies.at(-1)).toMatchObject({ system: "S", max_tokens: 4096 });
+    expect(fake.requests.at(-1)!.body).toMatchObject({ system: "S", max_tokens: 4096 });
   });
 
   it("streams chunks ending with finish, usage and [DONE]", async () => {
@@ -75,7 +85,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     const proxy = createProxy(
       {
         enabled: true,
-        upstream: { anthropic: fake.base },
+        upstream: { anthropic: fake.url },
         clientKeys: ["pool-client-key-0123456789"],
         accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }],
       },
@@ -104,7 +114,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
 
   it("refuses a caller without a client key with 401 in OpenAI's error shape", async () => {
     const server = await start({ setup: (adapter) => adapter.registerRoute(route()) });
-    const before = fake.bodies.length;
+    const before = fake.requests.length;
     const response = await fetch(server.url("/v1/chat/completions"), {
       method: "POST",
       headers: { "x-api-key": "nope" },
@@ -112,7 +122,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
     });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
-    expect(fake.bodies.length).toBe(before);
+    expect(fake.requests.length).toBe(before);
   });
 
   it("answers malformed JSON and invalid fields with 400 in OpenAI's error shape", async () => {

@@ -1,15 +1,15 @@
 import { type ConduitProxy, createClientCheck, createCodexRoute, createCodexSender, createProxy } from "@conduit-ai/proxy";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { CODEX_STREAM, startFakeCodexBackend } from "./fixtures/fake-codex-backend.js";
+import { codexStream, type FakeCodex, startFakeCodex } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
 // POST /backend-api/codex/responses (SPEC "Proxy surfaces": the command-line proxy's codex engine)
 // over a pool of two codex accounts, in front of a fake codex backend.
 const CLIENT_KEY = "conformance-client-key-0123";
-let backend: Awaited<ReturnType<typeof startFakeCodexBackend>>;
+let backend: FakeCodex;
 const proxies: ConduitProxy[] = [];
 beforeAll(async () => {
-  backend = await startFakeCodexBackend();
+  backend = await startFakeCodex();
 });
 afterAll(() => backend.close());
 afterEach(async () => {
@@ -51,8 +51,8 @@ forEachAdapter("proxy codex engine", ({ start }) => {
     const response = await send(server.url("/backend-api/codex/responses"));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
-    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(CODEX_STREAM))).toBe(true);
-    expect(backend.seen.at(-1)).toMatchObject({ authorization: "Bearer token-one", "chatgpt-account-id": "acct-one" });
+    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(codexStream()))).toBe(true);
+    expect(backend.requests.at(-1)?.headers).toMatchObject({ authorization: "Bearer token-one", "chatgpt-account-id": "acct-one" });
   });
 
   it("moves to the next account on usage_limit_reached and cools the first", async () => {
@@ -60,16 +60,16 @@ forEachAdapter("proxy codex engine", ({ start }) => {
     backend.limited.add("acct-one");
     const server = await start({ setup: (adapter) => adapter.registerRoute(route) });
     const response = await send(server.url("/backend-api/codex/responses"));
-    expect(await response.text()).toBe(CODEX_STREAM);
-    expect(backend.seen.at(-1)?.["chatgpt-account-id"]).toBe("acct-two");
+    expect(await response.text()).toBe(codexStream());
+    expect(backend.requests.at(-1)?.headers["chatgpt-account-id"]).toBe("acct-two");
     expect((await proxy.pool.rows()).find((row) => row.id === "one")?.status).toBe("cooling");
   });
 
   it("refuses a caller without a client key", async () => {
     const { route } = codexRoute();
     const server = await start({ setup: (adapter) => adapter.registerRoute(route) });
-    const before = backend.seen.length;
+    const before = backend.requests.length;
     expect((await send(server.url("/backend-api/codex/responses"), "wrong")).status).toBe(401);
-    expect(backend.seen.length).toBe(before);
+    expect(backend.requests.length).toBe(before);
   });
 });

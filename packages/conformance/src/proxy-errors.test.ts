@@ -7,7 +7,8 @@ import {
   createProxy,
 } from "@conduit-ai/proxy";
 import { createClientCheck, createCodexRouteGroup, createCodexSender } from "@conduit-ai/proxy";
-import { CLIENT_KEY, type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY } from "@conduit-ai/proxy/testing";
 import { type ServerAdapterConfig, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";

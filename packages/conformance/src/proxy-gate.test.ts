@@ -1,5 +1,5 @@
 import { type ConduitProxy, chatCompletionsFor, createProxy } from "@conduit-ai/proxy";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import {
   type Gate,
   type GateAdmission,

@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
-import { CLIENT_KEY, type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY } from "@conduit-ai/proxy/testing";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";

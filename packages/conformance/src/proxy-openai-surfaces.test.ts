@@ -3,17 +3,22 @@ import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-a
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startFakeMessagesApi } from "./fixtures/fake-messages-api.js";
+import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
 // The vendor surfaces real clients call besides Messages and Chat Completions (issue 20):
 // /v1/responses, /v1/models, /v1/embeddings and /v1/messages/count_tokens, mounted by createProxy
 // with chatCompletionsFor(runtime), driven by the official openai and Anthropic clients.
 const CLIENT_KEY = "conformance-client-key-0123";
-let fake: Awaited<ReturnType<typeof startFakeMessagesApi>>;
+let fake: FakeAnthropic;
 const runtime = createRuntime({ env: {} });
 beforeAll(async () => {
-  fake = await startFakeMessagesApi();
+  // Any key; "Hello there" with 9 input tokens (3 more read from cache) and 2 output; 42 counted tokens.
+  fake = await startFakeAnthropic({
+    anyCredential: true,
+    answer: fixedAnswer(["Hello", " there"], { input: 9, output: 2, cacheRead: 3 }),
+    countTokens: () => 42,
+  });
 });
 afterAll(async () => {
   await fake.close();
@@ -25,7 +30,7 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
     const proxy = createProxy(
       {
         enabled: true,
-        upstream: { anthropic: fake.base },
+        upstream: { anthropic: fake.url },
         clientKeys: [CLIENT_KEY],
         accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }],
       },
@@ -46,14 +51,17 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
       const first = await openai.responses.create({ model: "claude-sonnet-4-5", instructions: "S", input: "Hi" });
       expect(first.output_text).toBe("Hello there");
       expect(first.usage).toMatchObject({ input_tokens: 12, input_tokens_details: { cached_tokens: 3 }, output_tokens: 2 });
-      expect(fake.bodies.at(-1)).toMatchObject({ system: "S", messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] });
+      expect(fake.requests.at(-1)!.body).toMatchObject({
+        system: "S",
+        messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      });
       const stream = openai.responses.stream({ model: "claude-sonnet-4-5", input: "Again", previous_response_id: first.id });
       const types: string[] = [];
       for await (const event of stream) types.push(event.type);
       expect((await stream.finalResponse()).output_text).toBe("Hello there");
       expect(types[0]).toBe("response.created");
       expect(types.at(-1)).toBe("response.completed");
-      expect((fake.bodies.at(-1)!.messages as unknown[]).length).toBe(3);
+      expect((fake.requests.at(-1)!.body.messages as unknown[]).length).toBe(3);
     } finally {
       await close();
     }
@@ -82,7 +90,7 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
         text: { format: { type: "json_schema", name: "answer", schema } },
       } as never);
       expect(response.status).toBe("completed");
-      const sent = fake.bodies.at(-1) as { tools: unknown[]; messages: Array<{ content: unknown[] }>; output_config: unknown };
+      const sent = fake.requests.at(-1)!.body as { tools: unknown[]; messages: Array<{ content: unknown[] }>; output_config: unknown };
       expect(sent.tools).toEqual([
         { name: "multi_agent_v1__spawn", input_schema: { type: "object" } },
         { type: "web_search_20250305", name: "web_search" },
@@ -140,7 +148,7 @@ forEachAdapter("proxy OpenAI-compatible surfaces", ({ start }) => {
         body: JSON.stringify({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }),
       });
       expect(await beta.json()).toEqual({ input_tokens: 42 });
-      expect(fake.urls.at(-1)).toBe("/v1/messages/count_tokens?beta=true");
+      expect(fake.requests.at(-1)?.path).toBe("/v1/messages/count_tokens?beta=true");
       const estimate = await fetch(server.url("/v1/messages/count_tokens"), {
         method: "POST",
         headers: { "x-api-key": CLIENT_KEY, "content-type": "application/json" },

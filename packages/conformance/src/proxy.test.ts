@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { type ConduitProxy, type ProxyConfigInput, createProxy } from "@conduit-ai/proxy";
-import { CLIENT_KEY, type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY } from "@conduit-ai/proxy/testing";
 import { registerAllRoutes } from "@conduit-ai/server-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type RunningServer, forEachAdapter } from "./harness.js";

@@ -1,4 +1,4 @@
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { type ToolDefinition, createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FULL_SUITE, startConduit, suiteFrameworks } from "./fixtures/conduit-process.js";
-import { type FakeProvider, startFakeProvider } from "./fixtures/fake-openai-provider.js";
+import { answerByModelName, type FakeOpenAI, startFakeOpenAI } from "@conduit-ai/fakes";
 import { sleep } from "./harness.js";
 
 /**
@@ -18,9 +18,9 @@ const GRACE_MS = 10_000;
 const DRAIN_MS = 2_000;
 const frameworks = suiteFrameworks();
 
-let provider: FakeProvider;
+let provider: FakeOpenAI;
 beforeAll(async () => {
-  provider = await startFakeProvider();
+  provider = await startFakeOpenAI({ answer: answerByModelName });
 });
 afterAll(() => provider.close());
 
@@ -91,9 +91,9 @@ describe.each(frameworks)(`shutdown under load: ${REQUESTS} requests and ${STREA
           shutdown: { drainTimeoutMs: DRAIN_MS, gracefulShutdownTimeoutMs: GRACE_MS, forceClose: true },
         },
       },
-      env: { OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "test-key", OPENAI_MODELS: "slow-10x100,slow-20x50,slow-6000x50" },
+      env: { OPENAI_BASE_URL: provider.baseURL, OPENAI_API_KEY: "test-key", OPENAI_MODELS: "slow-10x100,slow-20x50,slow-6000x50" },
     });
-    const receivedBefore = provider.received;
+    const receivedBefore = provider.requests.length;
     // Half the streams end within the drain (1 s), half would run 5 minutes: the drain timeout cuts those.
     const streams = Array.from({ length: STREAMS }, (_, index) =>
       readStream(conduit.url("/api/agent/stream"), index % 2 === 0 ? "slow-20x50" : "slow-6000x50"),
@@ -101,8 +101,8 @@ describe.each(frameworks)(`shutdown under load: ${REQUESTS} requests and ${STREA
     const requests = Array.from({ length: REQUESTS }, () => execute(conduit.url("/api/agent/execute")));
     // Everything is in flight once the provider has seen every call (a retried call counts twice).
     const deadline = Date.now() + 120_000;
-    while (provider.received - receivedBefore < STREAMS + REQUESTS && Date.now() < deadline) await sleep(20);
-    expect(provider.received - receivedBefore).toBeGreaterThanOrEqual(STREAMS + REQUESTS);
+    while (provider.requests.length - receivedBefore < STREAMS + REQUESTS && Date.now() < deadline) await sleep(20);
+    expect(provider.requests.length - receivedBefore).toBeGreaterThanOrEqual(STREAMS + REQUESTS);
 
     const signalledAt = Date.now();
     conduit.child.kill("SIGTERM");

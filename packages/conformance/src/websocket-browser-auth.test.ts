@@ -1,5 +1,5 @@
 import { setupAuth } from "@conduit-ai/cli";
-import { type IdentityServer, startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import WebSocket from "ws";

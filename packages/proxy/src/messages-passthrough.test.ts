@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AccountRow } from "./index.js";
-import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "./testing/index.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY, type ProxyServer, startProxyServer } from "./testing/index.js";
 
 let fake: FakeAnthropic;
 let server: ProxyServer;

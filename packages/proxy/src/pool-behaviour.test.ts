@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryPoolStore, type ProxyConfigInput } from "./index.js";
-import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "./testing/index.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY, type ProxyServer, startProxyServer } from "./testing/index.js";
 
 let fake: FakeAnthropic | undefined;
 let server: ProxyServer | undefined;

@@ -3,7 +3,7 @@ import { createAdapter } from "@conduit-ai/adapter-hono";
 import { registerAllRoutes } from "@conduit-ai/server-core";
 import { afterEach, expect, it } from "vitest";
 import { createProxy } from "./index.js";
-import { type FakeAnthropic, startFakeAnthropic } from "./testing/index.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 
 let fake: FakeAnthropic;
 let stop: () => Promise<void> = async () => {};

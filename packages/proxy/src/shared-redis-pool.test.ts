@@ -3,7 +3,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProxyConfigInput } from "./index.js";
-import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "./testing/index.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY, type ProxyServer, startProxyServer } from "./testing/index.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const ASK = { model: "claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user" as const, content: "x" }] };

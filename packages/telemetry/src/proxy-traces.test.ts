@@ -1,4 +1,5 @@
-import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY, type ProxyServer, startProxyServer } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "./index.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";

@@ -1,6 +1,6 @@
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { createAiWorkflowRoutes } from "@conduit-ai/ai-workflows";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
-import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { startIdentityServer } from "@conduit-ai/fakes";
 import autocannon from "autocannon";
 import { median } from "./statistics.js";
 

@@ -1,6 +1,6 @@
 import type { Logger } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IdentityServer, startIdentityServer } from "../testing/identity-server.js";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { createJwtProvider } from "./jwt-provider.js";
 
 function recordingLogger(): Logger & { warnings: Array<[Record<string, unknown>, string | undefined]> } {

@@ -1,6 +1,6 @@
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IdentityServer, startIdentityServer } from "../testing/identity-server.js";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { createJwtProvider } from "./jwt-provider.js";
 
 const SECRET = "a-shared-secret-of-at-least-32-bytes!!";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IdentityServer, startIdentityServer } from "../testing/identity-server.js";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { createOAuth2Provider } from "./oauth2-provider.js";
 
 const client = { id: "conduit-api", secret: "s3cret-client" };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JwtTokenProvider } from "./jwt-token-provider.js";
-import { type IdentityServer, startIdentityServer } from "../testing/identity-server.js";
+import { type IdentityServer, startIdentityServer } from "@conduit-ai/fakes";
 import { createAuth0Provider } from "./auth0-provider.js";
 import { createBetterAuthProvider } from "./better-auth-provider.js";
 import { createClerkProvider } from "./clerk-provider.js";

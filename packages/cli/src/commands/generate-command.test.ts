@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../test-support/fake-openai.js";
+import { type FakeOpenAI, type FakeScenario, startFakeOpenAI } from "@conduit-ai/fakes";
 import { killLeftovers, runConduit, spawnConduit } from "../test-support/spawn-conduit.js";
 
 /** No vendor keys: the runtime falls back to its offline local provider. */
@@ -13,7 +13,14 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-const openaiEnv = (fake: FakeOpenAI) => ({ ...OFFLINE, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url });
+const openaiEnv = (fake: FakeOpenAI) => ({ ...OFFLINE, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.baseURL });
+
+/** A provider answering "Hello from upstream"; a stream sends "Hello " and holds the rest until `release()`. */
+async function startHelloUpstream(scenario: FakeScenario = "text"): Promise<FakeOpenAI> {
+  const fake = await startFakeOpenAI({ answer: () => ({ text: ["Hello ", "from upstream"], hold: true, usage: { input: 5, output: 3 } }) });
+  fake.scenario = scenario;
+  return fake;
+}
 
 describe("conduit generate", { timeout: 90_000 }, () => {
   it("--input answers on stdout with the offline local provider (no colour off a TTY)", async () => {
@@ -42,14 +49,14 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   });
 
   it("--provider, --model and --system reach the provider", async () => {
-    upstream = await startFakeOpenAI();
+    upstream = await startHelloUpstream();
     const result = await runConduit(
       ["generate", "--input", "hi", "--provider", "openai", "--model", "gpt-4o", "--system", "Be brief."],
       openaiEnv(upstream),
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Hello from upstream\n");
-    expect(upstream.requests[0]).toMatchObject({
+    expect(upstream.requests[0]?.body).toMatchObject({
       model: "gpt-4o",
       messages: [
         { role: "system", content: "Be brief." },
@@ -59,7 +66,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   });
 
   it("--stream prints text as it arrives", async () => {
-    upstream = await startFakeOpenAI();
+    upstream = await startHelloUpstream();
     const fake = upstream;
     const conduit = spawnConduit(["generate", "--input", "hi", "--provider", "openai", "--stream"], openaiEnv(fake));
     // The first words are on stdout while the provider still holds the rest of its answer.
@@ -81,7 +88,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   });
 
   it("a provider error exits 1 with the runtime's message on one line", async () => {
-    upstream = await startFakeOpenAI("unauthorized");
+    upstream = await startHelloUpstream("unauthorized");
     for (const mode of [[], ["--stream"]]) {
       const result = await runConduit(["generate", "--input", "hi", "--provider", "openai", ...mode], openaiEnv(upstream));
       expect(result.code).toBe(1);

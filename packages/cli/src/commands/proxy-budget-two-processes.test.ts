@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type FakeAnthropic, reportedUsage, startFakeAnthropic, streamedMessagesCall } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { reportedUsage, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { type Server, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { codexStream, type FakeAnthropic, type FakeCodex, startFakeAnthropic, startFakeCodex } from "@conduit-ai/fakes";
 import { Redis } from "ioredis";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -13,28 +11,18 @@ import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-condu
 // `conduit proxy` as a real process, driven by the official openai client, in front of a fake
 // Messages API and a fake codex backend on loopback.
 const CLIENT_KEY = "proxy-client-key-0123456789";
-const CODEX_STREAM =
-  'event: response.created\ndata: {"type":"response.created","response":{"id":"r1","model":"gpt-5-codex"}}\n\nevent: response.completed\ndata:  {"type":"response.completed","response":{"id":"r1","model":"gpt-5-codex","usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
 
 let anthropic: FakeAnthropic;
-let codex: Server;
-let codexUrl: string;
-const codexHeaders: Array<Record<string, string | string[] | undefined>> = [];
+let codex: FakeCodex;
 
 beforeAll(async () => {
   anthropic = await startFakeAnthropic();
   anthropic.credentials.add("sk-ant-account-1");
-  codex = createServer((request, response) => {
-    codexHeaders.push(request.headers);
-    request.resume().on("end", () => response.writeHead(200, { "content-type": "text/event-stream" }).end(CODEX_STREAM));
-  });
-  await new Promise<void>((resolve) => codex.listen(0, "127.0.0.1", resolve));
-  codexUrl = `http://127.0.0.1:${(codex.address() as AddressInfo).port}`;
+  codex = await startFakeCodex();
 });
 afterAll(async () => {
   await anthropic.close();
-  codex.closeAllConnections();
-  await new Promise((resolve) => codex.close(resolve));
+  await codex.close();
 });
 afterEach(killLeftovers);
 
@@ -47,7 +35,7 @@ function configFile(content: unknown): string {
 const goodConfig = () => ({
   proxy: {
     enabled: true,
-    upstream: { anthropic: anthropic.url, codex: codexUrl },
+    upstream: { anthropic: anthropic.url, codex: codex.url },
     clientKeys: [CLIENT_KEY],
     accounts: [
       { id: "claude-1", type: "api-key", apiKey: "sk-ant-account-1" },
@@ -133,8 +121,8 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
       headers: { authorization: `Bearer ${CLIENT_KEY}`, "content-type": "application/json" },
       body: "{}",
     });
-    expect(await codexAnswer.text()).toBe(CODEX_STREAM);
-    expect(codexHeaders.at(-1)).toMatchObject({ authorization: "Bearer codex-token-1", "chatgpt-account-id": "acct-1" });
+    expect(await codexAnswer.text()).toBe(codexStream());
+    expect(codex.requests.at(-1)?.headers).toMatchObject({ authorization: "Bearer codex-token-1", "chatgpt-account-id": "acct-1" });
 
     const accounts = await fetch(`${base}/accounts`, { headers: { "x-api-key": CLIENT_KEY } });
     const text = await accounts.text();

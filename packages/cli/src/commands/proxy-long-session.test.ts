@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-conduit.js";
 

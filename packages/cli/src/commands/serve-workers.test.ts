@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { availableParallelism } from "node:os";
-import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { startIdentityServer, startFakeOpenAI } from "@conduit-ai/fakes";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startFakeOpenAI } from "../test-support/fake-openai.js";
 import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
@@ -166,13 +165,14 @@ describe("conduit serve --workers", () => {
   }, 60_000);
 
   it("SIGTERM lets a stream in flight finish before the workers exit", async () => {
-    const upstream = await startFakeOpenAI();
+    // "Hello " at once, the rest once released: the stream is in flight when SIGTERM arrives.
+    const upstream = await startFakeOpenAI({ answer: () => ({ text: ["Hello ", "from upstream"], hold: true }) });
     try {
       const conduit = spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1"], {
         REDIS_URL,
         REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:`,
         OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: upstream.url,
+        OPENAI_BASE_URL: upstream.baseURL,
       });
       const port = portOf(await conduit.ready);
       let received = "";

@@ -1,4 +1,4 @@
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { type OtlpReceiver, startOtlpReceiver } from "@conduit-ai/telemetry/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";

@@ -2,12 +2,12 @@ import { type UsageRecord, createRuntime } from "@conduit-ai/runtime";
 import { type Logger, createAgentRoutes } from "@conduit-ai/server-core";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeProvider, startFakeProvider } from "../fixtures/fake-openai-provider.js";
+import { answerByModelName, type FakeOpenAI, startFakeOpenAI } from "@conduit-ai/fakes";
 import { forEachAdapter, sleep } from "../harness.js";
 
-let provider: FakeProvider;
+let provider: FakeOpenAI;
 beforeAll(async () => {
-  provider = await startFakeProvider();
+  provider = await startFakeOpenAI({ answer: answerByModelName });
 });
 afterAll(() => provider.close());
 
@@ -16,7 +16,7 @@ function providerRuntime(records: UsageRecord[], logs: string[] = []) {
   const logger: Logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
   return createRuntime({
     env: {},
-    openai: { baseURL: provider.url, apiKey: "test-key", models: ["cut-3", "slow-200x20", "fast"] },
+    openai: { baseURL: provider.baseURL, apiKey: "test-key", models: ["cut-3", "slow-200x20", "fast"] },
     maxRetries: 0,
     logger,
     onUsage: (usage) => records.push(usage),

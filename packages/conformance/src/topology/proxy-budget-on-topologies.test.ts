@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FakeAnthropic, reportedUsage, startFakeAnthropic, streamedMessagesCall } from "@conduit-ai/proxy/testing";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { reportedUsage, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
 

@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLIENT_KEY, type FakeAnthropic, type ProxyServer, startFakeAnthropic, startProxyServer } from "../testing/index.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/index.js";
 import { estimateInputTokens } from "./token-estimate.js";
 
 let fake: FakeAnthropic;

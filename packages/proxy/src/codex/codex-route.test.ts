@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../admission/client-auth.js";
 import { chatCompletionsFor } from "../openai/openai-surfaces.js";
 import { type ConduitProxy, createProxy } from "../proxy.js";
-import { codexStream, startFakeCodex } from "../testing/fake-codex.js";
+import { codexStream, startFakeCodex } from "@conduit-ai/fakes";
 import { createCodexRoute } from "./codex-route.js";
 import { createCodexSender } from "./codex-sender.js";
 
@@ -63,7 +63,7 @@ describe("POST /backend-api/codex/responses", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(await response.text()).toBe(codexStream());
     const sent = fake.requests.at(-1)!;
-    expect(sent.body).toBe(body);
+    expect(sent.raw.toString()).toBe(body);
     expect(sent.headers.authorization).toBe("Bearer token-a");
     expect(sent.headers["chatgpt-account-id"]).toBe("acct-a");
     expect(sent.headers.originator).toBe("codex_cli_rs");
@@ -80,7 +80,7 @@ describe("POST /backend-api/codex/responses", () => {
       if (event.type === "response.output_text.delta") text += event.delta;
     }
     expect(types).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
-    expect(text).toBe("Hello from codex");
+    expect(text).toBe("Hello from codex — héllo ✓");
   });
 
   it("records usage from response.completed for the account", async () => {

@@ -3,7 +3,8 @@ import { createRuntime } from "@conduit-ai/runtime";
 import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../testing/openai-upstream.js";
+import { type FakeAnthropic, fixedAnswer, startFakeAnthropic, textMessage, textStreamEvents } from "@conduit-ai/fakes";
+import { forwardTo } from "../testing/forward-to.js";
 import { createClientCheck } from "../admission/client-auth.js";
 import { createProxy, registerProxyRoutes } from "../proxy.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
@@ -18,7 +19,8 @@ let client: OpenAI;
 let baseUrl: string;
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic();
+  // Any key; "Hello there" unless a test queues its own reply.
+  fake = await startFakeAnthropic({ anyCredential: true, answer: fixedAnswer(["Hello", " there"], { input: 12, output: 5 }) });
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false }, bodyParser: { limit: 1024 * 1024 } });
   adapter.registerRoute(
@@ -196,7 +198,6 @@ describe("POST /v1/chat/completions for Claude models", () => {
 
   it("returns tool_use blocks as tool_calls with finish_reason tool_calls", async () => {
     fake.reply({
-      kind: "json",
       body: textMessage("", {
         content: [{ type: "tool_use", id: "toolu_9", name: "get_weather", input: { city: "Oslo" } }],
         stop_reason: "tool_use",
@@ -220,14 +221,13 @@ describe("POST /v1/chat/completions for Claude models", () => {
     ["stop_sequence", "stop"],
     ["end_turn", "stop"],
   ])("maps stop_reason %s to finish_reason %s", async (stopReason, finishReason) => {
-    fake.reply({ kind: "json", body: textMessage("cut", { stop_reason: stopReason }) });
+    fake.reply({ body: textMessage("cut", { stop_reason: stopReason }) });
     const completion = await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "x" }] });
     expect(completion.choices[0]!.finish_reason).toBe(finishReason);
   });
 
   it("counts cached prompt tokens in prompt_tokens and prompt_tokens_details", async () => {
     fake.reply({
-      kind: "json",
       body: textMessage("ok", {
         usage: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
       }),
@@ -242,7 +242,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("streams chunks with one id, the role first, content, the finish chunk and usage", async () => {
-    fake.reply({ kind: "sse", events: textStreamEvents(["Hel", "lo", "!"]) });
+    fake.reply({ events: textStreamEvents(["Hel", "lo", "!"]) });
     const chunks = await collect(
       await client.chat.completions.create({
         model: "claude-sonnet-4-5",
@@ -283,7 +283,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("streams tool calls each with its own index and argument fragments", async () => {
-    fake.reply({ kind: "sse", events: toolUseStream() });
+    fake.reply({ events: toolUseStream() });
     const chunks = await collect(
       await client.chat.completions.create({
         model: "claude-sonnet-4-5",
@@ -312,7 +312,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   it("turns an upstream error event mid-stream into an error the client sees", async () => {
     const events = textStreamEvents(["partial"]).slice(0, 4);
     events.push({ event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } });
-    fake.reply({ kind: "sse", events });
+    fake.reply({ events });
     const stream = await client.chat.completions.create({
       model: "claude-sonnet-4-5",
       messages: [{ role: "user", content: "Hi" }],
@@ -322,7 +322,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("ends with an error event when the upstream body breaks off", async () => {
-    fake.reply({ kind: "sse", events: textStreamEvents(["partial"]).slice(0, 4), cut: true });
+    fake.reply({ events: textStreamEvents(["partial"]).slice(0, 4), cut: true });
     const stream = await client.chat.completions.create({
       model: "claude-sonnet-4-5",
       messages: [{ role: "user", content: "Hi" }],
@@ -332,7 +332,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
   });
 
   it("aborts the upstream request when the client goes away mid-stream", async () => {
-    fake.reply({ kind: "sse", events: textStreamEvents(["first"]).slice(0, 4), hold: true });
+    fake.reply({ events: textStreamEvents(["first"]).slice(0, 4), hold: true });
     const controller = new AbortController();
     const stream = await client.chat.completions.create(
       { model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], stream: true },
@@ -346,7 +346,6 @@ describe("POST /v1/chat/completions for Claude models", () => {
 
   it("answers upstream errors in OpenAI's shape with their status and retry-after", async () => {
     fake.reply({
-      kind: "json",
       status: 429,
       headers: { "retry-after": "17" },
       body: { type: "error", error: { type: "rate_limit_error", message: "All accounts are cooling down" } },

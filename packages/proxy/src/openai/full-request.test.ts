@@ -4,7 +4,8 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../admission/client-auth.js";
-import { type FakeAnthropic, forwardTo, startFakeAnthropic } from "../testing/openai-upstream.js";
+import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
+import { forwardTo } from "../testing/forward-to.js";
 import { createChatCompletionsRoute } from "./chat-completions-route.js";
 import { MemoryResponseStore } from "./responses/response-store.js";
 import { createResponsesRoute } from "./responses/responses-route.js";
@@ -18,7 +19,8 @@ let client: OpenAI;
 let lenient: OpenAI;
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic();
+  // Any key; "Hello there" unless a test queues its own reply.
+  fake = await startFakeAnthropic({ anyCredential: true, answer: fixedAnswer(["Hello", " there"], { input: 12, output: 5 }) });
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
   const shared = { sendMessages: forwardTo(fake), runtime, isClientAllowed: createClientCheck(["client-key-0123456789"]) };

@@ -1,8 +1,7 @@
 import { createServer } from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeAnthropic, startFakeAnthropic } from "../testing/fake-anthropic.js";
-import { listenOnLoopback } from "../testing/loopback-server.js";
+import { type FakeAnthropic, startFakeAnthropic, listenOnLoopback } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 import { chatCompletionsFor } from "./openai-surfaces.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topLevelModelOf, withModel } from "../anthropic/body-model.js";
 import { parseProxyConfig } from "../config.js";
 import { chatCompletionsFor } from "../openai/openai-surfaces.js";
-import { type FakeAnthropic, startFakeAnthropic } from "../testing/fake-anthropic.js";
+import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 import { createModelTable } from "./model-table.js";
 

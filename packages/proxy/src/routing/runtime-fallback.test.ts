@@ -3,8 +3,7 @@ import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletionsFor } from "../openai/openai-surfaces.js";
-import { type FakeAnthropic, startFakeAnthropic } from "../testing/fake-anthropic.js";
-import { listenOnLoopback } from "../testing/loopback-server.js";
+import { type FakeAnthropic, startFakeAnthropic, listenOnLoopback } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 
 // A runtime target first (an OpenAI-compatible provider that answers 429), Claude after it: the

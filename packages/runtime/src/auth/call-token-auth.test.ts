@@ -1,4 +1,4 @@
-import { startIdentityServer } from "@conduit-ai/auth-providers/testing";
+import { startIdentityServer } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRuntime } from "../create-runtime.js";

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { DataStreamEvent } from "@conduit-ai/server-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
-import { type FakeUpstream, type RecordedRequest, startEventStream, startFakeUpstream } from "../testing/http-fixture.js";
+import { type FakeServer, type RecordedRequest, startEventStream, startFakeServer } from "@conduit-ai/fakes";
 
 /** The Chat Completions SSE frame of one chunk. */
 const frame = (body: unknown) => `data: ${JSON.stringify(body)}\n\n`;
@@ -16,7 +16,7 @@ async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStre
   return all;
 }
 
-const upstreams: FakeUpstream[] = [];
+const upstreams: FakeServer[] = [];
 const runtimes: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
@@ -29,7 +29,7 @@ async function setup(
   options: Parameters<typeof createRuntime>[0] = {},
 ) {
   let calls = 0;
-  const upstream = await startFakeUpstream((request, response) => answer(request, response, calls++));
+  const upstream = await startFakeServer((request, response) => answer(request, response, calls++));
   upstreams.push(upstream);
   const runtime = createRuntime({ env: { OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_MODELS: "m1" }, maxRetries: 0, ...options });
   runtimes.push(runtime);

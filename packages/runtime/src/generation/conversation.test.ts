@@ -1,12 +1,11 @@
 import type { ConversationMessage, DataStreamEvent } from "@conduit-ai/server-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
-import { startFakeOpenAI } from "../testing/fake-openai.js";
-import type { FakeUpstream } from "../testing/http-fixture.js";
+import { startFakeOpenAI, type FakeServer } from "@conduit-ai/fakes";
 
 // A whole conversation with the caller's own tools (the proxy's OpenAI surfaces), through both
 // remote engines (AI SDK for generate, Conduit's Chat Completions client for streams) and the local provider.
-const upstreams: FakeUpstream[] = [];
+const upstreams: FakeServer[] = [];
 const runtimes: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));

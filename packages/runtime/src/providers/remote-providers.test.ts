@@ -1,9 +1,7 @@
 import type { DataStreamEvent } from "@conduit-ai/server-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
-import { startFakeAnthropic } from "../testing/fake-anthropic.js";
-import { startFakeOpenAI } from "../testing/fake-openai.js";
-import type { FakeUpstream } from "../testing/http-fixture.js";
+import { conversationAnswer, startFakeAnthropic, startFakeOpenAI, type FakeServer } from "@conduit-ai/fakes";
 import { rejection } from "../testing/rejection.js";
 
 async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStreamEvent[]> {
@@ -21,14 +19,14 @@ const vendors = [
   },
   {
     name: "anthropic",
-    start: startFakeAnthropic,
+    start: () => startFakeAnthropic({ anyCredential: true, answer: conversationAnswer("Anthropic", { input: 12, output: 5 }) }),
     environment: (url: string) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: `${url}/v1` }),
     model: "claude-sonnet-4-5",
   },
 ] as const;
 
 describe.each(vendors)("$name provider against a local server speaking its wire format", (vendor) => {
-  let upstream: FakeUpstream;
+  let upstream: FakeServer;
   let runtime: ReturnType<typeof createRuntime>;
   beforeAll(async () => {
     upstream = await vendor.start();

@@ -4,7 +4,8 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClientCheck } from "../../admission/client-auth.js";
-import { type FakeAnthropic, forwardTo, startFakeAnthropic, textMessage, textStreamEvents } from "../../testing/openai-upstream.js";
+import { type FakeAnthropic, fixedAnswer, startFakeAnthropic, textMessage, textStreamEvents } from "@conduit-ai/fakes";
+import { forwardTo } from "../../testing/forward-to.js";
 import { MemoryResponseStore } from "./response-store.js";
 import { createResponsesRoute } from "./responses-route.js";
 
@@ -17,7 +18,8 @@ let client: OpenAI;
 let baseUrl: string;
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic();
+  // Any key; "Hello there" unless a test queues its own reply.
+  fake = await startFakeAnthropic({ anyCredential: true, answer: fixedAnswer(["Hello", " there"], { input: 12, output: 5 }) });
   runtime = createRuntime({ env: {} });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
   adapter.registerRoute(
@@ -65,7 +67,7 @@ describe("POST /v1/responses for Claude models", () => {
   });
 
   it("translates function tools, tool_choice and reasoning.effort, and answers function_call items", async () => {
-    fake.reply({ kind: "json", body: toolUseMessage() });
+    fake.reply({ body: toolUseMessage() });
     const response = await client.responses.create({
       model: "claude-sonnet-4-5",
       input: [{ role: "user", content: "Weather in Paris?" }],
@@ -131,7 +133,7 @@ describe("POST /v1/responses for Claude models", () => {
       content: [{ type: "tool_use", id: "toolu_ns", name: "multi_agent_v1__spawn_agent", input: { task: "qa" } }],
       stop_reason: "tool_use",
     });
-    fake.reply({ kind: "json", body: called });
+    fake.reply({ body: called });
     const body = { model: "claude-sonnet-4-5", input: "Spawn a QA agent", tools: [namespaceTool] };
     const response = await fetch(`${baseUrl}/v1/responses`, {
       method: "POST",
@@ -151,7 +153,7 @@ describe("POST /v1/responses for Claude models", () => {
     });
 
     // The call comes back as Codex sends it (with its namespace): Claude sees the flat name again.
-    fake.reply({ kind: "json", body: textMessage("Spawned.") });
+    fake.reply({ body: textMessage("Spawned.") });
     await fetch(`${baseUrl}/v1/responses`, {
       method: "POST",
       headers: { authorization: "Bearer client-key-0123456789", "content-type": "application/json" },
@@ -171,7 +173,6 @@ describe("POST /v1/responses for Claude models", () => {
 
     const start = textStreamEvents([])[0]!;
     fake.reply({
-      kind: "sse",
       events: [
         start,
         {
@@ -215,7 +216,7 @@ describe("POST /v1/responses for Claude models", () => {
         { type: "text", text: "Conduit is a gateway." },
       ],
     });
-    fake.reply({ kind: "json", body: searched });
+    fake.reply({ body: searched });
     const body = { model: "claude-sonnet-4-5", input: "What is Conduit?", tools: [{ type: "web_search" }] };
     const response = await client.responses.create(body as never);
     expect(lastSent().tools).toEqual([{ type: "web_search_20250305", name: "web_search" }]);
@@ -227,7 +228,7 @@ describe("POST /v1/responses for Claude models", () => {
     expect(response.output_text).toBe("Conduit is a gateway.");
 
     // Codex sends the search back in its history: accepted, and nothing of it is replayed to Claude.
-    fake.reply({ kind: "json", body: textMessage("Yes.") });
+    fake.reply({ body: textMessage("Yes.") });
     await client.responses.create({
       ...(body as object),
       input: [{ role: "user", content: "What is Conduit?" }, ...(response.output as never[]), { role: "user", content: "Sure?" }],
@@ -236,7 +237,6 @@ describe("POST /v1/responses for Claude models", () => {
 
     const start = textStreamEvents([])[0]!;
     fake.reply({
-      kind: "sse",
       events: [
         start,
         {
@@ -280,7 +280,7 @@ describe("POST /v1/responses for Claude models", () => {
   });
 
   it("streams the events responses.stream expects, text and function calls", async () => {
-    fake.reply({ kind: "sse", events: textStreamEvents(["Hel", "lo"]) });
+    fake.reply({ events: textStreamEvents(["Hel", "lo"]) });
     const stream = client.responses.stream({ model: "claude-sonnet-4-5", input: "Hi" });
     const types: string[] = [];
     let text = "";
@@ -303,7 +303,6 @@ describe("POST /v1/responses for Claude models", () => {
   it("streams function call arguments as deltas", async () => {
     const start = textStreamEvents([])[0]!;
     fake.reply({
-      kind: "sse",
       events: [
         start,
         {

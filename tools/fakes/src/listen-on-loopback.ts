@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * const { url, close } = await listenOnLoopback(createServer(handler));
  */
 export async function listenOnLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A deep backlog: the bench opens thousands of streams against one fake at once.
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 8192 }, resolve));
   const { port } = server.address() as AddressInfo;
   const close = () =>
     new Promise<void>((resolve) => {

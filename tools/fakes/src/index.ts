@@ -1,0 +1,30 @@
+/**
+ * Loopback stand-ins for the vendors Conduit talks to, each speaking the vendor's real wire format
+ * on 127.0.0.1:0 with a `close()`: one per wire format, configurable for what each test needs.
+ */
+export { listenOnLoopback } from "./listen-on-loopback.js";
+export {
+  type FakeHandler,
+  type FakeScenario,
+  type FakeServer,
+  type FramePacing,
+  type RecordedRequest,
+  sendJson,
+  sleep,
+  startEventStream,
+  startFakeServer,
+  writeFrames,
+} from "./fake-server.js";
+export { type AnswerModel, answerByModelName, conversationAnswer, fixedAnswer, type ModelTurn, type TurnUsage } from "./model-turn.js";
+export { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from "./openai/fake-openai.js";
+export { chunkFrame, completionBody } from "./openai/openai-wire.js";
+export {
+  type FakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeReply,
+  type RecordedExchange,
+  startFakeAnthropic,
+} from "./anthropic/fake-anthropic.js";
+export { claudeAnswer, type MessagesEvent, textMessage, textStreamEvents } from "./anthropic/anthropic-wire.js";
+export { type CodexReply, codexStream, type FakeCodex, startFakeCodex } from "./codex/fake-codex.js";
+export { type IdentityServer, type IdentityServerOptions, type SigningKey, startIdentityServer } from "./identity/identity-server.js";
