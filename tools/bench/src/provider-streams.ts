@@ -21,6 +21,7 @@
  * checks `ulimit -n` (20 000 here) before it starts.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { request } from "node:http";
 import { parseArgs } from "node:util";
 import { type StreamLoad, closeAll, openStreams } from "./provider-stream-load.js";
@@ -100,6 +101,7 @@ await ask(conduit.child, "gc");
 const before = await sample();
 const snapshot = async (name: string) => {
   if (values.snapshots === undefined) return;
+  mkdirSync(values.snapshots, { recursive: true });
   const { file } = await ask<{ file: string }>(conduit.child, `snapshot:${values.snapshots}/${name}.heapsnapshot`);
   console.log(`heap snapshot: ${file}`);
 };

@@ -104,7 +104,10 @@ for (const framework of frameworks) {
   // Warm-up (twice each), and the check that tracing really exports: spans reach the receiver.
   for (let pass = 0; pass < 2; pass++) for (const mode of modes) await load(children[mode]);
   const ratios: number[] = [];
-  const figures = Object.fromEntries(modes.map((mode) => [mode, { rps: [] as number[], cpu: [] as number[] }])) as Record<Mode, { rps: number[]; cpu: number[] }>;
+  const figures = Object.fromEntries(modes.map((mode) => [mode, { rps: [] as number[], cpu: [] as number[] }])) as Record<
+    Mode,
+    { rps: number[]; cpu: number[] }
+  >;
   for (let round = 0; round < rounds; round++) {
     const measured = {} as Record<Mode, { rps: number; cpu: number }>;
     // Each round starts with the next mode, so no mode always runs first.

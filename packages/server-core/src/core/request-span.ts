@@ -40,7 +40,11 @@ export function startRequestSpan(tracing: Tracing, context: RequestContext, http
  * model calls a stream makes lazily are its children. The span itself ends in the response's
  * `done()` (`endRequestSpan`), at once for a plain body, at the end of a stream otherwise.
  */
-export function tracedBody(tracing: Tracing, span: TraceSpan, outgoing: Pick<OutgoingResponse, "body" | "streaming">): OutgoingResponse["body"] {
+export function tracedBody(
+  tracing: Tracing,
+  span: TraceSpan,
+  outgoing: Pick<OutgoingResponse, "body" | "streaming">,
+): OutgoingResponse["body"] {
   return outgoing.streaming && isAsyncIterable(outgoing.body) ? tracing.bindIterable(span, outgoing.body) : outgoing.body;
 }
 

@@ -149,8 +149,12 @@ export class OtlpReceiver {
     const body = await readBody(request);
     try {
       if (this.countOnly) {
-        this.received += countSpans(contentType.startsWith("application/json") ? JSON.parse(body.toString("utf8")) : ExportTraceServiceRequest.decode(body));
-        response.writeHead(200, { "content-type": contentType.startsWith("application/json") ? "application/json" : "application/x-protobuf" });
+        this.received += countSpans(
+          contentType.startsWith("application/json") ? JSON.parse(body.toString("utf8")) : ExportTraceServiceRequest.decode(body),
+        );
+        response.writeHead(200, {
+          "content-type": contentType.startsWith("application/json") ? "application/json" : "application/x-protobuf",
+        });
         response.end(contentType.startsWith("application/json") ? "{}" : undefined);
         return;
       }
