@@ -18,6 +18,7 @@ export {
 export { type AnswerModel, answerByModelName, conversationAnswer, fixedAnswer, type ModelTurn, type TurnUsage } from "./model-turn.js";
 export { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from "./openai/fake-openai.js";
 export { chunkFrame, completionBody } from "./openai/openai-wire.js";
+export { type PacedOpenAIStreams, startPacedOpenAIStreams } from "./openai/paced-openai-streams.js";
 export {
   type FakeAnthropic,
   type FakeAnthropicOptions,
