@@ -1,5 +1,6 @@
 import type { MiddlewareDefinition, Next } from "../contracts/middleware.js";
 import type { ServerContext } from "../contracts/context.js";
+import { MAX_FUSED_HOOKS, type MiddlewareHooks, hooksOf, runHooks } from "./middleware-hooks.js";
 import { pathMatchesFilter } from "./path-pattern.js";
 
 const DEFAULT_ORDER = 100;
@@ -52,11 +53,15 @@ export class MiddlewareStack {
   /**
    * Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice
    * is an error. No async wrapper per level: a middleware's own promise is passed through.
+   * Consecutive built-in middleware made of hooks (the default stack) run as one frame.
    */
   static run(chain: MiddlewareDefinition[], context: ServerContext, terminal: () => Promise<void>): Promise<void> {
+    const steps = stepsOf(chain);
     const dispatch = (index: number): Promise<void> => {
-      const middleware = chain[index];
-      if (!middleware) return terminal();
+      const step = steps[index];
+      if (!step) return terminal();
+      if (step.hooks) return runHooks(step.hooks, context, () => dispatch(index + 1));
+      const middleware = step.middleware;
       let called = false;
       const next: Next = () => {
         if (called) return Promise.reject(new Error(`next() called twice in middleware "${middleware.name}"`));
@@ -72,4 +77,32 @@ export class MiddlewareStack {
     };
     return dispatch(0);
   }
+}
+
+/** One frame of a chain: a middleware's own handler, or a run of hook-built ones fused. */
+type Step = { middleware: MiddlewareDefinition; hooks?: undefined } | { hooks: MiddlewareHooks[] };
+
+/** Steps per chain: the global chains are cached arrays, so this is a lookup per request. */
+const compiled = new WeakMap<MiddlewareDefinition[], Step[]>();
+
+function stepsOf(chain: MiddlewareDefinition[]): Step[] {
+  let steps = compiled.get(chain);
+  if (steps) return steps;
+  steps = [];
+  let run: MiddlewareHooks[] | undefined;
+  for (const middleware of chain) {
+    const hooks = hooksOf(middleware);
+    if (!hooks) {
+      run = undefined;
+      steps.push({ middleware });
+      continue;
+    }
+    if (!run || run.length === MAX_FUSED_HOOKS) {
+      run = [];
+      steps.push({ hooks: run });
+    }
+    run.push(hooks);
+  }
+  compiled.set(chain, steps);
+  return steps;
 }
