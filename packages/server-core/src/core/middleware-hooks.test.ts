@@ -99,7 +99,7 @@ describe("hook-built middleware run fused", () => {
   it("an answering before skips the rest of the chain; async befores are awaited in order", async () => {
     const log: string[] = [];
     const slow = traced("slow", log, {
-      before: async () => {
+      before: async (): Promise<typeof TAKES_PART> => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         log.push("slow:before");
         return TAKES_PART;
