@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readWhole } from "./body-tap.js";
+import { readUpTo, rejoin } from "./body-tap.js";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -25,13 +25,29 @@ async function answer(parts: string[], cut = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => get({ host: "127.0.0.1", port, agent: false }, resolve).on("error", reject));
 }
 
-describe("readWhole", () => {
-  it("reads an answer of known length whole, however many chunks it came in", async () => {
-    const parts = ['{"type":"message",', '"usage":{"input_tokens":3}', "}"];
-    expect((await readWhole(await answer(parts))).toString()).toBe(parts.join(""));
+async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
+  let result = "";
+  for await (const chunk of body) result += Buffer.from(chunk).toString();
+  return result;
+}
+
+describe("readUpTo over a Node answer's events", () => {
+  const parts = ['{"type":"message",', '"content":[{"type":"text","text":"hello"}],', '"usage":{"input_tokens":3}', "}"];
+
+  it("reads an answer within the limit whole, however many chunks it came in", async () => {
+    const read = await readUpTo(await answer(parts), 1024);
+    expect("whole" in read && read.whole.toString()).toBe(parts.join(""));
+  });
+
+  it("past the limit hands back what it read and the untouched rest, one stream again", async () => {
+    const read = await readUpTo(await answer(parts), 20);
+    expect("head" in read).toBe(true);
+    if (!("head" in read)) return;
+    expect(Buffer.concat(read.head).byteLength).toBeGreaterThan(20);
+    expect(await text(rejoin(read))).toBe(parts.join(""));
   });
 
   it("rejects an answer cut before its end instead of passing a truncated body on", async () => {
-    await expect(readWhole(await answer(['{"type":"mess'], true))).rejects.toThrow();
+    await expect(readUpTo(await answer(['{"type":"mess'], true), 1024)).rejects.toThrow();
   });
 });

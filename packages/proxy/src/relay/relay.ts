@@ -2,7 +2,7 @@ import type { AccountConfig, ProxyConfig } from "../config.js";
 import type { AccountPool, Lease } from "../pool/account-pool.js";
 import { retireAfterRefreshFailure } from "../pool/oauth-refresher.js";
 import { backoff } from "./backoff.js";
-import { type TapOutcome, readBounded, readUpTo, readWhole, rejoin, tapBody } from "./body-tap.js";
+import { type TapOutcome, readBounded, readUpTo, rejoin, tapBody } from "./body-tap.js";
 import { relayedHeaders } from "./headers.js";
 import type { ProxyReply } from "./proxy-reply.js";
 import { RelayTrace } from "./relay-trace.js";
@@ -159,8 +159,7 @@ export function createRelay(options: RelayOptions): Relay {
     if (contentType.startsWith("application/json") && !(length > WHOLE_JSON_LIMIT)) {
       let read: Awaited<ReturnType<typeof readUpTo>>;
       try {
-        // A length within the limit is the whole body (the HTTP parser holds it to that length).
-        read = length <= WHOLE_JSON_LIMIT ? { whole: await readWhole(response.body) } : await readUpTo(response.body, WHOLE_JSON_LIMIT);
+        read = await readUpTo(response.body, WHOLE_JSON_LIMIT);
       } catch (error) {
         ended({ completed: false, usage: scanner.finish() });
         throw error;
