@@ -12,10 +12,10 @@ function applies(middleware: MiddlewareDefinition, path: string, basePath: strin
   return middleware.paths === undefined || middleware.paths.some(matches);
 }
 
-/** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
 /** Distinct paths whose global chain is remembered; past it the memory starts over (paths with ids are unbounded). */
 const CHAIN_CACHE_LIMIT = 1_000;
 
+/** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
 export class MiddlewareStack {
   private readonly items: MiddlewareDefinition[] = [];
   /** Global chain per path: filtering every middleware's `paths` on each request is a hot-path cost. */
@@ -45,6 +45,7 @@ export class MiddlewareStack {
       global = this.items.filter((item) => applies(item, path, basePath));
       if (this.chains.size >= CHAIN_CACHE_LIMIT) this.chains.clear();
       this.chains.set(key, global);
+      compiled.set(global, compile(global));
     }
     if (!routeMiddleware || routeMiddleware.length === 0) return global;
     return [...global, ...routeMiddleware.filter((item) => applies(item, path, basePath))];
@@ -56,7 +57,8 @@ export class MiddlewareStack {
    * Consecutive built-in middleware made of hooks (the default stack) run as one frame.
    */
   static run(chain: MiddlewareDefinition[], context: ServerContext, terminal: () => Promise<void>): Promise<void> {
-    const steps = stepsOf(chain);
+    // A global chain was compiled when cached; one with route middleware is built per request anyway.
+    const steps = compiled.get(chain) ?? compile(chain);
     const dispatch = (index: number): Promise<void> => {
       const step = steps[index];
       if (!step) return terminal();
@@ -82,13 +84,11 @@ export class MiddlewareStack {
 /** One frame of a chain: a middleware's own handler, or a run of hook-built ones fused. */
 type Step = { middleware: MiddlewareDefinition; hooks?: undefined } | { hooks: MiddlewareHooks[] };
 
-/** Steps per chain: the global chains are cached arrays, so this is a lookup per request. */
+/** Steps of the cached global chains. */
 const compiled = new WeakMap<MiddlewareDefinition[], Step[]>();
 
-function stepsOf(chain: MiddlewareDefinition[]): Step[] {
-  let steps = compiled.get(chain);
-  if (steps) return steps;
-  steps = [];
+function compile(chain: MiddlewareDefinition[]): Step[] {
+  const steps: Step[] = [];
   let run: MiddlewareHooks[] | undefined;
   for (const middleware of chain) {
     const hooks = hooksOf(middleware);
@@ -103,6 +103,5 @@ function stepsOf(chain: MiddlewareDefinition[]): Step[] {
     }
     run.push(hooks);
   }
-  compiled.set(chain, steps);
   return steps;
 }
