@@ -59,7 +59,9 @@ function asRouteResult(reply: ProxyReply) {
 /** Request headers as one string each, for the upstream request. */
 function headersOf(ctx: ServerContext): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(ctx.headers)) {
+  const incoming = ctx.headers;
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   return headers;

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
-import { createClientCheck, presentedCredential } from "./client-auth.js";
+import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "./gate-refusal.js";
 import { clientKeyRefusal } from "./client-auth.js";
 
@@ -60,7 +59,7 @@ function annotateUsage(ctx: ServerContext, usage: GateUsage): void {
 export function clientLimitKey(ctx: ServerContext): string | undefined {
   if (ctx.user) return `user:${ctx.user.id}`;
   const credential = presentedCredential(ctx);
-  return credential === undefined ? undefined : `key:${createHash("sha256").update(credential).digest("hex").slice(0, 32)}`;
+  return credential === undefined ? undefined : `key:${credentialDigest(ctx, credential).toString("hex", 0, 16)}`;
 }
 
 /**

@@ -13,7 +13,7 @@ export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerCo
     if (ctx.user) return true;
     const presented = presentedCredential(ctx);
     if (!presented) return false;
-    const candidate = digest(presented);
+    const candidate = credentialDigest(ctx, presented);
     let matched = false;
     // Every key compared, whichever matches: time does not tell which.
     for (const key of digests) matched = timingSafeEqual(key, candidate) || matched;
@@ -47,4 +47,21 @@ function bearerOf(header: string | undefined): string | undefined {
 
 function digest(value: string): Buffer {
   return createHash("sha256").update(value).digest();
+}
+
+/** Per request: the client check and the per-credential limiter key hash the same credential. */
+const requestDigests = new WeakMap<object, { credential: string; digest: Buffer }>();
+
+/**
+ * SHA-256 of the credential `ctx` presents, hashed once per request.
+ *
+ * @example
+ * const key = `key:${credentialDigest(ctx, presentedCredential(ctx)).toString("hex", 0, 16)}`;
+ */
+export function credentialDigest(ctx: object, credential: string): Buffer {
+  const known = requestDigests.get(ctx);
+  if (known?.credential === credential) return known.digest;
+  const computed = digest(credential);
+  requestDigests.set(ctx, { credential, digest: computed });
+  return computed;
 }

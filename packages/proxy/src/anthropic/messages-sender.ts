@@ -28,10 +28,12 @@ export interface MessagesSenderOptions {
 export function messagesWire(config: Pick<ProxyConfig, "upstream" | "sessionHeader">, path = "/v1/messages"): VendorWire {
   const endpoint = `${config.upstream.anthropic.replace(/\/+$/, "")}${path}`;
   const sessionHeader = config.sessionHeader.toLowerCase();
+  // Parsed once: most requests carry no query (the URL is only read, never changed).
+  const plain = new URL(endpoint);
   return {
     vendor: "anthropic",
     label: "proxy account",
-    url: (search) => new URL(endpoint + (search ?? "")),
+    url: (search) => (search ? new URL(endpoint + search) : plain),
     requestHeaders: messagesRequestHeaders,
     sessionKey: (headers, body) => headers[sessionHeader] || userIdOf(body),
     quota: parseRateLimitHeaders,

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { AccountConfig, ProxyConfig, Vendor } from "../config.js";
 import { MAX_COOLDOWN_MS } from "../anthropic/rate-limit-headers.js";
 import { type PriceTable, type TokenUsage, costOf, mergePrices } from "../prices.js";
-import type { AccountState, PoolStore, Quota, UsageTotals } from "../store/pool-store.js";
-import { emptyTotals } from "../store/pool-store.js";
+import type { AccountState, ImmediatePoolStore, PoolStore, Quota, UsageTotals } from "../store/pool-store.js";
+import { emptyTotals, isImmediateStore } from "../store/pool-store.js";
 import { OAuthRefresher } from "./oauth-refresher.js";
 
 /** One account held for one upstream attempt; `release()` exactly once. */
@@ -59,6 +59,8 @@ export interface AccountPoolOptions {
  */
 export class AccountPool {
   readonly store: PoolStore;
+  /** The store again when it answers in the same turn: the request path then calls it directly. */
+  private readonly immediate: ImmediatePoolStore | undefined;
   readonly oauth: OAuthRefresher;
   private readonly accounts: readonly AccountConfig[];
   private readonly inFlight = new Map<string, number>();
@@ -68,6 +70,7 @@ export class AccountPool {
 
   constructor(private readonly options: AccountPoolOptions) {
     this.store = options.store;
+    this.immediate = isImmediateStore(options.store) ? options.store : undefined;
     this.oauth = new OAuthRefresher(options.store, options.fetch);
     // Stable sort: equal priorities keep config order.
     this.accounts = [...options.config.accounts].sort((a, b) => a.priority - b.priority);
@@ -82,42 +85,72 @@ export class AccountPool {
    * An account for one attempt. Waits while every healthy account is at its in-flight cap;
    * answers `cooling` / `none` at once when nothing healthy is left.
    */
-  async acquire(options: AcquireOptions): Promise<Selection> {
+  acquire(options: AcquireOptions): Promise<Selection> {
     const stickyKey = options.sessionKey ? createHash("sha256").update(options.sessionKey).digest("base64url") : undefined;
+    const immediate = this.immediate;
+    if (immediate) {
+      // In memory: chosen in this turn; only a wait for a free slot needs the loop below.
+      const accounts = this.list(options.vendor);
+      const stuckId = stickyKey ? immediate.readStickyNow(stickyKey) : undefined;
+      const selection = this.select(accounts, immediate.readStatesNow(accounts.map((account) => account.id)), stuckId, options.exclude);
+      if (selection !== undefined) {
+        if (selection.kind === "lease" && stickyKey) immediate.saveStickyNow(stickyKey, selection.lease.account.id, this.stickyTtlMs);
+        return Promise.resolve(selection);
+      }
+    }
+    return this.acquireWaiting(options, stickyKey);
+  }
+
+  private async acquireWaiting(options: AcquireOptions, stickyKey: string | undefined): Promise<Selection> {
     for (;;) {
       const accounts = this.list(options.vendor);
       const [states, stuckId] = await Promise.all([
         this.store.readStates(accounts.map((account) => account.id)),
         stickyKey ? this.store.readSticky(stickyKey) : undefined,
       ]);
-      const now = Date.now();
-      const healthy = accounts.filter((account) => !options.exclude?.has(account.id) && isHealthy(states[account.id], now));
-      if (healthy.length === 0) {
-        // Accounts this request already tried count too: they may be the ones cooling.
-        const cooling = accounts
-          .map((account) => states[account.id])
-          .filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
-        if (cooling.length === 0) return { kind: "none" };
-        return { kind: "cooling", retryAt: Math.min(...cooling.map((state) => (state as AccountState).cooldownUntil)) };
-      }
-      // A session stays on its healthy account, waiting for a slot there rather than moving.
-      const stuck = healthy.find((account) => account.id === stuckId);
-      const free = stuck
-        ? [stuck].filter((account) => this.inFlightOf(account.id) < account.maxInFlight)
-        : healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
-      const chosen =
-        free.length === 0
-          ? undefined
-          : this.options.config.strategy === "round-robin" && !stuck
-            ? free[this.roundRobinNext++ % free.length]
-            : free[0];
-      if (chosen) {
+      const selection = this.select(accounts, states, stuckId, options.exclude);
+      if (selection !== undefined) {
         // Saved on every use: the session's TTL runs from its last request.
-        if (stickyKey) await this.store.saveSticky(stickyKey, chosen.id, this.options.config.stickyTtlMs);
-        return { kind: "lease", lease: this.lease(chosen) };
+        if (selection.kind === "lease" && stickyKey) await this.store.saveSticky(stickyKey, selection.lease.account.id, this.stickyTtlMs);
+        return selection;
       }
       await this.waitForSlot(options.signal);
     }
+  }
+
+  private get stickyTtlMs(): number {
+    return this.options.config.stickyTtlMs;
+  }
+
+  /** The selection from the accounts' states (a lease is taken), or undefined when every healthy one is at its cap. */
+  private select(
+    accounts: readonly AccountConfig[],
+    states: Record<string, AccountState>,
+    stuckId: string | undefined,
+    exclude: ReadonlySet<string> | undefined,
+  ): Selection | undefined {
+    const now = Date.now();
+    const healthy = accounts.filter((account) => !exclude?.has(account.id) && isHealthy(states[account.id], now));
+    if (healthy.length === 0) {
+      // Accounts this request already tried count too: they may be the ones cooling.
+      const cooling = accounts
+        .map((account) => states[account.id])
+        .filter((state) => state && !state.disabledReason && state.cooldownUntil > now);
+      if (cooling.length === 0) return { kind: "none" };
+      return { kind: "cooling", retryAt: Math.min(...cooling.map((state) => (state as AccountState).cooldownUntil)) };
+    }
+    // A session stays on its healthy account, waiting for a slot there rather than moving.
+    const stuck = healthy.find((account) => account.id === stuckId);
+    const free = stuck
+      ? [stuck].filter((account) => this.inFlightOf(account.id) < account.maxInFlight)
+      : healthy.filter((account) => this.inFlightOf(account.id) < account.maxInFlight);
+    const chosen =
+      free.length === 0
+        ? undefined
+        : this.options.config.strategy === "round-robin" && !stuck
+          ? free[this.roundRobinNext++ % free.length]
+          : free[0];
+    return chosen ? { kind: "lease", lease: this.lease(chosen) } : undefined;
   }
 
   private inFlightOf(accountId: string): number {
@@ -170,11 +203,16 @@ export class AccountPool {
   }
 
   saveQuota(accountId: string, quota: Quota): Promise<void> {
-    return this.store.saveQuota(accountId, quota);
+    if (!this.immediate) return this.store.saveQuota(accountId, quota);
+    this.immediate.saveQuotaNow(accountId, quota);
+    return Promise.resolve();
   }
 
   recordUsage(accountId: string, model: string, usage: TokenUsage): Promise<void> {
-    return this.store.addUsage(accountId, model, usage, costOf(this.prices, model, usage));
+    const cost = costOf(this.prices, model, usage);
+    if (!this.immediate) return this.store.addUsage(accountId, model, usage, cost);
+    this.immediate.addUsageNow(accountId, model, usage, cost);
+    return Promise.resolve();
   }
 
   /** Every account with status, quota and usage, secrets left out. */

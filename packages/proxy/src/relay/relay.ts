@@ -40,7 +40,8 @@ export function createRelay(options: RelayOptions): Relay {
   const upstream = options.upstream ?? new UpstreamClient();
   const warn = options.onWarning ?? (() => {});
 
-  async function secretOf(account: AccountConfig, rejected: string | undefined): Promise<string> {
+  /** An API key is at hand (no promise); an OAuth token may need a refresh. */
+  function secretOf(account: AccountConfig, rejected: string | undefined): string | Promise<string> {
     return account.type === "api-key" ? account.apiKey : pool.oauth.accessToken(account, rejected);
   }
 
@@ -51,7 +52,8 @@ export function createRelay(options: RelayOptions): Relay {
     for (let retry = 0; ; retry++) {
       let secret: string;
       try {
-        secret = await secretOf(account, rejected);
+        const pending = secretOf(account, rejected);
+        secret = typeof pending === "string" ? pending : await pending;
       } catch (error) {
         lease.release();
         await retireAfterRefreshFailure(pool, account.id, error);

@@ -28,8 +28,12 @@ export class UpstreamClient {
         method: "POST",
         headers: { ...headers, "content-length": String(body.byteLength) },
         agent: secure ? this.httpsAgent : this.httpAgent,
-        signal,
       });
+      // The signal watched by hand rather than through the `signal` option, which adds an
+      // end-of-stream watcher per request; the request closes once its answer is done or cut.
+      const onAbort = () => outgoing.destroy(abortError(signal));
+      signal.addEventListener("abort", onAbort, { once: true });
+      outgoing.once("close", () => signal.removeEventListener("abort", onAbort));
       outgoing.once("response", (response) => resolve({ status: response.statusCode ?? 502, headers: response.headers, body: response }));
       outgoing.once("error", reject);
       outgoing.end(body);
@@ -40,4 +44,9 @@ export class UpstreamClient {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+/** The error Node's own `signal` option destroys a request with. */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error("The operation was aborted", { cause: signal.reason }), { name: "AbortError", code: "ABORT_ERR" });
 }

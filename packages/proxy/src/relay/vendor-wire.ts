@@ -32,6 +32,7 @@ export interface VendorWire {
   vendor: Vendor;
   /** Label of warning lines, e.g. `proxy codex account`. */
   label: string;
+  /** Where to send (the caller only reads it: a wire may hand out the same URL each time). */
   url(search: string | undefined): URL;
   /** Headers for upstream: the client's (forwarded) and the account's `secret` (API key or OAuth access token). */
   requestHeaders(incoming: Record<string, string>, account: AccountConfig, secret: string): Record<string, string>;

@@ -1,8 +1,8 @@
 import type { TokenUsage } from "../prices.js";
 import {
   type AccountState,
+  type ImmediatePoolStore,
   type OAuthTokens,
-  type PoolStore,
   type Quota,
   type UsageRow,
   type UsageTotals,
@@ -12,14 +12,21 @@ import {
 const USAGE_KEY_SEPARATOR = "\u0000";
 
 /** The pool's state in this process only. Sticky sessions expire lazily and are bounded. */
-export class MemoryPoolStore implements PoolStore {
+export class MemoryPoolStore implements ImmediatePoolStore {
+  /**
+   * Only this class answers in the same turn: a subclass may override the async methods (to
+   * fail, to log), so it is called through them, guarded like any other store.
+   */
+  readonly immediate: boolean;
   private readonly states = new Map<string, AccountState>();
   private readonly usage = new Map<string, UsageTotals>();
   private readonly tokens = new Map<string, OAuthTokens>();
   private readonly locks = new Map<string, number>();
   private readonly sticky = new Map<string, { accountId: string; expiresAt: number }>();
 
-  constructor(private readonly maxSessions = 100_000) {}
+  constructor(private readonly maxSessions = 100_000) {
+    this.immediate = new.target === MemoryPoolStore;
+  }
 
   private state(accountId: string): AccountState {
     let state = this.states.get(accountId);
@@ -31,6 +38,10 @@ export class MemoryPoolStore implements PoolStore {
   }
 
   async readStates(accountIds: readonly string[]): Promise<Record<string, AccountState>> {
+    return this.readStatesNow(accountIds);
+  }
+
+  readStatesNow(accountIds: readonly string[]): Record<string, AccountState> {
     const result: Record<string, AccountState> = {};
     for (const id of accountIds) result[id] = { ...this.state(id) };
     return result;
@@ -54,10 +65,18 @@ export class MemoryPoolStore implements PoolStore {
   }
 
   async saveQuota(accountId: string, quota: Quota): Promise<void> {
+    this.saveQuotaNow(accountId, quota);
+  }
+
+  saveQuotaNow(accountId: string, quota: Quota): void {
     this.state(accountId).quota = quota;
   }
 
   async addUsage(accountId: string, model: string, usage: TokenUsage, cost: number): Promise<void> {
+    this.addUsageNow(accountId, model, usage, cost);
+  }
+
+  addUsageNow(accountId: string, model: string, usage: TokenUsage, cost: number): void {
     const key = `${accountId}${USAGE_KEY_SEPARATOR}${model}`;
     const totals = this.usage.get(key) ?? emptyTotals();
     totals.requests += 1;
@@ -97,6 +116,10 @@ export class MemoryPoolStore implements PoolStore {
   }
 
   async readSticky(sessionKey: string): Promise<string | undefined> {
+    return this.readStickyNow(sessionKey);
+  }
+
+  readStickyNow(sessionKey: string): string | undefined {
     const entry = this.sticky.get(sessionKey);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
@@ -107,6 +130,10 @@ export class MemoryPoolStore implements PoolStore {
   }
 
   async saveSticky(sessionKey: string, accountId: string, ttlMs: number): Promise<void> {
+    this.saveStickyNow(sessionKey, accountId, ttlMs);
+  }
+
+  saveStickyNow(sessionKey: string, accountId: string, ttlMs: number): void {
     this.sticky.delete(sessionKey);
     // Oldest first in a Map: dropping the first entry bounds memory under many sessions.
     if (this.sticky.size >= this.maxSessions) {

@@ -61,6 +61,25 @@ export interface PoolStore {
   close(): Promise<void>;
 }
 
+/**
+ * A store that answers in the same turn (in memory): the pool reads and writes it directly on
+ * the request path, without a promise per call nor the outage guard (it cannot be unreachable).
+ */
+export interface ImmediatePoolStore extends PoolStore {
+  /** False for a store that must be called through its async methods after all (a subclass overriding them). */
+  readonly immediate: boolean;
+  readStatesNow(accountIds: readonly string[]): Record<string, AccountState>;
+  readStickyNow(sessionKey: string): string | undefined;
+  saveStickyNow(sessionKey: string, accountId: string, ttlMs: number): void;
+  saveQuotaNow(accountId: string, quota: Quota): void;
+  addUsageNow(accountId: string, model: string, usage: TokenUsage, cost: number): void;
+}
+
+/** True for a store whose answers need no await (see `ImmediatePoolStore`). */
+export function isImmediateStore(store: PoolStore): store is ImmediatePoolStore {
+  return (store as Partial<ImmediatePoolStore>).immediate === true;
+}
+
 export function emptyTotals(): UsageTotals {
   return { requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, cost: 0 };
 }

@@ -33,7 +33,8 @@ function checkBody(body: unknown): ResponseBody {
 
 /** Copies headers with lower-case names, as own properties whatever the name (`__proto__` included). */
 function copyHeaders(target: ResponseHeaders, source: ResponseHeaders): void {
-  for (const [key, value] of Object.entries(source)) setOwn(target, key.toLowerCase(), value);
+  // Keys, not entries: no [key, value] pair per header on every relayed answer.
+  for (const key of Object.keys(source)) setOwn(target, key.toLowerCase(), source[key] as ResponseHeaders[string]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { MiddlewareDefinition, Next } from "../contracts/middleware.js";
 import type { ServerContext } from "../contracts/context.js";
+import { MAX_FUSED_HOOKS, type MiddlewareHooks, hooksOf, runHooks } from "./middleware-hooks.js";
 import { pathMatchesFilter } from "./path-pattern.js";
 
 const DEFAULT_ORDER = 100;
@@ -11,10 +12,10 @@ function applies(middleware: MiddlewareDefinition, path: string, basePath: strin
   return middleware.paths === undefined || middleware.paths.some(matches);
 }
 
-/** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
 /** Distinct paths whose global chain is remembered; past it the memory starts over (paths with ids are unbounded). */
 const CHAIN_CACHE_LIMIT = 1_000;
 
+/** Global middleware kept sorted by `order` (stable for equal orders), whenever it was registered. */
 export class MiddlewareStack {
   private readonly items: MiddlewareDefinition[] = [];
   /** Global chain per path: filtering every middleware's `paths` on each request is a hot-path cost. */
@@ -44,6 +45,7 @@ export class MiddlewareStack {
       global = this.items.filter((item) => applies(item, path, basePath));
       if (this.chains.size >= CHAIN_CACHE_LIMIT) this.chains.clear();
       this.chains.set(key, global);
+      compiled.set(global, compile(global));
     }
     if (!routeMiddleware || routeMiddleware.length === 0) return global;
     return [...global, ...routeMiddleware.filter((item) => applies(item, path, basePath))];
@@ -52,11 +54,16 @@ export class MiddlewareStack {
   /**
    * Koa-style onion: each middleware awaits `next()` to run the rest; calling `next()` twice
    * is an error. No async wrapper per level: a middleware's own promise is passed through.
+   * Consecutive built-in middleware made of hooks (the default stack) run as one frame.
    */
   static run(chain: MiddlewareDefinition[], context: ServerContext, terminal: () => Promise<void>): Promise<void> {
+    // A global chain was compiled when cached; one with route middleware is built per request anyway.
+    const steps = compiled.get(chain) ?? compile(chain);
     const dispatch = (index: number): Promise<void> => {
-      const middleware = chain[index];
-      if (!middleware) return terminal();
+      const step = steps[index];
+      if (!step) return terminal();
+      if (step.hooks) return runHooks(step.hooks, context, () => dispatch(index + 1));
+      const middleware = step.middleware;
       let called = false;
       const next: Next = () => {
         if (called) return Promise.reject(new Error(`next() called twice in middleware "${middleware.name}"`));
@@ -72,4 +79,29 @@ export class MiddlewareStack {
     };
     return dispatch(0);
   }
+}
+
+/** One frame of a chain: a middleware's own handler, or a run of hook-built ones fused. */
+type Step = { middleware: MiddlewareDefinition; hooks?: undefined } | { hooks: MiddlewareHooks[] };
+
+/** Steps of the cached global chains. */
+const compiled = new WeakMap<MiddlewareDefinition[], Step[]>();
+
+function compile(chain: MiddlewareDefinition[]): Step[] {
+  const steps: Step[] = [];
+  let run: MiddlewareHooks[] | undefined;
+  for (const middleware of chain) {
+    const hooks = hooksOf(middleware);
+    if (!hooks) {
+      run = undefined;
+      steps.push({ middleware });
+      continue;
+    }
+    if (!run || run.length === MAX_FUSED_HOOKS) {
+      run = [];
+      steps.push({ hooks: run });
+    }
+    run.push(hooks);
+  }
+  return steps;
 }

@@ -1,6 +1,7 @@
 import { performance } from "../core/clock.js";
 import type { ResponseBody, ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { middlewareFromHooks } from "../core/middleware-hooks.js";
 import { isAsyncIterable } from "../core/raw-response.js";
 import { wrapError } from "../errors/wrap-error.js";
 import type { ServerMetrics } from "./server-metrics.js";
@@ -27,32 +28,31 @@ async function* observeStream(body: AsyncIterable<Uint8Array | string>, onEnd: (
 export function createMetricsMiddleware(metrics: ServerMetrics): MiddlewareDefinition {
   const observe = (ctx: ServerContext, status: number) =>
     metrics.observeRequest(ctx.method, ctx.route?.fullPath ?? "unmatched", status, (performance.now() - ctx.startTime) / 1000);
-  return {
-    name: "metrics",
-    order: METRICS_MIDDLEWARE_ORDER,
-    handler: async (ctx, next) => {
-      try {
-        await next();
-      } catch (error) {
+  return middlewareFromHooks(
+    { name: "metrics", order: METRICS_MIDDLEWARE_ORDER },
+    {
+      after: (ctx) => {
+        const response = ctx.response;
+        const body: ResponseBody = response.body;
+        if (response.streaming && isAsyncIterable(body)) {
+          const status = response.status;
+          metrics.activeStreams.inc();
+          let ended = false;
+          response.body = observeStream(body as AsyncIterable<Uint8Array | string>, () => {
+            if (ended) return;
+            ended = true;
+            metrics.activeStreams.dec();
+            observe(ctx, status);
+          });
+          return;
+        }
+        observe(ctx, response.status);
+      },
+      failed: (ctx, error) => {
         // The core shapes the error after the pipeline; its status is the error's.
         observe(ctx, wrapError(error).statusCode);
         throw error;
-      }
-      const response = ctx.response;
-      const body: ResponseBody = response.body;
-      if (response.streaming && isAsyncIterable(body)) {
-        const status = response.status;
-        metrics.activeStreams.inc();
-        let ended = false;
-        response.body = observeStream(body as AsyncIterable<Uint8Array | string>, () => {
-          if (ended) return;
-          ended = true;
-          metrics.activeStreams.dec();
-          observe(ctx, status);
-        });
-        return;
-      }
-      observe(ctx, response.status);
+      },
     },
-  };
+  );
 }

@@ -1,6 +1,8 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, deflate, gzip } from "node:zlib";
+import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { middlewareFromHooks } from "../core/middleware-hooks.js";
 
 export type CompressionEncoding = "br" | "gzip" | "deflate";
 
@@ -59,32 +61,30 @@ export function negotiateEncoding(header: string | undefined, offered: readonly 
 export function createCompressionMiddleware(options: CompressionOptions = {}): MiddlewareDefinition {
   const threshold = options.threshold ?? 1024;
   const encodings = options.encodings ?? ["br", "gzip", "deflate"];
-  return {
-    name: "compression",
-    order: 5,
-    handler: async (ctx, next) => {
-      await next();
-      const response = ctx.response;
-      if (response.streaming || response.body === null || (typeof response.body === "object" && !(response.body instanceof Uint8Array)))
-        return;
-      if (response.status < 200 || response.status === 204 || response.status === 304) return;
-      if (response.headers["content-encoding"] !== undefined) return;
-      const contentType = response.headers["content-type"];
-      if (typeof contentType !== "string" || !isCompressible(contentType)) return;
-      const body = response.body;
-      // Below the threshold the body is sent as is whatever the client accepts, so it does not
-      // vary by Accept-Encoding. Most JSON answers are: a string of under threshold/3 UTF-16
-      // units is (at most 3 bytes each), else its bytes are counted without copying.
-      if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold)
-        return;
-      appendVary(response.headers, "Accept-Encoding");
-      const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
-      if (!encoding) return;
-      response.body = await compressors[encoding](typeof body === "string" ? Buffer.from(body) : body);
+  // Synchronous until a body is actually compressed: most answers (small JSON, streams) return at once.
+  const compress = (ctx: ServerContext): Promise<void> | undefined => {
+    const response = ctx.response;
+    if (response.streaming || response.body === null || (typeof response.body === "object" && !(response.body instanceof Uint8Array)))
+      return;
+    if (response.status < 200 || response.status === 204 || response.status === 304) return;
+    if (response.headers["content-encoding"] !== undefined) return;
+    const contentType = response.headers["content-type"];
+    if (typeof contentType !== "string" || !isCompressible(contentType)) return;
+    const body = response.body;
+    // Below the threshold the body is sent as is whatever the client accepts, so it does not
+    // vary by Accept-Encoding. Most JSON answers are: a string of under threshold/3 UTF-16
+    // units is (at most 3 bytes each), else its bytes are counted without copying.
+    if (typeof body === "string" ? body.length * 3 < threshold || Buffer.byteLength(body) < threshold : body.byteLength < threshold) return;
+    appendVary(response.headers, "Accept-Encoding");
+    const encoding = negotiateEncoding(ctx.header("accept-encoding"), encodings);
+    if (!encoding) return;
+    return compressors[encoding](typeof body === "string" ? Buffer.from(body) : body).then((compressed) => {
+      response.body = compressed;
       response.headers["content-encoding"] = encoding;
       delete response.headers["content-length"];
-    },
+    });
   };
+  return middlewareFromHooks({ name: "compression", order: 5 }, { after: compress });
 }
 
 /** The last answer's content type is nearly always the next one's: remembered, not re-matched. */

@@ -1,6 +1,7 @@
 import type { CORSConfig, CORSOriginFunction, CORSOriginMatcher } from "../contracts/config.js";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { ANSWERED, PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
 import { ConfigurationError } from "../errors/server-errors.js";
 
 const DEFAULT_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
@@ -66,8 +67,9 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
   const exposedHeaders = (options.exposedHeaders ?? []).join(", ");
   const maxAge = options.maxAge;
 
-  const answer = (ctx: ServerContext, allowOrigin: string | undefined, next: () => Promise<void>): Promise<void> | void => {
-    if (allowOrigin === undefined) return next();
+  // CORS only sets headers (or answers a preflight): it takes no part after the handler.
+  const answer = (ctx: ServerContext, allowOrigin: string | undefined): typeof PASSED_ON | typeof ANSWERED => {
+    if (allowOrigin === undefined) return PASSED_ON;
     ctx.setHeader("access-control-allow-origin", allowOrigin);
     if (credentials) ctx.setHeader("access-control-allow-credentials", "true");
     if (ctx.method === "OPTIONS" && ctx.header("access-control-request-method") !== undefined) {
@@ -81,22 +83,23 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
       if (maxAge !== undefined) ctx.setHeader("access-control-max-age", String(maxAge));
       ctx.response.status = 204;
       ctx.response.body = null;
-      return;
+      return ANSWERED;
     }
     if (exposedHeaders) ctx.setHeader("access-control-expose-headers", exposedHeaders);
-    return next();
+    return PASSED_ON;
   };
 
-  return {
-    name: "cors",
-    order: 2,
-    handler: (ctx, next) => {
-      // Whether or not this request has an Origin, caches must keep answers per origin apart.
-      if (varyByOrigin) ctx.appendHeader("vary", "Origin");
-      const origin = ctx.header("origin");
-      if (origin === undefined) return next();
-      const decision = decide(origin, ctx);
-      return decision instanceof Promise ? decision.then((allowOrigin) => answer(ctx, allowOrigin, next)) : answer(ctx, decision, next);
+  return middlewareFromHooks(
+    { name: "cors", order: 2 },
+    {
+      before: (ctx) => {
+        // Whether or not this request has an Origin, caches must keep answers per origin apart.
+        if (varyByOrigin) ctx.appendHeader("vary", "Origin");
+        const origin = ctx.header("origin");
+        if (origin === undefined) return PASSED_ON;
+        const decision = decide(origin, ctx);
+        return decision instanceof Promise ? decision.then((allowOrigin) => answer(ctx, allowOrigin)) : answer(ctx, decision);
+      },
     },
-  };
+  );
 }

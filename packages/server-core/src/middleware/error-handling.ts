@@ -1,5 +1,6 @@
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { TAKES_PART, middlewareFromHooks } from "../core/middleware-hooks.js";
 import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "../core/error-handling-state.js";
 import type { Logger } from "../core/logger.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
@@ -32,14 +33,14 @@ export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}
   const logErrors = options.logErrors ?? true;
   // Shared by every request until one fails: the success path allocates nothing.
   const notLogged: RequestErrorHandling = Object.freeze({ includeStack, logged: false });
-  return {
-    name: "error-handling",
-    order: 1,
-    handler: async (ctx, next) => {
-      ctx.state[ERROR_HANDLING_STATE_KEY] = notLogged;
-      try {
-        await next();
-      } catch (thrown) {
+  return middlewareFromHooks(
+    { name: "error-handling", order: 1 },
+    {
+      before: (ctx) => {
+        ctx.state[ERROR_HANDLING_STATE_KEY] = notLogged;
+        return TAKES_PART;
+      },
+      failed: async (ctx, thrown) => {
         const handling: RequestErrorHandling = { includeStack, logged: false };
         ctx.state[ERROR_HANDLING_STATE_KEY] = handling;
         const error = wrapPipelineError(thrown, { requestId: ctx.requestId, path: ctx.path, method: ctx.method });
@@ -72,7 +73,7 @@ export function createErrorHandlingMiddleware(options: ErrorHandlingOptions = {}
           }
         }
         throw error;
-      }
+      },
     },
-  };
+  );
 }

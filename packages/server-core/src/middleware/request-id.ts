@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
 
 /** Only ids that cannot smuggle anything into logs or headers are honored (same rule as the core). */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,21 +29,25 @@ export function createRequestIdMiddleware(options: RequestIdOptions = {}): Middl
   const prefix = options.prefix ?? "req";
   const customized = headerName !== CORE_HEADER || prefix !== "req" || options.generator !== undefined;
   const generate = options.generator ?? (() => `${prefix}-${randomUUID()}`);
-  return {
-    name: "request-id",
-    order: 0,
-    // Not customized: the core already assigns and echoes the id, so this stays registered
-    // (listed, ordered) but joins no request's chain.
-    ...(customized ? {} : { paths: [] }),
-    handler: (ctx, next) => {
-      // Not customized: the core's id and header stand as they are.
-      if (customized) {
-        const incoming = ctx.header(headerName);
-        ctx.requestId = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) ? incoming : generate();
-        if (headerName !== CORE_HEADER) delete ctx.response.headers[CORE_HEADER];
-        ctx.setHeader(headerName, ctx.requestId);
-      }
-      return next();
+  return middlewareFromHooks(
+    {
+      name: "request-id",
+      order: 0,
+      // Not customized: the core already assigns and echoes the id, so this stays registered
+      // (listed, ordered) but joins no request's chain.
+      ...(customized ? {} : { paths: [] }),
     },
-  };
+    {
+      before: (ctx) => {
+        // Not customized: the core's id and header stand as they are.
+        if (customized) {
+          const incoming = ctx.header(headerName);
+          ctx.requestId = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) ? incoming : generate();
+          if (headerName !== CORE_HEADER) delete ctx.response.headers[CORE_HEADER];
+          ctx.setHeader(headerName, ctx.requestId);
+        }
+        return PASSED_ON;
+      },
+    },
+  );
 }

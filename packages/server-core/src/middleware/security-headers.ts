@@ -1,5 +1,6 @@
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
 
 /** Each header's value, or `false` to leave it out. */
 export interface SecurityHeadersOptions {
@@ -49,14 +50,15 @@ export function createSecurityHeadersMiddleware(options: SecurityHeadersOptions 
   add("referrer-policy", pick("referrerPolicy"));
   for (const [name, value] of Object.entries(options.additional ?? {})) add(name, value);
   const strictTransportSecurity = pick("strictTransportSecurity");
-  return {
-    name: "security-headers",
-    order: 2,
-    handler: (ctx, next) => {
-      const target = ctx.response.headers;
-      for (const [name, value] of headers) target[name] = value;
-      if (strictTransportSecurity !== false && servedOverHttps(ctx)) target["strict-transport-security"] = strictTransportSecurity;
-      return next();
+  return middlewareFromHooks(
+    { name: "security-headers", order: 2 },
+    {
+      before: (ctx) => {
+        const target = ctx.response.headers;
+        for (const [name, value] of headers) target[name] = value;
+        if (strictTransportSecurity !== false && servedOverHttps(ctx)) target["strict-transport-security"] = strictTransportSecurity;
+        return PASSED_ON;
+      },
     },
-  };
+  );
 }

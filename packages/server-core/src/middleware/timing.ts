@@ -1,5 +1,7 @@
 import { performance } from "../core/clock.js";
+import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import { middlewareFromHooks } from "../core/middleware-hooks.js";
 
 export interface TimingOptions {
   /** Header with the duration, e.g. `12.34ms` (default `X-Response-Time`). */
@@ -19,18 +21,20 @@ export interface TimingOptions {
 export function createTimingMiddleware(options: TimingOptions = {}): MiddlewareDefinition {
   const headerName = (options.headerName ?? "X-Response-Time").toLowerCase();
   const serverTiming = options.serverTiming ?? true;
-  return {
-    name: "timing",
-    order: 0,
-    handler: async (ctx, next) => {
-      try {
-        await next();
-      } finally {
-        // Measured from the request's arrival in the core, so it covers every middleware.
-        const duration = (performance.now() - ctx.startTime).toFixed(2);
-        ctx.response.headers[headerName] = `${duration}ms`;
-        if (serverTiming) ctx.response.headers["server-timing"] = `total;dur=${duration}`;
-      }
-    },
+  const stamp = (ctx: ServerContext) => {
+    // Measured from the request's arrival in the core, so it covers every middleware.
+    const duration = (performance.now() - ctx.startTime).toFixed(2);
+    ctx.response.headers[headerName] = `${duration}ms`;
+    if (serverTiming) ctx.response.headers["server-timing"] = `total;dur=${duration}`;
   };
+  return middlewareFromHooks(
+    { name: "timing", order: 0 },
+    {
+      after: stamp,
+      failed: (ctx, error) => {
+        stamp(ctx);
+        throw error;
+      },
+    },
+  );
 }

@@ -2,7 +2,8 @@ import { performance } from "../../core/clock.js";
 import type { DestinationStream, Logger as PinoLogger } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
-import type { MiddlewareDefinition, Next } from "../../contracts/middleware.js";
+import type { MiddlewareDefinition } from "../../contracts/middleware.js";
+import { PASSED_ON, TAKES_PART, middlewareFromHooks } from "../../core/middleware-hooks.js";
 import { loadOptionalDependency } from "../../core/optional-dependency.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
@@ -70,39 +71,42 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
   const lineLogger = logger.child({}, { redact: [], level: "trace" });
   const skipPaths = options.skipPaths ?? DEFAULT_LOG_SKIP_PATHS;
   const basePath = options.basePath ?? "";
-  const logRequest = async (ctx: ServerContext, next: Next): Promise<void> => {
-    // The child logger is built only when someone logs through it: most requests log one line.
-    ctx.state[REQUEST_LOGGER_STATE_KEY] = new RequestLogger(logger, ctx);
-    let status = 500;
-    try {
-      await next();
-      status = ctx.response.status;
-    } catch (error) {
-      // The error is still in flight: the core answers it with this status.
-      if (ServerAdapterError.isInstance(error)) status = error.statusCode;
-      throw error;
-    } finally {
-      const line = {
-        requestId: ctx.requestId,
-        method: ctx.method,
-        url: redactedUrl(ctx.path, ctx.query),
-        clientAddress: ctx.clientAddress,
-        status,
-        durationMs: Math.round((performance.now() - ctx.startTime) * 100) / 100,
-        ...(ctx.response.streaming ? { streaming: true } : {}),
-      };
-      // The level is the logger's own (it may change at run time); the sibling only writes.
-      if (status >= 500) {
-        if (logger.isLevelEnabled("warn")) lineLogger.warn(line, "request completed");
-      } else if (logger.isLevelEnabled("info")) lineLogger.info(line, "request completed");
-    }
+  const writeLine = (ctx: ServerContext, status: number) => {
+    const line = {
+      requestId: ctx.requestId,
+      method: ctx.method,
+      url: redactedUrl(ctx.path, ctx.query),
+      clientAddress: ctx.clientAddress,
+      status,
+      durationMs: Math.round((performance.now() - ctx.startTime) * 100) / 100,
+      ...(ctx.response.streaming ? { streaming: true } : {}),
+    };
+    // The level is the logger's own (it may change at run time); the sibling only writes.
+    if (status >= 500) {
+      if (logger.isLevelEnabled("warn")) lineLogger.warn(line, "request completed");
+    } else if (logger.isLevelEnabled("info")) lineLogger.info(line, "request completed");
   };
-  return {
-    name: "logging",
-    order: 3,
-    logger,
-    // Out of the skipped paths' chains; the check below covers a `basePath` other than the server's.
-    excludePaths: prefixFilters(skipPaths),
-    handler: (ctx, next) => (matchesPathPrefix(ctx.path, skipPaths, basePath) ? next() : logRequest(ctx, next)),
-  };
+  return middlewareFromHooks(
+    {
+      name: "logging",
+      order: 3,
+      logger,
+      // Out of the skipped paths' chains; the check below covers a `basePath` other than the server's.
+      excludePaths: prefixFilters(skipPaths),
+    },
+    {
+      before: (ctx) => {
+        if (matchesPathPrefix(ctx.path, skipPaths, basePath)) return PASSED_ON;
+        // The child logger is built only when someone logs through it: most requests log one line.
+        ctx.state[REQUEST_LOGGER_STATE_KEY] = new RequestLogger(logger, ctx);
+        return TAKES_PART;
+      },
+      after: (ctx) => writeLine(ctx, ctx.response.status),
+      failed: (ctx, error) => {
+        // The error is still in flight: the core answers it with this status.
+        writeLine(ctx, ServerAdapterError.isInstance(error) ? error.statusCode : 500);
+        throw error;
+      },
+    },
+  );
 }

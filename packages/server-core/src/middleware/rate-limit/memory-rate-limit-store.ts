@@ -42,6 +42,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async hitWindow(key: string, check: WindowCheck): Promise<WindowResult> {
+    return this.hitWindowNow(key, check);
+  }
+
+  /** `hitWindow` answered in the same turn (the limiter calls it so when the store is this class itself). */
+  hitWindowNow(key: string, check: WindowCheck): WindowResult {
     const now = this.now();
     const subMs = check.windowMs / check.subWindows;
     const index = Math.floor(now / subMs);

@@ -7,7 +7,7 @@ import { ServerRateLimitError } from "../../errors/server-errors.js";
 import { matchesPathPrefix } from "../path-prefix.js";
 import { clientKey } from "./client-key.js";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store.js";
-import type { RateLimitStore } from "./rate-limit-store.js";
+import type { RateLimitStore, WindowResult } from "./rate-limit-store.js";
 import { StoreGuard } from "./store-guard.js";
 
 /** What `onRateLimitExceeded` and the headers are built from. */
@@ -118,19 +118,32 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     windowMs: options.windowMs,
     subWindows: Math.max(1, Math.floor(options.subWindows ?? 1)),
   };
+  const outcomeOf = (key: string, result: WindowResult): RateLimitOutcome => ({
+    allowed: result.allowed,
+    info: { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs },
+  });
+  // The in-memory store itself (not a subclass, which may override `hitWindow`) cannot fail and
+  // answers at once: counted without the guard's promises.
+  const immediate = store.constructor === MemoryRateLimitStore ? (store as MemoryRateLimitStore) : undefined;
+  const consumeLater = async (pendingKey: string | Promise<string>): Promise<RateLimitOutcome> => {
+    const key = await pendingKey;
+    const result = await guard.call(() => store.hitWindow(key, check));
+    if (result === undefined) return { allowed: true, info: undefined };
+    return outcomeOf(key, result);
+  };
   return {
     maxRequests: options.maxRequests,
     failOpen: guard.failOpen,
     store,
     skips: (ctx) => ctx.method === "OPTIONS" || matchesPathPrefix(ctx.path, skipPaths, basePath),
-    async consume(ctx) {
-      const key = await keyOf(ctx);
-      const result = await guard.call(() => store.hitWindow(key, check));
-      if (result === undefined) return { allowed: true, info: undefined };
-      return {
-        allowed: result.allowed,
-        info: { key, limit: options.maxRequests, remaining: options.maxRequests - result.count, resetMs: result.resetMs },
-      };
+    consume(ctx) {
+      try {
+        const key = keyOf(ctx);
+        if (immediate && typeof key === "string") return Promise.resolve(outcomeOf(key, immediate.hitWindowNow(key, check)));
+        return consumeLater(key);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     reject: (ctx, info) => rejectRequest(ctx, info, options),
     health: () => guard.health(),

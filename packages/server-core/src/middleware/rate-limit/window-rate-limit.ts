@@ -1,4 +1,6 @@
+import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
+import { PASSED_ON, middlewareFromHooks } from "../../core/middleware-hooks.js";
 import { prefixFilters } from "../path-prefix.js";
 import { type RateLimiter, type RateLimiterOptions, createRateLimiter, setRateLimitHeaders } from "./rate-limiter.js";
 
@@ -22,22 +24,26 @@ export function rateLimitMiddleware(
   limiter: RateLimiter,
   options: { skipPaths?: string[]; order?: number } = {},
 ): MiddlewareDefinition {
-  return {
-    name,
-    order: options.order ?? 4,
-    // Out of the skipped paths' chains; `skips` covers a `basePath` other than the server's.
-    excludePaths: prefixFilters(options.skipPaths ?? []),
-    handler: async (ctx, next) => {
-      // A route that limits its own callers (per credential) opted out of the per-address limit.
-      if (ctx.route?.rateLimit === false || limiter.skips(ctx)) return next();
-      const outcome = await limiter.consume(ctx);
-      if (outcome.info) {
-        setRateLimitHeaders(ctx, outcome.info);
-        if (!outcome.allowed) await limiter.reject(ctx, outcome.info);
-      }
-      await next();
-    },
+  const count = async (ctx: ServerContext): Promise<typeof PASSED_ON> => {
+    const outcome = await limiter.consume(ctx);
+    if (outcome.info) {
+      setRateLimitHeaders(ctx, outcome.info);
+      if (!outcome.allowed) await limiter.reject(ctx, outcome.info);
+    }
+    return PASSED_ON;
   };
+  return middlewareFromHooks(
+    {
+      name,
+      order: options.order ?? 4,
+      // Out of the skipped paths' chains; `skips` covers a `basePath` other than the server's.
+      excludePaths: prefixFilters(options.skipPaths ?? []),
+    },
+    {
+      // A route that limits its own callers (per credential) opted out of the per-address limit: no promise, no frame.
+      before: (ctx) => (ctx.route?.rateLimit === false || limiter.skips(ctx) ? PASSED_ON : count(ctx)),
+    },
+  );
 }
 
 /**
