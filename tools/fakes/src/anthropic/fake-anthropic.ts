@@ -129,8 +129,9 @@ async function answerMessages(request: RecordedRequest, response: ServerResponse
   }
   if (fake.responseDelayMs > 0) await sleep(fake.responseDelayMs);
   const generated = fake.answer(request, fake.scenario);
+  if (request.body.stream !== true) return json(200, messageBody(generated, model), rateLimitHeaders());
+  // Extra deltas lengthen streams only (the bench's long SSE streams); a JSON answer stays short.
   const turn: ModelTurn = generated.text ? { ...generated, text: [...generated.text, ...Array(fake.extraDeltas).fill(FILLER)] } : generated;
-  if (request.body.stream !== true) return json(200, messageBody(turn, model), rateLimitHeaders());
   record(200, await stream(response, streamEvents(turn, model), fake, "end"));
 }
 
