@@ -6,7 +6,7 @@
  *
  * Arguments: framework, "on" | "off" | "hook", OTLP endpoint.
  */
-import { type ServerFramework, type TraceSpan, createServer, setTracing } from "@conduit-ai/server-core";
+import { type ServerFramework, createServer, getTracing, setTracing } from "@conduit-ai/server-core";
 import { startTelemetry } from "@conduit-ai/telemetry";
 
 const [framework = "hono", mode = "off", endpoint = ""] = process.argv.slice(2);
@@ -19,18 +19,8 @@ const telemetry =
       })
     : undefined;
 if (mode === "on" && telemetry === undefined) throw new Error("tracing did not start");
-// "hook": Conduit's traced request path with spans that record nothing (no OpenTelemetry at all).
-const noopSpan: TraceSpan = { setAttributes() {}, addEvent() {}, fail() {}, end() {}, traceHeaders: () => ({}) };
-if (mode === "hook")
-  setTracing({
-    enabled: true,
-    captureContent: false,
-    startRequestSpan: () => noopSpan,
-    startSpan: () => noopSpan,
-    activeSpan: () => undefined,
-    runInSpan: (_span, work) => work(),
-    bindIterable: (_span, iterable) => iterable,
-  });
+// "hook": Conduit's traced request path with the no-op tracer's spans (no OpenTelemetry at all).
+if (mode === "hook") setTracing({ ...getTracing(), enabled: true });
 const server = await createServer(undefined, {
   framework: framework as ServerFramework,
   config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000 } },

@@ -1,3 +1,4 @@
+import { type UnreadNodeStream, isUnreadNodeStream, readEventsUpTo } from "@conduit-ai/server-core/node";
 import type { TokenUsage } from "../prices.js";
 
 /** The usage a vendor's answer reported, with the model that served it. */
@@ -105,31 +106,8 @@ export class MarkedEventLines {
 
 const NEWLINE = 0x0a;
 
-/** A body read whole, up to `limit` bytes (the rest dropped): error answers are small and read to be kept or translated. */
 /** A body read up to a limit: whole when it fit, else the chunks read so far and the rest still to pull. */
 export type BoundedRead = { whole: Buffer } | { head: Buffer[]; rest: AsyncIterator<Uint8Array> };
-
-/** A Node stream as far as `readUpTo` reads it through its events (an upstream `IncomingMessage`). */
-interface EventedBody extends AsyncIterable<Uint8Array> {
-  on(event: "data", listener: (chunk: Buffer) => void): unknown;
-  on(event: "end" | "close", listener: () => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  removeListener(event: string, listener: (...args: never[]) => void): unknown;
-  pause(): unknown;
-}
-
-/** A Node stream no one has read yet: already flowing, paused, ended or destroyed ones go through the iterator. */
-function isEvented(body: AsyncIterable<Uint8Array>): body is EventedBody {
-  const candidate = body as Partial<EventedBody> & { readableFlowing?: boolean | null; destroyed?: boolean; readableEnded?: boolean };
-  return (
-    typeof candidate.on === "function" &&
-    typeof candidate.removeListener === "function" &&
-    typeof candidate.pause === "function" &&
-    candidate.readableFlowing === null &&
-    candidate.destroyed === false &&
-    candidate.readableEnded === false
-  );
-}
 
 /**
  * Reads a body whole when it ends within `limit` bytes; a longer one is not cut: its first chunks
@@ -140,7 +118,7 @@ function isEvented(body: AsyncIterable<Uint8Array>): body is EventedBody {
  * const body = "whole" in read ? read.whole : rejoin(read);
  */
 export function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<BoundedRead> {
-  return isEvented(body) ? readEventsUpTo(body, limit) : readIteratorUpTo(body, limit);
+  return isUnreadNodeStream(body) ? readEventsInto(body, limit) : readIteratorUpTo(body, limit);
 }
 
 async function readIteratorUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<BoundedRead> {
@@ -156,47 +134,11 @@ async function readIteratorUpTo(body: AsyncIterable<Uint8Array>, limit: number):
   }
 }
 
-/**
- * `readUpTo` over a Node stream's events: its async iterator costs an async generator, an
- * end-of-stream watcher and a promise per chunk — more than the rest of a small answer's relay.
- * Past the limit the stream is paused and the rest handed on as an iterator from there; a body
- * that fails or closes before its end rejects, as the iterator does.
- */
-function readEventsUpTo(body: EventedBody, limit: number): Promise<BoundedRead> {
-  return new Promise((resolve, reject) => {
-    const head: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      body.removeListener("data", onData);
-      body.removeListener("end", onEnd);
-      body.removeListener("error", onError);
-      body.removeListener("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      head.push(chunk);
-      size += chunk.byteLength;
-      if (size <= limit) return;
-      stop();
-      body.pause();
-      resolve({ head, rest: body[Symbol.asyncIterator]() });
-    };
-    const onEnd = () => {
-      stop();
-      resolve({ whole: head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head) });
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      reject(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-    };
-    body.on("data", onData);
-    body.on("end", onEnd);
-    body.on("error", onError);
-    body.on("close", onClose);
-  });
+/** `readUpTo` over a Node stream's events (cheaper than its iterator); past the limit the rest streams on from there. */
+async function readEventsInto(body: UnreadNodeStream, limit: number): Promise<BoundedRead> {
+  const { chunks, overLimit } = await readEventsUpTo(body, limit);
+  if (overLimit) return { head: chunks, rest: body[Symbol.asyncIterator]() };
+  return { whole: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) };
 }
 
 /** The chunks `readUpTo` read, then the rest of the body: one stream again. */

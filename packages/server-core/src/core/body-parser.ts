@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { ServerValidationError, payloadTooLarge, unsupportedMediaType } from "../errors/server-errors.js";
 import { jsonDepthExceeds, valueDepthExceeds } from "./json-depth.js";
+import { isUnreadNodeStream, readEventsUpTo } from "./read-events.js";
 
 /** Where the body comes from: a byte stream, or a value the framework already parsed. */
 export type BodySource = { kind: "none" } | { kind: "stream"; stream: AsyncIterable<Uint8Array> } | { kind: "parsed"; value: unknown };
@@ -25,65 +26,13 @@ function chunksOf(stream: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> 
   return typeof readable.iterator === "function" ? readable.iterator({ destroyOnReturn: false }) : stream;
 }
 
-/** A Node stream no one has read yet (an `IncomingMessage`): read through its events. */
-function isUnreadNodeStream(stream: AsyncIterable<Uint8Array>): stream is Readable {
-  const readable = stream as Partial<Readable>;
-  return (
-    typeof readable.on === "function" &&
-    readable.readableFlowing === null &&
-    readable.destroyed === false &&
-    readable.readableEnded === false
-  );
-}
-
-/**
- * `collect` over a Node stream's events: its async iterator costs an async generator, an
- * end-of-stream watcher and a promise per chunk. Past the limit the stream is paused, not
- * destroyed (the 413 still has to be sent on its socket); a body that fails or closes before its
- * end rejects, as the iterator does.
- */
-function collectEvents(stream: Readable, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      stream.removeListener("data", onData);
-      stream.removeListener("end", onEnd);
-      stream.removeListener("error", onError);
-      stream.removeListener("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      stop();
-      stream.pause();
-      reject(payloadTooLarge(limit));
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      reject(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-    };
-    stream.on("data", onData);
-    stream.on("end", onEnd);
-    stream.on("error", onError);
-    stream.on("close", onClose);
-  });
-}
-
 /** Reads at most `limit` bytes; more → 413 without buffering the rest. */
 async function collect(stream: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer> {
-  if (isUnreadNodeStream(stream)) return collectEvents(stream, limit);
+  if (isUnreadNodeStream(stream)) {
+    const read = await readEventsUpTo(stream, limit);
+    if (read.overLimit) throw payloadTooLarge(limit);
+    return Buffer.concat(read.chunks);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunksOf(stream)) {

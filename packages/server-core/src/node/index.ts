@@ -12,4 +12,5 @@ export * from "./upgrade-context.js";
 export * from "./static-routes.js";
 export { claimsRequest } from "../core/mounting.js";
 export { joinPaths } from "../core/path-pattern.js";
+export { type EventsRead, type UnreadNodeStream, isUnreadNodeStream, readEventsUpTo } from "../core/read-events.js";
 export * from "./upgrade-over-http.js";
