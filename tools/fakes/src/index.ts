@@ -3,6 +3,7 @@
  * on 127.0.0.1:0 with a `close()`: one per wire format, configurable for what each test needs.
  */
 export { listenOnLoopback } from "./listen-on-loopback.js";
+export { readBodyText } from "./read-body.js";
 export {
   type FakeHandler,
   type FakeScenario,

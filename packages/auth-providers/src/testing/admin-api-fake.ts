@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBodyText as readBody } from "@conduit-ai/fakes";
 
 /** One request the fake received, as the vendor would see it. */
 export interface ReceivedRequest {
@@ -32,15 +33,6 @@ export interface AdminApiFake {
   /** Answer every request with this status until called with undefined (outage / auth failure simulation). */
   failWith(status: number | undefined, json?: unknown): void;
   close(): Promise<void>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

@@ -12,7 +12,7 @@ import { DEFAULT_PRICES, type GateAdmission, type GateRefusal } from "@conduit-a
 import { type RedisTopology, closeRedis, connectRedis, redisTopologyFrom } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
+import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
 
 /**
  * Governance's budgets, `rpm` and team caps stay exact across two processes when Redis is a
@@ -21,22 +21,6 @@ import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topolog
  * client from server-core's factory — two processes as far as Redis can tell. The admit and
  * settle scripts touch one hash tag, so on the cluster each runs in one slot.
  */
-const topologies = [
-  {
-    name: "cluster",
-    start: async () => {
-      const cluster = await startRedisCluster();
-      return { env: { REDIS_CLUSTER_NODES: cluster.seeds }, stop: cluster.stop };
-    },
-  },
-  {
-    name: "sentinel",
-    start: async () => {
-      const group = await startRedisSentinel();
-      return { env: { REDIS_SENTINELS: group.seeds, REDIS_SENTINEL_MASTER: group.name }, stop: group.stop };
-    },
-  },
-];
 
 const ask = { surface: "anthropic" as const, model: "claude-haiku-4-5", estimatedInputTokens: 10, maxOutputTokens: 10 };
 const usage = { model: "claude-haiku-4-5", inputTokens: 10, outputTokens: 10, status: 200, latencyMs: 1 };
@@ -48,7 +32,7 @@ async function awayFromMinuteEdge(): Promise<void> {
   if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 200));
 }
 
-describe.each(topologies)("governance exact across two processes on Redis $name", ({ start }) => {
+describe.each(REDIS_TOPOLOGIES)("governance exact across two processes on Redis $name", ({ start }) => {
   let stopTopology: () => Promise<void> = async () => undefined;
   const clients: Array<Redis | Cluster> = [];
   let stores: RedisGovernanceStore[] = [];

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { reportedUsage, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
+import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
 
 /**
  * Governance exact across two real processes (`conduit proxy` and `conduit serve --framework
@@ -22,23 +22,6 @@ const ACCOUNT_KEY = "sk-ant-topology-budget";
 const MODEL = "claude-sonnet-4-5";
 const TOKEN_USD = 0.001; // $1,000 per million tokens of every kind: costs exact in pico-dollars.
 const BODY = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: "user", content: "hi" }] });
-
-const topologies = [
-  {
-    name: "cluster",
-    start: async () => {
-      const cluster = await startRedisCluster();
-      return { env: { REDIS_CLUSTER_NODES: cluster.seeds }, stop: cluster.stop };
-    },
-  },
-  {
-    name: "sentinel",
-    start: async () => {
-      const group = await startRedisSentinel();
-      return { env: { REDIS_SENTINELS: group.seeds, REDIS_SENTINEL_MASTER: group.name }, stop: group.stop };
-    },
-  },
-];
 
 function spawnConduit(args: string[], env: Record<string, string>, ready: string): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
@@ -65,7 +48,7 @@ function upstreamCost(sent: Buffer): number {
   return (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens) * TOKEN_USD;
 }
 
-describe.each(topologies)("governance across two processes on Redis $name", { timeout: 180_000 }, ({ start }) => {
+describe.each(REDIS_TOPOLOGIES)("governance across two processes on Redis $name", { timeout: 180_000 }, ({ start }) => {
   let anthropic: FakeAnthropic;
   let stopTopology: () => Promise<void> = async () => undefined;
   const children: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisCluster, startRedisSentinel } from "../fixtures/redis-topology.js";
+import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
 import { type TopologyServer, startTopologyServer } from "../fixtures/topology-processes.js";
 
 /**
@@ -23,24 +23,7 @@ function get(url: string, agent: Agent): Promise<number> {
   });
 }
 
-const topologies = [
-  {
-    name: "cluster",
-    start: async () => {
-      const cluster = await startRedisCluster();
-      return { env: { REDIS_CLUSTER_NODES: cluster.seeds }, stop: cluster.stop };
-    },
-  },
-  {
-    name: "sentinel",
-    start: async () => {
-      const group = await startRedisSentinel();
-      return { env: { REDIS_SENTINELS: group.seeds, REDIS_SENTINEL_MASTER: group.name }, stop: group.stop };
-    },
-  },
-];
-
-describe.each(topologies)("rate limits across two processes on Redis $name", ({ start }) => {
+describe.each(REDIS_TOPOLOGIES)("rate limits across two processes on Redis $name", ({ start }) => {
   let stopTopology: () => Promise<void> = async () => undefined;
   let servers: TopologyServer[] = [];
   beforeAll(async () => {

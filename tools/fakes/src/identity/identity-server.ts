@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair, jwtVerify } from "jose";
+import { readBodyText as readBody } from "../read-body.js";
 
 /** One signing key of the fake identity provider. */
 export interface SigningKey {
@@ -52,15 +53,6 @@ async function newKey(alg: string, index: number): Promise<SigningKey> {
 }
 
 const JWKS_PATH = /(?:jwks\.json|\/certs|\/jwks(?:\/[^/]+)?|\/jwk\/[^/]+)$/;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
 
 /**
  * A local identity provider speaking the real wire formats: JWKS (RFC 7517), OIDC discovery,
