@@ -61,8 +61,8 @@ export function createAiWorkflowRoutes(runtime: Runtime | undefined, options: Ai
           "Runs every test prompt `iterations` times against each available provider (local included); iterations × prompts ≤ 50. Latency p50/p95/p99, output tokens per second, quality scores (length, instruction keywords, format adherence) and quality per dollar. `simulated` is true when only the offline local provider ran.",
         schema: { body: benchmarkRequestSchema, response: benchmarkResultSchema },
         handler: (ctx) =>
-          traceWorkflow("benchmark-performance", () =>
-            runBenchmark(runtime, ctx.body, ctx, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
+          traceWorkflow("benchmark-performance", ctx, (call) =>
+            runBenchmark(runtime, ctx.body, call, { callTimeoutMs: settings.benchmarkCallTimeoutMs, budgetMs: settings.benchmarkBudgetMs }),
           ),
       }),
       defineRoute({

@@ -95,6 +95,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
         headers: headersOf(ctx),
         signal: ctx.abortSignal,
         ...(search ? { search } : {}),
+        ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
         ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
       };
       try {

@@ -1,3 +1,4 @@
+import type { TraceSpan } from "@conduit-ai/server-core";
 import type { TapOutcome } from "./relay/body-tap.js";
 
 /**
@@ -15,5 +16,7 @@ export type SendMessages = (
     search?: string;
     /** Called once with the final answer's status and the usage upstream reported (a gate settles here). */
     onAnswered?: (status: number, outcome: TapOutcome) => void;
+    /** The parent of the call's spans when tracing is on. */
+    traceSpan?: TraceSpan;
   },
 ) => Promise<Response>;

@@ -104,7 +104,7 @@ export class ConduitRuntime implements Runtime {
   }
 
   #run(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
-    return traceGeneration(plan, () => this.#engine(plan, streaming));
+    return traceGeneration(plan, (traced) => this.#engine(traced, streaming));
   }
 
   #engine(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {

@@ -49,6 +49,7 @@ export async function embedTexts(
         model: provider.embeddingModel(model),
         values,
         maxRetries: call.maxRetries,
+        ...(context.traceSpan === undefined ? {} : { headers: context.traceSpan.traceHeaders() }),
         ...(signals.length > 0 ? { abortSignal: AbortSignal.any(signals) } : {}),
       });
       embeddings = result.embeddings;

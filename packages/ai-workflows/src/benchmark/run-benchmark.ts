@@ -34,7 +34,7 @@ async function runProvider(
   request: BenchmarkRequest,
   deadline: number,
   settings: BenchmarkSettings,
-  signal: AbortSignal,
+  { abortSignal: signal, traceSpan }: Pick<ServerContext, "abortSignal" | "traceSpan">,
 ): Promise<ProviderRuns> {
   const outcome: ProviderRuns = { provider, model: request.model, runs: [], failures: 0, errors: new Set() };
   // Sequential per provider, so one run's latency is not another's queueing.
@@ -45,7 +45,7 @@ async function runProvider(
       try {
         const result = await runtime.generate(
           { input: { text: prompt }, provider, ...(request.model ? { model: request.model } : {}), maxTokens: request.maxTokens },
-          { signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]) },
+          { signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]), ...(traceSpan ? { traceSpan } : {}) },
         );
         outcome.model ??= result.model;
         outcome.runs.push({
@@ -72,7 +72,7 @@ async function runProvider(
 export async function runBenchmark(
   runtime: Runtime | undefined,
   request: BenchmarkRequest,
-  ctx: Pick<ServerContext, "abortSignal">,
+  ctx: Pick<ServerContext, "abortSignal" | "traceSpan">,
   settings: BenchmarkSettings,
 ): Promise<BenchmarkResult> {
   const available = runtime
@@ -87,9 +87,7 @@ export async function runBenchmark(
     ]);
   }
   const deadline = performance.now() + settings.budgetMs;
-  const outcomes = await Promise.all(
-    wanted.map((provider) => runProvider(runtime, provider, request, deadline, settings, ctx.abortSignal)),
-  );
+  const outcomes = await Promise.all(wanted.map((provider) => runProvider(runtime, provider, request, deadline, settings, ctx)));
   const label = (outcome: ProviderRuns) => `${outcome.provider}/${outcome.model ?? "default"}`;
   const latencyResults = outcomes.map((outcome) => {
     const seconds = outcome.runs.reduce((sum, run) => sum + run.latencyMs, 0) / 1000;

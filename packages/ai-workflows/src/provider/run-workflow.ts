@@ -12,6 +12,9 @@ export interface ProviderPathSettings {
   maxPromptCharacters: number;
 }
 
+/** What a workflow needs of its request: the abort signal, and the span its own span is a child of. */
+export type WorkflowCall = Pick<ServerContext, "abortSignal" | "traceSpan">;
+
 /** How a workflow asks a model to improve on its deterministic result. */
 export interface ModelStep<Result, Output> {
   instructions: string;
@@ -28,24 +31,30 @@ export function runWorkflow<Result extends object, Output>(
   task: string,
   runtime: Runtime | undefined,
   body: { provider?: string; model?: string },
-  ctx: Pick<ServerContext, "abortSignal">,
+  ctx: WorkflowCall,
   settings: ProviderPathSettings,
   simulate: () => Result | Promise<Result>,
   modelStep: ((simulated: Result) => ModelStep<Result, Output> | undefined) | undefined,
 ): Promise<Result & ResultMeta> {
-  return traceWorkflow(task, () => runSteps(task, runtime, body, ctx, settings, simulate, modelStep));
+  return traceWorkflow(task, ctx, (call) => runSteps(task, runtime, body, call, settings, simulate, modelStep));
 }
 
 /**
- * A workflow as a span of its own (`workflow {name}`), its model calls as children; it records
- * whether the result was simulated and which provider and model served, never the input.
+ * A workflow as a span of its own (`workflow {name}`, a child of the request's), its model calls as
+ * children (`work` gets the call with this span as `traceSpan`); it records whether the result
+ * was simulated and which provider and model served, never the input.
  *
  * @example
- * return traceWorkflow("benchmark-performance", () => runBenchmark(runtime, body, ctx, settings));
+ * return traceWorkflow("benchmark-performance", ctx, (call) => runBenchmark(runtime, body, call, settings));
  */
-export function traceWorkflow<Result extends Partial<ResultMeta>>(name: string, work: () => Promise<Result>): Promise<Result> {
-  return withSpan(`workflow ${name}`, { attributes: { "conduit.workflow.name": name } }, async (span) => {
-    const result = await work();
+export function traceWorkflow<Result extends Partial<ResultMeta>>(
+  name: string,
+  ctx: WorkflowCall,
+  work: (call: WorkflowCall) => Promise<Result>,
+): Promise<Result> {
+  const options = { attributes: { "conduit.workflow.name": name }, parent: ctx.traceSpan };
+  return withSpan(`workflow ${name}`, options, async (span) => {
+    const result = await work(span === undefined ? ctx : { abortSignal: ctx.abortSignal, traceSpan: span });
     span?.setAttributes({
       "conduit.workflow.simulated": result.simulated,
       "gen_ai.provider.name": result.provider ?? undefined,
@@ -60,7 +69,7 @@ async function runSteps<Result extends object, Output>(
   task: string,
   runtime: Runtime | undefined,
   body: { provider?: string; model?: string },
-  ctx: Pick<ServerContext, "abortSignal">,
+  ctx: WorkflowCall,
   settings: ProviderPathSettings,
   simulate: () => Result | Promise<Result>,
   modelStep: ((simulated: Result) => ModelStep<Result, Output> | undefined) | undefined,
@@ -85,7 +94,7 @@ async function runSteps<Result extends object, Output>(
       runtime,
       choice,
       { task, instructions: step.instructions, prompt: step.prompt, schema: step.schema },
-      { timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxOutputTokens, signal: ctx.abortSignal },
+      { timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxOutputTokens, signal: ctx.abortSignal, traceSpan: ctx.traceSpan },
     );
     return { ...step.merge(simulated, value), simulated: false, provider: choice.provider, model };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { type Runtime, ServerAdapterError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { type Runtime, ServerAdapterError, type TraceSpan, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { extractJson } from "./extract-json.js";
 import type { ProviderChoice } from "./select-provider.js";
@@ -19,6 +19,8 @@ export interface StructuredOptions {
   timeoutMs: number;
   maxOutputTokens: number;
   signal: AbortSignal;
+  /** The parent of the model calls' spans (the workflow's). */
+  traceSpan?: TraceSpan;
 }
 
 /** The AI path gave up; `reason` becomes the result's `fallbackReason`. */
@@ -78,7 +80,7 @@ export async function generateStructured<T>(
           temperature: 0.2,
           maxTokens: options.maxOutputTokens,
         },
-        { signal },
+        { signal, ...(options.traceSpan === undefined ? {} : { traceSpan: options.traceSpan }) },
       ),
       expired,
     ]);

@@ -62,7 +62,12 @@ export function createCountTokensRoute(options: CountTokensRouteOptions): RouteD
         });
       }
       const search = options.searchOf(ctx);
-      const answer = await options.relay(body, { headers: options.headersOf(ctx), signal: ctx.abortSignal, ...(search ? { search } : {}) });
+      const answer = await options.relay(body, {
+        headers: options.headersOf(ctx),
+        signal: ctx.abortSignal,
+        ...(search ? { search } : {}),
+        ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+      });
       return rawResponse(answer.body, { status: answer.status, headers: answer.headers });
     },
   };

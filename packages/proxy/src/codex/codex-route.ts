@@ -77,6 +77,7 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
           headers: headersOf(ctx),
           signal: ctx.abortSignal,
           onAnswered: settleFromAnswer(admitted, request, target),
+          ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
         });
         return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
       } catch (error) {

@@ -117,6 +117,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           runtime: options.runtime,
           context: () => callContextOf(ctx),
           signal: ctx.abortSignal,
+          traceSpan: ctx.traceSpan,
           meta: { id: newCompletionId(), created: Math.floor(Date.now() / 1000) },
           defaultMaxTokens,
           dropParams,

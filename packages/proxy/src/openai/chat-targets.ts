@@ -1,4 +1,4 @@
-import { type GateUsage, type Runtime, type RuntimeCallContext, rawResponse } from "@conduit-ai/server-core";
+import { type GateUsage, type Runtime, type RuntimeCallContext, type TraceSpan, rawResponse } from "@conduit-ai/server-core";
 import type { AdmissionRequest, Admitted } from "../admission/client-admission.js";
 import { reservationUsage, settleFromAnswer } from "../admission/settlement.js";
 import type { Served } from "../routing/fallbacks.js";
@@ -18,6 +18,8 @@ export interface ChatAttempt {
   runtime: Runtime | undefined;
   context: () => RuntimeCallContext;
   signal: AbortSignal;
+  /** The parent of a pool call's spans (the request's). */
+  traceSpan?: TraceSpan | undefined;
   meta: { id: string; created: number };
   defaultMaxTokens: number;
   dropParams: boolean;
@@ -74,6 +76,7 @@ export async function serveChatTarget(target: RouteTarget, attempt: ChatAttempt)
       dropParams: attempt.dropParams,
       signal: attempt.signal,
       extraHeaders: attempt.extraHeaders,
+      ...(attempt.traceSpan ? { traceSpan: attempt.traceSpan } : {}),
       ...(onAnswered ? { onAnswered } : {}),
     });
     return { response, servedBy: target.name };

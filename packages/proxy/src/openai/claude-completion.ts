@@ -1,4 +1,4 @@
-import { ServerAdapterError, rawResponse } from "@conduit-ai/server-core";
+import { ServerAdapterError, type TraceSpan, rawResponse } from "@conduit-ai/server-core";
 import { EVENT_STREAM_HEADERS } from "../event-stream.js";
 import { boundedText } from "./bounded-text.js";
 import type { ChatRequest } from "./chat-request-schema.js";
@@ -32,6 +32,7 @@ export async function completeWithClaude(
     defaultMaxTokens: number;
     dropParams?: boolean;
     signal: AbortSignal;
+    traceSpan?: TraceSpan;
     id: string;
     created: number;
     extraHeaders?: Record<string, string>;
@@ -51,6 +52,7 @@ export async function completeWithClaude(
       headers,
       signal: options.signal,
       ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
+      ...(options.traceSpan ? { traceSpan: options.traceSpan } : {}),
     });
   } catch (error) {
     throw sendFailure(error);

@@ -46,11 +46,12 @@ export class RelayTrace {
   ) {}
 
   /** Undefined when tracing is off: the relay then pays one property read per call. */
-  static start(wire: VendorWire, body: Uint8Array): RelayTrace | undefined {
+  static start(wire: VendorWire, body: Uint8Array, parent: TraceSpan | undefined): RelayTrace | undefined {
     const tracing = getTracing();
     if (!tracing.enabled) return undefined;
     const facts = requestFacts(body);
     const span = tracing.startSpan(facts.model ? `chat ${facts.model}` : "chat", {
+      parent,
       attributes: {
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": PROVIDER_NAMES[wire.vendor],

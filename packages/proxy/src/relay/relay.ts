@@ -181,7 +181,7 @@ export function createRelay(options: RelayOptions): Relay {
   }
 
   return async (body, request) => {
-    const trace = RelayTrace.start(wire, body);
+    const trace = RelayTrace.start(wire, body, request.traceSpan);
     if (trace === undefined) return relayCall(body, request, undefined);
     try {
       const reply = await relayCall(body, request, trace);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { TraceSpan } from "@conduit-ai/server-core";
 import type { AccountConfig, Vendor } from "../config.js";
 import type { Quota } from "../store/pool-store.js";
 import type { TapOutcome, UsageScanner } from "./body-tap.js";
@@ -15,6 +16,8 @@ export interface RelayRequest {
    * reported (streams: when the body ended or was cut; error answers: no usage). A gate settles here.
    */
   onAnswered?: (status: number, outcome: TapOutcome) => void;
+  /** The parent of the call's spans when tracing is on (the client request's span). */
+  traceSpan?: TraceSpan;
 }
 
 /** A 429's verdict: cool the account until `resetAt` and try the next, or (undefined) answer the client as is. */

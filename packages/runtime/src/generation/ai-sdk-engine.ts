@@ -37,7 +37,7 @@ function toToolSet(plan: GenerationPlan): ToolSet | undefined {
     tools[tool.info.name] = dynamicTool({
       description: tool.info.description,
       inputSchema: jsonSchema(tool.info.inputSchema),
-      execute: (input) => plan.executeTool(tool.info.name, (input ?? {}) as Record<string, unknown>),
+      execute: (input) => plan.executeTool(tool.info.name, (input ?? {}) as Record<string, unknown>, plan.context),
     });
   }
   return tools;
@@ -70,6 +70,8 @@ function callSettings(plan: GenerationPlan) {
     ...(plan.frequencyPenalty === undefined ? {} : { frequencyPenalty: plan.frequencyPenalty }),
     ...(plan.presencePenalty === undefined ? {} : { presencePenalty: plan.presencePenalty }),
     ...(plan.context.signal === undefined ? {} : { abortSignal: plan.context.signal }),
+    // W3C trace context to the vendor: the model call's span is its parent.
+    ...(plan.context.traceSpan === undefined ? {} : { headers: plan.context.traceSpan.traceHeaders() }),
   };
 }
 

@@ -143,7 +143,7 @@ async function runTool(plan: GenerationPlan, call: ToolCallMessage): Promise<unk
   const input = parseArguments(call.function.arguments);
   if (input === undefined) return { error: `Invalid JSON arguments for tool ${call.function.name}` };
   try {
-    return await plan.executeTool(call.function.name, input);
+    return await plan.executeTool(call.function.name, input, plan.context);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -35,7 +35,7 @@ export async function openStream(
 ): Promise<IncomingMessage> {
   for (let attempt = 0; ; attempt++) {
     guard.check();
-    const { request, response } = endpoint.post(body);
+    const { request, response } = endpoint.post(body, plan.context.traceSpan?.traceHeaders());
     guard.attach(request);
     try {
       return await response;

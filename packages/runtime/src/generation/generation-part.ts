@@ -38,8 +38,8 @@ export interface GenerationPlan {
   maxRetries: number;
   timeout?: { stepMs: number; chunkMs: number };
   context: RuntimeCallContext;
-  /** Runs a tool through the registry (validation, confirmation) and returns its result. */
-  executeTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Runs a tool through the registry (validation, confirmation) and returns its result; `context` is the plan's. */
+  executeTool(name: string, args: Record<string, unknown>, context: RuntimeCallContext): Promise<unknown>;
 }
 
 /** The engines' common output; the runtime turns it into a `GenerateResult` or `DataStreamEvent`s. */

@@ -74,7 +74,7 @@ export async function* streamLocally(plan: GenerationPlan): AsyncGenerator<Gener
     const id = "call_local_1";
     yield { type: "tool-call", call: { id, ...call } };
     try {
-      outcome = { id, name: call.name, result: await plan.executeTool(call.name, call.arguments) };
+      outcome = { id, name: call.name, result: await plan.executeTool(call.name, call.arguments, plan.context) };
     } catch (error) {
       outcome = { id, name: call.name, result: { error: error instanceof Error ? error.message : String(error) } };
     }

@@ -95,7 +95,7 @@ export function planGeneration(request: GenerateRequest, context: RuntimeCallCon
     maxRetries: dependencies.maxRetries,
     ...(dependencies.timeout === undefined ? {} : { timeout: dependencies.timeout }),
     context,
-    executeTool: async (name, args) => (await dependencies.tools.execute(name, args, context)).result,
+    executeTool: async (name, args, callContext) => (await dependencies.tools.execute(name, args, callContext)).result,
   };
 }
 

@@ -13,6 +13,7 @@ function inputMessages(plan: GenerationPlan): string {
 function startSpan(tracing: Tracing, plan: GenerationPlan): TraceSpan {
   return tracing.startSpan(`chat ${plan.model}`, {
     kind: "client",
+    parent: plan.context.traceSpan,
     attributes: {
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": plan.provider.name,
@@ -32,24 +33,37 @@ function startSpan(tracing: Tracing, plan: GenerationPlan): TraceSpan {
 /**
  * One model call as a client span with the GenAI semantic conventions (`chat {model}`):
  * request model and limits when it starts, usage and finish reason when the last part is read —
- * for a stream, when the stream ends. The engine runs with the span active, so its HTTP call
- * carries the span's `traceparent` to the vendor. Content is recorded only when capture is on.
+ * for a stream, when the stream ends. The span is the child of `plan.context.traceSpan` (the
+ * request's), and the engine gets a plan whose `context.traceSpan` is this span: its HTTP calls
+ * carry the span's `traceparent` to the vendor and its tools are the span's children.
+ * Content is recorded only when capture is on.
  *
  * @example
- * for await (const part of traceGeneration(plan, () => streamWithAiSdk(plan))) ...
+ * for await (const part of traceGeneration(plan, (traced) => streamWithAiSdk(traced))) ...
  */
-export function traceGeneration(plan: GenerationPlan, run: () => AsyncIterable<GenerationPart>): AsyncIterable<GenerationPart> {
+export function traceGeneration(
+  plan: GenerationPlan,
+  run: (plan: GenerationPlan) => AsyncIterable<GenerationPart>,
+): AsyncIterable<GenerationPart> {
   const tracing = getTracing();
-  if (!tracing.enabled) return run();
+  if (!tracing.enabled) return run(plan);
   return traced(tracing, plan, run);
 }
 
-async function* traced(tracing: Tracing, plan: GenerationPlan, run: () => AsyncIterable<GenerationPart>): AsyncGenerator<GenerationPart> {
+async function* traced(
+  tracing: Tracing,
+  plan: GenerationPlan,
+  run: (plan: GenerationPlan) => AsyncIterable<GenerationPart>,
+): AsyncGenerator<GenerationPart> {
   const span = startSpan(tracing, plan);
+  const spanned: GenerationPlan = { ...plan, context: { ...plan.context, traceSpan: span } };
   let answer = "";
   let finished = false;
   try {
-    for await (const part of tracing.bindIterable(span, tracing.runInSpan(span, run))) {
+    for await (const part of tracing.bindIterable(
+      span,
+      tracing.runInSpan(span, () => run(spanned)),
+    )) {
       if (part.type === "text-delta" && tracing.captureContent) answer += part.delta;
       if (part.type === "finish") {
         finished = true;

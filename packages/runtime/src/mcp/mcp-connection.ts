@@ -1,10 +1,10 @@
-import { type McpServerStatus, withSpan } from "@conduit-ai/server-core";
+import { type McpServerStatus, type RuntimeCallContext, withSpan } from "@conduit-ai/server-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { traceFetch } from "../providers/trace-fetch.js";
+import { mcpTraceFetch } from "./mcp-trace-fetch.js";
 import { VERSION } from "../version.js";
 import { isHttpConfig, type McpConnectionOptions, type McpServerConfig, type McpToolDescriptor } from "./mcp-config.js";
 
@@ -85,7 +85,7 @@ export class McpConnection {
       const headers = this.config.headers;
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         ...(headers ? { requestInit: { headers } } : {}),
-        fetch: traceFetch,
+        fetch: mcpTraceFetch,
       });
     }
     return new StdioClientTransport({
@@ -122,12 +122,13 @@ export class McpConnection {
    * Calls a tool. Throws `{ kind: "unavailable" }` when not connected or the transport fails
    * (and starts reconnecting); protocol errors (McpError) propagate unchanged.
    */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, { signal, traceSpan }: RuntimeCallContext = {}): Promise<CallToolResult> {
     const client = this.#client;
     if (client === undefined || this.status !== "connected") throw new McpUnavailable(this.lastError);
     try {
-      const result = await withSpan(`tools/call ${tool}`, { kind: "client", attributes: this.#spanAttributes(tool) }, (span) => {
-        // W3C trace context in the request's `_meta` (any transport) and, over HTTP, in its headers (traceFetch).
+      const options = { kind: "client" as const, attributes: this.#spanAttributes(tool), parent: traceSpan };
+      const result = await withSpan(`tools/call ${tool}`, options, (span) => {
+        // W3C trace context in the request's `_meta` (any transport) and, over HTTP, in its headers too (mcpTraceFetch).
         const _meta = span?.traceHeaders();
         return client.callTool({ name: tool, arguments: args, ...(_meta ? { _meta } : {}) }, undefined, {
           timeout: this.#options.requestTimeoutMs,

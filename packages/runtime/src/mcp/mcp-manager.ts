@@ -94,7 +94,7 @@ export class McpManager implements McpServers {
     if (!connection.tools.some((candidate) => candidate.name === tool)) throw toolNotFound(tool);
     const started = performance.now();
     try {
-      const result = await connection.callTool(tool, args ?? {}, options.signal);
+      const result = await connection.callTool(tool, args ?? {}, options);
       if (result.isError === true) {
         const message = resultText(result) || "the tool reported an error";
         // The SDK's McpServer reports schema failures as an error result, not a JSON-RPC error.

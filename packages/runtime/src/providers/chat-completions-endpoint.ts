@@ -1,7 +1,6 @@
 import { Agent as HttpAgent, type IncomingMessage, type ClientRequest, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { APICallError } from "ai";
-import { traceHeaders } from "./trace-fetch.js";
 
 /** Largest error body read from a failed call (the message is in the first bytes). */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -36,14 +35,17 @@ export class ChatCompletionsEndpoint {
    * Sends one streaming call. Resolves with the `200` response (its body not read yet) and
    * the request, so the caller can destroy both; rejects with the AI SDK's `APICallError`
    * for any other status (so `mapProviderError` and the retry rule treat it as they treat the
-   * SDK's own), or with the network error.
+   * SDK's own), or with the network error. `traceHeaders` name the model call's span upstream.
    */
-  post(body: Record<string, unknown>): { request: ClientRequest; response: Promise<IncomingMessage> } {
+  post(
+    body: Record<string, unknown>,
+    traceHeaders: Record<string, string> = {},
+  ): { request: ClientRequest; response: Promise<IncomingMessage> } {
     const json = JSON.stringify(body);
     const request = this.#send(this.url, {
       method: "POST",
       agent: this.#agent,
-      headers: { ...this.#headers, ...traceHeaders(), "content-length": Buffer.byteLength(json) },
+      headers: { ...this.#headers, ...traceHeaders, "content-length": Buffer.byteLength(json) },
     });
     const response = new Promise<IncomingMessage>((resolve, reject) => {
       request.once("error", reject);

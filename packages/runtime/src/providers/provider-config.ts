@@ -3,7 +3,6 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ChatCompletionsEndpoint } from "./chat-completions-endpoint.js";
 import { cachedModels } from "./model-cache.js";
-import { traceFetch } from "./trace-fetch.js";
 import type { ConfiguredProvider } from "./provider-registry.js";
 
 export interface OpenAIProviderOptions {
@@ -53,7 +52,6 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
       apiKey,
       includeUsage: true,
       supportsStructuredOutputs: true,
-      fetch: traceFetch,
     });
     return {
       name: "openai",
@@ -65,7 +63,7 @@ export function openAIProvider(options: OpenAIProviderOptions | undefined, envir
       chatCompletions: new ChatCompletionsEndpoint({ baseURL, ...(apiKey ? { apiKey } : {}) }),
     };
   }
-  const openai = createOpenAI({ apiKey, fetch: traceFetch });
+  const openai = createOpenAI({ apiKey });
   return {
     name: "openai",
     models,
@@ -81,6 +79,6 @@ export function anthropicProvider(options: AnthropicProviderOptions | undefined,
   const baseURL = options?.baseURL ?? environment.ANTHROPIC_BASE_URL;
   if (!apiKey) return undefined;
   const models = options?.models ?? commaList(environment.ANTHROPIC_MODELS) ?? DEFAULT_ANTHROPIC_MODELS;
-  const anthropic = createAnthropic({ apiKey, fetch: traceFetch, ...(baseURL ? { baseURL } : {}) });
+  const anthropic = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
   return { name: "anthropic", models, embeddingModels: [], languageModel: cachedModels((id) => anthropic.languageModel(id)) };
 }

@@ -113,7 +113,10 @@ export class RuntimeToolRegistry implements ToolRegistry {
         "gen_ai.tool.name": name,
         "gen_ai.tool.description": tool.info.description,
       };
-      const result = await withSpan(`execute_tool ${name}`, { attributes }, () => tool.run(parsed, context));
+      // Under the caller's span; the tool runs with its own as the parent of what it calls (an MCP server).
+      const result = await withSpan(`execute_tool ${name}`, { attributes, parent: context.traceSpan }, (span) =>
+        tool.run(parsed, span === undefined ? context : { ...context, traceSpan: span }),
+      );
       return { name, result, duration: Math.round(performance.now() - started) };
     } catch (error) {
       if (ServerAdapterError.isInstance(error)) throw error;

@@ -1,3 +1,4 @@
+import type { TraceSpan } from "./tracing.js";
 import type { HttpMethod, ResponseHeaders } from "./http.js";
 import type { MatchedRoute } from "./route-options.js";
 
@@ -60,6 +61,12 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
   readonly route: MatchedRoute | undefined;
   /** `performance.now()` when the request arrived. */
   readonly startTime: number;
+  /**
+   * The request's server span while tracing is on (undefined otherwise): the parent to pass to
+   * spans a handler starts (`startSpan(name, { parent: ctx.traceSpan })`); `callContextOf(ctx)`
+   * hands it to the runtime.
+   */
+  traceSpan?: TraceSpan;
   response: ContextResponse;
   /** A header's first value. */
   header(name: string): string | undefined;

@@ -1,4 +1,5 @@
 import type { AuthenticatedUser } from "./context.js";
+import type { TraceSpan } from "./tracing.js";
 import type { DataStreamEvent } from "./stream-event.js";
 import type { UsageLedgerReader } from "./usage.js";
 
@@ -13,6 +14,8 @@ export interface RuntimeCallContext {
   userEmail?: string;
   userRoles?: string[];
   signal?: AbortSignal;
+  /** The span the runtime's spans are children of (the request's, from `callContextOf(ctx)`). */
+  traceSpan?: TraceSpan;
 }
 
 /** One part of a user turn: text, or an image by URL (https or a `data:` URL). */

@@ -1,4 +1,5 @@
 import { performance } from "./clock.js";
+import type { TraceSpan } from "../contracts/tracing.js";
 import type { ContextResponse, IncomingHeaders, QueryValues, ServerContext } from "../contracts/context.js";
 import type { HttpMethod } from "../contracts/http.js";
 import type { RegisteredRoute } from "../contracts/route.js";
@@ -52,6 +53,7 @@ export class RequestContext implements ServerContext {
   private resolvedClientAddress: string | undefined;
   readonly route: RegisteredRoute | undefined;
   readonly startTime = performance.now();
+  traceSpan?: TraceSpan;
   response: ContextResponse = { status: 200, headers: {}, body: null, streaming: false };
   private readonly bodyReader: () => Promise<unknown>;
   private bodyPromise: Promise<unknown> | undefined;

@@ -116,6 +116,7 @@ export class RequestHandler {
       }
       const traced = startRequestSpan(tracing, context, input.httpVersion);
       span = traced;
+      context.traceSpan = traced;
       await tracing.runInSpan(traced, () => this.process(prepared));
       return this.respond(context, tracing, traced);
     } catch (failure) {

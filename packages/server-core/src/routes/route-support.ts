@@ -41,12 +41,19 @@ export function resourceNotFound(code: string, message: string, details: Record<
 /**
  * Who calls and why, handed to every runtime call: the abort signal cancels upstream work when
  * the client leaves, and the request's bearer token (`callTokenOf`) reaches the runtime's
- * per-call token validation (`RuntimeOptions.auth`) as `authToken`.
+ * per-call token validation (`RuntimeOptions.auth`) as `authToken`, and the request's span (when
+ * tracing is on) becomes the parent of the runtime's spans.
  *
  * @example
  * handler: (ctx) => runtime.generate(ctx.body, callContextOf(ctx))
  */
-export function callContextOf(ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal" | "header">): RuntimeCallContext {
+export function callContextOf(ctx: Pick<ServerContext, "requestId" | "user" | "abortSignal" | "header" | "traceSpan">): RuntimeCallContext {
   const authToken = callTokenOf(ctx);
-  return { requestId: ctx.requestId, user: ctx.user, signal: ctx.abortSignal, ...(authToken === undefined ? {} : { authToken }) };
+  return {
+    requestId: ctx.requestId,
+    user: ctx.user,
+    signal: ctx.abortSignal,
+    ...(authToken === undefined ? {} : { authToken }),
+    ...(ctx.traceSpan === undefined ? {} : { traceSpan: ctx.traceSpan }),
+  };
 }

@@ -1,4 +1,4 @@
-import { rawResponse } from "@conduit-ai/server-core";
+import { type TraceSpan, rawResponse } from "@conduit-ai/server-core";
 import { type EventSourceMessage, createParser } from "eventsource-parser";
 import { boundedText } from "../bounded-text.js";
 import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
@@ -14,6 +14,7 @@ import type { Translation } from "./to-messages.js";
 export interface ClaudeResponseOptions {
   shell: ResponseObject;
   signal: AbortSignal;
+  traceSpan?: TraceSpan;
   extraHeaders: Record<string, string>;
   /** Called with the final response (stored for `previous_response_id` when the request asks). */
   onComplete: (response: ResponseObject) => Promise<void>;
@@ -34,6 +35,7 @@ export async function respondWithClaude(sendMessages: SendMessages, translation:
       headers,
       signal: options.signal,
       ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
+      ...(options.traceSpan ? { traceSpan: options.traceSpan } : {}),
     });
   } catch {
     throw new OpenAIWireError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");

@@ -141,6 +141,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             const response = await respondWithClaude(options.sendMessages, translation, {
               shell,
               signal: ctx.abortSignal,
+              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
               extraHeaders,
               onComplete,
               ...(settle
