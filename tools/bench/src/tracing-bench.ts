@@ -14,7 +14,7 @@
  *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
  *            generator shares the CPU, so at saturation a slower server also slows its client and
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
- *          --profile <dir> (CPU profiles of both servers in <dir>/on and <dir>/off, the top functions of "on" printed)
+ *          --profile <dir> (CPU profiles of both servers in <dir>/on and <dir>/off and of the receiver in <dir>/receiver, the top functions of "on" printed)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -48,7 +48,10 @@ interface Child {
 }
 
 const execArgv = ["--conditions=@conduit-ai/source", "--import", "tsx"];
-const receiver = fork(new URL("./tracing-receiver.ts", import.meta.url), [], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const receiver = fork(new URL("./tracing-receiver.ts", import.meta.url), [], {
+  execArgv: [...execArgv, ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}/receiver`] : [])],
+  stdio: ["ignore", "ignore", "inherit", "ipc"],
+});
 const endpoint = await new Promise<string>((resolve) =>
   receiver.once("message", (message: { endpoint: string }) => resolve(message.endpoint)),
 );
@@ -122,7 +125,7 @@ for (const framework of frameworks) {
   const { on, off } = children;
   await fetch(on.url);
   for (const mode of modes) await stop(children[mode]);
-  const exported = await ask<number>(receiver, "count", "count");
+  const { count: exported, cpu: receiverCpu } = await ask<{ count: number; cpu: number }>(receiver, "count", "received");
   const ratio = median(ratios);
   worst = Math.min(worst, ratio);
   const [cpuOff, cpuOn] = [median(figures.off.cpu), median(figures.on.cpu)];
@@ -130,7 +133,7 @@ for (const framework of frameworks) {
     `${framework.padEnd(8)} off ${Math.round(median(figures.off.rps))} req/s ${cpuOff.toFixed(0)} µs, on ${Math.round(median(figures.on.rps))} req/s ${cpuOn.toFixed(0)} µs` +
       ` → ${ratio.toFixed(3)}× throughput (goal ≥ ${GOAL}×), CPU ${(cpuOn / cpuOff).toFixed(2)}×` +
       (figures.hook ? `; no-op hook ${median(figures.hook.cpu).toFixed(0)} µs (${(median(figures.hook.cpu) / cpuOff).toFixed(2)}×)` : "") +
-      `  [spans received: ${exported}, rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
+      `  [spans received: ${exported} (receiver ${(receiverCpu / Math.max(1, exported)).toFixed(1)} µs CPU each), rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
   );
   if (exported === 0) throw new Error(`${framework}: tracing on exported no span`);
 }
