@@ -1,8 +1,8 @@
 /**
  * `bench:tracing`: the default stack with tracing on (every request sampled, batched OTLP/HTTP
- * protobuf export to a receiver on loopback that decodes every span) against the same stack with
+ * protobuf export to a receiver on loopback that counts every span) against the same stack with
  * tracing off, in the same run. Both servers and the receiver run in their own processes (the
- * receiver's decoding must not slow the load generator); rounds alternate (off, on, then on, off,
+ * receiver's work must not slow the load generator); rounds alternate (off, on, then on, off,
  * …). Printed: the median of the per-round on / off throughput ratios (goal ≥ 0.9×) and each
  * server's CPU per request (read from the server process), which wanders less on a busy host.
  * The receiver's span count shows what the exporter delivered (the batch processor drops spans

@@ -1,6 +1,6 @@
 // Child of `bench:tracing`: the OTLP/HTTP receiver in its own process, so its work never slows the
-// load generator. It decodes every export with OpenTelemetry's protobuf definitions and counts the
-// spans, keeping none (a collector's storage is not what the bench measures). Reports its
+// load generator. It counts the spans of every export by walking the protobuf wire format, keeping
+// none (a collector's decoding and storage are not what the bench measures). Reports its
 // endpoint; answers "count" with the spans received since the last count and the CPU µs it spent
 // meanwhile (on a 2-core host its work competes with the server and the load generator).
 import { startOtlpReceiver } from "@conduit-ai/telemetry/testing";
