@@ -28,13 +28,16 @@ export interface TraceSpan {
 export interface TraceSpanOptions {
   kind?: TraceSpanKind;
   attributes?: TraceAttributes;
-  /** The parent span; the active one (see `runInSpan`) when not given. */
+  /** The parent span (`ctx.traceSpan`, `RuntimeCallContext.traceSpan`); the active one (see `runInSpan`) when not given. */
   parent?: TraceSpan;
 }
 
 /**
- * A tracer. Implementations keep the "active" span per asynchronous flow (OpenTelemetry's
- * context), so spans started anywhere below `runInSpan` find their parent without it being passed.
+ * A tracer. Conduit passes parents explicitly (`TraceSpanOptions.parent`, from `ctx.traceSpan`
+ * and `RuntimeCallContext.traceSpan`), so its trees need no ambient context. The "active" span
+ * (`runInSpan`, `activeSpan`) is what a tracer can offer beyond that: `@conduit-ai/telemetry`'s
+ * OpenTelemetry SDK engine keeps it across awaits (AsyncLocalStorage), its default engine only for
+ * the synchronous part of `work` (AsyncLocalStorage costs every promise of the process on Node 20).
  *
  * @example
  * const tracing = getTracing();
