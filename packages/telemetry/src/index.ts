@@ -9,6 +9,7 @@ export {
   TelemetryConfigError,
   type TelemetryProtocol,
   type TelemetrySamplerName,
+  type TelemetrySdk,
   type TelemetrySettings,
   parseKeyValueList,
   resolveTelemetrySettings,

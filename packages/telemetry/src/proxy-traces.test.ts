@@ -16,7 +16,12 @@ let telemetry: TelemetryHandle | undefined;
 beforeAll(async () => {
   [receiver, fake] = await Promise.all([startOtlpReceiver(), startFakeAnthropic()]);
   for (const key of ["sk-ant-account-a", "sk-ant-account-b"]) fake.credentials.add(key);
-  telemetry = await startTelemetry({ environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }, exportImmediately: true });
+  // The OpenTelemetry engine: the relay loop still finds its parent spans through the active
+  // context across awaits, which the lean engine does not carry.
+  telemetry = await startTelemetry({
+    environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry" },
+    exportImmediately: true,
+  });
   proxy = await startProxyServer({
     upstream: { anthropic: fake.url },
     maxRetries: 2,

@@ -25,10 +25,11 @@ export interface TelemetryHandle {
 }
 
 /**
- * Turns tracing on when the `OTEL_*` variables or the `telemetry` config key ask for it: an
- * OpenTelemetry tracer provider exporting OTLP over HTTP (protobuf or JSON), installed as
- * Conduit's tracing hook. Resolves to `undefined` when tracing is off, having loaded no
- * OpenTelemetry module at all; they are imported here, only when needed.
+ * Turns tracing on when the `OTEL_*` variables or the `telemetry` config key ask for it, exporting
+ * OTLP over HTTP (protobuf or JSON) from Conduit's tracing hook: with the lean built-in engine
+ * (`sdk: "conduit"`, default), which loads no OpenTelemetry module, or with an OpenTelemetry
+ * tracer provider (`sdk: "opentelemetry"`), whose modules are imported here, only then. Resolves
+ * to `undefined` when tracing is off.
  *
  * @example
  * const telemetry = await startTelemetry({ config: conduitConfig.telemetry });
@@ -39,6 +40,10 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   const warn = options.onWarning ?? (() => {});
   const settings = resolveTelemetrySettings(options.environment ?? process.env, options.config ?? {}, warn);
   if (settings === undefined) return undefined;
+  if (settings.sdk === "conduit") {
+    const { startLeanTelemetry } = await import("./lean/start-lean-telemetry.js");
+    return startLeanTelemetry(settings, options.environment ?? process.env, options);
+  }
   const [api, resources, node, tracing, exporterModule] = await Promise.all([
     import("@opentelemetry/api"),
     import("@opentelemetry/resources"),

@@ -21,6 +21,7 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
       sampler: "parentbased_always_on",
       samplerArg: 1,
       captureContent: false,
+      sdk: "conduit",
     });
     // The signal-specific variable is the full URL, used as is, and wins over the generic one.
     expect(

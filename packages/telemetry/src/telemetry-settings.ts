@@ -6,6 +6,13 @@
 
 export type TelemetryProtocol = "http/protobuf" | "http/json";
 
+/**
+ * The tracing engine: `conduit` (default), Conduit's lean built-in one; `opentelemetry`, the
+ * OpenTelemetry SDK registered process-wide (AsyncLocalStorage context), for processes whose other
+ * OpenTelemetry instrumentation should join Conduit's traces.
+ */
+export type TelemetrySdk = "conduit" | "opentelemetry";
+
 export type TelemetrySamplerName =
   | "always_on"
   | "always_off"
@@ -32,6 +39,8 @@ export interface TelemetryConfig {
   samplerArg?: number;
   /** Record prompts and answers on GenAI spans (default false). */
   captureContent?: boolean;
+  /** The tracing engine, as `CONDUIT_TELEMETRY_SDK`: `conduit` (default) or `opentelemetry`. */
+  sdk?: TelemetrySdk;
 }
 
 /** The resolved settings of a tracer that is on. */
@@ -46,6 +55,7 @@ export interface TelemetrySettings {
   sampler: TelemetrySamplerName;
   samplerArg: number;
   captureContent: boolean;
+  sdk: TelemetrySdk;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -59,7 +69,7 @@ const SAMPLERS: readonly TelemetrySamplerName[] = [
   "parentbased_traceidratio",
 ];
 
-/** The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol). */
+/** The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol or sdk). */
 export class TelemetryConfigError extends Error {
   override readonly name = "TelemetryConfigError";
 }
@@ -106,6 +116,11 @@ function checkedUrl(url: string): string {
 function checkedProtocol(protocol: string): TelemetryProtocol {
   if (protocol === "http/protobuf" || protocol === "http/json") return protocol;
   throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
+}
+
+function checkedSdk(sdk: string): TelemetrySdk {
+  if (sdk === "conduit" || sdk === "opentelemetry") return sdk;
+  throw new TelemetryConfigError(`Telemetry sdk ${JSON.stringify(sdk)} is not supported: use conduit (default) or opentelemetry`);
 }
 
 /**
@@ -158,5 +173,6 @@ export function resolveTelemetrySettings(
   }
   const captureContent =
     config.captureContent ?? present(environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)?.toLowerCase() === "true";
-  return { url: checkedUrl(url), protocol, headers, serviceName, resourceAttributes, sampler, samplerArg, captureContent };
+  const sdk = checkedSdk(config.sdk ?? present(environment.CONDUIT_TELEMETRY_SDK) ?? "conduit");
+  return { url: checkedUrl(url), protocol, headers, serviceName, resourceAttributes, sampler, samplerArg, captureContent, sdk };
 }

@@ -23,11 +23,16 @@ let runtime: ReturnType<typeof createRuntime>;
 let telemetry: TelemetryHandle | undefined;
 let base: string;
 
+/**
+ * The OpenTelemetry engine unless `environment` names another: the runtime, the MCP client and the
+ * workflows still find their parent through the active context across awaits, which only it
+ * carries (the lean engine needs explicit parents there).
+ */
 async function trace(environment: Record<string, string>): Promise<void> {
   await telemetry?.shutdown();
   receiver.clear();
   telemetry = await startTelemetry({
-    environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, ...environment },
+    environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry", ...environment },
     exportImmediately: true,
   });
 }
@@ -195,16 +200,19 @@ describe("traces exported over OTLP/HTTP to a real receiver", () => {
     expect(JSON.stringify(ofTrace(INCOMING_TRACE))).not.toContain('{"a": 1,}');
   });
 
-  it("sampling: always_off records nothing, yet a sampled parent's decision is honoured by the parent-based default", async () => {
-    await trace({ OTEL_TRACES_SAMPLER: "always_off" });
-    await fetch(`${base}/api/health`);
-    await telemetry?.forceFlush();
-    expect(receiver.spans).toEqual([]);
-    await trace({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" });
-    await fetch(`${base}/api/health`, { headers: { traceparent: `00-${INCOMING_TRACE}-${INCOMING_PARENT}-01` } });
-    await fetch(`${base}/api/health/live`);
-    await receiver.waitFor(() => ofTrace(INCOMING_TRACE).length > 0);
-    await telemetry?.forceFlush();
-    expect(receiver.spans.map((span) => span.name)).toEqual(["GET /api/health"]);
-  });
+  it.each(["opentelemetry", "conduit"])(
+    "sampling (%s engine): always_off records nothing, yet a sampled parent's decision is honoured by the parent-based default",
+    async (sdk) => {
+      await trace({ OTEL_TRACES_SAMPLER: "always_off", CONDUIT_TELEMETRY_SDK: sdk });
+      await fetch(`${base}/api/health`);
+      await telemetry?.forceFlush();
+      expect(receiver.spans).toEqual([]);
+      await trace({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0", CONDUIT_TELEMETRY_SDK: sdk });
+      await fetch(`${base}/api/health`, { headers: { traceparent: `00-${INCOMING_TRACE}-${INCOMING_PARENT}-01` } });
+      await fetch(`${base}/api/health/live`);
+      await receiver.waitFor(() => ofTrace(INCOMING_TRACE).length > 0);
+      await telemetry?.forceFlush();
+      expect(receiver.spans.map((span) => span.name)).toEqual(["GET /api/health"]);
+    },
+  );
 });
