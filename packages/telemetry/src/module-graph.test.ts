@@ -60,8 +60,19 @@ describe("tracing off loads no OpenTelemetry module", () => {
     });
   }, 120_000);
 
-  it("the detection sees them once an endpoint turns tracing on (protobuf exporter, not the JSON one)", () => {
-    const { packages, started } = openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
+  it("tracing on with the lean engine (the default) loads none either", () => {
+    expect(openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" })).toEqual({ packages: [], started: true });
+    expect(openTelemetryLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })).toEqual({
+      packages: [],
+      started: true,
+    });
+  }, 120_000);
+
+  it("the detection sees them once the OpenTelemetry engine is asked for (protobuf exporter, not the JSON one)", () => {
+    const { packages, started } = openTelemetryLoaded({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+      CONDUIT_TELEMETRY_SDK: "opentelemetry",
+    });
     expect(started).toBe(true);
     expect(packages).toEqual(
       expect.arrayContaining(["@opentelemetry/api", "@opentelemetry/sdk-trace-node", "@opentelemetry/exporter-trace-otlp-proto"]),

@@ -98,6 +98,15 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     expect(() => resolveTelemetrySettings({}, { endpoint: "ftp://c" })).toThrow(/http\(s\)/);
   });
 
+  it("picks the engine from CONDUIT_TELEMETRY_SDK or the sdk key (conduit by default); an unknown one is refused", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" };
+    expect(resolveTelemetrySettings(endpoint)?.sdk).toBe("conduit");
+    expect(resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry" })?.sdk).toBe("opentelemetry");
+    expect(resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry" }, { sdk: "conduit" })?.sdk).toBe("conduit");
+    expect(() => resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "otel" })).toThrow(TelemetryConfigError);
+    expect(() => resolveTelemetrySettings(endpoint, { sdk: "jaeger" as "conduit" })).toThrow(/sdk "jaeger"/);
+  });
+
   it("parses the OTEL_*_HEADERS list leniently", () => {
     expect(parseKeyValueList("a=1,,=x,b,c=%E2%9C%93,d=%ZZ")).toEqual({ a: "1", c: "✓", d: "%ZZ" });
   });
