@@ -50,6 +50,8 @@ describe.each(["http/protobuf", "http/json"])("the lean engine over %s, decoded 
       attributes: {
         text: "héllo ✓",
         long: "x".repeat(300),
+      medium: "y".repeat(200),
+        medium: "y".repeat(200),
         count: 42,
         negative: -3,
         ratio: 0.25,
@@ -85,6 +87,7 @@ describe.each(["http/protobuf", "http/json"])("the lean engine over %s, decoded 
     expect(clientSpan.attributes).toEqual({
       text: "héllo ✓",
       long: "x".repeat(300),
+      medium: "y".repeat(200),
       count: 43,
       negative: -3,
       ratio: 0.25,

@@ -99,18 +99,32 @@ export class ProtobufWriter {
 
   string(field: number, value: string): void {
     this.tag(field, WIRE_LENGTH);
-    // A string of under 43 UTF-16 units is under 128 UTF-8 bytes: one length byte, written after.
-    if (value.length < 43) {
-      this.ensure(1 + value.length * 3);
-      const written = this.buffer.write(value, this.position + 1, "utf8");
-      this.buffer[this.position] = written;
-      this.position += 1 + written;
-      return;
-    }
+    // Attribute keys and most values are short ASCII: copied by a loop, which costs less than a
+    // call into `Buffer#write`; anything else goes through it.
+    if (value.length < 256 && this.ascii(value)) return;
     const length = Buffer.byteLength(value, "utf8");
     this.varint(length);
     this.ensure(length);
     this.position += this.buffer.write(value, this.position, "utf8");
+  }
+
+  /** Writes `value` with its length if it is all ASCII; else writes nothing and says so. */
+  private ascii(value: string): boolean {
+    const start = this.position;
+    this.varint(value.length);
+    this.ensure(value.length);
+    const buffer = this.buffer;
+    let position = this.position;
+    for (let index = 0; index < value.length; index++) {
+      const code = value.charCodeAt(index);
+      if (code > 127) {
+        this.position = start;
+        return false;
+      }
+      buffer[position++] = code;
+    }
+    this.position = position;
+    return true;
   }
 
   /** Opens a nested message (or packed field) `field`; pass the result to `end`. */

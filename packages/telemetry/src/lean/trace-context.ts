@@ -40,36 +40,53 @@ export interface SpanContext {
   readonly traceState: string | undefined;
 }
 
-// Version, trace id, parent id, flags; anything after the flags only for a future version.
-const TRACEPARENT = /^\s?([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?\s?$/;
-const ZERO_TRACE = "0".repeat(32);
-const ZERO_SPAN = "0".repeat(16);
+// Lowercase hex digits only, as W3C trace context requires; -1 for any other character.
+const HEX = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) HEX["0123456789abcdef".charCodeAt(digit)] = digit;
+
+/** The byte two hex digits at `at` spell, or -1. */
+function hexByte(text: string, at: number): number {
+  const high = HEX[text.charCodeAt(at)] ?? -1;
+  const low = HEX[text.charCodeAt(at + 1)] ?? -1;
+  return high < 0 || low < 0 ? -1 : (high << 4) | low;
+}
+
+/** `bytes` bytes of hex at `start`; `undefined` when not hex or all zero (an invalid id). */
+function hexId(text: string, start: number, bytes: number): Buffer | undefined {
+  const id = Buffer.allocUnsafe(bytes);
+  let any = 0;
+  for (let index = 0; index < bytes; index++) {
+    const byte = hexByte(text, start + 2 * index);
+    if (byte < 0) return undefined;
+    id[index] = byte;
+    any |= byte;
+  }
+  return any === 0 ? undefined : id;
+}
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
  * The remote parent a request's `traceparent`/`tracestate` name, or `undefined` (then the request
  * starts a new trace): the rules of OpenTelemetry's W3CTraceContextPropagator — version `ff` and
- * all-zero ids are invalid, version 00 allows nothing after the flags.
+ * all-zero ids are invalid, version 00 allows nothing after the flags, a later version may add
+ * `-…` fields. Parsed by hand: a regular expression and `Buffer.from(hex)` cost a microsecond a request.
  */
 export function parseTraceparent(
   traceparent: string | string[] | undefined,
   tracestate: string | string[] | undefined,
 ): SpanContext | undefined {
-  const value = first(traceparent);
-  if (value === undefined) return undefined;
-  const match = TRACEPARENT.exec(value);
-  if (match === null) return undefined;
-  const [, version, traceId, spanId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
-  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
-  if (traceId === ZERO_TRACE || spanId === ZERO_SPAN) return undefined;
+  const text = first(traceparent)?.trim();
+  if (text === undefined || text.length < 55 || text[2] !== "-" || text[35] !== "-" || text[52] !== "-") return undefined;
+  const version = hexByte(text, 0);
+  const flags = hexByte(text, 53);
+  if (version < 0 || flags < 0 || version === 0xff) return undefined;
+  if (text.length > 55 && (version === 0 || text[55] !== "-")) return undefined;
+  const traceId = hexId(text, 3, TRACE_ID_BYTES);
+  const spanId = traceId && hexId(text, 36, SPAN_ID_BYTES);
+  if (traceId === undefined || spanId === undefined) return undefined;
   const state = Array.isArray(tracestate) ? tracestate.join(",") : tracestate;
-  return {
-    traceId: Buffer.from(traceId, "hex"),
-    spanId: Buffer.from(spanId, "hex"),
-    sampled: (Number.parseInt(flags, 16) & 1) === 1,
-    traceState: state === undefined || state.trim() === "" ? undefined : state,
-  };
+  return { traceId, spanId, sampled: (flags & 1) === 1, traceState: state === undefined || state.trim() === "" ? undefined : state };
 }
 
 /** `traceparent` (and `tracestate`) naming `context` as the parent of a call made elsewhere. */
