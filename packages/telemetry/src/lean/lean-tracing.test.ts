@@ -50,7 +50,6 @@ describe.each(["http/protobuf", "http/json"])("the lean engine over %s, decoded 
       attributes: {
         text: "héllo ✓",
         long: "x".repeat(300),
-      medium: "y".repeat(200),
         medium: "y".repeat(200),
         count: 42,
         negative: -3,
