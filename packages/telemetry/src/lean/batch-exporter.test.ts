@@ -119,6 +119,17 @@ describe("batching and export", () => {
     }
   });
 
+  it("retries a collector that cannot be reached until the export timeout, then warns once", async () => {
+    const closed = await startFlakyCollector([]);
+    closed.close();
+    await trace({ OTEL_EXPORTER_OTLP_ENDPOINT: closed.url, OTEL_BSP_EXPORT_TIMEOUT: "500" });
+    const started = Date.now();
+    endSpans(1);
+    await telemetry?.forceFlush();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(warnings).toEqual([expect.stringMatching(/network error ECONNREFUSED.*(no time left|attempts)/)]);
+  });
+
   it("shutdown sends what is pending; spans ended afterwards are dropped", async () => {
     await trace({});
     const tracing = getTracing();
