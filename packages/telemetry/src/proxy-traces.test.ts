@@ -2,6 +2,7 @@ import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "./index.js";
+import { TELEMETRY_SDKS } from "./telemetry-settings.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 const TRACE = "5bf92f3577b34da6a3ce929d0e0e4736";
@@ -16,28 +17,33 @@ let telemetry: TelemetryHandle | undefined;
 beforeAll(async () => {
   [receiver, fake] = await Promise.all([startOtlpReceiver(), startFakeAnthropic()]);
   for (const key of ["sk-ant-account-a", "sk-ant-account-b"]) fake.credentials.add(key);
-  // The OpenTelemetry engine: the relay loop still finds its parent spans through the active
-  // context across awaits, which the lean engine does not carry.
-  telemetry = await startTelemetry({
-    environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry" },
-    exportImmediately: true,
-  });
-  proxy = await startProxyServer({
-    upstream: { anthropic: fake.url },
-    maxRetries: 2,
-    accounts: [
-      { id: "a", type: "api-key", apiKey: "sk-ant-account-a", priority: 0 },
-      { id: "b", type: "api-key", apiKey: "sk-ant-account-b", priority: 1 },
-    ],
-  });
 });
 afterAll(async () => {
-  await proxy.stop();
-  await telemetry?.shutdown();
   await Promise.all([receiver.close(), fake.close()]);
 });
 
-describe("a proxied Messages call traced through the relay loop", () => {
+describe.each(TELEMETRY_SDKS)("a proxied Messages call traced through the relay loop (%s engine)", (sdk) => {
+  // A proxy per engine: the scripted 429 leaves account a cooling down.
+  beforeAll(async () => {
+    receiver.clear();
+    telemetry = await startTelemetry({
+      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: sdk },
+      exportImmediately: true,
+    });
+    proxy = await startProxyServer({
+      upstream: { anthropic: fake.url },
+      maxRetries: 2,
+      accounts: [
+        { id: "a", type: "api-key", apiKey: "sk-ant-account-a", priority: 0 },
+        { id: "b", type: "api-key", apiKey: "sk-ant-account-b", priority: 1 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await proxy.stop();
+    await telemetry?.shutdown();
+  });
+
   it("streams after a retry, a cooldown and a failover: one chat span, a client span per attempt with its account, the decisions as events", async () => {
     const rateLimited = JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow down" } });
     const overloaded = JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "busy" } });

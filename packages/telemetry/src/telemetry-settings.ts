@@ -118,8 +118,11 @@ function checkedProtocol(protocol: string): TelemetryProtocol {
   throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
 }
 
+/** Every engine, the default first. */
+export const TELEMETRY_SDKS: readonly TelemetrySdk[] = ["conduit", "opentelemetry"];
+
 function checkedSdk(sdk: string): TelemetrySdk {
-  if (sdk === "conduit" || sdk === "opentelemetry") return sdk;
+  if ((TELEMETRY_SDKS as readonly string[]).includes(sdk)) return sdk as TelemetrySdk;
   throw new TelemetryConfigError(`Telemetry sdk ${JSON.stringify(sdk)} is not supported: use conduit (default) or opentelemetry`);
 }
 

@@ -3,7 +3,8 @@ import { createAdapter } from "@conduit-ai/adapter-hono";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type GenerateRequest, callContextOf, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type TelemetryHandle, startTelemetry } from "./index.js";
+import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
+import { TELEMETRY_SDKS } from "./telemetry-settings.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 // The parents of the runtime's spans travel explicitly (ctx.traceSpan → callContextOf → the plan's
@@ -61,15 +62,18 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function trace(): Promise<void> {
+async function trace(sdk: TelemetrySdk): Promise<void> {
   receiver.clear();
-  telemetry = await startTelemetry({ environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }, exportImmediately: true });
+  telemetry = await startTelemetry({
+    environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: sdk },
+    exportImmediately: true,
+  });
 }
 
-describe("the runtime's spans under the request's, passed explicitly", () => {
+describe.each(TELEMETRY_SDKS)("the runtime's spans under the request's, passed explicitly (%s engine)", (sdk) => {
   for (const path of ["/api/agent/generate", "/api/agent/stream"]) {
     it(`${path}: a chat span under the server span, the model's tool call an execute_tool span under the chat span`, async () => {
-      await trace();
+      await trace(sdk);
       expect((await post(path, { input: { text: "What is (2+3)*4?" }, tools: true })).status).toBe(200);
       await receiver.waitFor(() => ofTrace().some((span) => span.name === `POST ${path}`));
       await telemetry?.forceFlush();
@@ -83,7 +87,7 @@ describe("the runtime's spans under the request's, passed explicitly", () => {
   }
 
   it("a tool run through /api/tools: execute_tool under the server span", async () => {
-    await trace();
+    await trace(sdk);
     expect((await post("/api/tools/calculator/execute", { arguments: { expression: "1+1" } })).status).toBe(200);
     await receiver.waitFor(() => ofTrace().some((span) => span.name === "POST /api/tools/:name/execute"));
     await telemetry?.forceFlush();
@@ -91,7 +95,7 @@ describe("the runtime's spans under the request's, passed explicitly", () => {
   });
 
   it("a handler that awaits before calling the runtime with callContextOf(ctx): the chat span is still the request's child", async () => {
-    await trace();
+    await trace(sdk);
     expect((await post("/api/late-generate", { input: { text: "hello" } })).status).toBe(200);
     await receiver.waitFor(() => ofTrace().some((span) => span.name === "POST /api/late-generate"));
     await telemetry?.forceFlush();
