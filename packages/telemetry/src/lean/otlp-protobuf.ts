@@ -14,10 +14,8 @@ const FLAG_SAMPLED = 0x1;
 const FLAG_HAS_IS_REMOTE = 0x100;
 const FLAG_IS_REMOTE = 0x200;
 
-const writer = new ProtobufWriter();
-
 /** AnyValue's fields: string 1, bool 2, int 3, double 4, array 5 (ArrayValue.values 1). */
-function writeAnyValue(field: number, value: TraceAttributeValue): void {
+function writeAnyValue(writer: ProtobufWriter, field: number, value: TraceAttributeValue): void {
   const start = writer.begin(field);
   if (typeof value === "string") writer.string(1, value);
   else if (typeof value === "boolean") writer.uint(2, value ? 1 : 0);
@@ -26,32 +24,27 @@ function writeAnyValue(field: number, value: TraceAttributeValue): void {
     else writer.double(4, value);
   } else {
     const array = writer.begin(5);
-    for (const item of value) writeAnyValue(1, item);
+    for (const item of value) writeAnyValue(writer, 1, item);
     writer.end(array);
   }
   writer.end(start);
 }
 
 /** KeyValue: key 1, value 2. */
-function writeAttribute(field: number, key: string, value: TraceAttributeValue): void {
+function writeAttribute(writer: ProtobufWriter, field: number, key: string, value: TraceAttributeValue): void {
   const start = writer.begin(field);
   writer.string(1, key);
-  writeAnyValue(2, value);
+  writeAnyValue(writer, 2, value);
   writer.end(start);
 }
 
-const attributeField = (field: number) => (key: string, value: TraceAttributeValue) => writeAttribute(field, key, value);
-const spanAttribute = attributeField(9);
-const eventAttribute = attributeField(3);
-
-function writeTime(field: number, time: number): void {
+function writeTime(writer: ProtobufWriter, field: number, time: number): void {
   const [milliseconds, nanoseconds] = unixParts(time);
   writer.fixed64Nanos(field, milliseconds, nanoseconds);
 }
 
-/** The span as ScopeSpans' field 2, ready to be concatenated with others. */
-export function encodeSpanProtobuf(span: FinishedSpan): Buffer {
-  writer.reset();
+/** Appends the span as ScopeSpans' field 2, ready to follow others. */
+export function writeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
   const start = writer.begin(2);
   writer.bytes(1, span.traceId);
   writer.bytes(2, span.spanId);
@@ -59,17 +52,17 @@ export function encodeSpanProtobuf(span: FinishedSpan): Buffer {
   if (span.parentSpanId !== undefined) writer.bytes(4, span.parentSpanId);
   writer.string(5, span.name);
   writer.uint(6, span.kind);
-  writeTime(7, span.startTime);
-  writeTime(8, span.endTime);
-  forEachAttribute(span, spanAttribute);
+  writeTime(writer, 7, span.startTime);
+  writeTime(writer, 8, span.endTime);
+  forEachAttribute(span, (key, value) => writeAttribute(writer, 9, key, value));
   for (const event of span.events ?? []) {
     const eventStart = writer.begin(11);
-    writeTime(1, event.time);
+    writeTime(writer, 1, event.time);
     writer.string(2, event.name);
     if (event.attributes !== undefined) {
       for (const key in event.attributes) {
         const value = event.attributes[key];
-        if (value !== undefined) eventAttribute(key, value);
+        if (value !== undefined) writeAttribute(writer, 3, key, value);
       }
     }
     writer.end(eventStart);
@@ -82,41 +75,49 @@ export function encodeSpanProtobuf(span: FinishedSpan): Buffer {
   }
   writer.fixed32(16, FLAG_SAMPLED | FLAG_HAS_IS_REMOTE | (span.parentIsRemote ? FLAG_IS_REMOTE : 0));
   writer.end(start);
-  return writer.take();
 }
 
 /**
  * ExportTraceServiceRequest { resource_spans 1: ResourceSpans { resource 1, scope_spans 2:
- * ScopeSpans { scope 1, spans 2… } } }, with the resource and scope encoded once.
+ * ScopeSpans { scope 1, spans 2… } } }, with the resource and scope encoded once. Ended spans are
+ * appended to one buffer, back to back, and a span's encoding is just its length there: no
+ * object per span waits in the queue, and a batch is the oldest bytes of that buffer.
  */
-export function protobufEncoding(resource: Resource): OtlpEncoding<Buffer> {
-  writer.reset();
-  const resourceStart = writer.begin(1);
-  for (const [key, value] of Object.entries(resource.attributes)) writeAttribute(1, key, value);
-  writer.end(resourceStart);
-  const scopeStart = writer.begin(1);
-  writer.string(1, resource.scopeName);
-  writer.string(2, resource.scopeVersion);
-  writer.end(scopeStart);
-  const header = writer.take();
+export function protobufEncoding(resource: Resource): OtlpEncoding<number> {
+  const header = new ProtobufWriter();
+  const resourceStart = header.begin(1);
+  for (const [key, value] of Object.entries(resource.attributes)) writeAttribute(header, 1, key, value);
+  header.end(resourceStart);
+  const scopeStart = header.begin(1);
+  header.string(1, resource.scopeName);
+  header.string(2, resource.scopeVersion);
+  header.end(scopeStart);
+  const written = header.take();
   // The scope entry starts at its tag, a byte before its length byte.
-  const resourceEntry = header.subarray(0, scopeStart - 2);
-  const scopeEntry = header.subarray(scopeStart - 2);
+  const resourceEntry = written.subarray(0, scopeStart - 2);
+  const scopeEntry = written.subarray(scopeStart - 2);
+  const pending = new ProtobufWriter();
   return {
     contentType: "application/x-protobuf",
-    encodeSpan: encodeSpanProtobuf,
-    encodeRequest(spans) {
+    encodeSpan(span) {
+      const before = pending.position;
+      writeSpan(pending, span);
+      return pending.position - before;
+    },
+    encodeRequest(lengths) {
       let spansLength = 0;
-      for (const span of spans) spansLength += span.length;
+      for (const length of lengths) spansLength += length;
       const scopeSpansLength = scopeEntry.length + spansLength;
       const resourceSpansLength = resourceEntry.length + 1 + varintBytes(scopeSpansLength).length + scopeSpansLength;
-      return Buffer.concat([
+      const request = Buffer.concat([
         Buffer.from([0x0a, ...varintBytes(resourceSpansLength)]),
         resourceEntry,
         Buffer.from([0x12, ...varintBytes(scopeSpansLength)]),
         scopeEntry,
-        ...spans,
+        pending.buffer.subarray(0, spansLength),
       ]);
+      pending.consume(spansLength);
+      return request;
     },
   };
 }

@@ -155,4 +155,10 @@ export class ProtobufWriter {
   reset(): void {
     this.position = 0;
   }
+
+  /** Drops the first `bytes` written; what follows moves to the front. */
+  consume(bytes: number): void {
+    this.buffer.copyWithin(0, bytes, this.position);
+    this.position -= bytes;
+  }
 }
