@@ -14,6 +14,8 @@
  *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
  *            generator shares the CPU, so at saturation a slower server also slows its client and
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
+ *          --sdk conduit|opentelemetry (the engine of the "on" server: Conduit's own, the default, or
+ *            OpenTelemetry's SDK with its AsyncLocalStorage context)
  *          --profile <dir> (CPU profiles of both servers in <dir>/on and <dir>/off and of the receiver in <dir>/receiver, the top functions of "on" printed)
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     rate: { type: "string", default: "0" },
     hook: { type: "boolean", default: false },
+    sdk: { type: "string", default: "conduit" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -71,7 +74,7 @@ function ask<T>(child: ChildProcess, question: string, field: string): Promise<T
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
   const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}/${mode}`] : [];
-  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint], {
+  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint, values.sdk], {
     execArgv: [...execArgv, ...profile],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -98,7 +101,7 @@ async function load(child: Child): Promise<{ rps: number; cpu: number }> {
   return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total) };
 }
 
-console.log(`bench:tracing — default stack, tracing on (sampling 1.0, OTLP protobuf to a loopback receiver) vs off`);
+console.log(`bench:tracing — default stack, tracing on (${values.sdk} engine, sampling 1.0, OTLP protobuf to a loopback receiver) vs off`);
 console.log(`${rounds} rounds × ${duration} s, ${connections} connections; ratio = median of per-round on/off\n`);
 let worst = Number.POSITIVE_INFINITY;
 for (const framework of frameworks) {

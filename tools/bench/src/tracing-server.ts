@@ -4,18 +4,23 @@
  * framework, answering `GET /api/items`, with tracing on (every request sampled, exported to the
  * parent's OTLP receiver), off, or "hook" (Conduit's tracing hook with no-op spans). Sends `{ port }` to the parent; stops (flushing its spans) on disconnect.
  *
- * Arguments: framework, "on" | "off" | "hook", OTLP endpoint.
+ * Arguments: framework, "on" | "off" | "hook", OTLP endpoint, engine ("conduit" | "opentelemetry").
  */
 import { type ServerFramework, createServer, getTracing, setTracing } from "@conduit-ai/server-core";
 import { startTelemetry } from "@conduit-ai/telemetry";
 
-const [framework = "hono", mode = "off", endpoint = ""] = process.argv.slice(2);
+const [framework = "hono", mode = "off", endpoint = "", sdk = "conduit"] = process.argv.slice(2);
 const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
 
 const telemetry =
   mode === "on"
     ? await startTelemetry({
-        environment: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: "always_on", OTEL_SERVICE_NAME: "bench" },
+        environment: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+          OTEL_TRACES_SAMPLER: "always_on",
+          OTEL_SERVICE_NAME: "bench",
+          CONDUIT_TELEMETRY_SDK: sdk,
+        },
       })
     : undefined;
 if (mode === "on" && telemetry === undefined) throw new Error("tracing did not start");
