@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AdapterOptions, type ServerAdapter, createHealthRoutes } from "@conduit-ai/server-core";
 import { handleNodeRequest } from "@conduit-ai/server-core/node";
 import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
+import { StandInResponse } from "./in-process-dispatch.js";
 
 type Handler = Parameters<typeof handleNodeRequest>[0];
 
@@ -15,33 +16,6 @@ function adapter(options: AdapterOptions): ServerAdapter & { handler: Handler } 
   const server = new HonoServerAdapter(undefined, { port: 0, host: "127.0.0.1" }, options);
   server.registerRouteGroup(createHealthRoutes(server as Parameters<typeof createHealthRoutes>[0]));
   return server as unknown as ServerAdapter & { handler: Handler };
-}
-
-/** The least a Node request/response pair needs for the bridge; the bytes go nowhere. */
-class FakeResponse {
-  headersSent = false;
-  destroyed = false;
-  writableFinished = false;
-  statusCode = 200;
-  private headers: Record<string, unknown> = {};
-  setHeader(name: string, value: unknown): void {
-    this.headers[name] = value;
-  }
-  writeHead(status: number, headers: unknown): this {
-    this.statusCode = status;
-    this.headers = headers as Record<string, unknown>;
-    return this;
-  }
-  end(_body?: unknown): void {
-    this.headersSent = true;
-    this.writableFinished = true;
-  }
-  once(): this {
-    return this;
-  }
-  off(): this {
-    return this;
-  }
 }
 
 function request(): { request: IncomingMessage; response: ServerResponse } {
@@ -52,7 +26,7 @@ function request(): { request: IncomingMessage; response: ServerResponse } {
     socket: { remoteAddress: "127.0.0.1" },
     readableEnded: true,
   } as unknown as IncomingMessage;
-  return { request, response: new FakeResponse() as unknown as ServerResponse };
+  return { request, response: new StandInResponse() as unknown as ServerResponse };
 }
 
 async function measure(name: string, server: { handler: Handler }, seconds = 3): Promise<number> {

@@ -4,21 +4,19 @@
  * into a stand-in response, with the whole stack and with one part left out at a time, so
  * each part's CPU µs per request shows (logging writes to /dev/null through pino).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
 import { ApiKeyStore, createApiKeyAuthMiddleware } from "@conduit-ai/auth";
 import type { ServerAdapterConfig } from "@conduit-ai/server-core";
 import { createLoggingMiddleware } from "@conduit-ai/server-core/middleware";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
 import { pino } from "pino";
 import { API_KEY, ITEMS, RATE_LIMIT, WINDOW_MS } from "./stack-ecosystem.js";
+import { type NodeHandler, cpuPerRequest } from "./in-process-dispatch.js";
 import { median } from "./statistics.js";
 
-type Handler = Parameters<typeof handleNodeRequest>[0];
 const devNull = pino.destination({ dest: "/dev/null", sync: false });
 
 function server(parts: { logging?: boolean; auth?: boolean; rateLimit?: boolean; metrics?: boolean; cors?: boolean }): {
-  handler: Handler;
+  handler: NodeHandler;
 } {
   const config: ServerAdapterConfig = {
     port: 0,
@@ -33,58 +31,11 @@ function server(parts: { logging?: boolean; auth?: boolean; rateLimit?: boolean;
   if (parts.auth !== false)
     adapter.registerMiddleware(createApiKeyAuthMiddleware({ store: new ApiKeyStore().addKey(API_KEY, { id: "bench" }) }));
   adapter.registerRoute({ method: "GET", path: "/items", handler: () => ({ items: ITEMS }) });
-  return adapter as unknown as { handler: Handler };
-}
-
-class FakeResponse {
-  headersSent = false;
-  destroyed = false;
-  writableFinished = false;
-  closed = false;
-  statusCode = 200;
-  writeHead(status: number): this {
-    this.statusCode = status;
-    return this;
-  }
-  end(): void {
-    this.headersSent = true;
-    this.writableFinished = true;
-  }
-  once(): this {
-    return this;
-  }
-  off(): this {
-    return this;
-  }
+  return adapter as unknown as { handler: NodeHandler };
 }
 
 const headers = { host: "127.0.0.1", "user-agent": "micro", accept: "*/*", "x-api-key": API_KEY, origin: "https://app.example" };
-async function measure(target: { handler: Handler }, seconds: number): Promise<number> {
-  const route = target.handler.routes.routes().find((item) => item.fullPath === "/api/items");
-  // CPU time, not wall time: on a shared machine the process is often off the CPU.
-  const started = process.cpuUsage();
-  const cpu = () => {
-    const used = process.cpuUsage(started);
-    return used.user + used.system;
-  };
-  let count = 0;
-  while (cpu() < seconds * 1e6) {
-    for (let index = 0; index < 100; index++) {
-      const request = {
-        method: "GET",
-        url: "/api/items",
-        headers,
-        socket: { remoteAddress: "127.0.0.1" },
-        readableEnded: true,
-      } as unknown as IncomingMessage;
-      const response = new FakeResponse();
-      await handleNodeRequest(target.handler, request, response as unknown as ServerResponse, route);
-      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
-    }
-    count += 100;
-  }
-  return cpu() / count;
-}
+const measure = (target: { handler: NodeHandler }, seconds: number) => cpuPerRequest(target.handler, "/api/items", headers, seconds);
 
 const variants: Array<[string, Parameters<typeof server>[0]]> = [
   ["whole stack", {}],

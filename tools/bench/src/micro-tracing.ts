@@ -8,62 +8,15 @@
  * share of real sockets, this isolates what the engines themselves cost.
  */
 import { fork } from "node:child_process";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { HonoServerAdapter } from "@conduit-ai/adapter-hono";
 import { getTracing, setTracing } from "@conduit-ai/server-core";
-import { handleNodeRequest } from "@conduit-ai/server-core/node";
+import { type NodeHandler, cpuPerRequest } from "./in-process-dispatch.js";
 import { median } from "./statistics.js";
 
-type Handler = Parameters<typeof handleNodeRequest>[0];
 const VARIANTS = ["off", "hook", "conduit", "opentelemetry"] as const;
 const execArgv = ["--conditions=@conduit-ai/source", "--import", "tsx"];
 const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
 const headers = { host: "127.0.0.1", "user-agent": "micro", accept: "*/*" };
-
-class StandInResponse {
-  headersSent = false;
-  destroyed = false;
-  writableFinished = false;
-  closed = false;
-  statusCode = 200;
-  writeHead(status: number): this {
-    this.statusCode = status;
-    return this;
-  }
-  end(): void {
-    this.headersSent = true;
-    this.writableFinished = true;
-  }
-  once(): this {
-    return this;
-  }
-  off(): this {
-    return this;
-  }
-}
-
-/** CPU µs per request over `seconds` of CPU time. */
-async function measure(handler: Handler, seconds: number): Promise<number> {
-  const route = handler.routes.routes().find((item) => item.fullPath === "/api/items");
-  const started = process.cpuUsage();
-  const cpu = () => {
-    const used = process.cpuUsage(started);
-    return used.user + used.system;
-  };
-  let count = 0;
-  while (cpu() < seconds * 1e6) {
-    for (let index = 0; index < 100; index++) {
-      const request = { method: "GET", url: "/api/items", headers, socket: { remoteAddress: "127.0.0.1" }, readableEnded: true };
-      const response = new StandInResponse();
-      await handleNodeRequest(handler, request as unknown as IncomingMessage, response as unknown as ServerResponse, route);
-      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
-    }
-    count += 100;
-    // Let the exporter's timers and sockets run, as a server's event loop would.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return cpu() / count;
-}
 
 async function runVariant(variant: string): Promise<void> {
   let receiver: ReturnType<typeof fork> | undefined;
@@ -85,10 +38,10 @@ async function runVariant(variant: string): Promise<void> {
     rateLimit: { maxRequests: 1e9, windowMs: 60_000 },
   });
   adapter.registerRoute({ method: "GET", path: "/items", handler: () => ({ items: ITEMS }) });
-  const { handler } = adapter as unknown as { handler: Handler };
-  await measure(handler, 1);
+  const { handler } = adapter as unknown as { handler: NodeHandler };
+  await cpuPerRequest(handler, "/api/items", headers, 1);
   const rounds: number[] = [];
-  for (let round = 0; round < 5; round++) rounds.push(await measure(handler, 1));
+  for (let round = 0; round < 5; round++) rounds.push(await cpuPerRequest(handler, "/api/items", headers, 1));
   process.send?.(median(rounds));
   receiver?.kill();
   process.exit(0);
