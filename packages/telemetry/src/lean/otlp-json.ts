@@ -6,6 +6,7 @@
 import type { TraceAttributeValue, TraceAttributes } from "@conduit-ai/server-core";
 import { type FinishedSpan, forEachAttribute, unixNanoString } from "./finished-span.js";
 import type { OtlpEncoding, Resource } from "./resource.js";
+import { type SpanLimits, eachDefined, keptEvents, visitLimited } from "./span-limits.js";
 
 type JsonAnyValue =
   | { stringValue: string }
@@ -31,9 +32,26 @@ function keyValues(attributes: TraceAttributes | undefined): JsonKeyValue[] {
   return result;
 }
 
-export function encodeSpanJson(span: FinishedSpan): object {
+/** Pushes at most `limit` attributes onto `into`; returns how many were left out. */
+function limitedKeyValues(
+  forEach: (visit: (key: string, value: TraceAttributeValue) => void) => void,
+  limit: number,
+  maxLength: number,
+  into: JsonKeyValue[],
+): number {
+  return visitLimited(forEach, limit, maxLength, (key, value) => into.push({ key, value: anyValue(value) }));
+}
+
+export function encodeSpanJson(span: FinishedSpan, limits: SpanLimits): object {
   const attributes: JsonKeyValue[] = [];
-  forEachAttribute(span, (key, value) => attributes.push({ key, value: anyValue(value) }));
+  const droppedAttributes = limitedKeyValues(
+    (visit) => forEachAttribute(span, visit),
+    limits.attributeCount,
+    limits.attributeValueLength,
+    attributes,
+  );
+  const events = keptEvents(span.events, limits.eventCount);
+  const droppedEvents = (span.events?.length ?? 0) - events.length;
   return {
     traceId: span.traceId.toString("hex"),
     spanId: span.spanId.toString("hex"),
@@ -44,24 +62,36 @@ export function encodeSpanJson(span: FinishedSpan): object {
     startTimeUnixNano: unixNanoString(span.startTime),
     endTimeUnixNano: unixNanoString(span.endTime),
     attributes,
-    events: (span.events ?? []).map((event) => ({
-      timeUnixNano: unixNanoString(event.time),
-      name: event.name,
-      attributes: keyValues(event.attributes),
-    })),
+    ...(droppedAttributes > 0 ? { droppedAttributesCount: droppedAttributes } : {}),
+    events: events.map((event) => {
+      const eventAttributes: JsonKeyValue[] = [];
+      const dropped = limitedKeyValues(
+        eachDefined(event.attributes),
+        limits.eventAttributeCount,
+        limits.attributeValueLength,
+        eventAttributes,
+      );
+      return {
+        timeUnixNano: unixNanoString(event.time),
+        name: event.name,
+        attributes: eventAttributes,
+        ...(dropped > 0 ? { droppedAttributesCount: dropped } : {}),
+      };
+    }),
+    ...(droppedEvents > 0 ? { droppedEventsCount: droppedEvents } : {}),
     status: span.statusCode === 0 ? {} : { code: span.statusCode, ...(span.statusMessage ? { message: span.statusMessage } : {}) },
     flags: 0x101 | (span.parentIsRemote ? 0x200 : 0),
   };
 }
 
-export function jsonEncoding(resource: Resource): OtlpEncoding<object> {
+export function jsonEncoding(resource: Resource, limits: SpanLimits): OtlpEncoding<object> {
   const header = {
     resource: { attributes: keyValues(resource.attributes) },
     scope: { name: resource.scopeName, version: resource.scopeVersion },
   };
   return {
     contentType: "application/json",
-    encodeSpan: encodeSpanJson,
+    encodeSpan: (span) => encodeSpanJson(span, limits),
     encodeRequest: (spans) =>
       JSON.stringify({ resourceSpans: [{ resource: header.resource, scopeSpans: [{ scope: header.scope, spans }] }] }),
   };

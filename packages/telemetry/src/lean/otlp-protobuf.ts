@@ -8,6 +8,7 @@ import type { TraceAttributeValue } from "@conduit-ai/server-core";
 import { type FinishedSpan, forEachAttribute, unixParts } from "./finished-span.js";
 import { ProtobufWriter } from "./protobuf-writer.js";
 import type { OtlpEncoding, Resource } from "./resource.js";
+import { type SpanLimits, eachDefined, keptEvents, visitLimited } from "./span-limits.js";
 
 // Span flags: the W3C sampled bit, and that the parent's remoteness is known (and whether it is remote).
 const FLAG_SAMPLED = 0x1;
@@ -43,8 +44,8 @@ function writeTime(writer: ProtobufWriter, field: number, time: number): void {
   writer.fixed64Nanos(field, milliseconds, nanoseconds);
 }
 
-/** Appends the span as ScopeSpans' field 2, ready to follow others. */
-export function writeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
+/** Appends the span as ScopeSpans' field 2, ready to follow others, within `limits` (what is over them counted as dropped). */
+export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: SpanLimits): void {
   const start = writer.begin(2);
   writer.bytes(1, span.traceId);
   writer.bytes(2, span.spanId);
@@ -54,19 +55,27 @@ export function writeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
   writer.uint(6, span.kind);
   writeTime(writer, 7, span.startTime);
   writeTime(writer, 8, span.endTime);
-  forEachAttribute(span, (key, value) => writeAttribute(writer, 9, key, value));
-  for (const event of span.events ?? []) {
+  const { attributeCount, attributeValueLength, eventCount, eventAttributeCount } = limits;
+  const droppedAttributes = visitLimited(
+    (visit) => forEachAttribute(span, visit),
+    attributeCount,
+    attributeValueLength,
+    (key, value) => writeAttribute(writer, 9, key, value),
+  );
+  if (droppedAttributes > 0) writer.uint(10, droppedAttributes);
+  const events = keptEvents(span.events, eventCount);
+  for (const event of events) {
     const eventStart = writer.begin(11);
     writeTime(writer, 1, event.time);
     writer.string(2, event.name);
-    if (event.attributes !== undefined) {
-      for (const key in event.attributes) {
-        const value = event.attributes[key];
-        if (value !== undefined) writeAttribute(writer, 3, key, value);
-      }
-    }
+    const dropped = visitLimited(eachDefined(event.attributes), eventAttributeCount, attributeValueLength, (key, value) =>
+      writeAttribute(writer, 3, key, value),
+    );
+    if (dropped > 0) writer.uint(4, dropped);
     writer.end(eventStart);
   }
+  const droppedEvents = (span.events?.length ?? 0) - events.length;
+  if (droppedEvents > 0) writer.uint(12, droppedEvents);
   if (span.statusCode !== 0) {
     const status = writer.begin(15);
     if (span.statusMessage) writer.string(2, span.statusMessage);
@@ -83,7 +92,7 @@ export function writeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
  * appended to one buffer, back to back, and a span's encoding is just its length there: no
  * object per span waits in the queue, and a batch is the oldest bytes of that buffer.
  */
-export function protobufEncoding(resource: Resource): OtlpEncoding<number> {
+export function protobufEncoding(resource: Resource, limits: SpanLimits): OtlpEncoding<number> {
   const header = new ProtobufWriter();
   const resourceStart = header.begin(1);
   for (const [key, value] of Object.entries(resource.attributes)) writeAttribute(header, 1, key, value);
@@ -101,7 +110,7 @@ export function protobufEncoding(resource: Resource): OtlpEncoding<number> {
     contentType: "application/x-protobuf",
     encodeSpan(span) {
       const before = pending.position;
-      writeSpan(pending, span);
+      writeSpan(pending, span, limits);
       return pending.position - before;
     },
     encodeRequest(lengths) {

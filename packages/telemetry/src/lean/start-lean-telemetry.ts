@@ -7,6 +7,7 @@ import { jsonEncoding } from "./otlp-json.js";
 import { protobufEncoding } from "./otlp-protobuf.js";
 import { createResource } from "./resource.js";
 import { createSampler } from "./sampler.js";
+import { spanLimitsFrom } from "./span-limits.js";
 
 /**
  * Installs the lean engine (`sdk: "conduit"`) as Conduit's tracing hook; `startTelemetry()` calls
@@ -17,10 +18,11 @@ export function startLeanTelemetry(settings: TelemetrySettings, environment: Env
   const resource = createResource(settings, options.serviceVersion);
   const target = { url: settings.url, headers: settings.headers };
   const batchOptions = batchOptionsFrom(environment, options.exportImmediately);
+  const limits = spanLimitsFrom(environment);
   const exporter =
     settings.protocol === "http/json"
-      ? new BatchExporter(jsonEncoding(resource), target, batchOptions, warn)
-      : new BatchExporter(protobufEncoding(resource), target, batchOptions, warn);
+      ? new BatchExporter(jsonEncoding(resource, limits), target, batchOptions, warn)
+      : new BatchExporter(protobufEncoding(resource, limits), target, batchOptions, warn);
   setTracing(new LeanTracing(exporter, createSampler(settings.sampler, settings.samplerArg), settings.captureContent));
   let stopped: Promise<void> | undefined;
   return {

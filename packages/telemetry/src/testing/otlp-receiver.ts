@@ -24,7 +24,10 @@ export interface ReceivedSpan {
   /** OTLP's numbers: 1 internal, 2 server, 3 client. */
   kind: number;
   attributes: Record<string, AttributeValue>;
-  events: Array<{ name: string; attributes: Record<string, AttributeValue> }>;
+  events: Array<{ name: string; attributes: Record<string, AttributeValue>; droppedAttributesCount?: number }>;
+  /** What the sender left out under its span limits. */
+  droppedAttributesCount: number;
+  droppedEventsCount: number;
   /** 0 unset, 1 ok, 2 error. */
   status: { code: number; message?: string };
   startTimeUnixNano: string;
@@ -84,10 +87,15 @@ function flatten(request: unknown, encoding: "protobuf" | "json"): ReceivedSpan[
           name: span.name as string,
           kind: Number(span.kind ?? 0),
           attributes: attributesOf(span.attributes as OtlpKeyValue[]),
-          events: ((span.events ?? []) as Array<{ name: string; attributes?: OtlpKeyValue[] }>).map((event) => ({
-            name: event.name,
-            attributes: attributesOf(event.attributes),
-          })),
+          events: ((span.events ?? []) as Array<{ name: string; attributes?: OtlpKeyValue[]; droppedAttributesCount?: number }>).map(
+            (event) => ({
+              name: event.name,
+              attributes: attributesOf(event.attributes),
+              ...(event.droppedAttributesCount ? { droppedAttributesCount: Number(event.droppedAttributesCount) } : {}),
+            }),
+          ),
+          droppedAttributesCount: Number(span.droppedAttributesCount ?? 0),
+          droppedEventsCount: Number(span.droppedEventsCount ?? 0),
           status: { code: Number(status.code ?? 0), ...(status.message ? { message: status.message } : {}) },
           startTimeUnixNano: String(span.startTimeUnixNano),
           endTimeUnixNano: String(span.endTimeUnixNano),
