@@ -130,6 +130,27 @@ describe("batching and export", () => {
     expect(warnings).toEqual([expect.stringMatching(/network error ECONNREFUSED.*(no time left|attempts)/)]);
   });
 
+  it("a collector that takes the request and never answers: each request ends at OTEL_EXPORTER_OTLP_TIMEOUT, retried until the export timeout", async () => {
+    let requests = 0;
+    const silent = createServer(() => {
+      requests++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await trace({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TIMEOUT: "150", OTEL_BSP_EXPORT_TIMEOUT: "1000" });
+      const started = Date.now();
+      endSpans(1);
+      await telemetry?.forceFlush();
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(requests).toBeGreaterThanOrEqual(2);
+      expect(warnings).toEqual([expect.stringMatching(/network error ETIMEDOUT.*(no time left|attempts)/)]);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it("shutdown sends what is pending; spans ended afterwards are dropped", async () => {
     await trace({});
     const tracing = getTracing();
