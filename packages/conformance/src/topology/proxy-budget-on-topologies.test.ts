@@ -117,7 +117,8 @@ describe.each(REDIS_TOPOLOGIES)("governance across two processes on Redis $name"
     await new Promise((resolve) => setTimeout(resolve, 500));
     const served = outcomes.filter((outcome) => outcome.status === 200).length;
     const refused = outcomes.filter((outcome) => outcome.status === 429);
-    expect(served + refused.length).toBe(120);
+    // Every call is served or refused for its budget; anything else shows here with its status.
+    expect(outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 429)).toEqual([]);
     expect(new Set(refused.map((outcome) => outcome.errorType))).toEqual(new Set(["budget_exceeded"]));
     const costs = anthropic.exchanges.slice(before).map((exchange) => upstreamCost(exchange.sent));
     expect(costs).toHaveLength(served);
