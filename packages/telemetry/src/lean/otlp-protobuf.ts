@@ -8,7 +8,7 @@ import type { TraceAttributeValue } from "@conduit-ai/server-core";
 import { type FinishedSpan, forEachAttribute, unixParts } from "./finished-span.js";
 import { ProtobufWriter } from "./protobuf-writer.js";
 import type { OtlpEncoding, Resource } from "./resource.js";
-import { type SpanLimits, eachDefined, keptEvents, visitLimited } from "./span-limits.js";
+import { type SpanLimits, eachDefined, keptEvents, limitedValue, visitLimited } from "./span-limits.js";
 
 // Span flags: the W3C sampled bit, and that the parent's remoteness is known (and whether it is remote).
 const FLAG_SAMPLED = 0x1;
@@ -56,13 +56,12 @@ export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: Sp
   writeTime(writer, 7, span.startTime);
   writeTime(writer, 8, span.endTime);
   const { attributeCount, attributeValueLength, eventCount, eventAttributeCount } = limits;
-  const droppedAttributes = visitLimited(
-    (visit) => forEachAttribute(span, visit),
-    attributeCount,
-    attributeValueLength,
-    (key, value) => writeAttribute(writer, 9, key, value),
-  );
-  if (droppedAttributes > 0) writer.uint(10, droppedAttributes);
+  // Inline rather than through visitLimited: this runs for every span of every request.
+  let attributes = 0;
+  forEachAttribute(span, (key, value) => {
+    if (attributes++ < attributeCount) writeAttribute(writer, 9, key, limitedValue(value, attributeValueLength));
+  });
+  if (attributes > attributeCount) writer.uint(10, attributes - attributeCount);
   const events = keptEvents(span.events, eventCount);
   for (const event of events) {
     const eventStart = writer.begin(11);
