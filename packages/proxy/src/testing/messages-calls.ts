@@ -24,7 +24,7 @@ export async function streamedMessagesCall(
   key: string,
   body: string,
   cancel: boolean,
-): Promise<{ status: number; errorType?: string }> {
+): Promise<{ status: number; errorType?: string; message?: string }> {
   const controller = new AbortController();
   const response = await fetch(`${url}/v1/messages`, {
     method: "POST",
@@ -33,8 +33,12 @@ export async function streamedMessagesCall(
     body,
   });
   if (response.status !== 200) {
-    const refusal = (await response.json()) as { error?: { type?: string } };
-    return { status: response.status, ...(refusal.error?.type ? { errorType: refusal.error.type } : {}) };
+    const refusal = (await response.json()) as { error?: { type?: string; message?: string } };
+    return {
+      status: response.status,
+      ...(refusal.error?.type ? { errorType: refusal.error.type } : {}),
+      ...(refusal.error?.message ? { message: refusal.error.message } : {}),
+    };
   }
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   let seen = "";
