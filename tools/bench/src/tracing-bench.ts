@@ -11,6 +11,9 @@
  * Options: --frameworks hono,express,fastify,koa  --rounds 5  --duration 3  --connections 50
  *          --hook (a third server: Conduit's tracing hook installed with no-op spans, so Conduit's own
  *            traced path shows apart from OpenTelemetry's SDK and its AsyncLocalStorage)
+ *          --parts (five servers: off, hook, "record" (the conduit engine recording spans, dropping them at
+ *            end), "encode" (also encoding them into OTLP requests never sent) and on: where the
+ *            cost goes, as each one's throughput ratio to off)
  *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
  *            generator shares the CPU, so at saturation a slower server also slows its client and
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     rate: { type: "string", default: "0" },
     hook: { type: "boolean", default: false },
+    parts: { type: "boolean", default: false },
     sdk: { type: "string", default: "conduit" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
@@ -43,8 +47,8 @@ const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-type Mode = "off" | "on" | "hook";
-const modes: Mode[] = values.hook ? ["off", "hook", "on"] : ["off", "on"];
+type Mode = "off" | "on" | "hook" | "record" | "encode";
+const modes: Mode[] = values.parts ? ["off", "hook", "record", "encode", "on"] : values.hook ? ["off", "hook", "on"] : ["off", "on"];
 interface Child {
   process: ChildProcess;
   url: string;
@@ -109,7 +113,7 @@ for (const framework of frameworks) {
   for (const mode of modes) children[mode] = await startChild(framework, mode);
   // Warm-up (twice each), and the check that tracing really exports: spans reach the receiver.
   for (let pass = 0; pass < 2; pass++) for (const mode of modes) await load(children[mode]);
-  const ratios: number[] = [];
+  const ratios = Object.fromEntries(modes.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>;
   const figures = Object.fromEntries(modes.map((mode) => [mode, { rps: [] as number[], cpu: [] as number[] }])) as Record<
     Mode,
     { rps: number[]; cpu: number[] }
@@ -123,21 +127,24 @@ for (const framework of frameworks) {
       figures[mode].rps.push(measured[mode].rps);
       figures[mode].cpu.push(measured[mode].cpu);
     }
-    ratios.push(measured.on.rps / measured.off.rps);
+    for (const mode of modes) ratios[mode].push(measured[mode].rps / measured.off.rps);
   }
-  const { on, off } = children;
-  await fetch(on.url);
+  await fetch(children.on.url);
   for (const mode of modes) await stop(children[mode]);
   const { count: exported, cpu: receiverCpu } = await ask<{ count: number; cpu: number }>(receiver, "count", "received");
-  const ratio = median(ratios);
+  const ratio = median(ratios.on);
   worst = Math.min(worst, ratio);
   const [cpuOff, cpuOn] = [median(figures.off.cpu), median(figures.on.cpu)];
   console.log(
     `${framework.padEnd(8)} off ${Math.round(median(figures.off.rps))} req/s ${cpuOff.toFixed(0)} µs, on ${Math.round(median(figures.on.rps))} req/s ${cpuOn.toFixed(0)} µs` +
       ` → ${ratio.toFixed(3)}× throughput (goal ≥ ${GOAL}×), CPU ${(cpuOn / cpuOff).toFixed(2)}×` +
       (figures.hook ? `; no-op hook ${median(figures.hook.cpu).toFixed(0)} µs (${(median(figures.hook.cpu) / cpuOff).toFixed(2)}×)` : "") +
-      `  [spans received: ${exported} (receiver ${(receiverCpu / Math.max(1, exported)).toFixed(1)} µs CPU each), rounds: ${ratios.map((value) => value.toFixed(2)).join(" ")}]`,
+      `  [spans received: ${exported} (receiver ${(receiverCpu / Math.max(1, exported)).toFixed(1)} µs CPU each), rounds: ${ratios.on.map((value) => value.toFixed(2)).join(" ")}]`,
   );
+  if (values.parts) {
+    const part = (mode: Mode) => `${mode} ${median(ratios[mode]).toFixed(3)}× (${median(figures[mode].cpu).toFixed(0)} µs)`;
+    console.log(`${"".padEnd(8)} parts, throughput vs off: ${(["hook", "record", "encode", "on"] as const).map(part).join(", ")}`);
+  }
   if (exported === 0) throw new Error(`${framework}: tracing on exported no span`);
 }
 receiver.disconnect();

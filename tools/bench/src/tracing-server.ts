@@ -2,12 +2,16 @@
  * A child of `bench:tracing`: Conduit's default stack (request id, timing, errors, security
  * headers, logging off, compression, CORS, rate limit with a raised ceiling, metrics) on one
  * framework, answering `GET /api/items`, with tracing on (every request sampled, exported to the
- * parent's OTLP receiver), off, or "hook" (Conduit's tracing hook with no-op spans). Sends `{ port }` to the parent; stops (flushing its spans) on disconnect.
+ * parent's OTLP receiver), off, "hook" (Conduit's tracing hook with no-op spans), or the conduit
+ * engine without export: "record" (spans recorded, dropped at end) and "encode" (also encoded into
+ * OTLP requests that are never sent). Sends `{ port }` to the parent; stops (flushing its spans)
+ * on disconnect.
  *
- * Arguments: framework, "on" | "off" | "hook", OTLP endpoint, engine ("conduit" | "opentelemetry").
+ * Arguments: framework, "on" | "off" | "hook" | "record" | "encode", OTLP endpoint, engine ("conduit" | "opentelemetry").
  */
 import { type ServerFramework, createServer, getTracing, setTracing } from "@conduit-ai/server-core";
 import { startTelemetry } from "@conduit-ai/telemetry";
+import { installLeanEngineWithoutExport } from "@conduit-ai/telemetry/testing";
 
 const [framework = "hono", mode = "off", endpoint = "", sdk = "conduit"] = process.argv.slice(2);
 const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
@@ -26,6 +30,8 @@ const telemetry =
 if (mode === "on" && telemetry === undefined) throw new Error("tracing did not start");
 // "hook": Conduit's traced request path with the no-op tracer's spans (no OpenTelemetry at all).
 if (mode === "hook") setTracing({ ...getTracing(), enabled: true });
+// "record" / "encode": the conduit engine with its spans dropped at end, or encoded and dropped.
+if (mode === "record" || mode === "encode") installLeanEngineWithoutExport(mode);
 const server = await createServer(undefined, {
   framework: framework as ServerFramework,
   config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { maxRequests: 1_000_000_000, windowMs: 60_000 } },
