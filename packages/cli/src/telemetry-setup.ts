@@ -21,7 +21,7 @@ export async function startTelemetryIfAsked(
   if (config === undefined && !endpointSet) return undefined;
   if (config !== undefined && config !== false && (typeof config !== "object" || config === null || Array.isArray(config))) {
     throw new UsageError(
-      'Config file: "telemetry" must be an object (endpoint, protocol, headers, serviceName, sampler, samplerArg, captureContent, sdk) or false',
+      'Config file: "telemetry" must be an object (endpoint, protocol, headers, compression, serviceName, sampler, samplerArg, captureContent, sdk) or false',
     );
   }
   const { startTelemetry, TelemetryConfigError } = await import("@conduit-ai/telemetry");

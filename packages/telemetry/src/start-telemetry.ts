@@ -64,7 +64,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     },
     api.DiagLogLevel.WARN,
   );
-  const exporter = new exporterModule.OTLPTraceExporter({ url: settings.url, headers: settings.headers });
+  const exporter = new exporterModule.OTLPTraceExporter({
+    url: settings.url,
+    headers: settings.headers,
+    // CompressionAlgorithm's values are these strings; passed always, so the environment given wins over process.env.
+    compression: settings.compression as never,
+  });
   const processor = options.exportImmediately ? new node.SimpleSpanProcessor(exporter) : new node.BatchSpanProcessor(exporter);
   const provider = new node.NodeTracerProvider({
     resource: resources.defaultResource().merge(

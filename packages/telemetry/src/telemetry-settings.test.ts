@@ -16,6 +16,7 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
       url: "http://collector:4318/v1/traces",
       protocol: "http/protobuf",
       headers: {},
+      compression: "none",
       serviceName: "conduit",
       resourceAttributes: {},
       sampler: "parentbased_always_on",
@@ -105,6 +106,17 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     expect(resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "opentelemetry" }, { sdk: "conduit" })?.sdk).toBe("conduit");
     expect(() => resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "otel" })).toThrow(TelemetryConfigError);
     expect(() => resolveTelemetrySettings(endpoint, { sdk: "jaeger" as "conduit" })).toThrow(/sdk "jaeger"/);
+  });
+
+  it("reads compression from OTEL_EXPORTER_OTLP_(TRACES_)COMPRESSION or the compression key (none by default); an unknown one is refused", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" };
+    expect(resolveTelemetrySettings({ ...endpoint, OTEL_EXPORTER_OTLP_COMPRESSION: "GZIP" })?.compression).toBe("gzip");
+    // The signal-specific variable wins over the generic one, the key over both.
+    const both = { ...endpoint, OTEL_EXPORTER_OTLP_COMPRESSION: "gzip", OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "none" };
+    expect(resolveTelemetrySettings(both)?.compression).toBe("none");
+    expect(resolveTelemetrySettings(both, { compression: "gzip" })?.compression).toBe("gzip");
+    expect(() => resolveTelemetrySettings({ ...endpoint, OTEL_EXPORTER_OTLP_COMPRESSION: "zstd" })).toThrow(/compression "zstd"/);
+    expect(() => resolveTelemetrySettings(endpoint, { compression: "br" as "gzip" })).toThrow(TelemetryConfigError);
   });
 
   it("parses the OTEL_*_HEADERS list leniently", () => {

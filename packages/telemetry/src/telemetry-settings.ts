@@ -6,6 +6,9 @@
 
 export type TelemetryProtocol = "http/protobuf" | "http/json";
 
+/** How an export request's body is sent: as is (`none`, the specification's default) or `gzip`. */
+export type TelemetryCompression = "gzip" | "none";
+
 /**
  * The tracing engine: `conduit` (default), Conduit's lean built-in one; `opentelemetry`, the
  * OpenTelemetry SDK registered process-wide (AsyncLocalStorage context), for processes whose other
@@ -31,6 +34,8 @@ export interface TelemetryConfig {
   protocol?: TelemetryProtocol;
   /** Headers sent with every export (an API key of the collector). Never recorded anywhere. */
   headers?: Record<string, string>;
+  /** `gzip` or `none` (default), as `OTEL_EXPORTER_OTLP_COMPRESSION`: ≈ 5× fewer bytes to a collector across a network. */
+  compression?: TelemetryCompression;
   /** `service.name` of the resource; default `conduit`. */
   serviceName?: string;
   /** Default `parentbased_always_on`. */
@@ -49,6 +54,7 @@ export interface TelemetrySettings {
   url: string;
   protocol: TelemetryProtocol;
   headers: Record<string, string>;
+  compression: TelemetryCompression;
   serviceName: string;
   /** `OTEL_RESOURCE_ATTRIBUTES`, parsed. */
   resourceAttributes: Record<string, string>;
@@ -118,6 +124,12 @@ function checkedProtocol(protocol: string): TelemetryProtocol {
   throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
 }
 
+function checkedCompression(compression: string): TelemetryCompression {
+  const lower = compression.toLowerCase();
+  if (lower === "gzip" || lower === "none") return lower;
+  throw new TelemetryConfigError(`OTLP compression ${JSON.stringify(compression)} is not supported: use gzip or none (default)`);
+}
+
 /** Every engine, the default first. */
 export const TELEMETRY_SDKS: readonly TelemetrySdk[] = ["conduit", "opentelemetry"];
 
@@ -130,7 +142,7 @@ function checkedSdk(sdk: string): TelemetrySdk {
  * The settings of a tracer, or `undefined` when tracing is off: no endpoint given,
  * `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` or `telemetry.enabled: false`. An unknown
  * sampler or a bad ratio falls back to the default with a warning, as the specification says;
- * an endpoint or protocol that cannot work throws `TelemetryConfigError`.
+ * an endpoint, protocol or compression that cannot work throws `TelemetryConfigError`.
  *
  * @example
  * resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" });
@@ -159,6 +171,12 @@ export function resolveTelemetrySettings(
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_HEADERS),
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
   };
+  const compression = checkedCompression(
+    config.compression ??
+      present(environment.OTEL_EXPORTER_OTLP_TRACES_COMPRESSION) ??
+      present(environment.OTEL_EXPORTER_OTLP_COMPRESSION) ??
+      "none",
+  );
   const resourceAttributes = parseKeyValueList(environment.OTEL_RESOURCE_ATTRIBUTES);
   const serviceName = config.serviceName ?? present(environment.OTEL_SERVICE_NAME) ?? resourceAttributes["service.name"] ?? "conduit";
   let sampler = (config.sampler ??
@@ -177,5 +195,16 @@ export function resolveTelemetrySettings(
   const captureContent =
     config.captureContent ?? present(environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)?.toLowerCase() === "true";
   const sdk = checkedSdk(config.sdk ?? present(environment.CONDUIT_TELEMETRY_SDK) ?? "conduit");
-  return { url: checkedUrl(url), protocol, headers, serviceName, resourceAttributes, sampler, samplerArg, captureContent, sdk };
+  return {
+    url: checkedUrl(url),
+    protocol,
+    headers,
+    compression,
+    serviceName,
+    resourceAttributes,
+    sampler,
+    samplerArg,
+    captureContent,
+    sdk,
+  };
 }

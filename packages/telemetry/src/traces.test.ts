@@ -198,6 +198,16 @@ describe.each(TELEMETRY_SDKS)("traces exported over OTLP/HTTP to a real receiver
     expect(JSON.stringify(ofTrace(INCOMING_TRACE))).not.toContain('{"a": 1,}');
   });
 
+  it("gzip compression (OTEL_EXPORTER_OTLP_COMPRESSION): every export is sent gzip-encoded and decodes to the same spans", async () => {
+    await trace(sdk, { OTEL_EXPORTER_OTLP_COMPRESSION: "gzip" });
+    const response = await fetch(`${base}/api/health`, { headers: { traceparent: `00-${INCOMING_TRACE}-${INCOMING_PARENT}-01` } });
+    expect(response.status).toBe(200);
+    const spans = await receiver.waitFor(() => ofTrace(INCOMING_TRACE).length > 0);
+    expect(receiver.exports.length).toBeGreaterThan(0);
+    expect(receiver.exports.every((entry) => entry.headers["content-encoding"] === "gzip")).toBe(true);
+    expect(byName(spans, "GET /api/health")).toMatchObject({ kind: SERVER, parentSpanId: INCOMING_PARENT });
+  });
+
   it("sampling: always_off records nothing, yet a sampled parent's decision is honoured by the parent-based default", async () => {
     await trace(sdk, { OTEL_TRACES_SAMPLER: "always_off" });
     await fetch(`${base}/api/health`);

@@ -38,9 +38,9 @@ describe("tracing from the CLI", () => {
     expect(span?.resource).toMatchObject({ "service.name": "serve-under-test", "service.version": VERSION });
   }, 60_000);
 
-  it("conduit proxy traces from the config file's telemetry key; a grpc protocol is refused before serving", async () => {
+  it("conduit proxy traces from the config file's telemetry key (gzip-compressed); a grpc protocol is refused before serving", async () => {
     const config = {
-      telemetry: { endpoint: receiver.endpoint, protocol: "http/json", serviceName: "proxy-under-test" },
+      telemetry: { endpoint: receiver.endpoint, protocol: "http/json", compression: "gzip", serviceName: "proxy-under-test" },
       proxy: {
         enabled: true,
         upstream: { anthropic: anthropic.url },
@@ -66,6 +66,10 @@ describe("tracing from the CLI", () => {
     const span = receiver.spans.find((candidate) => candidate.traceId === TRACE && candidate.name === "POST /v1/messages");
     expect(span?.encoding).toBe("json");
     expect(span?.resource["service.name"]).toBe("proxy-under-test");
+    // The serve case before exported protobuf, uncompressed; every JSON export is this proxy's.
+    const proxyExports = receiver.exports.filter((entry) => entry.contentType === "application/json");
+    expect(proxyExports.length).toBeGreaterThan(0);
+    expect(proxyExports.every((entry) => entry.headers["content-encoding"] === "gzip")).toBe(true);
     expect(JSON.stringify(receiver.spans)).not.toContain("sk-ant-account-1");
     expect(JSON.stringify(receiver.spans)).not.toContain(CLIENT_KEY);
 

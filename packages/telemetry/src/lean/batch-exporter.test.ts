@@ -34,7 +34,10 @@ async function startFlakyCollector(failures: Array<{ status: number; headers?: R
     if (failure) return void response.writeHead(failure.status, failure.headers).end("try later");
     const forwarded = await fetch(`${receiver.endpoint}/v1/traces`, {
       method: "POST",
-      headers: { "content-type": request.headers["content-type"] ?? "" },
+      headers: {
+        "content-type": request.headers["content-type"] ?? "",
+        "content-encoding": request.headers["content-encoding"] ?? "identity",
+      },
       body: Buffer.concat(chunks),
     });
     response.writeHead(forwarded.status).end(Buffer.from(await forwarded.arrayBuffer()));
@@ -98,6 +101,32 @@ describe("batching and export", () => {
       expect(collector.seen.every((headers) => headers.authorization === "Bearer secret-token" && headers["x-team"] === "ops")).toBe(true);
       expect(receiver.spans).toHaveLength(2);
       expect(warnings).toEqual([]);
+    } finally {
+      collector.close();
+    }
+  });
+
+  it("gzip: a batch is compressed once and the same body goes again on a retry", async () => {
+    const failures: Array<{ status: number }> = [];
+    const collector = await startFlakyCollector(failures);
+    try {
+      await trace({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
+      endSpans(300);
+      await telemetry?.forceFlush();
+      await telemetry?.shutdown();
+      const plainLength = Number(collector.seen[0]?.["content-length"]);
+      expect(collector.seen[0]?.["content-encoding"]).toBeUndefined();
+
+      failures.push({ status: 502 });
+      await trace({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "gzip" });
+      endSpans(300);
+      await telemetry?.forceFlush();
+      const gzipped = collector.seen.slice(1);
+      expect(gzipped.map((headers) => headers["content-encoding"])).toEqual(["gzip", "gzip"]);
+      const lengths = gzipped.map((headers) => Number(headers["content-length"]));
+      expect(lengths[0]).toBe(lengths[1]);
+      expect(lengths[0]).toBeLessThan(plainLength * 0.8);
+      expect(receiver.spans).toHaveLength(300);
     } finally {
       collector.close();
     }

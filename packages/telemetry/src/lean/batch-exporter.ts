@@ -1,7 +1,11 @@
-import type { Environment } from "../telemetry-settings.js";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type { Environment, TelemetryCompression } from "../telemetry-settings.js";
 import type { FinishedSpan } from "./finished-span.js";
 import { type OtlpTarget, postWithRetry } from "./otlp-http.js";
 import type { OtlpEncoding } from "./resource.js";
+
+const gzipAsync = promisify(gzip);
 
 export interface BatchOptions {
   scheduleDelayMs: number;
@@ -48,7 +52,9 @@ export class BatchExporter<Encoded> {
 
   constructor(
     private readonly encoding: OtlpEncoding<Encoded>,
-    private readonly target: Omit<OtlpTarget, "contentType" | "requestTimeoutMs">,
+    private readonly target: Omit<OtlpTarget, "contentType" | "contentEncoding" | "requestTimeoutMs"> & {
+      compression: TelemetryCompression;
+    },
     private readonly options: BatchOptions,
     private readonly warn: (message: string) => void,
   ) {}
@@ -118,10 +124,21 @@ export class BatchExporter<Encoded> {
   }
 
   async #send(batch: Encoded[]): Promise<void> {
-    const target = { ...this.target, contentType: this.encoding.contentType, requestTimeoutMs: this.options.requestTimeoutMs };
+    const { url, headers, compression } = this.target;
+    const gzipped = compression === "gzip";
+    const target: OtlpTarget = {
+      url,
+      headers,
+      contentType: this.encoding.contentType,
+      ...(gzipped ? { contentEncoding: "gzip" as const } : {}),
+      requestTimeoutMs: this.options.requestTimeoutMs,
+    };
     let failure: string | undefined;
     try {
-      failure = await postWithRetry(target, this.encoding.encodeRequest(batch), Date.now() + this.options.exportTimeoutMs);
+      const request = this.encoding.encodeRequest(batch);
+      // Compressed once (in libuv's thread pool, off the event loop), then sent as often as retries need.
+      const body = gzipped ? await gzipAsync(request) : request;
+      failure = await postWithRetry(target, body, Date.now() + this.options.exportTimeoutMs);
     } catch (error) {
       failure = error instanceof Error ? error.name : "error";
     }

@@ -7,6 +7,8 @@ export interface OtlpTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly contentType: string;
+  /** `gzip` when the body is compressed (sent as `Content-Encoding`). */
+  readonly contentEncoding?: "gzip";
   /** Per request (`OTEL_EXPORTER_OTLP_TIMEOUT`). */
   readonly requestTimeoutMs: number;
 }
@@ -30,7 +32,12 @@ function postOnce(target: OtlpTarget, body: Uint8Array | string): Promise<Attemp
         method: "POST",
         agent: secure ? agents.https : agents.http,
         timeout: target.requestTimeoutMs,
-        headers: { ...target.headers, "content-type": target.contentType, "content-length": Buffer.byteLength(body) },
+        headers: {
+          ...target.headers,
+          "content-type": target.contentType,
+          ...(target.contentEncoding ? { "content-encoding": target.contentEncoding } : {}),
+          "content-length": Buffer.byteLength(body),
+        },
       },
       (response) => {
         response.resume();

@@ -16,7 +16,7 @@ import { spanLimitsFrom } from "./span-limits.js";
 export function startLeanTelemetry(settings: TelemetrySettings, environment: Environment, options: StartTelemetryOptions): TelemetryHandle {
   const warn = options.onWarning ?? (() => {});
   const resource = createResource(settings, options.serviceVersion);
-  const target = { url: settings.url, headers: settings.headers };
+  const target = { url: settings.url, headers: settings.headers, compression: settings.compression };
   const batchOptions = batchOptionsFrom(environment, options.exportImmediately);
   const limits = spanLimitsFrom(environment);
   const exporter =

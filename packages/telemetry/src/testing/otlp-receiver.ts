@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { countProtobufSpans } from "./count-protobuf-spans.js";
 
 /**
@@ -108,10 +109,12 @@ function flatten(request: unknown, encoding: "protobuf" | "json"): ReceivedSpan[
   return spans;
 }
 
+/** The request's body, gunzipped when sent with `Content-Encoding: gzip` (as a collector accepts it). */
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  return request.headers["content-encoding"] === "gzip" ? gunzipSync(body) : body;
 }
 
 /**
@@ -155,8 +158,8 @@ export class OtlpReceiver {
       response.writeHead(404).end();
       return;
     }
-    const body = await readBody(request);
     try {
+      const body = await readBody(request);
       if (this.countOnly) {
         this.received += contentType.startsWith("application/json")
           ? countSpans(JSON.parse(body.toString("utf8")))
