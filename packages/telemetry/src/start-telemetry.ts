@@ -40,11 +40,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   const warn = options.onWarning ?? (() => {});
   const settings = resolveTelemetrySettings(options.environment ?? process.env, options.config ?? {}, warn);
   if (settings === undefined) return undefined;
+  const environment = options.environment ?? process.env;
   if (settings.sdk === "conduit") {
     const { startLeanTelemetry } = await import("./lean/start-lean-telemetry.js");
-    return startLeanTelemetry(settings, options.environment ?? process.env, options);
+    return startLeanTelemetry(settings, environment, options);
   }
-  const [api, resources, node, tracing, exporterModule] = await Promise.all([
+  const [api, resources, node, tracing, exporterModule, { batchOptionsFrom }, { spanLimitsFrom }] = await Promise.all([
     import("@opentelemetry/api"),
     import("@opentelemetry/resources"),
     import("@opentelemetry/sdk-trace-node"),
@@ -52,6 +53,8 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     settings.protocol === "http/json"
       ? import("@opentelemetry/exporter-trace-otlp-http")
       : import("@opentelemetry/exporter-trace-otlp-proto"),
+    import("./lean/batch-exporter.js"),
+    import("./lean/span-limits.js"),
   ]);
   // Export failures reach the operator's log; OpenTelemetry's own chatter stays out of it.
   api.diag.setLogger(
@@ -64,13 +67,24 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     },
     api.DiagLogLevel.WARN,
   );
+  // Batching, timeouts and span limits from the environment given (the SDK alone would read process.env), as the conduit engine does.
+  const batch = batchOptionsFrom(environment);
+  const limits = spanLimitsFrom(environment);
   const exporter = new exporterModule.OTLPTraceExporter({
     url: settings.url,
     headers: settings.headers,
+    timeoutMillis: batch.requestTimeoutMs,
     // CompressionAlgorithm's values are these strings; passed always, so the environment given wins over process.env.
     compression: settings.compression as never,
   });
-  const processor = options.exportImmediately ? new node.SimpleSpanProcessor(exporter) : new node.BatchSpanProcessor(exporter);
+  const processor = options.exportImmediately
+    ? new node.SimpleSpanProcessor(exporter)
+    : new node.BatchSpanProcessor(exporter, {
+        maxQueueSize: batch.maxQueueSize,
+        maxExportBatchSize: batch.maxExportBatchSize,
+        scheduledDelayMillis: batch.scheduleDelayMs,
+        exportTimeoutMillis: batch.exportTimeoutMs,
+      });
   const provider = new node.NodeTracerProvider({
     resource: resources.defaultResource().merge(
       resources.resourceFromAttributes({
@@ -80,6 +94,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       }),
     ),
     sampler: sampler(node, settings),
+    spanLimits: {
+      attributeCountLimit: limits.attributeCount,
+      attributeValueLengthLimit: limits.attributeValueLength,
+      eventCountLimit: limits.eventCount,
+      attributePerEventCountLimit: limits.eventAttributeCount,
+    },
     spanProcessors: [processor],
   });
   // The AsyncLocalStorage context manager and W3C propagator, process-wide, so other OpenTelemetry instrumentation joins the traces.

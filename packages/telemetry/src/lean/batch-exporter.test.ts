@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "../index.js";
+import { TELEMETRY_SDKS } from "../telemetry-settings.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../testing/otlp-receiver.js";
 
 let receiver: OtlpReceiver;
@@ -68,8 +69,9 @@ describe("batching and export", () => {
     expect(new Set(receiver.spans.map((span) => span.name)).size).toBe(600);
   });
 
-  it("the schedule delay exports what is pending", async () => {
-    await trace({ OTEL_BSP_SCHEDULE_DELAY: "50" });
+  // Both engines read OTEL_BSP_* from the environment given (OpenTelemetry's SDK alone reads process.env, default 5 s).
+  it.each(TELEMETRY_SDKS)("the schedule delay exports what is pending (%s engine)", async (sdk) => {
+    await trace({ OTEL_BSP_SCHEDULE_DELAY: "50", CONDUIT_TELEMETRY_SDK: sdk });
     endSpans(3);
     await receiver.waitFor((spans) => spans.length === 3, 2000);
     expect(receiver.exports).toHaveLength(1);

@@ -2,6 +2,7 @@ import { getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "../index.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../testing/otlp-receiver.js";
+import { TELEMETRY_SDKS } from "../telemetry-settings.js";
 import { spanLimitsFrom } from "./span-limits.js";
 
 let receiver: OtlpReceiver;
@@ -33,11 +34,13 @@ describe("span limits (OTEL_*_LIMIT)", () => {
     });
   });
 
-  describe.each(["http/protobuf", "http/json"])("over %s", (protocol) => {
+  const cases = TELEMETRY_SDKS.flatMap((sdk) => ["http/protobuf", "http/json"].map((protocol) => [sdk, protocol]));
+  describe.each(cases)("%s engine over %s", (sdk, protocol) => {
     it("keeps the first attributes and the last events, cuts long strings, and counts what it dropped", async () => {
       receiver.clear();
       telemetry = await startTelemetry({
         environment: {
+          CONDUIT_TELEMETRY_SDK: sdk as string,
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
           OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
           OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: "3",
