@@ -19,6 +19,7 @@
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
  *          --sdk conduit|opentelemetry (the engine of the "on" server: Conduit's own, the default, or
  *            OpenTelemetry's SDK with its AsyncLocalStorage context)
+ *          --compression gzip|none (OTEL_EXPORTER_OTLP_COMPRESSION of the "on" server; default none)
  *          --profile <dir> (CPU profiles of both servers in <dir>/on and <dir>/off and of the receiver in <dir>/receiver, the top functions of "on" printed)
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     hook: { type: "boolean", default: false },
     parts: { type: "boolean", default: false },
     sdk: { type: "string", default: "conduit" },
+    compression: { type: "string", default: "none" },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
@@ -78,7 +80,7 @@ function ask<T>(child: ChildProcess, question: string, field: string): Promise<T
 
 function startChild(framework: string, mode: Mode): Promise<Child> {
   const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}/${mode}`] : [];
-  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint, values.sdk], {
+  const child = fork(new URL("./tracing-server.ts", import.meta.url), [framework, mode, endpoint, values.sdk, values.compression], {
     execArgv: [...execArgv, ...profile],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -105,7 +107,10 @@ async function load(child: Child): Promise<{ rps: number; cpu: number }> {
   return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total) };
 }
 
-console.log(`bench:tracing — default stack, tracing on (${values.sdk} engine, sampling 1.0, OTLP protobuf to a loopback receiver) vs off`);
+const compressed = values.compression === "none" ? "" : `, ${values.compression}`;
+console.log(
+  `bench:tracing — default stack, tracing on (${values.sdk} engine, sampling 1.0, OTLP protobuf${compressed} to a loopback receiver) vs off`,
+);
 console.log(`${rounds} rounds × ${duration} s, ${connections} connections; ratio = median of per-round on/off\n`);
 let worst = Number.POSITIVE_INFINITY;
 for (const framework of frameworks) {

@@ -7,13 +7,14 @@
  * OTLP requests that are never sent). Sends `{ port }` to the parent; stops (flushing its spans)
  * on disconnect.
  *
- * Arguments: framework, "on" | "off" | "hook" | "record" | "encode", OTLP endpoint, engine ("conduit" | "opentelemetry").
+ * Arguments: framework, "on" | "off" | "hook" | "record" | "encode", OTLP endpoint, engine ("conduit" | "opentelemetry"),
+ * compression ("none" | "gzip").
  */
 import { type ServerFramework, createServer, getTracing, setTracing } from "@conduit-ai/server-core";
 import { startTelemetry } from "@conduit-ai/telemetry";
 import { installLeanEngineWithoutExport } from "@conduit-ai/telemetry/testing";
 
-const [framework = "hono", mode = "off", endpoint = "", sdk = "conduit"] = process.argv.slice(2);
+const [framework = "hono", mode = "off", endpoint = "", sdk = "conduit", compression = "none"] = process.argv.slice(2);
 const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
 
 const telemetry =
@@ -24,6 +25,7 @@ const telemetry =
           OTEL_TRACES_SAMPLER: "always_on",
           OTEL_SERVICE_NAME: "bench",
           CONDUIT_TELEMETRY_SDK: sdk,
+          OTEL_EXPORTER_OTLP_COMPRESSION: compression,
         },
       })
     : undefined;
