@@ -4,7 +4,6 @@ import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
 import {
   type BaseServerAdapter,
   type MiddlewareDefinition,
-  MissingDependencyError,
   type RouteGroup,
   importOptionalDependency,
 } from "@conduit-ai/server-core";
