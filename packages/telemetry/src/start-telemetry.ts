@@ -38,9 +38,9 @@ export interface TelemetryHandle {
  */
 export async function startTelemetry(options: StartTelemetryOptions = {}): Promise<TelemetryHandle | undefined> {
   const warn = options.onWarning ?? (() => {});
-  const settings = resolveTelemetrySettings(options.environment ?? process.env, options.config ?? {}, warn);
-  if (settings === undefined) return undefined;
   const environment = options.environment ?? process.env;
+  const settings = resolveTelemetrySettings(environment, options.config ?? {}, warn);
+  if (settings === undefined) return undefined;
   if (settings.sdk === "conduit") {
     const { startLeanTelemetry } = await import("./lean/start-lean-telemetry.js");
     return startLeanTelemetry(settings, environment, options);
