@@ -97,6 +97,10 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     );
     expect(() => resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })).toThrow(/not a URL/);
     expect(() => resolveTelemetrySettings({}, { endpoint: "ftp://c" })).toThrow(/http\(s\)/);
+    // Values of the wrong type in a config file: a TelemetryConfigError naming the key, never a TypeError.
+    expect(() => resolveTelemetrySettings({}, { endpoint: 4318 as unknown as string })).toThrow(/telemetry.endpoint must be a string/);
+    expect(() => resolveTelemetrySettings({}, { endpoint: "http://c:4318", headers: "x=1" as never })).toThrow(/telemetry.headers/);
+    expect(() => resolveTelemetrySettings({}, { endpoint: "http://c:4318", headers: { a: 1 } as never })).toThrow(TelemetryConfigError);
   });
 
   it("picks the engine from CONDUIT_TELEMETRY_SDK or the sdk key (conduit by default); an unknown one is refused", () => {
@@ -117,6 +121,8 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     expect(resolveTelemetrySettings(both, { compression: "gzip" })?.compression).toBe("gzip");
     expect(() => resolveTelemetrySettings({ ...endpoint, OTEL_EXPORTER_OTLP_COMPRESSION: "zstd" })).toThrow(/compression "zstd"/);
     expect(() => resolveTelemetrySettings(endpoint, { compression: "br" as "gzip" })).toThrow(TelemetryConfigError);
+    // A config file may hold any JSON value there: still a TelemetryConfigError, never a TypeError.
+    expect(() => resolveTelemetrySettings(endpoint, { compression: true as unknown as "gzip" })).toThrow(/compression true/);
   });
 
   it("parses the OTEL_*_HEADERS list leniently", () => {

@@ -124,8 +124,27 @@ function checkedProtocol(protocol: string): TelemetryProtocol {
   throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
 }
 
-function checkedCompression(compression: string): TelemetryCompression {
-  const lower = compression.toLowerCase();
+/** A config file's `telemetry.<key>` that must be a string (JSON may hold anything there). */
+function checkedString(key: string, value: unknown): string {
+  if (typeof value === "string") return value;
+  throw new TelemetryConfigError(`telemetry.${key} must be a string; got ${JSON.stringify(value)}`);
+}
+
+/** `telemetry.headers`: an object of string values (they are sent to the collector, never shown). */
+function checkedHeaders(headers: unknown): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  const valid =
+    typeof headers === "object" &&
+    headers !== null &&
+    !Array.isArray(headers) &&
+    Object.values(headers).every((value) => typeof value === "string");
+  if (!valid) throw new TelemetryConfigError("telemetry.headers must be an object of string values");
+  return headers as Record<string, string>;
+}
+
+/** `compression` may come from a JSON config file as any value: anything but gzip/none is refused with its name. */
+function checkedCompression(compression: unknown): TelemetryCompression {
+  const lower = typeof compression === "string" ? compression.toLowerCase() : compression;
   if (lower === "gzip" || lower === "none") return lower;
   throw new TelemetryConfigError(`OTLP compression ${JSON.stringify(compression)} is not supported: use gzip or none (default)`);
 }
@@ -158,7 +177,7 @@ export function resolveTelemetrySettings(
   if (present(environment.OTEL_TRACES_EXPORTER)?.toLowerCase() === "none") return undefined;
   const url =
     config.endpoint !== undefined
-      ? tracesUrl(present(config.endpoint), undefined)
+      ? tracesUrl(present(checkedString("endpoint", config.endpoint)), undefined)
       : tracesUrl(present(environment.OTEL_EXPORTER_OTLP_ENDPOINT), present(environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
   if (url === undefined) return undefined;
   const protocol = checkedProtocol(
@@ -167,7 +186,7 @@ export function resolveTelemetrySettings(
       present(environment.OTEL_EXPORTER_OTLP_PROTOCOL) ??
       "http/protobuf",
   );
-  const headers = config.headers ?? {
+  const headers = checkedHeaders(config.headers) ?? {
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_HEADERS),
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
   };
