@@ -29,6 +29,8 @@ export async function startTelemetryIfAsked(
     return await startTelemetry({ environment: env, config: config as never, serviceVersion: VERSION, onWarning });
   } catch (error) {
     if (error instanceof TelemetryConfigError) throw new UsageError(`Telemetry: ${error.message}`);
+    // sdk "opentelemetry" without its SDK packages (optional peers): one line with the install command.
+    if ((error as { code?: unknown }).code === "MISSING_DEPENDENCY") throw new UsageError(`Telemetry: ${(error as Error).message}`);
     throw error;
   }
 }

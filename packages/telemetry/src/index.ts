@@ -13,6 +13,6 @@ export {
   type TelemetrySettings,
   parseKeyValueList,
   resolveTelemetrySettings,
-} from "./telemetry-settings.js";
-export { telemetryRequested } from "./telemetry-requested.js";
+} from "./settings/telemetry-settings.js";
+export { telemetryRequested } from "./settings/telemetry-requested.js";
 export { VERSION } from "./version.js";

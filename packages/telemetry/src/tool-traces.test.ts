@@ -4,7 +4,7 @@ import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type GenerateRequest, callContextOf, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
-import { TELEMETRY_SDKS } from "./telemetry-settings.js";
+import { TELEMETRY_SDKS } from "./settings/telemetry-settings.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 // The parents of the runtime's spans travel explicitly (ctx.traceSpan → callContextOf → the plan's

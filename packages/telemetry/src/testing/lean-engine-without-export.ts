@@ -4,13 +4,13 @@
  * difference with the real engine) which is sending them to a collector.
  */
 import { setTracing } from "@conduit-ai/server-core";
-import type { FinishedSpan } from "../lean/finished-span.js";
-import { LeanTracing, type SpanSink } from "../lean/lean-tracing.js";
-import { protobufEncoding } from "../lean/otlp-protobuf.js";
-import { createResource } from "../lean/resource.js";
-import { createSampler } from "../lean/sampler.js";
-import { spanLimitsFrom } from "../lean/span-limits.js";
-import { resolveTelemetrySettings } from "../telemetry-settings.js";
+import type { FinishedSpan } from "../engines/conduit/finished-span.js";
+import { LeanTracing, type SpanSink } from "../engines/conduit/lean-tracing.js";
+import { protobufEncoding } from "../engines/conduit/otlp-protobuf.js";
+import { createResource } from "../engines/conduit/resource.js";
+import { createSampler } from "../engines/conduit/sampler.js";
+import { spanLimitsFrom } from "../engines/conduit/span-limits.js";
+import { resolveTelemetrySettings } from "../settings/telemetry-settings.js";
 
 /** Encodes every ended span and builds an export request per 512 (the default batch), then drops it. */
 class EncodeOnlySink implements SpanSink {

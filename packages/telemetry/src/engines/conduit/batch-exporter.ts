@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { Environment, TelemetryCompression } from "../telemetry-settings.js";
+import type { Environment, TelemetryCompression } from "../../settings/telemetry-settings.js";
 import type { FinishedSpan } from "./finished-span.js";
 import { type OtlpTarget, postWithRetry } from "./otlp-http.js";
 import type { OtlpEncoding } from "./resource.js";

@@ -1,5 +1,5 @@
 import type { TraceAttributeValue } from "@conduit-ai/server-core";
-import type { Environment } from "../telemetry-settings.js";
+import type { Environment } from "../../settings/telemetry-settings.js";
 
 /** What one span may carry, as OpenTelemetry's span limits say; what is over is dropped (and counted) at encoding. */
 export interface SpanLimits {

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
-import type { TelemetrySettings } from "../telemetry-settings.js";
-import { VERSION } from "../version.js";
+import type { TelemetrySettings } from "../../settings/telemetry-settings.js";
+import { VERSION } from "../../version.js";
 import type { FinishedSpan } from "./finished-span.js";
 
 export const SCOPE_NAME = "@conduit-ai/telemetry";

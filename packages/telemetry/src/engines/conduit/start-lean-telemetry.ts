@@ -1,6 +1,6 @@
 import { setTracing } from "@conduit-ai/server-core";
-import type { StartTelemetryOptions, TelemetryHandle } from "../start-telemetry.js";
-import type { Environment, TelemetrySettings } from "../telemetry-settings.js";
+import type { StartTelemetryOptions, TelemetryHandle } from "../../start-telemetry.js";
+import type { Environment, TelemetrySettings } from "../../settings/telemetry-settings.js";
 import { BatchExporter, batchOptionsFrom } from "./batch-exporter.js";
 import { LeanTracing } from "./lean-tracing.js";
 import { jsonEncoding } from "./otlp-json.js";

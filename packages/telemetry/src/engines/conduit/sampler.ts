@@ -1,4 +1,4 @@
-import type { TelemetrySamplerName } from "../telemetry-settings.js";
+import type { TelemetrySamplerName } from "../../settings/telemetry-settings.js";
 import type { SpanContext } from "./trace-context.js";
 
 /** Whether a new span is recorded, given its parent (if any) and its trace id. */
