@@ -1,0 +1,94 @@
+import { type Governance, createGovernance } from "@conduit-ai/governance";
+import { createRuntime } from "@conduit-ai/runtime";
+import { type ServerAdapterConfig, registerAllRoutes } from "@conduit-ai/server-core";
+import { afterEach, expect, it } from "vitest";
+import { type RunningServer, forEachAdapter, rawRequest } from "./harness.js";
+
+// The admin surface refuses what it could never store or serve back: invalid Unicode, ids no URL
+// reaches, cross-site reads and form posts.
+
+const ADMIN_KEY = "admin-key-for-admin-surfaces-0123456789abcdef";
+const asAdmin = { authorization: `Bearer ${ADMIN_KEY}` };
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field, as a client would
+type Json = Record<string, any>;
+
+forEachAdapter("admin surfaces: what /admin accepts", ({ start }) => {
+  let governance: Governance | undefined;
+  afterEach(async () => {
+    await governance?.close();
+    governance = undefined;
+  });
+
+  async function serve(config: ServerAdapterConfig = {}): Promise<RunningServer> {
+    governance = await createGovernance({ keys: { store: "memory" }, admin: { keys: [ADMIN_KEY] }, env: {} });
+    return start({
+      runtime: createRuntime({ env: {} }),
+      config: { rateLimit: { enabled: false }, ...config },
+      setup: (adapter) => {
+        registerAllRoutes(adapter);
+        governance?.install(adapter, { virtualKeyAuth: true });
+      },
+    });
+  }
+
+  /** The body as JSON text: `JSON.stringify` writes a lone surrogate as the escape `\ud800`, as a client would send it. */
+  const send = async (server: RunningServer, method: string, path: string, body: unknown) => {
+    const response = await fetch(server.url(path), {
+      method,
+      headers: { ...asAdmin, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Json };
+  };
+
+  it("400 naming the field for a lone UTF-16 surrogate in a key's name, user, models or metadata, a team's name", async () => {
+    const server = await serve();
+    const cases: Array<[string, string, unknown, string]> = [
+      ["POST", "/admin/keys", { name: "team\ud800" }, "body.name"],
+      ["POST", "/admin/keys", { name: "ok", user: "\udc00ana" }, "body.user"],
+      ["POST", "/admin/keys", { name: "ok", models: ["echo", "gpt\ud83d"] }, "body.models.1"],
+      ["POST", "/admin/keys", { name: "ok", metadata: { owner: { email: "a\ud800@example.com" } } }, "body.metadata.owner.email"],
+      ["POST", "/admin/keys", { name: "ok", metadata: { list: ["fine", "\udfff"] } }, "body.metadata.list.1"],
+      ["POST", "/admin/keys", { name: "ok", metadata: { "k\ud800": 1 } }, "body.metadata"],
+      ["POST", "/admin/teams", { name: "team\ud800" }, "body.name"],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const answer = await send(server, method, path, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.json.error.code).toBe("VALIDATION_ERROR");
+      expect(answer.json.error.details.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field, message: expect.stringContaining("Unicode") })]),
+      );
+    }
+    const team = await send(server, "POST", "/admin/teams", { id: "ops", name: "Ops" });
+    expect(team.status).toBe(201);
+    const patched = await send(server, "PATCH", "/admin/teams/ops", { name: "x\ud800" });
+    expect(patched.status).toBe(400);
+    expect(patched.json.error.details.errors[0].field).toBe("body.name");
+    const key = await send(server, "POST", "/admin/keys", { name: "ok" });
+    const patchedKey = await send(server, "PATCH", `/admin/keys/${key.json.data.id}`, { metadata: { note: "\ud800" } });
+    expect(patchedKey.status).toBe(400);
+    // Well-formed text outside the BMP (a surrogate pair) is fine.
+    const emoji = await send(server, "POST", "/admin/keys", { name: "team 🚀", metadata: { tag: "✓ 🚀" } });
+    expect(emoji.status).toBe(201);
+    expect(emoji.json.data.name).toBe("team 🚀");
+    // Nothing ill-formed was stored.
+    const listed = await fetch(server.url("/admin/teams"), { headers: asAdmin });
+    expect(((await listed.json()) as Json).data.map((record: Json) => record.name)).toEqual(["Ops"]);
+  });
+
+  it("refuses the team ids '.' and '..' (no URL can name them) with a 400 naming id", async () => {
+    const server = await serve();
+    for (const id of [".", ".."]) {
+      const answer = await send(server, "POST", "/admin/teams", { id, name: "dots" });
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.details.errors[0].field).toBe("body.id");
+    }
+    const key = await send(server, "POST", "/admin/keys", { name: "k", team: ".." });
+    expect(key.status).toBe(400);
+    expect((await send(server, "POST", "/admin/teams", { id: "a.b", name: "dots inside" })).status).toBe(201);
+    const raw = await rawRequest(server.port, { path: "/admin/teams/a.b", headers: asAdmin });
+    expect(raw.status).toBe(200);
+  });
+});
