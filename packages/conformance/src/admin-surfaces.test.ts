@@ -91,4 +91,65 @@ forEachAdapter("admin surfaces: what /admin accepts", ({ start }) => {
     const raw = await rawRequest(server.port, { path: "/admin/teams/a.b", headers: asAdmin });
     expect(raw.status).toBe(200);
   });
+
+  it("no CORS on /admin (no preflight answer, no Access-Control-* header) while /api keeps the configured CORS", async () => {
+    const server = await serve({ cors: { enabled: true, origins: "*" } });
+    const origin = { origin: "https://elsewhere.example" };
+    const preflight = await fetch(server.url("/admin/keys"), {
+      method: "OPTIONS",
+      headers: { ...origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(preflight.headers.get("access-control-allow-methods")).toBeNull();
+    const read = await fetch(server.url("/admin/keys"), { headers: { ...origin, ...asAdmin } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+    const refused = await fetch(server.url("/admin/keys"), { headers: origin });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+    // The rest of the server is unchanged.
+    const health = await fetch(server.url("/api/health"), { headers: origin });
+    expect(health.headers.get("access-control-allow-origin")).toBe("*");
+    const apiPreflight = await fetch(server.url("/api/agent/generate"), {
+      method: "OPTIONS",
+      headers: { ...origin, "access-control-request-method": "POST" },
+    });
+    expect(apiPreflight.status).toBe(204);
+    expect(apiPreflight.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("/admin takes JSON bodies only: a form or text/plain body is 415 and creates nothing", async () => {
+    const server = await serve();
+    for (const [contentType, body] of [
+      ["application/x-www-form-urlencoded", "name=from-a-form"],
+      ["text/plain", JSON.stringify({ name: "from-text-plain" })],
+      ["multipart/form-data; boundary=x", '--x\r\ncontent-disposition: form-data; name="name"\r\n\r\nm\r\n--x--\r\n'],
+    ]) {
+      const answer = await fetch(server.url("/admin/keys"), {
+        method: "POST",
+        headers: { ...asAdmin, "content-type": contentType as string },
+        body: body as string,
+      });
+      expect(answer.status, contentType).toBe(415);
+      expect(((await answer.json()) as Json).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    }
+    const noType = await rawRequest(server.port, {
+      method: "POST",
+      path: "/admin/teams",
+      headers: { ...asAdmin, "content-length": "14" },
+      body: '{"name":"raw"}',
+    });
+    expect(noType.status).toBe(415);
+    expect(((await (await fetch(server.url("/admin/keys"), { headers: asAdmin })).json()) as Json).data).toEqual([]);
+    // JSON (with a charset) and body-less writes still work.
+    const json = await fetch(server.url("/admin/keys"), {
+      method: "POST",
+      headers: { ...asAdmin, "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ name: "json" }),
+    });
+    expect(json.status).toBe(201);
+    const id = ((await json.json()) as Json).data.id;
+    expect((await fetch(server.url(`/admin/keys/${id}/rotate`), { method: "POST", headers: asAdmin })).status).toBe(200);
+    expect((await fetch(server.url(`/admin/keys/${id}`), { method: "DELETE", headers: asAdmin })).status).toBe(200);
+  });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  type MiddlewareDefinition,
   type RouteDefinition,
   type RouteGroup,
   ServerAdapterError,
@@ -46,6 +47,31 @@ function badRequest(field: string, message: string): ServerAdapterError {
 
 function conflict(message: string): ServerAdapterError {
   return new ServerAdapterError(message, { code: "CONFLICT", statusCode: 409, category: "VALIDATION" });
+}
+
+/**
+ * A body on the admin API is JSON, said so: a form or `text/plain` body (what a cross-site HTML
+ * form can send without a preflight) is refused with 415 before anything reads it.
+ */
+function jsonBodiesOnly(): MiddlewareDefinition {
+  return {
+    name: "governance-admin-json-only",
+    order: 5,
+    handler: async (ctx, next) => {
+      const hasBody = ctx.header("transfer-encoding") !== undefined || Number(ctx.header("content-length") ?? 0) > 0;
+      const contentType = ctx.header("content-type") ?? "";
+      const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+      if (hasBody && mediaType !== "application/json") {
+        throw new ServerAdapterError(`The admin API takes JSON bodies only (content-type: application/json), not "${contentType.slice(0, 100)}"`, {
+          code: "UNSUPPORTED_MEDIA_TYPE",
+          statusCode: 415,
+          category: "VALIDATION",
+          details: { contentType: contentType.slice(0, 100), supported: ["application/json"] },
+        });
+      }
+      await next();
+    },
+  };
 }
 
 /** Without undefined members, so a stored record never carries `"x": null`. */
@@ -239,8 +265,9 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
   return {
     prefix: "",
     tags: ["admin"],
-    routes,
-    middleware: [adminAuthMiddleware(options.check, options.isVirtualKey)],
+    // Same-origin only: no CORS answer (a browser page elsewhere must not read or drive the admin API).
+    routes: routes.map((route) => ({ ...route, cors: false as const })),
+    middleware: [jsonBodiesOnly(), adminAuthMiddleware(options.check, options.isVirtualKey)],
   };
 }
 

@@ -8,7 +8,7 @@ export type { CacheEntry, CacheStore } from "./cache/cache-store.js";
 export { MemoryCacheStore } from "./cache/memory-cache-store.js";
 export { RedisCacheStore } from "./cache/redis-cache-store.js";
 export { type CompressionEncoding, type CompressionOptions, createCompressionMiddleware, negotiateEncoding } from "./compression.js";
-export { createCorsMiddleware } from "./cors.js";
+export { type CORSOptions, createCorsMiddleware } from "./cors.js";
 export { createDefaultMiddleware } from "./default-stack.js";
 export { type DeprecatedRoute, type DeprecationOptions, createDeprecationMiddleware } from "./deprecation.js";
 export { type ErrorHandlingOptions, createErrorHandlingMiddleware } from "./error-handling.js";
