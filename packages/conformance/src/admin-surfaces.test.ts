@@ -1,4 +1,5 @@
-import { type Governance, createGovernance } from "@conduit-ai/governance";
+import { mountConsole } from "@conduit-ai/console";
+import { type Governance, createAdminCheck, createGovernance } from "@conduit-ai/governance";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterEach, expect, it } from "vitest";
@@ -151,5 +152,37 @@ forEachAdapter("admin surfaces: what /admin accepts", ({ start }) => {
     const id = ((await json.json()) as Json).data.id;
     expect((await fetch(server.url(`/admin/keys/${id}/rotate`), { method: "POST", headers: asAdmin })).status).toBe(200);
     expect((await fetch(server.url(`/admin/keys/${id}`), { method: "DELETE", headers: asAdmin })).status).toBe(200);
+  });
+});
+
+forEachAdapter("admin surfaces: X-Forwarded-Host and -Proto count only from a trusted proxy", ({ start }) => {
+  const withConsole = (adapter: Parameters<typeof mountConsole>[0]) =>
+    mountConsole(adapter, { checkAdmin: createAdminCheck({ keys: [ADMIN_KEY] }), adminKeys: [ADMIN_KEY] });
+  const forged = { origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
+  const signIn = (server: RunningServer, headers: Record<string, string>) =>
+    fetch(server.url("/console/api/session"), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ credential: ADMIN_KEY }),
+    });
+
+  it("trustProxy off (the default): a forged Origin/X-Forwarded-Host pair is a cross-site write; no Secure cookie, no HSTS", async () => {
+    const server = await start({ setup: withConsole });
+    const crossSite = await signIn(server, forged);
+    expect(crossSite.status).toBe(403);
+    expect(((await crossSite.json()) as Json).error.code).toBe("CROSS_SITE_REQUEST");
+    expect(crossSite.headers.get("strict-transport-security")).toBeNull();
+    const plain = await signIn(server, { origin: `http://127.0.0.1:${server.port}`, "x-forwarded-proto": "https" });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("set-cookie")).not.toContain("Secure");
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("trustProxy on (the loopback peer is the proxy): the forwarded host and scheme are the request's own", async () => {
+    const server = await start({ setup: withConsole, config: { trustProxy: "loopback" } });
+    const viaProxy = await signIn(server, { ...forged, origin: "https://console.example", "x-forwarded-host": "console.example" });
+    expect(viaProxy.status).toBe(200);
+    expect(viaProxy.headers.get("set-cookie")).toContain("; Secure");
+    expect(viaProxy.headers.get("strict-transport-security")).toBe("max-age=31536000");
   });
 });

@@ -89,6 +89,17 @@ export class RequestContext implements ServerContext {
     return this.controller;
   }
 
+  /** Whether `config.trustProxy` believes the socket peer: only then do its `X-Forwarded-*` headers count. */
+  get fromTrustedProxy(): boolean {
+    if (this.peerAddress === "") return false;
+    try {
+      return this.trustProxy(this.peerAddress, 0);
+    } catch {
+      // A user's trust function that throws trusts nothing.
+      return false;
+    }
+  }
+
   /** Resolved on first use (most requests never ask), with `config.trustProxy`. */
   get clientAddress(): string {
     this.resolvedClientAddress ??= resolveClientAddress(this.peerAddress, this.headers, this.trustProxy);
