@@ -82,6 +82,7 @@ export const serverAdapterConfigSchema = builtOnce(() =>
           enabled: z.boolean(),
           level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),
           skipPaths: z.array(z.string()),
+          queryValues: z.enum(["redact", "log"]),
         })
         .partial()
         .strict(),

@@ -25,7 +25,7 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
     failOpen: false,
   },
   bodyParser: { enabled: true, limit: 10 * 1024 * 1024, maxDepth: 64, lingerMs: 5_000, lingerLimit: 64 * 1024 * 1024 },
-  logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"] },
+  logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"], queryValues: "redact" },
   timeout: 30_000,
   enableMetrics: true,
   enableSwagger: false,

@@ -80,6 +80,12 @@ export interface LoggingConfig {
   level?: LogLevel;
   /** Paths never logged (prefix match). */
   skipPaths?: string[];
+  /**
+   * Query values in request lines: `"redact"` (default) replaces every value and any bare or
+   * unusual parameter name (a key pasted as `?sk-…`); `"log"` keeps values except under
+   * credential names (`api_key`, `token`, `password`…).
+   */
+  queryValues?: "redact" | "log";
 }
 
 export interface RedactionConfig {

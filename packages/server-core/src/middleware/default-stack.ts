@@ -37,6 +37,7 @@ export function createDefaultMiddleware(
       level: config.logging.level,
       skipPaths: config.logging.skipPaths,
       basePath: config.basePath,
+      queryValues: config.logging.queryValues,
     });
     if (target) target.logger = logging.logger;
     stack.push(logging);
