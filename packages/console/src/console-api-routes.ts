@@ -5,6 +5,7 @@ import {
   ServerAdapterError,
   type ServerContext,
   VERSION,
+  isStoreUnavailable,
   rawResponse,
 } from "@conduit-ai/server-core";
 import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
@@ -80,7 +81,11 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     }),
     route("GET", "/session", async (ctx) => {
       // Asking whether one is signed in is not an error: signed out is `{signedIn: false}`, nothing else.
-      const current = await sessions.require(ctx).catch(() => undefined);
+      // A store outage is not "signed out": it stays 503 STORE_UNAVAILABLE, so the page says to wait.
+      const current = await sessions.require(ctx).catch((error: unknown) => {
+        if (isStoreUnavailable(error)) throw error;
+        return undefined;
+      });
       if (current === undefined) return { signedIn: false };
       const { session } = current;
       return {

@@ -1,4 +1,4 @@
-import { ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
+import { ServerAdapterError, type ServerContext, storeCall } from "@conduit-ai/server-core";
 import { credentialDigest } from "./admin-check.js";
 import { readCookie, sessionCookie } from "./session-cookie.js";
 import { type ConsoleSession, type ConsoleSessionStore, isSessionId, newSessionId, sessionKey } from "./session-store.js";
@@ -53,7 +53,7 @@ export class ConsoleSessions {
     const now = Date.now();
     const session: ConsoleSession = { credentialDigest: digest, createdAt: now, expiresAt: now + this.options.ttlMs };
     const id = newSessionId();
-    await this.options.store.set(sessionKey(id), session, this.options.ttlMs);
+    await this.stored(() => this.options.store.set(sessionKey(id), session, this.options.ttlMs));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id, path: this.options.path, maxAgeSeconds: Math.floor(this.options.ttlMs / 1000) }));
     return session;
   }
@@ -61,7 +61,7 @@ export class ConsoleSessions {
   /** Deletes the request's session (if any) and its cookie. */
   async signOut(ctx: ServerContext): Promise<void> {
     const id = readCookie(ctx);
-    if (isSessionId(id)) await this.options.store.delete(sessionKey(id));
+    if (isSessionId(id)) await this.stored(() => this.options.store.delete(sessionKey(id)));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id: "", path: this.options.path, maxAgeSeconds: 0 }));
   }
 
@@ -73,13 +73,21 @@ export class ConsoleSessions {
     const id = readCookie(ctx);
     if (!isSessionId(id)) throw signInRequired();
     const key = sessionKey(id);
-    const session = await this.options.store.get(key);
+    const session = await this.stored(() => this.options.store.get(key));
     const credential = session ? this.credentials.get(session.credentialDigest) : undefined;
     if (!session || credential === undefined || !(await this.verify(credential))) {
-      if (session) await this.options.store.delete(key);
+      if (session) await this.stored(() => this.options.store.delete(key));
       throw signInRequired();
     }
     return { session, credential };
+  }
+
+  /**
+   * A session store call: Redis down or hung is 503 `STORE_UNAVAILABLE` with `Retry-After`
+   * (the operator learns to wait), never a 500 and never a silent sign-out.
+   */
+  private stored<T>(operation: () => Promise<T>): Promise<T> {
+    return storeCall("console-sessions", operation);
   }
 
   private async verify(credential: string): Promise<boolean> {

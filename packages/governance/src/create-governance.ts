@@ -1,4 +1,5 @@
 import {
+  type DependencyHealth,
   type MiddlewareDefinition,
   type RouteGroup,
   type Runtime,
@@ -72,6 +73,13 @@ export interface Governance {
    */
   install(server: ServerAdapter, options?: { virtualKeyAuth?: boolean }): void;
   close(): Promise<void>;
+}
+
+/** A server that lists dependencies in its health routes (every Conduit adapter). */
+function hasHealthChecks(
+  server: ServerAdapter,
+): server is ServerAdapter & { registerHealthCheck(name: string, check: () => Promise<DependencyHealth>): void } {
+  return typeof (server as { registerHealthCheck?: unknown }).registerHealthCheck === "function";
 }
 
 /**
@@ -148,6 +156,9 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);
+      // The usage history (PostgreSQL) beside the other dependencies: never required, with its buffered count.
+      const sink = usage as UsageSink;
+      if (sink.health && hasHealthChecks(server)) server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
       const metrics = getServerMetrics(server);
       if (metrics) listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));

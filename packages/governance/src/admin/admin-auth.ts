@@ -1,4 +1,4 @@
-import { AuthenticationError, AuthorizationError, type MiddlewareDefinition } from "@conduit-ai/server-core";
+import { AuthenticationError, AuthorizationError, type MiddlewareDefinition, storeCall } from "@conduit-ai/server-core";
 import type { AdminVerdict } from "./admin-check.js";
 
 /**
@@ -17,7 +17,9 @@ export function adminAuthMiddleware(
       if (verdict === "unauthenticated") {
         const match = /^Bearer\s+(.+)$/i.exec(ctx.header("authorization") ?? "");
         const presented = match?.[1]?.trim() ?? ctx.header("x-api-key");
-        if (presented && (await isVirtualKey(presented).catch(() => false))) throw new AuthorizationError("The admin role is required");
+        // Bounded: with the store hung or down the caller is simply not known (401), not kept waiting.
+        const known = presented ? await storeCall("governance", () => isVirtualKey(presented)).catch(() => false) : false;
+        if (known) throw new AuthorizationError("The admin role is required");
         ctx.setHeader("www-authenticate", 'Bearer realm="conduit-admin"');
         throw new AuthenticationError("An admin key is required (Authorization: Bearer)");
       }

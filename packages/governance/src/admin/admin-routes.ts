@@ -15,6 +15,7 @@ import type { UsageSink } from "../usage/usage-event.js";
 import { windowClock, windowEnd } from "../windows.js";
 import type { AdminVerdict } from "./admin-check.js";
 import { adminAuthMiddleware } from "./admin-auth.js";
+import { adminStore, adminUsage } from "./admin-stores.js";
 import {
   createKeySchema,
   createTeamSchema,
@@ -101,7 +102,9 @@ function spendWindows(policy: Policy, figures: SpendFigures, nowMs: number): Spe
  * adapter.registerRouteGroup(createAdminRoutes({ store, usage, prefix: "sk-conduit-", keysSecret, check, isVirtualKey }));
  */
 export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
-  const { store, usage } = options;
+  // Store outages are 503 STORE_UNAVAILABLE with Retry-After, never a 500.
+  const store = adminStore(options.store);
+  const usage = adminUsage(options.usage);
   const keyOrThrow = async (id: string) => {
     const key = await store.getKey(id);
     if (!key) throw resourceNotFound("KEY_NOT_FOUND", `Key "${id}" not found`, { id });

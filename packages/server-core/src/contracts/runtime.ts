@@ -235,6 +235,8 @@ export interface DependencyHealth {
   required: boolean;
   latencyMs?: number;
   message?: string;
+  /** Figures the dependency reports about itself (e.g. `bufferedEvents` of a history store writing behind). */
+  details?: Record<string, number | string | boolean>;
 }
 
 export interface RuntimeHealth {
