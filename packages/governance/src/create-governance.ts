@@ -161,7 +161,11 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       if (sink.health && hasHealthChecks(server)) server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
       const metrics = getServerMetrics(server);
-      if (metrics) listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
+      if (metrics) {
+        listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
+        // The per-team figures are the admins': governance's admin check is who reads /api/metrics in full.
+        metrics.allowReader((ctx) => check(ctx) === "admin");
+      }
     },
     async close() {
       await usage.close();

@@ -88,6 +88,13 @@ export const serverAdapterConfigSchema = builtOnce(() =>
         .strict(),
       timeout: positiveInt(),
       enableMetrics: z.boolean(),
+      metrics: z
+        .object({
+          public: z.boolean(),
+          token: z.string().min(16, "at least 16 characters (a scraper's bearer token)").max(4096),
+        })
+        .partial()
+        .strict(),
       enableSwagger: z.boolean(),
       disableBuiltInHealth: z.boolean(),
       redaction: z

@@ -28,6 +28,8 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
   logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"], queryValues: "redact" },
   timeout: 30_000,
   enableMetrics: true,
+  // Neither public nor a token: only an admin reads /api/metrics until the operator says otherwise.
+  metrics: { public: false },
   enableSwagger: false,
   disableBuiltInHealth: false,
   redaction: {

@@ -88,6 +88,17 @@ export interface LoggingConfig {
   queryValues?: "redact" | "log";
 }
 
+/** Who may read `/api/metrics` (see `metricsScope`). */
+export interface MetricsConfig {
+  /**
+   * Anyone may read the process and HTTP figures; the governance series (per-team spend, tokens,
+   * requests) still need an admin credential or the token. Default false: admins and the token only.
+   */
+  public?: boolean;
+  /** A bearer token for scrapers (`Authorization: Bearer <token>`, at least 16 characters): reads everything. */
+  token?: string;
+}
+
 export interface RedactionConfig {
   enabled?: boolean;
   additionalFields?: string[];
@@ -130,6 +141,8 @@ export interface ServerAdapterConfig {
   logging?: LoggingConfig;
   timeout?: number;
   enableMetrics?: boolean;
+  /** Who may read `/api/metrics`: admins, `metrics.token`, and anyone only with `metrics.public: true`. */
+  metrics?: MetricsConfig;
   enableSwagger?: boolean;
   disableBuiltInHealth?: boolean;
   redaction?: RedactionConfig;
@@ -153,6 +166,7 @@ export interface RequiredServerAdapterConfig {
   logging: Complete<LoggingConfig>;
   timeout: number;
   enableMetrics: boolean;
+  metrics: MetricsConfig;
   enableSwagger: boolean;
   disableBuiltInHealth: boolean;
   redaction: Complete<RedactionConfig>;

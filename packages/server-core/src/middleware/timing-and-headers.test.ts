@@ -58,7 +58,7 @@ describe("security headers middleware", () => {
   it("ignores X-Forwarded-Proto and Forwarded from a peer trustProxy does not believe (the default)", async () => {
     const untrusted = createTestApp({ middleware: [createSecurityHeadersMiddleware()], routes });
     const otherProxy = createTestApp({ config: { trustProxy: ["10.0.0.0/8"] }, middleware: [createSecurityHeadersMiddleware()], routes });
-    for (const headers of [{ "x-forwarded-proto": "https" }, { forwarded: "proto=https" }]) {
+    for (const headers of [{ "x-forwarded-proto": "https" }, { forwarded: "proto=https" }] as Array<Record<string, string>>) {
       expect((await untrusted.request({ url: "/api/fail", headers })).headers["strict-transport-security"]).toBeUndefined();
       expect((await otherProxy.request({ url: "/api/fail", headers })).headers["strict-transport-security"]).toBeUndefined();
       const viaProxy = await otherProxy.request({ url: "/api/fail", headers, clientAddress: "10.1.2.3" });
