@@ -53,7 +53,10 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     path: string,
     handler: (ctx: ServerContext) => unknown,
     extra: Partial<RouteDefinition> = {},
-  ) => ({ method, path: api(path), absolute: true, tags: ["console"], handler, ...extra }) as RouteDefinition;
+  ) =>
+    // Out of the per-address request limit: a page of many calls must not lock an office out; failed
+    // sign-ins have their own limiter (ConsoleSessions), and every other call needs a live session.
+    ({ method, path: api(path), absolute: true, tags: ["console"], cors: false, rateLimit: false, handler, ...extra }) as RouteDefinition;
 
   const forwardAdmin = async (ctx: ServerContext) => {
     const { credential } = await sessions.require(ctx);

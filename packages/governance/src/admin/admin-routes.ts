@@ -8,6 +8,7 @@ import {
   rawResponse,
   resourceNotFound,
 } from "@conduit-ai/server-core";
+import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
 import { keyDigest, newKeySecret } from "../key-secret.js";
 import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
 import type { GovernanceStore, SpendFigures } from "../store/governance-store.js";
@@ -33,6 +34,8 @@ export interface AdminRoutesOptions {
   keysSecret: string | undefined;
   check: Parameters<typeof adminAuthMiddleware>[0];
   isVirtualKey: (credential: string) => Promise<boolean>;
+  /** Counts failed admin credentials per address and per credential (429 past the limit). */
+  failures?: CredentialFailureGuard;
 }
 
 const newId = (kind: "key" | "team") => `${kind}_${randomBytes(9).toString("base64url")}`;
@@ -269,8 +272,10 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
     prefix: "",
     tags: ["admin"],
     // Same-origin only: no CORS answer (a browser page elsewhere must not read or drive the admin API).
-    routes: routes.map((route) => ({ ...route, cors: false as const })),
-    middleware: [jsonBodiesOnly(), adminAuthMiddleware(options.check, options.isVirtualKey)],
+    // Out of the per-address request limit: failed credentials have their own limiter (`failures`),
+    // and an operator's console page of many calls must not lock its office address out.
+    routes: routes.map((route) => ({ ...route, cors: false as const, rateLimit: false as const })),
+    middleware: [jsonBodiesOnly(), adminAuthMiddleware(options.check, options.isVirtualKey, options.failures)],
   };
 }
 

@@ -63,6 +63,11 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
    * Optional so hand-made contexts type-check; absent reads as false.
    */
   readonly fromTrustedProxy?: boolean;
+  /**
+   * True when another route of this server dispatched the request in process (the console's
+   * forward to `/admin`): the outer request was counted, so per-address limiters skip this one.
+   */
+  readonly inProcess?: boolean;
   /** The matched route; undefined for unknown paths. */
   readonly route: MatchedRoute | undefined;
   /** `performance.now()` when the request arrived. */

@@ -23,6 +23,12 @@ export { REDACTED, redactedUrl } from "./logging/redact.js";
 export { REQUEST_LOGGER_STATE_KEY, RequestLogger, requestLogger } from "./logging/request-logger.js";
 export { matchesPathPrefix } from "./path-prefix.js";
 export { clientKey } from "./rate-limit/client-key.js";
+export {
+  type CredentialAttempt,
+  CredentialFailureGuard,
+  type CredentialFailureGuardOptions,
+  credentialAccount,
+} from "./rate-limit/credential-failures.js";
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from "./rate-limit/memory-rate-limit-store.js";
 export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit/rate-limit-store.js";
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit/redis-rate-limit-store.js";
