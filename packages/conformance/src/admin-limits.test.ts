@@ -74,7 +74,8 @@ forEachAdapter("admin surfaces: request limits and failed credentials", ({ start
     const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
     // A Keys page with many keys: one call per key, five times the per-address limit.
     const statuses: number[] = [];
-    for (let index = 0; index < 50; index++) statuses.push((await fetch(server.url("/console/api/admin/keys"), { headers: { cookie } })).status);
+    for (let index = 0; index < 50; index++)
+      statuses.push((await fetch(server.url("/console/api/admin/keys"), { headers: { cookie } })).status);
     expect(statuses.every((status) => status === 200)).toBe(true);
     for (let index = 0; index < 15; index++) expect((await admin(server, ADMIN_KEY)).status).toBe(200);
     // The rest of the server still has its whole budget: none of the above was counted against it.
@@ -138,7 +139,8 @@ forEachAdapter("admin surfaces: request limits and failed credentials", ({ start
     const from = (address: string) => ({ "x-forwarded-for": address });
     const stale = "a-revoked-admin-key-still-in-a-script-0123";
     const statuses: number[] = [];
-    for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]) statuses.push((await admin(server, stale, from(address))).status);
+    for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"])
+      statuses.push((await admin(server, stale, from(address))).status);
     expect(statuses).toEqual([401, 401, 429, 429]);
     expect((await signIn(server, stale, from("203.0.113.5"))).status).toBe(429);
     expect((await admin(server, "some-other-wrong-key-0123456789", from("203.0.113.1"))).status).toBe(401);

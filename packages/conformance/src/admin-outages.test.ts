@@ -112,7 +112,10 @@ forEachAdapter("admin surfaces while Redis is down or hung", ({ start }) => {
         expectStoreUnavailable(fetch(server.url("/admin/keys"), { headers: asAdmin }), "auth-failures"),
         expectStoreUnavailable(fetch(server.url("/admin/teams"), writeTeam), "auth-failures"),
         // A wrong credential is refused too: an outage never lets anyone in.
-        expectStoreUnavailable(fetch(server.url("/admin/keys"), { headers: { authorization: "Bearer not-the-admin-key-0123456789" } }), "auth-failures"),
+        expectStoreUnavailable(
+          fetch(server.url("/admin/keys"), { headers: { authorization: "Bearer not-the-admin-key-0123456789" } }),
+          "auth-failures",
+        ),
         expectStoreUnavailable(signIn(server), "console-sessions"),
         expectStoreUnavailable(fetch(server.url("/console/api/admin/keys"), { headers: { cookie } }), "console-sessions"),
         expectStoreUnavailable(fetch(server.url("/console/api/session"), { headers: { cookie } }), "console-sessions"),

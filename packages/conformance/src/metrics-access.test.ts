@@ -29,7 +29,11 @@ forEachAdapter("metrics access", ({ start }) => {
       },
     });
     const post = (path: string, body: unknown, authorization: string) =>
-      fetch(server.url(path), { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify(body) });
+      fetch(server.url(path), {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization },
+        body: JSON.stringify(body),
+      });
     await post("/admin/teams", { id: "finance", name: "Finance" }, `Bearer ${ADMIN_KEY}`);
     const created = (await (await post("/admin/keys", { name: "k", team: "finance" }, `Bearer ${ADMIN_KEY}`)).json()) as {
       data: { key: string };

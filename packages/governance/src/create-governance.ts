@@ -175,7 +175,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       if (routes) server.registerRouteGroup(routes);
       // The usage history (PostgreSQL) beside the other dependencies: never required, with its buffered count.
       const sink = usage as UsageSink;
-      if (sink.health && hasHealthChecks(server)) server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
+      if (sink.health && hasHealthChecks(server))
+        server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
       const metrics = getServerMetrics(server);
       if (metrics) {

@@ -66,12 +66,15 @@ function jsonBodiesOnly(): MiddlewareDefinition {
       const contentType = ctx.header("content-type") ?? "";
       const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
       if (hasBody && mediaType !== "application/json") {
-        throw new ServerAdapterError(`The admin API takes JSON bodies only (content-type: application/json), not "${contentType.slice(0, 100)}"`, {
-          code: "UNSUPPORTED_MEDIA_TYPE",
-          statusCode: 415,
-          category: "VALIDATION",
-          details: { contentType: contentType.slice(0, 100), supported: ["application/json"] },
-        });
+        throw new ServerAdapterError(
+          `The admin API takes JSON bodies only (content-type: application/json), not "${contentType.slice(0, 100)}"`,
+          {
+            code: "UNSUPPORTED_MEDIA_TYPE",
+            statusCode: 415,
+            category: "VALIDATION",
+            details: { contentType: contentType.slice(0, 100), supported: ["application/json"] },
+          },
+        );
       }
       await next();
     },

@@ -24,8 +24,9 @@ const metadataSchema = z.record(z.string(), z.unknown()).superRefine((metadata, 
   const visit = (value: unknown, path: PropertyKey[]) => {
     if (typeof value === "string") {
       if (LONE_SURROGATE.test(value)) issues.addIssue({ code: "custom", message: INVALID_UNICODE, path });
-    } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...path, index]));
-    else if (value !== null && typeof value === "object") {
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, [...path, index]);
+    } else if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value)) {
         if (LONE_SURROGATE.test(key)) issues.addIssue({ code: "custom", message: `key ${INVALID_UNICODE}`, path });
         else visit(item, [...path, key]);

@@ -8,10 +8,9 @@ describe("/api/metrics access", () => {
   const app = (metrics?: { public?: boolean; token?: string }) => {
     const test = createTestApp({ config: { logging: { enabled: false }, ...(metrics ? { metrics } : {}) } });
     // A governance series, as governance's per-team figures would register it.
-    getServerMetrics(test.adapter)?.registry.counter({ name: "conduit_governance_spend_usd_total", help: "spend", labelNames: ["team"] }).inc(
-      { team: "finance" },
-      3,
-    );
+    getServerMetrics(test.adapter)
+      ?.registry.counter({ name: "conduit_governance_spend_usd_total", help: "spend", labelNames: ["team"] })
+      .inc({ team: "finance" }, 3);
     return test;
   };
 

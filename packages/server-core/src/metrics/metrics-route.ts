@@ -35,7 +35,9 @@ export function createMetricsRoute(metrics: ServerMetrics): RouteDefinition {
           return rawResponse(body, { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
         }
         const body =
-          scope === "all" ? await metrics.registry.metrics() : formatPrometheusText(metricsForScope(await metrics.registry.getMetricsAsJSON(), scope));
+          scope === "all"
+            ? await metrics.registry.metrics()
+            : formatPrometheusText(metricsForScope(await metrics.registry.getMetricsAsJSON(), scope));
         return rawResponse(body, { headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" } });
       },
     }),

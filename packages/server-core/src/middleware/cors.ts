@@ -46,7 +46,7 @@ export interface CORSOptions extends CORSConfig {
 /** True when the request's route, or for a preflight any route at its path, opted out of CORS. */
 function closedToCors(ctx: ServerContext, routesAt: CORSOptions["routesAt"]): boolean {
   if (ctx.route !== undefined) return ctx.route.cors === false;
-  return routesAt !== undefined && routesAt(ctx.path).some((route) => route.cors === false);
+  return routesAt?.(ctx.path).some((route) => route.cors === false) === true;
 }
 
 /**
