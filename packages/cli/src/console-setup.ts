@@ -18,7 +18,7 @@ export interface ConsoleSetupInput {
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
   proxy?: { pool: ConsoleAccountPool };
   /** Governance, when the file has a `keys` section: its admin check is the console's (one rule for who is admin). */
-  governance?: Pick<Governance, "checkAdmin">;
+  governance?: Pick<Governance, "checkAdmin" | "credentialFailures">;
 }
 
 /** The part of the proxy's account pool the console uses. */
@@ -96,6 +96,8 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
     ...(validate ? { resolveUser: validate } : {}),
     adminKeys,
     sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
+    // Failed sign-ins counted with the admin API's failed credentials (governance's guard: on Redis when it has Redis).
+    ...(input.governance ? { credentialFailures: input.governance.credentialFailures } : {}),
     ...(options.sessionTtlMs ? { sessionTtlMs: options.sessionTtlMs } : {}),
     ...(proxy
       ? {

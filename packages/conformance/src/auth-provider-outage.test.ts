@@ -65,7 +65,8 @@ async function expectUnavailable(server: RunningServer, token: string) {
 
 function serve(start: (options: object) => Promise<RunningServer>, provider: BaseAuthProvider, timeoutMs?: number) {
   return start({
-    config: { rateLimit: { enabled: false }, enableMetrics: true },
+    // The gauge is scraped anonymously: public only by the operator's choice (metrics-access.test.ts).
+    config: { rateLimit: { enabled: false }, enableMetrics: true, metrics: { public: true } },
     setup: (adapter: BaseServerAdapter<unknown>) => {
       adapter.registerMiddleware(
         createProviderAuthMiddleware(provider, { skipPaths: ["/ready", "/metrics"], ...(timeoutMs ? { timeoutMs } : {}) }),

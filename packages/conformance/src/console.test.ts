@@ -93,7 +93,8 @@ forEachAdapter("operator console", ({ start }) => {
   });
 
   it("signs in with the admin credential: an HttpOnly, SameSite=Strict session cookie (Secure over HTTPS), 8 hours", async () => {
-    const server = await start({ setup: withConsole });
+    // The loopback peer stands for the TLS-terminating proxy: X-Forwarded-Proto is believed from it only.
+    const server = await start({ setup: withConsole, config: { trustProxy: "loopback" } });
     const wrong = await fetch(server.url("/console/api/session"), {
       method: "POST",
       headers: { ...sameOrigin(server) },

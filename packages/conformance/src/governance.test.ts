@@ -246,7 +246,8 @@ forEachAdapter("governance: the /admin API and virtual keys on /api", ({ start }
     expect(csv.text.split("\r\n")[0]).toBe("group,name,requests,inputTokens,outputTokens,cacheReadTokens,cacheWriteTokens,costUsd");
     expect(csv.text.split("\r\n")[1]).toMatch(/^ops,Ops,1,/);
     expect((await server.call("GET", "/admin/usage?groupBy=planet", undefined, asAdmin)).status).toBe(400);
-    const metrics = await (await fetch(server.url("/api/metrics"))).text();
+    // The per-team figures are an admin's to read (metrics-access.test.ts).
+    const metrics = await (await fetch(server.url("/api/metrics"), { headers: asAdmin })).text();
     expect(metrics).toContain('conduit_governance_requests_total{team="ops"} 1');
     expect(metrics).not.toContain(created.key);
     expect(metrics).not.toContain(created.id);

@@ -291,7 +291,9 @@ forEachAdapter("route groups", ({ start }) => {
   });
 
   it("exposes Prometheus metrics by route template, and JSON on request", async () => {
-    const server = await start(setup().options);
+    // Scraped anonymously: the process and HTTP figures are public only when the operator says so (metrics-access.test.ts).
+    const options = setup().options;
+    const server = await start({ ...options, config: { ...options.config, metrics: { public: true } } });
     await call(server, "GET", "/api/tools/add");
     await call(server, "GET", "/api/tools/nope");
     await call(server, "GET", "/api/not/a/route");

@@ -76,4 +76,42 @@ forEachAdapter("runtime per-call token over HTTP", ({ start }) => {
       await runtime.close();
     }
   });
+
+  it("/agent/stream refuses a refused token before the stream starts: 401 in the envelope, as /agent/execute does", async () => {
+    const runtime = createRuntime({
+      builtinTools: false,
+      tools: [whoAmI],
+      auth: { type: "jwt", jwksUrl: idp.jwksUrl, issuer: idp.issuer },
+    });
+    const server = await start({ runtime, config: { rateLimit: { enabled: false } }, setup });
+    try {
+      const stream = (authorization?: string, accept = "text/event-stream") =>
+        fetch(server.url("/api/agent/stream"), {
+          method: "POST",
+          headers: { "content-type": "application/json", accept, ...(authorization ? { authorization } : {}) },
+          body: JSON.stringify({ input: { text: "What is 2 + 3?" }, tools: ["calculator"] }),
+        });
+      for (const accept of ["text/event-stream", "application/x-ndjson"]) {
+        const refused = await stream("Bearer not-a-token", accept);
+        expect(refused.status, accept).toBe(401);
+        expect(refused.headers.get("content-type")).toContain("application/json");
+        const body = (await refused.json()) as { error: { code: string; category: string } };
+        expect(body.error).toMatchObject({ code: "AUTH_INVALID", category: "AUTHENTICATION" });
+      }
+      // A good token streams, and the tool ran as the token's user.
+      const token = await idp.sign({ sub: "stream-user", email: "s@example.com", roles: ["analyst"] });
+      const accepted = await stream(`Bearer ${token}`);
+      expect(accepted.status).toBe(200);
+      expect(accepted.headers.get("content-type")).toContain("text/event-stream");
+      const frames = await accepted.text();
+      expect(frames).toContain('"userId":"stream-user"');
+      expect(frames).toMatch(/event: finish/);
+      // No bearer token: the call streams anonymously, as before.
+      const anonymous = await stream();
+      expect(anonymous.status).toBe(200);
+      expect(await anonymous.text()).not.toContain('"userId"');
+    } finally {
+      await runtime.close();
+    }
+  });
 });

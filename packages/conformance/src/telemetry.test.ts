@@ -105,7 +105,8 @@ forEachAdapter("telemetry", ({ start }) => {
   });
 
   it("/api/metrics carries the process figures (CPU, resident memory, heap, event-loop lag, GC) with bounded labels", async () => {
-    const server = await start();
+    // Scraped anonymously: public only by the operator's choice (metrics-access.test.ts).
+    const server = await start({ config: { metrics: { public: true } } });
     const text = await (await fetch(server.url("/api/metrics"))).text();
     for (const name of [
       "process_cpu_seconds_total",

@@ -5,6 +5,7 @@ import {
   ServerAdapterError,
   type ServerContext,
   VERSION,
+  isStoreUnavailable,
   rawResponse,
 } from "@conduit-ai/server-core";
 import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
@@ -52,7 +53,10 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     path: string,
     handler: (ctx: ServerContext) => unknown,
     extra: Partial<RouteDefinition> = {},
-  ) => ({ method, path: api(path), absolute: true, tags: ["console"], handler, ...extra }) as RouteDefinition;
+  ) =>
+    // Out of the per-address request limit: a page of many calls must not lock an office out; failed
+    // sign-ins have their own limiter (ConsoleSessions), and every other call needs a live session.
+    ({ method, path: api(path), absolute: true, tags: ["console"], cors: false, rateLimit: false, handler, ...extra }) as RouteDefinition;
 
   const forwardAdmin = async (ctx: ServerContext) => {
     const { credential } = await sessions.require(ctx);
@@ -80,7 +84,11 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     }),
     route("GET", "/session", async (ctx) => {
       // Asking whether one is signed in is not an error: signed out is `{signedIn: false}`, nothing else.
-      const current = await sessions.require(ctx).catch(() => undefined);
+      // A store outage is not "signed out": it stays 503 STORE_UNAVAILABLE, so the page says to wait.
+      const current = await sessions.require(ctx).catch((error: unknown) => {
+        if (isStoreUnavailable(error)) throw error;
+        return undefined;
+      });
       if (current === undefined) return { signedIn: false };
       const { session } = current;
       return {

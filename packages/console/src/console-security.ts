@@ -29,9 +29,14 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** The request's own origin (`http(s)://host`), as the browser would write it in `Origin`. */
+/**
+ * The request's own origin (`http(s)://host`), as the browser would write it in `Origin`.
+ * `X-Forwarded-Host` counts only from a proxy `trustProxy` believes: otherwise a client could
+ * name any host and make a cross-site `Origin` look like our own.
+ */
 function ownOrigin(ctx: ServerContext): string | undefined {
-  const host = ctx.header("x-forwarded-host")?.split(",")[0]?.trim() ?? ctx.header("host");
+  const forwardedHost = ctx.fromTrustedProxy === true ? ctx.header("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const host = forwardedHost || ctx.header("host");
   return host ? `${servedOverHttps(ctx) ? "https" : "http"}://${host}`.toLowerCase() : undefined;
 }
 

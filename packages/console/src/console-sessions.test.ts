@@ -51,8 +51,10 @@ describe("adminCredentialCheck (governance's admin check, asked with the credent
 });
 
 describe("crossSiteReason", () => {
-  const ctx = (method: string, headers: Record<string, string>) =>
-    ({ method, header: (name: string) => ({ host: "console.example:8080", ...headers })[name] }) as Parameters<typeof crossSiteReason>[0];
+  const ctx = (method: string, headers: Record<string, string>, fromTrustedProxy = true) =>
+    ({ method, fromTrustedProxy, header: (name: string) => ({ host: "console.example:8080", ...headers })[name] }) as Parameters<
+      typeof crossSiteReason
+    >[0];
   it("lets reads through and same-origin writes; refuses other sites and writes that say nothing", () => {
     expect(crossSiteReason(ctx("GET", { "sec-fetch-site": "cross-site" }))).toBeUndefined();
     expect(crossSiteReason(ctx("POST", { "sec-fetch-site": "same-origin" }))).toBeUndefined();
@@ -65,6 +67,13 @@ describe("crossSiteReason", () => {
     expect(crossSiteReason(ctx("DELETE", { "sec-fetch-site": "same-site" }))).toMatch(/same-site/);
     expect(crossSiteReason(ctx("PATCH", { origin: "http://evil.example" }))).toMatch(/another site/);
     expect(crossSiteReason(ctx("POST", {}))).toMatch(/neither/);
+  });
+
+  it("believes X-Forwarded-Host and -Proto only from a proxy trustProxy trusts", () => {
+    const forged = { origin: "https://evil.example", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" };
+    expect(crossSiteReason(ctx("POST", forged, false))).toMatch(/another site/);
+    expect(crossSiteReason(ctx("POST", { ...forged, origin: "https://console.example:8080" }, false))).toMatch(/another site/);
+    expect(crossSiteReason(ctx("POST", { ...forged, origin: "http://console.example:8080" }, false))).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
-import { ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
+import { ServerAdapterError, type ServerContext, storeCall } from "@conduit-ai/server-core";
+import { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
 import { credentialDigest } from "./admin-check.js";
 import { readCookie, sessionCookie } from "./session-cookie.js";
 import { type ConsoleSession, type ConsoleSessionStore, isSessionId, newSessionId, sessionKey } from "./session-store.js";
@@ -17,6 +18,8 @@ export interface ConsoleSessionsOptions {
   ttlMs: number;
   /** The cookie's `Path` (the console's prefix). */
   path: string;
+  /** Failed sign-ins per address and per credential (default: this process's memory). */
+  failures?: CredentialFailureGuard;
 }
 
 export const signInRequired = () =>
@@ -35,8 +38,10 @@ export const signInRequired = () =>
 export class ConsoleSessions {
   private readonly credentials = new Map<string, string>();
   private readonly configured = new Set<string>();
+  private readonly failures: CredentialFailureGuard;
 
   constructor(private readonly options: ConsoleSessionsOptions) {
+    this.failures = options.failures ?? new CredentialFailureGuard();
     for (const key of options.adminKeys ?? []) {
       const digest = credentialDigest(key);
       this.credentials.set(digest, key);
@@ -44,16 +49,26 @@ export class ConsoleSessions {
     }
   }
 
-  /** Checks `credential` with `verifyAdmin`; on success stores a session and sets its cookie. */
+  /**
+   * Checks `credential` with `verifyAdmin`; on success stores a session and sets its cookie. A
+   * refused credential counts against its address and itself (`failures`): past the limit, 429
+   * `TOO_MANY_FAILED_CREDENTIALS` with `Retry-After`.
+   */
   async signIn(ctx: ServerContext, credential: unknown): Promise<ConsoleSession> {
-    if (typeof credential !== "string" || credential.length === 0 || credential.length > 4096 || !(await this.verify(credential)))
-      throw new ServerAdapterError("That admin credential is not valid", { code: "INVALID_CREDENTIAL", statusCode: 401 });
+    const invalid = () => new ServerAdapterError("That admin credential is not valid", { code: "INVALID_CREDENTIAL", statusCode: 401 });
+    if (typeof credential !== "string" || credential.length === 0 || credential.length > 4096) throw invalid();
+    const attempt = await this.failures.check(ctx, credential);
+    if (!(await this.verify(credential))) {
+      await this.failures.failed(attempt);
+      throw invalid();
+    }
+    await this.failures.succeeded(attempt);
     const digest = credentialDigest(credential);
     this.remember(digest, credential);
     const now = Date.now();
     const session: ConsoleSession = { credentialDigest: digest, createdAt: now, expiresAt: now + this.options.ttlMs };
     const id = newSessionId();
-    await this.options.store.set(sessionKey(id), session, this.options.ttlMs);
+    await this.stored(() => this.options.store.set(sessionKey(id), session, this.options.ttlMs));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id, path: this.options.path, maxAgeSeconds: Math.floor(this.options.ttlMs / 1000) }));
     return session;
   }
@@ -61,7 +76,7 @@ export class ConsoleSessions {
   /** Deletes the request's session (if any) and its cookie. */
   async signOut(ctx: ServerContext): Promise<void> {
     const id = readCookie(ctx);
-    if (isSessionId(id)) await this.options.store.delete(sessionKey(id));
+    if (isSessionId(id)) await this.stored(() => this.options.store.delete(sessionKey(id)));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id: "", path: this.options.path, maxAgeSeconds: 0 }));
   }
 
@@ -73,13 +88,21 @@ export class ConsoleSessions {
     const id = readCookie(ctx);
     if (!isSessionId(id)) throw signInRequired();
     const key = sessionKey(id);
-    const session = await this.options.store.get(key);
+    const session = await this.stored(() => this.options.store.get(key));
     const credential = session ? this.credentials.get(session.credentialDigest) : undefined;
     if (!session || credential === undefined || !(await this.verify(credential))) {
-      if (session) await this.options.store.delete(key);
+      if (session) await this.stored(() => this.options.store.delete(key));
       throw signInRequired();
     }
     return { session, credential };
+  }
+
+  /**
+   * A session store call: Redis down or hung is 503 `STORE_UNAVAILABLE` with `Retry-After`
+   * (the operator learns to wait), never a 500 and never a silent sign-out.
+   */
+  private stored<T>(operation: () => Promise<T>): Promise<T> {
+    return storeCall("console-sessions", operation);
   }
 
   private async verify(credential: string): Promise<boolean> {

@@ -48,6 +48,8 @@ export async function forwardInProcess(
     clientAddress: ctx.peerAddress,
     body: bytes && bytes.byteLength > 0 ? { kind: "stream", stream: once(bytes) } : { kind: "none" },
     signal: ctx.abortSignal,
+    // Counted once, as the console request it is part of: per-address limiters skip it.
+    inProcess: true,
   });
   const passed: Record<string, string> = { "cache-control": "no-store" };
   for (const name of PASSED_HEADERS) {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
-import { installRequestFeed } from "@conduit-ai/server-core/middleware";
+import { type CredentialFailureGuard, installRequestFeed } from "@conduit-ai/server-core/middleware";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
 import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialCheck } from "./admin-check.js";
 import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
@@ -28,6 +28,11 @@ export interface ConsoleOptions {
   sessionTtlMs?: number;
   /** Where sessions live (default: this process's memory; `RedisConsoleSessionStore` to share them). */
   sessions?: ConsoleSessionStore;
+  /**
+   * Failed sign-ins, per address and per credential (default: this process's memory). Pass
+   * `governance.credentialFailures` so the console and the admin API count failures together (on Redis when governance has it).
+   */
+  credentialFailures?: CredentialFailureGuard;
   /** The proxy's accounts for the Accounts page (e.g. `proxy.pool`); absent → the page says there is no proxy. */
   accounts?: ConsoleAccounts;
   /** Where the console is served (default `/console`). */
@@ -64,6 +69,7 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
     ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     path: prefix,
     ...(options.adminKeys ? { adminKeys: options.adminKeys } : {}),
+    ...(options.credentialFailures ? { failures: options.credentialFailures } : {}),
   });
   const routes: RouteDefinition[] = createConsoleApiRoutes({
     prefix,

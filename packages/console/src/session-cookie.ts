@@ -20,7 +20,10 @@ export function readCookie(ctx: Pick<ServerContext, "header">, name = CONSOLE_CO
  * sent on a request another site starts), `Secure` when the client reached us over HTTPS, scoped
  * to the console's path. `maxAgeSeconds` 0 deletes it.
  */
-export function sessionCookie(ctx: Pick<ServerContext, "header">, options: { id: string; path: string; maxAgeSeconds: number }): string {
+export function sessionCookie(
+  ctx: Pick<ServerContext, "header" | "fromTrustedProxy">,
+  options: { id: string; path: string; maxAgeSeconds: number },
+): string {
   const parts = [
     `${CONSOLE_COOKIE}=${options.id}`,
     `Path=${options.path}`,

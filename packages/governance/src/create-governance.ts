@@ -1,4 +1,5 @@
 import {
+  type DependencyHealth,
   type MiddlewareDefinition,
   type RouteGroup,
   type Runtime,
@@ -8,6 +9,7 @@ import {
   mergePrices,
 } from "@conduit-ai/server-core";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
+import { CredentialFailureGuard, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import type { Pool } from "pg";
 import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
@@ -44,6 +46,11 @@ export interface GovernanceOptions {
   usage?: UsageSink;
   /** Where an outage's overflow of usage events spills (default `./conduit-usage-spill.ndjson`). */
   spillFile?: string;
+  /**
+   * Where failed admin credentials are counted (per address and per credential). Default: Redis
+   * when `redis` is given (shared by every process), else this process's memory.
+   */
+  credentialFailures?: CredentialFailureGuard;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
   /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`. Default `process.env`. */
@@ -60,6 +67,8 @@ export interface Governance {
   readonly adminEnabled: boolean;
   /** The admin check the operator console is handed. */
   readonly checkAdmin: ReturnType<typeof createAdminCheck>;
+  /** Failed admin credentials, per address and per credential: the console's sign-in shares it. */
+  readonly credentialFailures: CredentialFailureGuard;
   /** The `/admin/*` routes, or undefined without an admin credential. */
   adminRoutes(): RouteGroup | undefined;
   /** The auth type `virtual-key` on `/api` routes. */
@@ -72,6 +81,13 @@ export interface Governance {
    */
   install(server: ServerAdapter, options?: { virtualKeyAuth?: boolean }): void;
   close(): Promise<void>;
+}
+
+/** A server that lists dependencies in its health routes (every Conduit adapter). */
+function hasHealthChecks(
+  server: ServerAdapter,
+): server is ServerAdapter & { registerHealthCheck(name: string, check: () => Promise<DependencyHealth>): void } {
+  return typeof (server as { registerHealthCheck?: unknown }).registerHealthCheck === "function";
 }
 
 /**
@@ -123,6 +139,13 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     },
   });
   const check = createAdminCheck({ keys: adminKeys, ...(options.serverAdminRole ? {} : { roles: [] }) });
+  const credentialFailures =
+    options.credentialFailures ??
+    new CredentialFailureGuard(
+      options.redis
+        ? { store: new RedisRateLimitStore(options.redis, { prefix: `${options.namespace ?? "conduit:gov"}:auth-failures:` }), prefix: "" }
+        : {},
+    );
   const adminEnabled = adminKeys.length > 0 || options.serverAdminRole === true;
   const adminRoutes = () =>
     adminEnabled
@@ -133,6 +156,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           keysSecret,
           check: check as (ctx: unknown) => AdminVerdict,
           isVirtualKey: (credential) => store.isActiveDigest(keyDigest(credential, keysSecret), Date.now()),
+          failures: credentialFailures,
         })
       : undefined;
   const apiMiddleware = () => createApiGateMiddleware({ gate, defaultMaxOutputTokens });
@@ -142,15 +166,24 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     usage,
     adminEnabled,
     checkAdmin: check,
+    credentialFailures,
     adminRoutes,
     apiMiddleware,
     webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);
+      // The usage history (PostgreSQL) beside the other dependencies: never required, with its buffered count.
+      const sink = usage as UsageSink;
+      if (sink.health && hasHealthChecks(server))
+        server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
       const metrics = getServerMetrics(server);
-      if (metrics) listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
+      if (metrics) {
+        listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
+        // The per-team figures are the admins': governance's admin check is who reads /api/metrics in full.
+        metrics.allowReader((ctx) => check(ctx) === "admin");
+      }
     },
     async close() {
       await usage.close();

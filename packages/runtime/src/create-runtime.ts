@@ -146,6 +146,18 @@ export class ConduitRuntime implements Runtime {
   }
 
   /**
+   * Validates the call's `authToken` now (`InvalidTokenError` when refused): the HTTP layer asks
+   * before it opens a stream. The context it returns carries the token's identity and no token,
+   * so the call it is passed to does not validate it twice.
+   */
+  async authorizeCall(context: RuntimeCallContext): Promise<RuntimeCallContext> {
+    const checked = await this.#tokenAuth.apply(context);
+    if (checked === context) return context;
+    const { authToken: _spent, ...validated } = checked;
+    return validated;
+  }
+
+  /**
    * Validation errors throw synchronously (so the HTTP layer answers 400); a refused `authToken`
    * rejects the first read with `InvalidTokenError` (before any event); later failures are one `error` event.
    */

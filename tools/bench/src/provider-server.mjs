@@ -24,6 +24,8 @@ const server = await createServer(runtime, {
     port: 0,
     host: "127.0.0.1",
     rateLimit: { maxRequests: 1_000_000_000 },
+    // The bench scrapes /api/metrics anonymously during the load (a real server sets a token instead).
+    metrics: { public: true },
     // The bench holds every stream open; keep-alive comments only at the default 15 s.
   },
 });

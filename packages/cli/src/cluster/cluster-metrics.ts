@@ -6,7 +6,10 @@ import {
   PROMETHEUS_CONTENT_TYPE,
   aggregateMetrics,
   formatPrometheusText,
+  type MetricsScope,
   getServerMetrics,
+  metricsForScope,
+  metricsScopeOf,
 } from "@conduit-ai/server-core/metrics";
 
 type MetricsJson = MetricJson[];
@@ -16,6 +19,8 @@ interface ScrapeRequest {
   type: "conduit:metrics-scrape";
   id: string;
   json: boolean;
+  /** What the scraper may read (the worker's access guard decided): `process` leaves the governance series out. */
+  scope: MetricsScope;
 }
 /** Primary → every worker, and the answer back. */
 interface CollectRequest {
@@ -80,6 +85,7 @@ export function shareMetricsWithCluster(server: ServerAdapter): void {
           type: "conduit:metrics-scrape",
           id,
           json: (ctx.header("accept") ?? "").includes("application/json"),
+          scope: metricsScopeOf(ctx),
         } satisfies ScrapeRequest);
       });
       waiting.delete(id);
@@ -125,7 +131,7 @@ export function createMetricsAggregator(liveWorkers: () => Worker[]): (worker: W
     }
     if (!isMessage<ScrapeRequest>(message, "conduit:metrics-scrape")) return false;
     void (async () => {
-      const metrics = aggregateMetrics(await collect());
+      const metrics = metricsForScope(aggregateMetrics(await collect()), message.scope === "all" ? "all" : "process");
       const body = message.json ? JSON.stringify(metrics) : formatPrometheusText(metrics);
       const contentType = message.json ? "application/json; charset=utf-8" : PROMETHEUS_CONTENT_TYPE;
       if (!worker.isDead()) worker.send({ type: "conduit:metrics-result", id: message.id, body, contentType } satisfies ScrapeReply);

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -12,6 +14,18 @@ const prefix = `test:${randomBytes(6).toString("hex")}:`;
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 afterEach(killLeftovers);
+
+/** A loopback port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 afterAll(async () => {
   const redis = new Redis(redisUrl);
   const keys = await redis.keys(`*${prefix}*`);
@@ -95,6 +109,31 @@ describe("conduit keys against two processes sharing Redis", () => {
     socket.close();
     const usage = await fetch(`${url}/admin/usage?groupBy=key`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     expect(((await usage.json()) as { data: Array<{ requests: number }> }).data).toEqual([expect.objectContaining({ requests: 1 })]);
+  }, 60_000);
+
+  it("with the key store down, conduit keys says 503 STORE_UNAVAILABLE and when to retry, in one line (exit 1)", async () => {
+    const redisPort = await freePort();
+    const redisServer = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    try {
+      const probe = new Redis(`redis://127.0.0.1:${redisPort}`, { lazyConnect: true, retryStrategy: () => 50 });
+      probe.on("error", () => undefined);
+      await expect.poll(() => probe.ping().catch(() => "down"), { timeout: 5_000 }).toBe("PONG");
+      probe.disconnect();
+      const config = writeConfig({ keys: { store: "redis" }, admin: { keys: [ADMIN_KEY] }, auth: { type: "virtual-key" } });
+      const server = spawnConduit(["serve", "--port", "0", "--config", config], { REDIS_URL: `redis://127.0.0.1:${redisPort}` });
+      const admin = { CONDUIT_ADMIN_KEY: ADMIN_KEY, CONDUIT_URL: `http://127.0.0.1:${portOf(await server.ready)}` };
+      expect((await runConduit(["keys", "list"], admin)).code).toBe(0);
+      redisServer.kill("SIGKILL");
+      const listed = await runConduit(["keys", "list"], admin);
+      expect(listed.code).toBe(1);
+      const lines = listed.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^conduit keys list: 503 STORE_UNAVAILABLE: .*store is unavailable.* \(retry in \d+ s\)$/);
+    } finally {
+      redisServer.kill("SIGKILL");
+    }
   }, 60_000);
 
   it("create's flags become the admin API's body; bad flags are usage errors", () => {

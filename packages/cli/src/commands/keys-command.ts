@@ -61,8 +61,12 @@ async function adminCall(url: string, adminKey: string, method: string, path: st
     throw new Error(`cannot reach ${url} (${(error as Error).message})`);
   }
   const answer = (await response.json().catch(() => ({}))) as { data?: unknown; error?: { code?: string; message?: string } };
-  if (!response.ok)
-    throw new Error(`${response.status} ${answer.error?.code ?? ""}: ${answer.error?.message ?? response.statusText}`.trim());
+  if (!response.ok) {
+    // A store outage (503 STORE_UNAVAILABLE) says when to try again: the server's Retry-After, in seconds.
+    const retryAfter = Number(response.headers.get("retry-after"));
+    const when = Number.isFinite(retryAfter) && retryAfter > 0 ? ` (retry in ${retryAfter} s)` : "";
+    throw new Error(`${response.status} ${answer.error?.code ?? ""}: ${answer.error?.message ?? response.statusText}${when}`.trim());
+  }
   return answer.data;
 }
 

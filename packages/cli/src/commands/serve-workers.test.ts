@@ -9,6 +9,9 @@ const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const LIMIT = 14;
 
 /** Two workers, one Redis (own key prefix), a rate limit of `limit` that also counts health, process details shown. */
+/** Scrapes read /api/metrics with the metrics token (anonymous scrapes are refused unless metrics.public). */
+const METRICS_TOKEN = "workers-metrics-token-0123456789";
+
 function startTwoWorkers(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = { REDIS_URL, REDIS_KEY_PREFIX: `test:cli-workers:${randomUUID()}:` },
@@ -19,6 +22,7 @@ function startTwoWorkers(
       logging: { enabled: false },
       health: { processDetails: "always" },
       rateLimit: { maxRequests: limit, windowMs: 600_000, skipPaths: [] },
+      metrics: { token: METRICS_TOKEN },
     },
   });
   return spawnConduit(["serve", "--workers", "2", "--port", "0", "--host", "127.0.0.1", "--config", config, ...extraArgs], env);
@@ -216,9 +220,13 @@ describe("conduit serve --workers", () => {
     const conduit = startTwoWorkers();
     const port = portOf(await conduit.ready);
     for (let index = 0; index < 6; index++) expect((await freshRequest(port, "GET", "/api/tools")).status).toBe(200);
+    // Every worker guards the aggregate like its own route.
+    expect((await freshRequest(port, "GET", "/api/metrics")).status).toBe(401);
+    expect((await freshRequest(port, "GET", "/api/metrics")).status).toBe(401);
+    const authorization = `Bearer ${METRICS_TOKEN}`;
     for (let scrape = 0; scrape < 2; scrape++) {
       const text = await new Promise<string>((resolve, reject) => {
-        request({ host: "127.0.0.1", port, path: "/api/metrics", agent: false }, (response) => {
+        request({ host: "127.0.0.1", port, path: "/api/metrics", agent: false, headers: { authorization } }, (response) => {
           let body = "";
           response.setEncoding("utf8");
           response.on("data", (chunk) => (body += chunk));
@@ -229,7 +237,7 @@ describe("conduit serve --workers", () => {
       });
       expect(text).toContain('conduit_http_requests_total{method="GET",route="/api/tools",status="200"} 6');
     }
-    const json = await freshRequest(port, "GET", "/api/metrics", undefined, { accept: "application/json" });
+    const json = await freshRequest(port, "GET", "/api/metrics", undefined, { accept: "application/json", authorization });
     const requests = (json.body as Array<{ name: string; values: Array<{ value: number; labels: Record<string, string> }> }>).find(
       (metric) => metric.name === "conduit_http_requests_total",
     );

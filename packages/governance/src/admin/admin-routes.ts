@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  type MiddlewareDefinition,
   type RouteDefinition,
   type RouteGroup,
   ServerAdapterError,
@@ -7,6 +8,7 @@ import {
   rawResponse,
   resourceNotFound,
 } from "@conduit-ai/server-core";
+import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
 import { keyDigest, newKeySecret } from "../key-secret.js";
 import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
 import type { GovernanceStore, SpendFigures } from "../store/governance-store.js";
@@ -14,6 +16,7 @@ import type { UsageSink } from "../usage/usage-event.js";
 import { windowClock, windowEnd } from "../windows.js";
 import type { AdminVerdict } from "./admin-check.js";
 import { adminAuthMiddleware } from "./admin-auth.js";
+import { adminStore, adminUsage } from "./admin-stores.js";
 import {
   createKeySchema,
   createTeamSchema,
@@ -31,6 +34,8 @@ export interface AdminRoutesOptions {
   keysSecret: string | undefined;
   check: Parameters<typeof adminAuthMiddleware>[0];
   isVirtualKey: (credential: string) => Promise<boolean>;
+  /** Counts failed admin credentials per address and per credential (429 past the limit). */
+  failures?: CredentialFailureGuard;
 }
 
 const newId = (kind: "key" | "team") => `${kind}_${randomBytes(9).toString("base64url")}`;
@@ -46,6 +51,34 @@ function badRequest(field: string, message: string): ServerAdapterError {
 
 function conflict(message: string): ServerAdapterError {
   return new ServerAdapterError(message, { code: "CONFLICT", statusCode: 409, category: "VALIDATION" });
+}
+
+/**
+ * A body on the admin API is JSON, said so: a form or `text/plain` body (what a cross-site HTML
+ * form can send without a preflight) is refused with 415 before anything reads it.
+ */
+function jsonBodiesOnly(): MiddlewareDefinition {
+  return {
+    name: "governance-admin-json-only",
+    order: 5,
+    handler: async (ctx, next) => {
+      const hasBody = ctx.header("transfer-encoding") !== undefined || Number(ctx.header("content-length") ?? 0) > 0;
+      const contentType = ctx.header("content-type") ?? "";
+      const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+      if (hasBody && mediaType !== "application/json") {
+        throw new ServerAdapterError(
+          `The admin API takes JSON bodies only (content-type: application/json), not "${contentType.slice(0, 100)}"`,
+          {
+            code: "UNSUPPORTED_MEDIA_TYPE",
+            statusCode: 415,
+            category: "VALIDATION",
+            details: { contentType: contentType.slice(0, 100), supported: ["application/json"] },
+          },
+        );
+      }
+      await next();
+    },
+  };
 }
 
 /** Without undefined members, so a stored record never carries `"x": null`. */
@@ -75,7 +108,9 @@ function spendWindows(policy: Policy, figures: SpendFigures, nowMs: number): Spe
  * adapter.registerRouteGroup(createAdminRoutes({ store, usage, prefix: "sk-conduit-", keysSecret, check, isVirtualKey }));
  */
 export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
-  const { store, usage } = options;
+  // Store outages are 503 STORE_UNAVAILABLE with Retry-After, never a 500.
+  const store = adminStore(options.store);
+  const usage = adminUsage(options.usage);
   const keyOrThrow = async (id: string) => {
     const key = await store.getKey(id);
     if (!key) throw resourceNotFound("KEY_NOT_FOUND", `Key "${id}" not found`, { id });
@@ -239,8 +274,11 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
   return {
     prefix: "",
     tags: ["admin"],
-    routes,
-    middleware: [adminAuthMiddleware(options.check, options.isVirtualKey)],
+    // Same-origin only: no CORS answer (a browser page elsewhere must not read or drive the admin API).
+    // Out of the per-address request limit: failed credentials have their own limiter (`failures`),
+    // and an operator's console page of many calls must not lock its office address out.
+    routes: routes.map((route) => ({ ...route, cors: false as const, rateLimit: false as const })),
+    middleware: [jsonBodiesOnly(), adminAuthMiddleware(options.check, options.isVirtualKey, options.failures)],
   };
 }
 

@@ -12,20 +12,48 @@ const budgetsSchema = z
   .max(4)
   .refine((budgets) => new Set(budgets.map((budget) => budget.window)).size === budgets.length, "one budget per window");
 
-const modelsSchema = z.array(z.string().min(1).max(200)).max(200);
-const nameSchema = z.string().trim().min(1).max(200);
-const idSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '-' and '_' (at most 64)");
+/** A UTF-16 surrogate without its partner: JSON's `\ud800` escape parses to one, but no UTF-8 store, log or CSV can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const INVALID_UNICODE = "must be valid Unicode (a lone UTF-16 surrogate is not)";
+
+/** Text that is valid Unicode. */
+const text = () => z.string().refine((value) => !LONE_SURROGATE.test(value), INVALID_UNICODE);
+
+/** Free-form metadata: every key and every string inside it must be valid Unicode, reported at its own path. */
+const metadataSchema = z.record(z.string(), z.unknown()).superRefine((metadata, issues) => {
+  const visit = (value: unknown, path: PropertyKey[]) => {
+    if (typeof value === "string") {
+      if (LONE_SURROGATE.test(value)) issues.addIssue({ code: "custom", message: INVALID_UNICODE, path });
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, [...path, index]);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (LONE_SURROGATE.test(key)) issues.addIssue({ code: "custom", message: `key ${INVALID_UNICODE}`, path });
+        else visit(item, [...path, key]);
+      }
+    }
+  };
+  visit(metadata, []);
+});
+
+const modelsSchema = z.array(text().min(1).max(200)).max(200);
+const nameSchema = text().trim().min(1).max(200);
+// "." and ".." pass the character class but name no record a URL can reach (a client folds them away).
+const idSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '-' and '_' (at most 64)")
+  .refine((id) => id !== "." && id !== "..", "'.' and '..' are not ids");
 
 /** `POST /admin/keys`. */
 export const createKeySchema = z.strictObject({
   name: nameSchema,
   team: idSchema.optional(),
-  user: z.string().min(1).max(200).optional(),
+  user: text().min(1).max(200).optional(),
   models: modelsSchema.optional(),
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: metadataSchema.optional(),
 });
 
 /** `PATCH /admin/keys/{id}`: the fields given replace the stored ones; a key's team is fixed at creation. */

@@ -1,4 +1,5 @@
 import { appendFile, readFile, rename, unlink } from "node:fs/promises";
+import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
 import type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
 
@@ -15,6 +16,9 @@ export interface PostgresUsageSinkOptions {
   flushIntervalMs?: number;
   onWarning?: (message: string) => void;
 }
+
+/** A health check waits this long for PostgreSQL's `SELECT 1`. */
+const HEALTH_DEADLINE_MS = 1_000;
 
 const COLUMNS = [
   "id",
@@ -230,6 +234,36 @@ export class PostgresUsageSink implements UsageSink {
       cacheWriteTokens: Number(row.cache_write),
       costUsd: Number(row.cost),
     }));
+  }
+
+  /**
+   * `SELECT 1` within `HEALTH_DEADLINE_MS`: `ok`, `degraded` while events written during an outage
+   * are still buffered, `down` when PostgreSQL does not answer. Never required (requests go on;
+   * usage waits in memory and the spill file), and always with the count waiting.
+   */
+  async health(): Promise<DependencyHealth> {
+    const started = performance.now();
+    const bufferedEvents = () => this.#buffer.length;
+    try {
+      await storeCall("usage history", () => this.#pool.query("SELECT 1"), HEALTH_DEADLINE_MS);
+    } catch {
+      const waiting = bufferedEvents();
+      return {
+        status: "down",
+        required: false,
+        message: `PostgreSQL unreachable; ${waiting} usage event${waiting === 1 ? "" : "s"} buffered`,
+        details: { bufferedEvents: waiting },
+      };
+    }
+    const waiting = bufferedEvents();
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    return {
+      status: waiting > 0 && !this.#healthy ? "degraded" : "ok",
+      required: false,
+      latencyMs,
+      ...(waiting > 0 ? { message: `${waiting} usage event${waiting === 1 ? "" : "s"} buffered` } : {}),
+      details: { bufferedEvents: waiting },
+    };
   }
 
   async close(): Promise<void> {

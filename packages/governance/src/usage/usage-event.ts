@@ -1,3 +1,4 @@
+import type { DependencyHealth } from "@conduit-ai/server-core";
 /** One finished request, as the durable history keeps it. */
 export interface UsageEvent {
   /** Unique per request: a retried write of the same event is counted once. */
@@ -46,6 +47,11 @@ export interface UsageSink {
   query(query: UsageQuery): Promise<UsageRow[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;
+  /**
+   * The store's health entry for `/api/health/detailed` and the console (never required: usage
+   * is buffered while it is down), with `details.bufferedEvents`. Sinks with nothing to reach leave it out.
+   */
+  health?(): Promise<DependencyHealth>;
   close(): Promise<void>;
 }
 

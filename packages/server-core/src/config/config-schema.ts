@@ -82,11 +82,19 @@ export const serverAdapterConfigSchema = builtOnce(() =>
           enabled: z.boolean(),
           level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),
           skipPaths: z.array(z.string()),
+          queryValues: z.enum(["redact", "log"]),
         })
         .partial()
         .strict(),
       timeout: positiveInt(),
       enableMetrics: z.boolean(),
+      metrics: z
+        .object({
+          public: z.boolean(),
+          token: z.string().min(16, "at least 16 characters (a scraper's bearer token)").max(4096),
+        })
+        .partial()
+        .strict(),
       enableSwagger: z.boolean(),
       disableBuiltInHealth: z.boolean(),
       redaction: z

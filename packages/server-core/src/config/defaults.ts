@@ -25,9 +25,11 @@ export const DEFAULT_SERVER_CONFIG: RequiredServerAdapterConfig = Object.freeze(
     failOpen: false,
   },
   bodyParser: { enabled: true, limit: 10 * 1024 * 1024, maxDepth: 64, lingerMs: 5_000, lingerLimit: 64 * 1024 * 1024 },
-  logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"] },
+  logging: { enabled: true, level: "info", skipPaths: ["/health", "/ready", "/metrics"], queryValues: "redact" },
   timeout: 30_000,
   enableMetrics: true,
+  // Neither public nor a token: only an admin reads /api/metrics until the operator says otherwise.
+  metrics: { public: false },
   enableSwagger: false,
   disableBuiltInHealth: false,
   redaction: {

@@ -68,6 +68,7 @@ export function resolveConfig(config: ServerAdapterConfig = {}): RequiredServerA
     shutdown: { ...defaults.shutdown, ...user.shutdown },
     streaming: { ...defaults.streaming, ...user.streaming },
     health: { ...defaults.health, ...user.health },
+    metrics: { ...defaults.metrics, ...user.metrics },
     trustProxy,
   };
 }

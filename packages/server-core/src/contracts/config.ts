@@ -80,6 +80,23 @@ export interface LoggingConfig {
   level?: LogLevel;
   /** Paths never logged (prefix match). */
   skipPaths?: string[];
+  /**
+   * Query values in request lines: `"redact"` (default) replaces every value and any bare or
+   * unusual parameter name (a key pasted as `?sk-…`); `"log"` keeps values except under
+   * credential names (`api_key`, `token`, `password`…).
+   */
+  queryValues?: "redact" | "log";
+}
+
+/** Who may read `/api/metrics` (see `metricsScope`). */
+export interface MetricsConfig {
+  /**
+   * Anyone may read the process and HTTP figures; the governance series (per-team spend, tokens,
+   * requests) still need an admin credential or the token. Default false: admins and the token only.
+   */
+  public?: boolean;
+  /** A bearer token for scrapers (`Authorization: Bearer <token>`, at least 16 characters): reads everything. */
+  token?: string;
 }
 
 export interface RedactionConfig {
@@ -124,6 +141,8 @@ export interface ServerAdapterConfig {
   logging?: LoggingConfig;
   timeout?: number;
   enableMetrics?: boolean;
+  /** Who may read `/api/metrics`: admins, `metrics.token`, and anyone only with `metrics.public: true`. */
+  metrics?: MetricsConfig;
   enableSwagger?: boolean;
   disableBuiltInHealth?: boolean;
   redaction?: RedactionConfig;
@@ -147,6 +166,7 @@ export interface RequiredServerAdapterConfig {
   logging: Complete<LoggingConfig>;
   timeout: number;
   enableMetrics: boolean;
+  metrics: MetricsConfig;
   enableSwagger: boolean;
   disableBuiltInHealth: boolean;
   redaction: Complete<RedactionConfig>;

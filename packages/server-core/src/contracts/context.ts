@@ -57,6 +57,17 @@ export interface ServerContext<TBody = unknown, TQuery = QueryValues, TParams = 
   readonly clientAddress: string;
   /** The socket peer's address (never a header). */
   readonly peerAddress: string;
+  /**
+   * True when `config.trustProxy` believes the socket peer (a proxy in front): only then are its
+   * `X-Forwarded-Proto`, `-Host` and `Forwarded` headers facts rather than what a client wrote.
+   * Optional so hand-made contexts type-check; absent reads as false.
+   */
+  readonly fromTrustedProxy?: boolean;
+  /**
+   * True when another route of this server dispatched the request in process (the console's
+   * forward to `/admin`): the outer request was counted, so per-address limiters skip this one.
+   */
+  readonly inProcess?: boolean;
   /** The matched route; undefined for unknown paths. */
   readonly route: MatchedRoute | undefined;
   /** `performance.now()` when the request arrived. */

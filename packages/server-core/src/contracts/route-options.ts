@@ -29,6 +29,11 @@ export interface RouteOptions {
    * route alone — for surfaces that limit their callers themselves (the proxy, per client credential).
    */
   rateLimit?: false;
+  /**
+   * `false`: the server's CORS middleware leaves this route alone — no `Access-Control-*` header on
+   * its answers and no preflight answered for its path — for same-origin-only surfaces (`/admin`).
+   */
+  cors?: false;
   /** Status of a success envelope (default 200). */
   successStatus?: number;
   operationId?: string;

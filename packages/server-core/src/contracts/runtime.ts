@@ -235,6 +235,8 @@ export interface DependencyHealth {
   required: boolean;
   latencyMs?: number;
   message?: string;
+  /** Figures the dependency reports about itself (e.g. `bufferedEvents` of a history store writing behind). */
+  details?: Record<string, number | string | boolean>;
 }
 
 export interface RuntimeHealth {
@@ -250,6 +252,13 @@ export interface Runtime {
   generate(request: GenerateRequest, context?: RuntimeCallContext): Promise<GenerateResult>;
   /** Stream events; stops and releases upstream work when `context.signal` aborts. */
   stream(request: GenerateRequest, context?: RuntimeCallContext): AsyncIterable<DataStreamEvent>;
+  /**
+   * Checks a call's `authToken` now, before a stream is opened, so a refused token is an HTTP
+   * 401 rather than an `error` event on a 200 stream. Resolves to the context to call with (the
+   * token's identity in it, the token itself spent); rejects with the same error the call would.
+   * Optional: a runtime without per-call tokens leaves it out.
+   */
+  authorizeCall?(context: RuntimeCallContext): Promise<RuntimeCallContext>;
   embed(request: EmbedRequest, context?: RuntimeCallContext): Promise<EmbedResult>;
   embedMany(request: EmbedManyRequest, context?: RuntimeCallContext): Promise<EmbedManyResult>;
   listProviders(): Promise<ProviderInfo[]>;

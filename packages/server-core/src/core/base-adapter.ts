@@ -75,7 +75,7 @@ export abstract class BaseServerAdapter<TApp> extends EventEmitter implements Se
     if (limiter) this.registerHealthCheck("rateLimitStore", () => limiter.health());
     if (!this.config.disableBuiltInHealth) for (const route of builtInHealthRoutes(this)) this.registerRoute(route);
     // Metrics: a per-server registry, a first-in-line middleware and `${basePath}/metrics`.
-    if (this.config.enableMetrics) installMetrics(this);
+    if (this.config.enableMetrics) installMetrics(this, { access: this.config.metrics, basePath: this.config.basePath });
   }
 
   /** Builds a fresh framework app serving the routes known now (later ones reach the core through the app's fallback). */

@@ -63,6 +63,7 @@ export function prepareRequest(
     watchDisconnect: input.watchDisconnect ?? (input.signal ? watchSignal(input.signal) : undefined),
     readBody: (): Promise<unknown> => (hasBody ? readBodyOf(input, context, config) : Promise.resolve(undefined)),
     readRawBody: () => (hasBody ? readRawRequestBody(input.body, rawBodyOptions()) : Promise.resolve(undefined)),
+    ...(input.inProcess === true ? { inProcess: true } : {}),
   });
   context.response.headers["x-request-id"] = context.requestId;
   return { context, target, entry: lookup.entry, allowed: lookup.allowed, lookupError, httpVersion: input.httpVersion };

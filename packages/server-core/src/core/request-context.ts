@@ -30,6 +30,8 @@ export interface RequestContextInit {
   /** Aborts the controller with `StreamAbortedError` when the client leaves; subscribed when the controller is created. */
   watchDisconnect?: DisconnectWatcher | undefined;
   readBody: () => Promise<unknown>;
+  /** Dispatched in process by another route (`IncomingRequest.inProcess`). */
+  inProcess?: boolean;
   /** The body's bytes as received; none when omitted (upgrades). */
   readRawBody?: () => Promise<Uint8Array | undefined>;
 }
@@ -49,6 +51,7 @@ export class RequestContext implements ServerContext {
   private unwatchDisconnect: (() => void) | undefined;
   readonly state: Record<string, unknown> = {};
   readonly peerAddress: string;
+  readonly inProcess: boolean;
   private readonly trustProxy: TrustFunction;
   private resolvedClientAddress: string | undefined;
   readonly route: RegisteredRoute | undefined;
@@ -67,6 +70,7 @@ export class RequestContext implements ServerContext {
     this.query = init.query;
     this.headers = init.headers;
     this.peerAddress = init.peerAddress;
+    this.inProcess = init.inProcess === true;
     this.trustProxy = init.trustProxy;
     this.route = init.route;
     this.params = init.params;
@@ -87,6 +91,17 @@ export class RequestContext implements ServerContext {
       this.unwatchDisconnect = this.watchDisconnect?.(() => controller.abort(new StreamAbortedError()));
     }
     return this.controller;
+  }
+
+  /** Whether `config.trustProxy` believes the socket peer: only then do its `X-Forwarded-*` headers count. */
+  get fromTrustedProxy(): boolean {
+    if (this.peerAddress === "") return false;
+    try {
+      return this.trustProxy(this.peerAddress, 0);
+    } catch {
+      // A user's trust function that throws trusts nothing.
+      return false;
+    }
   }
 
   /** Resolved on first use (most requests never ask), with `config.trustProxy`. */

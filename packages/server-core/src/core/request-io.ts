@@ -22,6 +22,12 @@ export interface IncomingRequest {
    * subscribes only when a handler or middleware asks for `ctx.abortSignal`.
    */
   watchDisconnect?: DisconnectWatcher;
+  /**
+   * Sent by another route of the same server, in process (the console's forward to `/admin`):
+   * that outer request was already counted, so per-address limiters do not count this one again.
+   * Never from the network: no adapter sets it.
+   */
+  inProcess?: boolean;
 }
 
 /**

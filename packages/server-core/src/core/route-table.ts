@@ -52,6 +52,19 @@ export class RouteTable {
   }
 
   /** The entry for method + path (HEAD falls back to GET); `allowed` lists the methods the path has. */
+  /** Every route whose pattern matches `path`, whatever its method (a preflight asks about them). */
+  routesAt(path: string): RegisteredRoute[] {
+    const found: RegisteredRoute[] = [];
+    for (const entry of this.entries) {
+      try {
+        if (entry.pattern.match(path)) found.push(entry.route);
+      } catch {
+        // A malformed escape matches nothing here; the request itself answers 400.
+      }
+    }
+    return found;
+  }
+
   find(method: string, path: string): { entry?: TableEntry; allowed: HttpMethod[] } {
     const allowed: HttpMethod[] = [];
     let found: TableEntry | undefined;

@@ -5,7 +5,18 @@
 export { ServerMetrics } from "./server-metrics.js";
 export { METRICS_MIDDLEWARE_ORDER, createMetricsMiddleware } from "./metrics-middleware.js";
 export { createMetricsRoute } from "./metrics-route.js";
-export { getServerMetrics, installMetrics } from "./install-metrics.js";
+export { type InstallMetricsOptions, getServerMetrics, installMetrics } from "./install-metrics.js";
+export {
+  GOVERNANCE_SERIES_PREFIX,
+  METRICS_SCOPE_STATE,
+  type MetricsAccessOptions,
+  type MetricsReaderCheck,
+  type MetricsScope,
+  createMetricsAccessMiddleware,
+  metricsForScope,
+  metricsScope,
+  metricsScopeOf,
+} from "./metrics-access.js";
 export { MetricsRegistry } from "./metrics-registry.js";
 export { Counter } from "./counter.js";
 export { Gauge } from "./gauge.js";

@@ -4,7 +4,8 @@ import { createTestApp } from "../testing/test-kit.js";
 import { getServerMetrics } from "./install-metrics.js";
 
 function appWithMetrics(config: { enableMetrics?: boolean } = {}) {
-  const app = createTestApp({ config: { logging: { enabled: false }, ...config } });
+  // Scraped anonymously below: public by the operator's choice (metrics-access.test.ts has the rule).
+  const app = createTestApp({ config: { logging: { enabled: false }, metrics: { public: true }, ...config } });
   app.adapter.registerRoute({ method: "GET", path: "/items/:id", handler: () => ({ ok: true }) });
   app.adapter.registerRoute({
     method: "GET",

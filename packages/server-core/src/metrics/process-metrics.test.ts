@@ -82,7 +82,7 @@ describe("process metrics", () => {
   });
 
   it("are in a server's /api/metrics (and can be turned off per registry)", async () => {
-    const app = createTestApp({ config: { logging: { enabled: false } } });
+    const app = createTestApp({ config: { logging: { enabled: false }, metrics: { public: true } } });
     const text = (await app.request({ url: "/api/metrics" })).text;
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes \d+/m);

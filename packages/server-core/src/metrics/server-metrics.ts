@@ -2,6 +2,7 @@ import type { Counter } from "./counter.js";
 import type { Gauge } from "./gauge.js";
 import type { Histogram } from "./histogram.js";
 import { MetricsRegistry } from "./metrics-registry.js";
+import type { MetricsReaderCheck } from "./metrics-access.js";
 import { processMetrics } from "./process-metrics.js";
 
 /** What the connection gauge reads at scrape time. */
@@ -32,6 +33,7 @@ export class ServerMetrics {
   readonly activeConnections: Gauge;
   readonly activeStreams: Gauge;
   readonly rateLimitRejections: Counter<"method" | "route">;
+  readonly #readers: MetricsReaderCheck[] = [];
 
   constructor(source: ConnectionSource, options: ServerMetricsOptions = {}) {
     const duration = this.registry.histogram<RequestLabelName>({
@@ -66,6 +68,23 @@ export class ServerMetrics {
     });
     // CPU, memory, heap, event-loop lag and GC of this process (none on a web runtime).
     if (options.processMetrics !== false) this.registry.registerWhenReady(processMetrics());
+  }
+
+  /**
+   * Lets the callers `isAdmin` accepts read every metric on `/metrics` (the governance series
+   * included). Governance registers its admin check here; with none registered, a user of the
+   * server's own auth with role `admin` is the admin.
+   *
+   * @example
+   * getServerMetrics(server)?.allowReader((ctx) => governance.checkAdmin(ctx) === "admin");
+   */
+  allowReader(isAdmin: MetricsReaderCheck): void {
+    this.#readers.push(isAdmin);
+  }
+
+  /** The admin checks registered with `allowReader`. */
+  get readers(): readonly MetricsReaderCheck[] {
+    return this.#readers;
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -1,6 +1,7 @@
 import type { CORSConfig, CORSOriginFunction, CORSOriginMatcher } from "../contracts/config.js";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
+import type { RouteOptions } from "../contracts/route-options.js";
 import { ANSWERED, PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
 import { ConfigurationError } from "../errors/server-errors.js";
 
@@ -34,6 +35,20 @@ function decisionFor(origins: NonNullable<CORSConfig["origins"]>): OriginDecisio
   return (origin) => (exact.has(origin) || patterns.some((pattern) => matches(pattern, origin)) ? origin : undefined);
 }
 
+export interface CORSOptions extends CORSConfig {
+  /**
+   * The routes at a path, for a preflight no route answers (`OPTIONS` is rarely registered): a
+   * preflight for a path whose routes say `cors: false` gets no CORS answer. The server passes its route table.
+   */
+  routesAt?: (path: string) => ReadonlyArray<Pick<RouteOptions, "cors">>;
+}
+
+/** True when the request's route, or for a preflight any route at its path, opted out of CORS. */
+function closedToCors(ctx: ServerContext, routesAt: CORSOptions["routesAt"]): boolean {
+  if (ctx.route !== undefined) return ctx.route.cors === false;
+  return routesAt?.(ctx.path).some((route) => route.cors === false) === true;
+}
+
 /**
  * CORS from `config.cors` (order 2, before routing and auth), answering as `cors`,
  * `@fastify/cors` and `hono/cors` do:
@@ -47,11 +62,12 @@ function decisionFor(origins: NonNullable<CORSConfig["origins"]>): OriginDecisio
  *   configured `allowedHeaders` or the requested ones reflected (with
  *   `Vary: Access-Control-Request-Headers`).
  * - A disallowed origin gets no CORS headers: the browser enforces, the server does not fail.
+ * - A route with `cors: false` (the admin API) gets none either, and no preflight is answered for it.
  *
  * @example
  * adapter.registerMiddleware(createCorsMiddleware({ origins: ["https://app.example", /\.preview\.example$/], credentials: true, maxAge: 600 }));
  */
-export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefinition {
+export function createCorsMiddleware(options: CORSOptions = {}): MiddlewareDefinition {
   const origins = options.origins ?? "*";
   const credentials = options.credentials ?? false;
   if (credentials && origins === "*") {
@@ -96,7 +112,7 @@ export function createCorsMiddleware(options: CORSConfig = {}): MiddlewareDefini
         // Whether or not this request has an Origin, caches must keep answers per origin apart.
         if (varyByOrigin) ctx.appendHeader("vary", "Origin");
         const origin = ctx.header("origin");
-        if (origin === undefined) return PASSED_ON;
+        if (origin === undefined || closedToCors(ctx, options.routesAt)) return PASSED_ON;
         const decision = decide(origin, ctx);
         return decision instanceof Promise ? decision.then((allowOrigin) => answer(ctx, allowOrigin)) : answer(ctx, decision);
       },

@@ -1,6 +1,7 @@
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { Logger } from "../core/logger.js";
+import type { RouteTable } from "../core/route-table.js";
 import { createCompressionMiddleware } from "./compression.js";
 import { createCorsMiddleware } from "./cors.js";
 import { createErrorHandlingMiddleware } from "./error-handling.js";
@@ -23,7 +24,7 @@ import { createTimingMiddleware } from "./timing.js";
  */
 export function createDefaultMiddleware(
   config: RequiredServerAdapterConfig,
-  target?: { logger: Logger; rateLimiter?: RateLimiter },
+  target?: { logger: Logger; rateLimiter?: RateLimiter; routes?: Pick<RouteTable, "routesAt"> },
 ): MiddlewareDefinition[] {
   const stack: MiddlewareDefinition[] = [
     createRequestIdMiddleware(),
@@ -36,12 +37,16 @@ export function createDefaultMiddleware(
       level: config.logging.level,
       skipPaths: config.logging.skipPaths,
       basePath: config.basePath,
+      queryValues: config.logging.queryValues,
     });
     if (target) target.logger = logging.logger;
     stack.push(logging);
   }
   stack.push(createCompressionMiddleware());
-  if (config.cors.enabled) stack.push(createCorsMiddleware(config.cors));
+  if (config.cors.enabled) {
+    const routes = target?.routes;
+    stack.push(createCorsMiddleware({ ...config.cors, ...(routes ? { routesAt: (path: string) => routes.routesAt(path) } : {}) }));
+  }
   if (config.rateLimit.enabled) {
     // No trustProxy here: the client address comes from the server's `trustProxy` (ctx.clientAddress), as everywhere else.
     const { maxRequests, windowMs, message, skipPaths, failOpen, store } = config.rateLimit;

@@ -8,7 +8,7 @@ export type { CacheEntry, CacheStore } from "./cache/cache-store.js";
 export { MemoryCacheStore } from "./cache/memory-cache-store.js";
 export { RedisCacheStore } from "./cache/redis-cache-store.js";
 export { type CompressionEncoding, type CompressionOptions, createCompressionMiddleware, negotiateEncoding } from "./compression.js";
-export { createCorsMiddleware } from "./cors.js";
+export { type CORSOptions, createCorsMiddleware } from "./cors.js";
 export { createDefaultMiddleware } from "./default-stack.js";
 export { type DeprecatedRoute, type DeprecationOptions, createDeprecationMiddleware } from "./deprecation.js";
 export { type ErrorHandlingOptions, createErrorHandlingMiddleware } from "./error-handling.js";
@@ -23,6 +23,12 @@ export { REDACTED, redactedUrl } from "./logging/redact.js";
 export { REQUEST_LOGGER_STATE_KEY, RequestLogger, requestLogger } from "./logging/request-logger.js";
 export { matchesPathPrefix } from "./path-prefix.js";
 export { clientKey } from "./rate-limit/client-key.js";
+export {
+  type CredentialAttempt,
+  CredentialFailureGuard,
+  type CredentialFailureGuardOptions,
+  credentialAccount,
+} from "./rate-limit/credential-failures.js";
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from "./rate-limit/memory-rate-limit-store.js";
 export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit/rate-limit-store.js";
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit/redis-rate-limit-store.js";

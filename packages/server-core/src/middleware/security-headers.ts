@@ -22,9 +22,11 @@ const DEFAULTS = {
 /**
  * True when the client reached us over HTTPS. Conduit listens on plain HTTP, so that is a
  * TLS-terminating proxy saying so: `X-Forwarded-Proto: https` or `Forwarded: proto=https`
- * (first hop). A client faking it over plain HTTP only gets an HSTS header browsers ignore there.
+ * (first hop) — believed only from a peer `config.trustProxy` trusts (`ctx.fromTrustedProxy`);
+ * with `trustProxy` off these headers are whatever the client wrote, and are ignored.
  */
-export function servedOverHttps(ctx: Pick<ServerContext, "header">): boolean {
+export function servedOverHttps(ctx: Pick<ServerContext, "header" | "fromTrustedProxy">): boolean {
+  if (ctx.fromTrustedProxy !== true) return false;
   const forwardedProto = ctx.header("x-forwarded-proto");
   if (forwardedProto !== undefined) return forwardedProto.split(",")[0]?.trim().toLowerCase() === "https";
   const forwarded = ctx.header("forwarded");

@@ -28,7 +28,8 @@ describe("timing middleware", () => {
 
 describe("security headers middleware", () => {
   it("sets the three defaults, also on error responses, and HSTS only over HTTPS", async () => {
-    const { request } = createTestApp({ middleware: [createSecurityHeadersMiddleware()], routes });
+    // The loopback peer is the TLS-terminating proxy here: its forwarded headers are believed.
+    const { request } = createTestApp({ config: { trustProxy: "loopback" }, middleware: [createSecurityHeadersMiddleware()], routes });
     const response = await request({ url: "/api/fail" });
     expect(response.status).toBe(400);
     expect(response.headers).toMatchObject({
@@ -54,13 +55,24 @@ describe("security headers middleware", () => {
     }
   });
 
+  it("ignores X-Forwarded-Proto and Forwarded from a peer trustProxy does not believe (the default)", async () => {
+    const untrusted = createTestApp({ middleware: [createSecurityHeadersMiddleware()], routes });
+    const otherProxy = createTestApp({ config: { trustProxy: ["10.0.0.0/8"] }, middleware: [createSecurityHeadersMiddleware()], routes });
+    for (const headers of [{ "x-forwarded-proto": "https" }, { forwarded: "proto=https" }] as Array<Record<string, string>>) {
+      expect((await untrusted.request({ url: "/api/fail", headers })).headers["strict-transport-security"]).toBeUndefined();
+      expect((await otherProxy.request({ url: "/api/fail", headers })).headers["strict-transport-security"]).toBeUndefined();
+      const viaProxy = await otherProxy.request({ url: "/api/fail", headers, clientAddress: "10.1.2.3" });
+      expect(viaProxy.headers["strict-transport-security"]).toBe("max-age=31536000");
+    }
+  });
+
   it("overrides and disables single headers and adds more", async () => {
     const middleware = createSecurityHeadersMiddleware({
       frameOptions: "SAMEORIGIN",
       strictTransportSecurity: false,
       additional: { "Content-Security-Policy": "default-src 'none'" },
     });
-    const { request } = createTestApp({ middleware: [middleware], routes });
+    const { request } = createTestApp({ config: { trustProxy: "loopback" }, middleware: [middleware], routes });
     const response = await request({ url: "/api/ok", headers: { "x-forwarded-proto": "https" } });
     expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
     expect(response.headers["strict-transport-security"]).toBeUndefined();

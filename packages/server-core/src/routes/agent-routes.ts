@@ -73,7 +73,13 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         middleware: [uiChatRequestMiddleware],
         schema: { body: generateRequestSchema() },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
-        handler: (ctx) => observedStream(ctx, requireRuntime(runtime).stream(ctx.body as GenerateRequest, callContextOf(ctx))),
+        handler: async (ctx) => {
+          const target = requireRuntime(runtime);
+          let context = callContextOf(ctx);
+          // A per-call token is checked before the stream opens: refused, it is a 401 envelope, as on /agent/execute.
+          if (context.authToken !== undefined && target.authorizeCall) context = await target.authorizeCall(context);
+          return observedStream(ctx, target.stream(ctx.body as GenerateRequest, context));
+        },
       }),
       defineRoute({
         method: "GET",

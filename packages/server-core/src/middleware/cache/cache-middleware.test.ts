@@ -62,6 +62,51 @@ describe("cache middleware", () => {
     expect(calls()).toBe(2);
   });
 
+  it("includeQuery: false shares one entry across query strings", async () => {
+    const { calls, routes } = counterRoutes();
+    const { request } = createTestApp({ middleware: [createCacheMiddleware({ ttlMs: 60_000, includeQuery: false })], routes });
+    expect((await request({ url: "/api/count?page=1" })).headers["x-cache"]).toBe("MISS");
+    const other = await request({ url: "/api/count?page=2" });
+    expect(other.headers["x-cache"]).toBe("HIT");
+    expect(other.json<{ data: { n: number } }>().data.n).toBe(1);
+    expect((await request({ url: "/api/count" })).headers["x-cache"]).toBe("HIT");
+    expect(calls()).toBe(1);
+  });
+
+  it("keyGenerator decides which requests share an entry, and a user's scope is still appended to its key", async () => {
+    const { calls, routes } = counterRoutes();
+    const keys: string[] = [];
+    const store = new MemoryCacheStore(100);
+    const cache = createCacheMiddleware({
+      ttlMs: 60_000,
+      store,
+      authenticated: "per-user",
+      // One entry per tenant header, whatever the path's query.
+      keyGenerator: (ctx) => {
+        const key = `tenant:${ctx.header("x-tenant") ?? "none"}:${ctx.path}`;
+        keys.push(key);
+        return key;
+      },
+    });
+    const { request } = createTestApp({ middleware: [fakeAuth, cache], routes });
+    const first = await request({ url: "/api/count?a=1", headers: { "x-tenant": "acme" } });
+    expect(first.headers["x-cache"]).toBe("MISS");
+    const sameTenant = await request({ url: "/api/count?a=2", headers: { "x-tenant": "acme" } });
+    expect(sameTenant.headers["x-cache"]).toBe("HIT");
+    const otherTenant = await request({ url: "/api/count?a=1", headers: { "x-tenant": "globex" } });
+    expect(otherTenant.headers["x-cache"]).toBe("MISS");
+    expect(otherTenant.json<{ data: { n: number } }>().data.n).toBe(2);
+    expect(keys).toEqual(["tenant:acme:/api/count", "tenant:acme:/api/count", "tenant:globex:/api/count"]);
+    expect(await store.get("tenant:acme:/api/count")).toBeDefined();
+    // A signed-in user never shares the generated key's entry: their scope is appended.
+    const ana = await request({ url: "/api/private/me", headers: { "x-tenant": "acme", "x-user": "ana" } });
+    const bob = await request({ url: "/api/private/me", headers: { "x-tenant": "acme", "x-user": "bob" } });
+    expect(ana.json<{ data: { user: string } }>().data.user).toBe("ana");
+    expect(bob.json<{ data: { user: string } }>().data.user).toBe("bob");
+    expect(await store.get("tenant:acme:/api/private/me|user:ana")).toBeDefined();
+    expect(calls()).toBe(4);
+  });
+
   it("never caches errors, streams or other methods, and expires by ttl / ttlByPath", async () => {
     const { calls, routes } = counterRoutes();
     const { request } = createTestApp({

@@ -65,10 +65,33 @@ describe("logging middleware", () => {
       requestId: ok.headers["x-request-id"],
       status: 200,
       method: "GET",
-      url: "/api/work?api_key=[REDACTED]&token=[REDACTED]&page=2",
+      url: "/api/work?api_key=[REDACTED]&token=[REDACTED]&page=[REDACTED]",
     });
     expect(completed[1]).toMatchObject({ requestId: failed.headers["x-request-id"], status: 500 });
     expect(lines.some((line) => line.msg === "request failed" && line.requestId === failed.headers["x-request-id"])).toBe(true);
+  });
+
+  it("redacts every query value by default, and a key pasted as a bare parameter; queryValues: log keeps the harmless ones", async () => {
+    const pasted = "sk-conduit-Zm9vYmFyYmF6cXV4MDEyMzQ1Njc4OWFiY2RlZmdoaWprbG1u";
+    const run = async (queryValues?: "redact" | "log") => {
+      const output = capture();
+      const logging = createLoggingMiddleware({ destination: output.destination, ...(queryValues ? { queryValues } : {}) });
+      const { request } = createTestApp({ middleware: [logging], routes: [{ method: "GET", path: "/work", handler: () => "done" }] });
+      await request({ url: `/api/work?${pasted}` });
+      await request({ url: `/api/work?q=${pasted}&page=2&page=3` });
+      await request({ url: "/api/work?x%3Dy%26z=1" });
+      return { text: output.text(), urls: output.lines().map((line) => line.url) };
+    };
+    const redacted = await run();
+    expect(redacted.text).not.toContain(pasted);
+    expect(redacted.text).not.toContain("Zm9vYmFy");
+    expect(redacted.urls).toEqual([
+      "/api/work?[REDACTED]",
+      "/api/work?q=[REDACTED]&page=[REDACTED]&page=[REDACTED]",
+      "/api/work?[REDACTED]",
+    ]);
+    const logged = await run("log");
+    expect(logged.urls).toEqual(["/api/work?[REDACTED]", `/api/work?q=${pasted}&page=2&page=3`, "/api/work?[REDACTED]"]);
   });
 
   it("skips /health, /ready and /metrics (prefix, with and without basePath) and honors the level", async () => {

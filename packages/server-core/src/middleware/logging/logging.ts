@@ -7,7 +7,7 @@ import { PASSED_ON, TAKES_PART, middlewareFromHooks } from "../../core/middlewar
 import { loadOptionalDependency } from "../../core/optional-dependency.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
-import { REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";
+import { type QueryValueLogging, REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";
 import { REQUEST_LOGGER_STATE_KEY, RequestLogger } from "./request-logger.js";
 
 export const DEFAULT_LOG_SKIP_PATHS = ["/health", "/ready", "/metrics"];
@@ -53,11 +53,13 @@ export interface LoggingOptions extends ServerLoggerOptions {
   basePath?: string;
   /** An existing pino logger; `level`/`destination` are then ignored. */
   logger?: PinoLogger;
+  /** Query values in the request line: `redact` (default: every value, and bare names) or `log` (all but credentials' names). */
+  queryValues?: QueryValueLogging;
 }
 
 /**
  * Request logging (order 3): one `request completed` line per request with method,
- * URL (credential query values redacted), status and duration; never headers. Every
+ * URL (query values redacted unless `queryValues: "log"`), status and duration; never headers. Every
  * line carries `requestId`; handlers reach the same logger through `requestLogger(ctx)`.
  *
  * @example
@@ -71,11 +73,12 @@ export function createLoggingMiddleware(options: LoggingOptions = {}): Middlewar
   const lineLogger = logger.child({}, { redact: [], level: "trace" });
   const skipPaths = options.skipPaths ?? DEFAULT_LOG_SKIP_PATHS;
   const basePath = options.basePath ?? "";
+  const queryValues = options.queryValues ?? "redact";
   const writeLine = (ctx: ServerContext, status: number) => {
     const line = {
       requestId: ctx.requestId,
       method: ctx.method,
-      url: redactedUrl(ctx.path, ctx.query),
+      url: redactedUrl(ctx.path, ctx.query, queryValues),
       clientAddress: ctx.clientAddress,
       status,
       durationMs: Math.round((performance.now() - ctx.startTime) * 100) / 100,

@@ -41,7 +41,8 @@ export function rateLimitMiddleware(
     },
     {
       // A route that limits its own callers (per credential) opted out of the per-address limit: no promise, no frame.
-      before: (ctx) => (ctx.route?.rateLimit === false || limiter.skips(ctx) ? PASSED_ON : count(ctx)),
+      // An in-process forward was counted as the request that sent it.
+      before: (ctx) => (ctx.route?.rateLimit === false || ctx.inProcess === true || limiter.skips(ctx) ? PASSED_ON : count(ctx)),
     },
   );
 }
