@@ -44,6 +44,8 @@ export interface GovernanceOptions {
   usage?: UsageSink;
   /** Where an outage's overflow of usage events spills (default `./conduit-usage-spill.ndjson`). */
   spillFile?: string;
+  /** Where settlements the key store could not take spill (default `./conduit-settlement-spill.ndjson`; one per store namespace). */
+  settlementSpillFile?: string;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
   /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`. Default `process.env`. */
@@ -118,6 +120,9 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     prices: mergePrices(options.prices),
     ...(keysSecret ? { keysSecret } : {}),
     defaultMaxOutputTokens,
+    unpricedModels: keys.unpricedModels,
+    onWarning,
+    ...(options.settlementSpillFile ? { settlementSpillFile: options.settlementSpillFile } : {}),
     onUsage: (event) => {
       for (const listener of listeners) listener(event);
     },
@@ -135,7 +140,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           isVirtualKey: (credential) => store.isActiveDigest(keyDigest(credential, keysSecret), Date.now()),
         })
       : undefined;
-  const apiMiddleware = () => createApiGateMiddleware({ gate, defaultMaxOutputTokens });
+  const apiMiddleware = (timeoutMs?: number) =>
+    createApiGateMiddleware({ gate, defaultMaxOutputTokens, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   return {
     gate,
     store,
@@ -143,16 +149,18 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     adminEnabled,
     checkAdmin: check,
     adminRoutes,
-    apiMiddleware,
+    apiMiddleware: () => apiMiddleware(),
     webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);
-      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
+      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout));
       const metrics = getServerMetrics(server);
       if (metrics) listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
     },
     async close() {
+      // Settlements first: one still waiting for the store spills before the store goes.
+      await gate.close();
       await usage.close();
       await store.close();
       await ownPool?.end();
