@@ -60,7 +60,11 @@ forEachAdapter("governance: aliases and unpriced models are priced before admiss
     const messages = await server.post("/v1/messages", key, ask("fast"));
     expect(messages.status).toBe(429);
     expect(messages.json).toMatchObject({ type: "error", error: { type: "budget_exceeded" } });
-    const chat = await server.post("/v1/chat/completions", key, { model: "fast", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
+    const chat = await server.post("/v1/chat/completions", key, {
+      model: "fast",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(chat.status).toBe(429);
     expect(chat.json.error).toMatchObject({ type: "insufficient_quota", code: "budget_exceeded" });
     const responses = await server.post("/v1/responses", key, { model: "fast", max_output_tokens: 100, input: "hi" });

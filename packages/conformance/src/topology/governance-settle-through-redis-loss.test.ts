@@ -93,7 +93,10 @@ forEachAdapter("governance settlements survive losing Redis mid-call", ({ start 
   it("redis-server killed and restarted (append-only file) between admit and settle: spend, history row, reservation and lease exact", async () => {
     const throwaway: ThrowawayRedis = await startThrowawayRedis({ persistent: true });
     teardown.push(() => throwaway.stop());
-    await callThroughLoss(start, { REDIS_URL: throwaway.url }, () => ({ lose: () => throwaway.kill(), recover: () => throwaway.restart() }));
+    await callThroughLoss(start, { REDIS_URL: throwaway.url }, () => ({
+      lose: () => throwaway.kill(),
+      recover: () => throwaway.restart(),
+    }));
   }, 60_000);
 
   it("a Sentinel failover between admit and settle: spend, history row, reservation and lease exact on the promoted replica", async () => {

@@ -29,8 +29,10 @@ export interface GovernanceGateOptions {
   defaultMaxOutputTokens?: number;
   /** `keys.unpricedModels`: a model without a price is refused to budgeted keys (default), estimated, or free. */
   unpricedModels?: UnpricedModelPolicy;
-  /** A call's lease when its surface names no timeout (default 10 minutes, the proxy's); plus `LEASE_MARGIN_MS`. */
+  /** A call's lease when its surface names no timeout (default 10 minutes, the proxy's); plus the margin. */
   leaseTtlMs?: number;
+  /** How long a lease outlives its call's timeout (default `LEASE_MARGIN_MS`, 30 s). */
+  leaseMarginMs?: number;
   /** Calls waiting per key or team in this process beyond which 429 comes at once (default 1000). */
   maxQueueLength?: number;
   /** Settlements held while the store is away before the oldest spill to `settlementSpillFile` (default 10 000). */
@@ -111,7 +113,10 @@ export class GovernanceGate implements Gate {
   /** `admit` for a credential already digested (a WebSocket connection keeps the digest, never the secret). */
   async admitDigest(digest: string, request: Omit<GateRequest, "credential">): Promise<GateAdmission | GateRefusal> {
     const { maxOutputTokens, estimatedInputTokens } = request;
-    if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens >= 0 && maxOutputTokens <= MAX_OUTPUT_TOKENS_LIMIT))
+    if (
+      maxOutputTokens !== undefined &&
+      !(Number.isInteger(maxOutputTokens) && maxOutputTokens >= 0 && maxOutputTokens <= MAX_OUTPUT_TOKENS_LIMIT)
+    )
       return invalidRequest(`The output cap must be an integer from 0 to ${MAX_OUTPUT_TOKENS_LIMIT} (got ${maxOutputTokens})`);
     if (!(Number.isFinite(estimatedInputTokens) && estimatedInputTokens >= 0 && estimatedInputTokens <= MAX_INPUT_TOKENS))
       return invalidRequest("The request is too large to estimate");
@@ -121,7 +126,9 @@ export class GovernanceGate implements Gate {
     const priced = this.#pricing.forReservation(models, inputTokens, outputTokens);
     if (!Number.isSafeInteger(priced.picoUsd)) return invalidRequest("The request's reservation is larger than a budget can count");
     const timeoutMs = typeof request.timeoutMs === "number" && request.timeoutMs > 0 ? request.timeoutMs : undefined;
-    const leaseTtlMs = Math.min(timeoutMs ?? this.#options.leaseTtlMs ?? 10 * 60_000, LEASE_RENEWAL_LIMIT_MS) + LEASE_MARGIN_MS;
+    const leaseTtlMs =
+      Math.min(timeoutMs ?? this.#options.leaseTtlMs ?? 10 * 60_000, LEASE_RENEWAL_LIMIT_MS) +
+      (this.#options.leaseMarginMs ?? LEASE_MARGIN_MS);
     const base = {
       digest,
       model: request.model,
@@ -150,7 +157,11 @@ export class GovernanceGate implements Gate {
     }
     if ("refusal" in outcome) return outcome.refusal;
     if (!outcome.admitted)
-      return refusalOf(outcome as Exclude<AdmitOutcome, { admitted: true } | { reason: "concurrency" }>, request.model, priced.unpricedModel);
+      return refusalOf(
+        outcome as Exclude<AdmitOutcome, { admitted: true } | { reason: "concurrency" }>,
+        request.model,
+        priced.unpricedModel,
+      );
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
     return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs);
   }

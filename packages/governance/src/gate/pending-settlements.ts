@@ -104,7 +104,8 @@ export class PendingSettlements {
       this.#onWarning("governance: the key store is unavailable; settlements are queued and applied when it is back");
     }
     this.#queue.push(settlement);
-    if (this.#queue.length > this.#maxPending) void this.#spill(this.#queue.splice(0, this.#queue.length - Math.floor(this.#maxPending / 2)));
+    if (this.#queue.length > this.#maxPending)
+      void this.#spill(this.#queue.splice(0, this.#queue.length - Math.floor(this.#maxPending / 2)));
     this.#schedule();
   }
 

@@ -91,10 +91,29 @@ describe("settlements survive a lost store connection", () => {
     const { credential, id } = await mint(store, {});
     const before = Date.now();
     const decision = admitted(await gate.admit({ credential, ...ask, timeoutMs: 2_000 }));
-    const [, score] = await admin.zrange(leaseKey(id), 0, -1, "WITHSCORES");
+    const [lease] = await admin.zrange(leaseKey(id), "0", "-1");
+    const score = await admin.zscore(leaseKey(id), lease as string);
     expect(Number(score)).toBeGreaterThanOrEqual(before + 2_000 + LEASE_MARGIN_MS);
     expect(Number(score)).toBeLessThanOrEqual(Date.now() + 2_000 + LEASE_MARGIN_MS);
     await decision.release();
+    expect(await admin.zcard(leaseKey(id))).toBe(0);
+    await gate.close();
+    redis.disconnect();
+  });
+
+  it("a call running past its lease has it renewed while it runs, and freed when it settles", async () => {
+    const redis = new Redis(url);
+    const store = new RedisGovernanceStore({ redis, namespace });
+    const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: DEFAULT_PRICES, leaseMarginMs: 0 });
+    const { credential, id } = await mint(store, { limits: { concurrency: 1, queueTimeoutMs: 50 } });
+    const started = Date.now();
+    const decision = admitted(await gate.admit({ credential, ...ask, timeoutMs: 1_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    // A 1 s lease renewed every second (half its life, at least a second): still held, still counted.
+    const [lease] = await admin.zrange(leaseKey(id), "0", "-1");
+    expect(Number(await admin.zscore(leaseKey(id), lease as string))).toBeGreaterThan(started + 2_000);
+    expect(await gate.admit({ credential, ...ask })).toMatchObject({ status: 429, reason: "concurrency_timeout" });
+    await decision.settle(usage);
     expect(await admin.zcard(leaseKey(id))).toBe(0);
     await gate.close();
     redis.disconnect();
@@ -112,7 +131,9 @@ describe("settlements survive a lost store connection", () => {
     await first.gate.close(); // the store still away: everything left goes to the file
     expect(readFileSync(spillFile, "utf8").trim().split("\n")).toHaveLength(5);
     const next = gateOn(new Redis(url), spillFile);
-    await expect.poll(async () => (await next.store.spendOf({ keyId: id }, windowClock(Date.now()))).total, { timeout: 5_000 }).toBe(5 * COST_PICO);
+    await expect
+      .poll(async () => (await next.store.spendOf({ keyId: id }, windowClock(Date.now()))).total, { timeout: 5_000 })
+      .toBe(5 * COST_PICO);
     // Replayed again (a process that died mid-replay): counted once all the same.
     await next.gate.flushSettlements();
     expect((await next.store.spendOf({ keyId: id }, windowClock(Date.now()))).total).toBe(5 * COST_PICO);

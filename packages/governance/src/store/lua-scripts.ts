@@ -187,11 +187,11 @@ return 1
 
 /** KEYS: the leases of the call's scopes. ARGV: lease id, new expiry (ms), retention (ms). Extends a lease still held. */
 export const RENEW_SCRIPT = `${ARGUMENT_CHECK}
-local until, retention = int(2), int(3)
-if not until or not retention then return redis.error_reply('conduit governance: invalid renew arguments') end
+local expiry, retention = int(2), int(3)
+if not expiry or not retention then return redis.error_reply('conduit governance: invalid renew arguments') end
 for _, lease in ipairs(KEYS) do
-  if redis.call('ZADD', lease, 'XX', 'GT', 'CH', until, ARGV[1]) == 1 then
-    redis.call('PEXPIREAT', lease, until + retention, 'GT')
+  if redis.call('ZADD', lease, 'XX', 'GT', 'CH', expiry, ARGV[1]) == 1 then
+    redis.call('PEXPIREAT', lease, expiry + retention, 'GT')
   end
 end
 return 1

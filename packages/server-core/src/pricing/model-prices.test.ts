@@ -22,7 +22,11 @@ describe("the price table", () => {
   });
 
   it("refuses a price a budget could not count (negative, not finite, above $10,000 per million tokens)", () => {
-    for (const price of [{ input: 1e308, output: 1 }, { input: -1, output: 1 }, { input: 1, output: Number.NaN }])
+    for (const price of [
+      { input: 1e308, output: 1 },
+      { input: -1, output: 1 },
+      { input: 1, output: Number.NaN },
+    ])
       expect(() => mergePrices({ odd: price })).toThrow(RangeError);
     expect(mergePrices({ odd: { input: 10_000, output: 0 } }).odd).toMatchObject({ input: 10_000 });
   });
