@@ -51,6 +51,8 @@ export interface GovernanceOptions {
    * when `redis` is given (shared by every process), else this process's memory.
    */
   credentialFailures?: CredentialFailureGuard;
+  /** Where settlements the key store could not take spill (default `./conduit-settlement-spill.ndjson`; one per store namespace). */
+  settlementSpillFile?: string;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
   /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`. Default `process.env`. */
@@ -134,6 +136,9 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     prices: mergePrices(options.prices),
     ...(keysSecret ? { keysSecret } : {}),
     defaultMaxOutputTokens,
+    unpricedModels: keys.unpricedModels,
+    onWarning,
+    ...(options.settlementSpillFile ? { settlementSpillFile: options.settlementSpillFile } : {}),
     onUsage: (event) => {
       for (const listener of listeners) listener(event);
     },
@@ -159,7 +164,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           failures: credentialFailures,
         })
       : undefined;
-  const apiMiddleware = () => createApiGateMiddleware({ gate, defaultMaxOutputTokens });
+  const apiMiddleware = (timeoutMs?: number) =>
+    createApiGateMiddleware({ gate, defaultMaxOutputTokens, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   return {
     gate,
     store,
@@ -168,7 +174,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     checkAdmin: check,
     credentialFailures,
     adminRoutes,
-    apiMiddleware,
+    apiMiddleware: () => apiMiddleware(),
     webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
@@ -177,7 +183,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       const sink = usage as UsageSink;
       if (sink.health && hasHealthChecks(server))
         server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
-      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware());
+      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout));
       const metrics = getServerMetrics(server);
       if (metrics) {
         listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
@@ -186,6 +192,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       }
     },
     async close() {
+      // Settlements first: one still waiting for the store spills before the store goes.
+      await gate.close();
       await usage.close();
       await store.close();
       await ownPool?.end();

@@ -3,15 +3,24 @@
  * surface of a Conduit server, exact across processes on one Redis, with a durable spend history.
  */
 export type { Budget, BudgetWindow, KeyRecord, Limits, Policy, SpendWindow, TeamRecord } from "./records.js";
-export { type WindowClock, windowClock, windowEnd, windowStart } from "./windows.js";
+export { WINDOW_COUNTER_GRACE_MS, type WindowClock, windowClock, windowEnd, windowStart } from "./windows.js";
 export { credentialOf, digestsEqual, keyDigest, newKeySecret } from "./key-secret.js";
-export type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation, SettleInput, SpendFigures } from "./store/governance-store.js";
+export {
+  type AdmitInput,
+  type AdmitOutcome,
+  type GovernanceStore,
+  LEASE_RECORD_RETENTION_MS,
+  type Reservation,
+  type SettleInput,
+  type SpendFigures,
+} from "./store/governance-store.js";
 export { MemoryGovernanceStore } from "./store/memory-store.js";
 export { RedisGovernanceStore, type RedisGovernanceStoreOptions } from "./store/redis-store.js";
 export type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage/usage-event.js";
 export { MemoryUsageSink, aggregateUsage } from "./usage/memory-usage-sink.js";
 export { PostgresUsageSink, type PostgresUsageSinkOptions } from "./usage/postgres-usage-sink.js";
-export { GovernanceGate, type GovernanceGateOptions } from "./gate/governance-gate.js";
+export { GovernanceGate, type GovernanceGateOptions, LEASE_MARGIN_MS } from "./gate/governance-gate.js";
+export type { UnpricedModelPolicy } from "./gate/model-pricing.js";
 export {
   type AdminConfig,
   type AdminConfigInput,

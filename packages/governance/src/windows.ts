@@ -6,8 +6,16 @@ export interface WindowClock {
   minute: string;
   ids: Record<BudgetWindow, string>;
   resets: Record<Exclude<BudgetWindow, "total">, number>;
+  /** When each calendar window ends (epoch ms): its counters expire a day after (a `total` never does). */
+  ends: Record<Exclude<BudgetWindow, "total">, number>;
   secondsToMinute: number;
 }
+
+/**
+ * How long a window's counters outlive the window: late settlements of its calls (a queue held
+ * through a store outage, a clock a little behind) still land, and then the counters go.
+ */
+export const WINDOW_COUNTER_GRACE_MS = 86_400_000;
 
 const DAY_MS = 86_400_000;
 
@@ -54,6 +62,7 @@ let lastSecond = -1;
 
 function computeClock(nowMs: number): WindowClock {
   const secondsUntil = (end: number) => Math.max(1, Math.ceil((end - nowMs) / 1000));
+  const ends = { day: windowEnd("day", nowMs), week: windowEnd("week", nowMs), month: windowEnd("month", nowMs) };
   return {
     nowMs,
     minute: String(Math.floor(nowMs / 60_000)),
@@ -63,11 +72,8 @@ function computeClock(nowMs: number): WindowClock {
       month: isoDay(windowStart("month", nowMs)).slice(0, 7),
       total: "total",
     },
-    resets: {
-      day: secondsUntil(windowEnd("day", nowMs)),
-      week: secondsUntil(windowEnd("week", nowMs)),
-      month: secondsUntil(windowEnd("month", nowMs)),
-    },
+    resets: { day: secondsUntil(ends.day), week: secondsUntil(ends.week), month: secondsUntil(ends.month) },
+    ends,
     secondsToMinute: secondsUntil((Math.floor(nowMs / 60_000) + 1) * 60_000),
   };
 }

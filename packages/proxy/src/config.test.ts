@@ -21,4 +21,9 @@ describe("parseProxyConfig", () => {
     expect(error.details).toMatchObject({ key: "proxy.accounts.0.maxInFlight" });
     expect(JSON.stringify(error.toJSON())).not.toContain("sk-secret-value");
   });
+
+  it("bounds prices: one above $10,000 per million tokens (1e308) is refused, naming the field", () => {
+    expect(() => parseProxyConfig({ prices: { "claude-x": { input: 1, output: 1e308 } } })).toThrow("proxy.prices.claude-x.output");
+    expect(parseProxyConfig({ prices: { "claude-x": { input: 1, output: 10_000 } } }).prices["claude-x"]).toMatchObject({ output: 10_000 });
+  });
 });

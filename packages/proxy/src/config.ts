@@ -1,4 +1,4 @@
-import { ConfigurationError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { ConfigurationError, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { modelRouteSchema } from "./routing/model-table.js";
 
@@ -38,13 +38,16 @@ export type AccountConfig = z.infer<typeof accountConfigSchema>;
 export type ApiKeyAccountConfig = z.infer<typeof apiKeyAccountSchema>;
 export type OAuthAccountConfig = z.infer<typeof oauthAccountSchema>;
 
+/** Dollars per million tokens, at most `MAX_TOKEN_PRICE` (a budget counts them in 64-bit integers). */
+const usdPerMillion = z.number().nonnegative().max(MAX_TOKEN_PRICE);
+
 /** Dollars per million tokens. */
 export const modelPriceSchema = z
   .object({
-    input: z.number().nonnegative(),
-    output: z.number().nonnegative(),
-    cacheRead: z.number().nonnegative().optional(),
-    cacheWrite: z.number().nonnegative().optional(),
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cacheRead: usdPerMillion.optional(),
+    cacheWrite: usdPerMillion.optional(),
   })
   .strict();
 export type ModelPrice = z.infer<typeof modelPriceSchema>;

@@ -26,7 +26,7 @@ import { createCountTokensRoute } from "./anthropic/count-tokens-route.js";
 import { topLevelModelOf } from "./anthropic/body-model.js";
 import { serveMessagesTarget } from "./anthropic/messages-targets.js";
 import { serveWithFallbacks } from "./routing/fallbacks.js";
-import type { ModelTable } from "./routing/model-table.js";
+import { type ModelTable, modelsReachedBy } from "./routing/model-table.js";
 import { createBaseUrlProbeRoutes } from "./relay/client-probes.js";
 import { clientKeyRefusal } from "./admission/client-auth.js";
 
@@ -86,8 +86,15 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0)
         throw new ServerValidationError("Request body is required", [{ field: "body", message: "a Messages API request" }]);
-      // The body is parsed only for a gate (model, tokens); without one it goes upstream unread.
-      const request = admission.gated ? admissionRequestOf("anthropic", body) : { surface: "anthropic" as const, estimatedInputTokens: 0 };
+      // The body is parsed only for a gate (model, tokens, repeated keys, caps); without one it goes upstream unread.
+      const estimate = admission.gated ? admissionRequestOf("anthropic", body) : { surface: "anthropic" as const, estimatedInputTokens: 0 };
+      // Routed by the body's model (read without parsing the rest); a body naming none goes upstream as is.
+      const model = estimate.model ?? topLevelModelOf(body);
+      // A name the table does not route is the pool's, whatever it looks like (a passthrough).
+      const configured = model === undefined ? undefined : deps.models.configured(model);
+      const reached = modelsReachedBy(configured);
+      // An alias is reserved at the dearest model it may reach; the allow-list still checks its name.
+      const request: AdmissionRequest = reached ? { ...estimate, models: reached } : estimate;
       const admitted = await admission.admit(ctx, request);
       const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
@@ -99,11 +106,8 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
         ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
       };
       try {
-        // Routed by the body's model (read without parsing the rest); a body naming none goes upstream as is.
-        const model = request.model ?? topLevelModelOf(body);
         if (model === undefined) return asRouteResult(await deps.relayMessages(body, relayRequest));
-        // A name the table does not route is the pool's, whatever it looks like (a passthrough).
-        const targets = deps.models.configured(model) ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
+        const targets = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
         const attempt = {
           body,
           model,

@@ -49,7 +49,11 @@ export {
   type TokenPrice,
   type PriceTable,
   type PricedUsage,
+  MAX_TOKEN_PRICE,
   costOf,
+  isCountablePrice,
   mergePrices,
+  mostExpensivePrice,
   priceOf,
+  vendorFamilyOf,
 } from "./pricing/model-prices.js";

@@ -1,4 +1,11 @@
-import type { AuthenticatedUser, Gate, MiddlewareDefinition, ServerContext } from "@conduit-ai/server-core";
+import {
+  type AuthenticatedUser,
+  type Gate,
+  MAX_OUTPUT_TOKENS_LIMIT,
+  type MiddlewareDefinition,
+  type ServerContext,
+  ServerValidationError,
+} from "@conduit-ai/server-core";
 import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/middleware";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
@@ -24,10 +31,29 @@ export function estimateInputTokens(body: WorkRequest | undefined): number {
   return Math.ceil(characters / 4);
 }
 
+/**
+ * The output cap of a work request (`maxTokens`): an integer from 1 to 10^7, else a 400 naming
+ * the field before anything is counted; absent → the default.
+ *
+ * @example
+ * outputCapOf({ maxTokens: 256 }, 4096); // 256
+ */
+export function outputCapOf(body: { maxTokens?: unknown } | undefined, defaultMaxOutputTokens: number): number {
+  const cap = body?.maxTokens;
+  if (cap === undefined || cap === null) return defaultMaxOutputTokens;
+  if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 1 || cap > MAX_OUTPUT_TOKENS_LIMIT)
+    throw new ServerValidationError(`maxTokens must be an integer from 1 to ${MAX_OUTPUT_TOKENS_LIMIT}`, [
+      { field: "maxTokens", message: `an integer from 1 to ${MAX_OUTPUT_TOKENS_LIMIT}` },
+    ]);
+  return cap;
+}
+
 export interface ApiGateOptions {
   gate: Gate;
   /** Output tokens charged when a stream ends before its usage (the reservation stands). */
   defaultMaxOutputTokens: number;
+  /** The server's request timeout (`config.timeout`): a call's lease lasts this long past it when its route names none. */
+  timeoutMs?: number;
   /** Paths (default the AI-work routes under `/api`). */
   paths?: string[];
 }
@@ -52,15 +78,18 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
       const body = (await ctx.readBody().catch(() => undefined)) as WorkRequest | undefined;
       const model = typeof body?.model === "string" ? body.model : undefined;
       const estimatedInputTokens = estimateInputTokens(body);
-      const maxOutputTokens =
-        typeof body?.maxTokens === "number" && body.maxTokens > 0 ? Math.floor(body.maxTokens) : options.defaultMaxOutputTokens;
+      const credential = credentialOf((name) => ctx.header(name));
+      // A caller without a key learns that first; a number the gate cannot count is a 400 naming it.
+      const maxOutputTokens = credential === undefined ? options.defaultMaxOutputTokens : outputCapOf(body, options.defaultMaxOutputTokens);
+      const timeoutMs = ctx.route?.timeoutMs ?? options.timeoutMs;
       const decision = await options.gate.admit({
-        credential: credentialOf((name) => ctx.header(name)),
+        credential,
         surface: "api",
         ...(model ? { model } : {}),
         estimatedInputTokens,
         maxOutputTokens,
         signal: ctx.abortSignal,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       });
       if ("refused" in decision) {
         if (decision.final) ctx.setHeader("x-should-retry", "false");

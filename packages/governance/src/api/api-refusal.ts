@@ -1,6 +1,6 @@
 import { type GateRefusal, ServerAdapterError } from "@conduit-ai/server-core";
 
-const CATEGORY = { 401: "AUTHENTICATION", 403: "AUTHORIZATION", 429: "RATE_LIMIT", 503: "EXECUTION" } as const;
+const CATEGORY = { 400: "VALIDATION", 401: "AUTHENTICATION", 403: "AUTHORIZATION", 429: "RATE_LIMIT", 503: "EXECUTION" } as const;
 
 /**
  * A refusal in Conduit's envelope (the `/api` routes and the `/ws` upgrade): code the reason in

@@ -3,7 +3,7 @@ import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { DataStreamEvent, GateAdmission, GenerateRequest, Runtime, RuntimeCallContext, TokenUsage } from "@conduit-ai/server-core";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { credentialOf } from "../key-secret.js";
-import { estimateInputTokens } from "./api-gate-middleware.js";
+import { estimateInputTokens, outputCapOf } from "./api-gate-middleware.js";
 import { apiRefusalError } from "./api-refusal.js";
 
 /** The WebSocket upgrade's auth (`strategy: "custom"`) and the runtime its messages run on. */
@@ -34,7 +34,7 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
   let connections = 0;
   const admit = async (request: GenerateRequest, context: RuntimeCallContext | undefined) => {
     const digest = context?.user ? digests.get(context.user.id) : undefined;
-    const maxOutputTokens = typeof request.maxTokens === "number" && request.maxTokens > 0 ? request.maxTokens : defaultMaxOutputTokens;
+    const maxOutputTokens = outputCapOf(request, defaultMaxOutputTokens);
     const estimatedInputTokens = estimateInputTokens(request as never);
     const decision = digest
       ? await gate.admitDigest(digest, {

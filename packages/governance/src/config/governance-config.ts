@@ -1,4 +1,4 @@
-import { formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { MAX_OUTPUT_TOKENS_LIMIT, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
 
 /** The `admin` config key: admin secrets of at least 32 characters. */
@@ -15,8 +15,14 @@ export const keysConfigSchema = z.strictObject({
     .default("sk-conduit-"),
   /** HMAC secret of the stored digests (or env `CONDUIT_KEYS_SECRET`). */
   secret: z.string().min(16).optional(),
-  /** Output tokens reserved when a request names no maximum (default 4096). */
-  defaultMaxOutputTokens: z.number().int().positive().optional(),
+  /** Output tokens reserved when a request names no maximum (default 4096; at most 10^7). */
+  defaultMaxOutputTokens: z.number().int().positive().max(MAX_OUTPUT_TOKENS_LIMIT).optional(),
+  /**
+   * A model with no row in `prices`: `refuse` (default) answers 403 to a key or team with a
+   * budget (the others run it, unpriced), `estimate` prices it as its vendor's dearest model,
+   * `allow` runs it free of every budget. Each unpriced model is warned about once.
+   */
+  unpricedModels: z.enum(["refuse", "estimate", "allow"]).default("refuse"),
   /** Also label metrics per key (cardinality grows with the keys: off by default). */
   metricsPerKey: z.boolean().default(false),
 });
@@ -26,11 +32,14 @@ export type AdminConfigInput = z.input<typeof adminConfigSchema>;
 export type KeysConfig = z.infer<typeof keysConfigSchema>;
 export type KeysConfigInput = z.input<typeof keysConfigSchema>;
 
+/** USD per million tokens: at most `MAX_TOKEN_PRICE` (a larger one could not be counted in a budget). */
+const usdPerMillion = z.number().nonnegative().max(MAX_TOKEN_PRICE);
+
 const priceSchema = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().optional(),
-  cacheWrite: z.number().nonnegative().optional(),
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion.optional(),
+  cacheWrite: usdPerMillion.optional(),
 });
 
 /** The top-level `prices` key: USD per million tokens by model id prefix, over the defaults. */

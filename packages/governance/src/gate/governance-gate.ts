@@ -6,15 +6,18 @@ import {
   type GateRefusal,
   type GateRequest,
   type GateUsage,
+  MAX_OUTPUT_TOKENS_LIMIT,
   type PriceTable,
-  priceOf,
+  type TokenPrice,
 } from "@conduit-ai/server-core";
 import { keyDigest } from "../key-secret.js";
 import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation } from "../store/governance-store.js";
 import type { UsageEvent, UsageSink } from "../usage/usage-event.js";
 import { windowClock } from "../windows.js";
 import { ConcurrencyLines } from "./concurrency-line.js";
-import { concurrencyTimeout, missingKey, refusalOf, storeUnavailable } from "./refusals.js";
+import { ModelPricing, type UnpricedModelPolicy, picoUsd } from "./model-pricing.js";
+import { PendingSettlements } from "./pending-settlements.js";
+import { concurrencyTimeout, invalidRequest, missingKey, refusalOf, storeUnavailable } from "./refusals.js";
 
 export interface GovernanceGateOptions {
   store: GovernanceStore;
@@ -24,26 +27,44 @@ export interface GovernanceGateOptions {
   keysSecret?: string;
   /** Output tokens reserved when a request names no `max_tokens` (default 4096). */
   defaultMaxOutputTokens?: number;
-  /** A concurrency slot not settled by then is freed (a crashed process). Default 15 minutes. */
+  /** `keys.unpricedModels`: a model without a price is refused to budgeted keys (default), estimated, or free. */
+  unpricedModels?: UnpricedModelPolicy;
+  /** A call's lease when its surface names no timeout (default 10 minutes, the proxy's); plus the margin. */
   leaseTtlMs?: number;
+  /** How long a lease outlives its call's timeout (default `LEASE_MARGIN_MS`, 30 s). */
+  leaseMarginMs?: number;
   /** Calls waiting per key or team in this process beyond which 429 comes at once (default 1000). */
   maxQueueLength?: number;
+  /** Settlements held while the store is away before the oldest spill to `settlementSpillFile` (default 10 000). */
+  maxPendingSettlements?: number;
+  /** Default `./conduit-settlement-spill.ndjson`. */
+  settlementSpillFile?: string;
   /** Told of every finished call (metrics). */
   onUsage?: (event: UsageEvent) => void;
+  /** Unpriced models (once each), a store outage and its end. */
+  onWarning?: (message: string) => void;
 }
 
-/**
- * Pico-dollars (1e-12 USD) of a token count at a price in USD per million tokens. Integers, so
- * Redis adds them exactly; a price with up to six decimals gives an exact count.
- */
-function picoUsd(tokens: number, usdPerMillion: number | undefined): number {
-  return Math.round(tokens * (usdPerMillion ?? 0) * 1e6);
+/** A lease outlives its call's timeout by this much: the settlement's own round trip. */
+export const LEASE_MARGIN_MS = 30_000;
+/** A call still open is renewed this long at most (a surface that never settles must not hold a slot forever). */
+const LEASE_RENEWAL_LIMIT_MS = 6 * 3_600_000;
+/** Input tokens a request may be estimated at: far past any body limit, well inside what a counter holds. */
+const MAX_INPUT_TOKENS = 1_000_000_000;
+/** Tokens of one kind a usage report may settle (a larger one is upstream's error: counted at this). */
+const MAX_REPORTED_TOKENS = 10_000_000_000;
+
+/** A count as the counters take it: a non-negative integer, capped; anything else (NaN, negative) is 0. */
+function countOf(value: number | undefined, cap: number): number {
+  return typeof value === "number" && value > 0 ? Math.min(Math.round(value), cap) : 0;
 }
 
 /**
  * Governance as the server's `Gate`: every AI surface asks it before the work and settles after.
- * Admission is one store call (one Redis round trip: the admit script); a call over a concurrency
- * cap waits in a FIFO line up to `limits.queueTimeoutMs`; settlement is one more.
+ * Admission is one store call (one Redis round trip: the admit script), priced at the dearest
+ * model the call may reach; a call over a concurrency cap waits in a FIFO line up to
+ * `limits.queueTimeoutMs`; settlement is one more, and survives a lost store connection (queued
+ * and retried, idempotent by the lease id) while the usage event is written at once.
  *
  * @example
  * const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: mergePrices() });
@@ -52,12 +73,31 @@ function picoUsd(tokens: number, usdPerMillion: number | undefined): number {
 export class GovernanceGate implements Gate {
   readonly #options: GovernanceGateOptions;
   readonly #lines: ConcurrencyLines;
+  readonly #pricing: ModelPricing;
+  readonly #settlements: PendingSettlements;
   /** digest → the line it last waited in, so newcomers queue behind waiters instead of overtaking them. */
   readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
 
   constructor(options: GovernanceGateOptions) {
     this.#options = options;
     this.#lines = new ConcurrencyLines({ maxLength: options.maxQueueLength ?? 1_000 });
+    this.#pricing = new ModelPricing(options.prices, options.unpricedModels ?? "refuse", options.onWarning);
+    this.#settlements = new PendingSettlements({
+      apply: ({ reservation, actual }) => options.store.settle(reservation, actual),
+      ...(options.maxPendingSettlements !== undefined ? { maxPending: options.maxPendingSettlements } : {}),
+      ...(options.settlementSpillFile !== undefined ? { spillFile: options.settlementSpillFile } : {}),
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    });
+  }
+
+  /** Settlements waiting for the store (it was unreachable when they came). */
+  get pendingSettlements(): number {
+    return this.#settlements.size;
+  }
+
+  /** Applies the waiting settlements now (tests, shutdown); rejects while the store still refuses. */
+  flushSettlements(): Promise<void> {
+    return this.#settlements.drain();
   }
 
   async admit(request: GateRequest): Promise<GateAdmission | GateRefusal> {
@@ -72,14 +112,30 @@ export class GovernanceGate implements Gate {
 
   /** `admit` for a credential already digested (a WebSocket connection keeps the digest, never the secret). */
   async admitDigest(digest: string, request: Omit<GateRequest, "credential">): Promise<GateAdmission | GateRefusal> {
-    const price = request.model ? priceOf(this.#options.prices, request.model) : undefined;
-    const outputTokens = request.maxOutputTokens ?? this.#options.defaultMaxOutputTokens ?? 4096;
+    const { maxOutputTokens, estimatedInputTokens } = request;
+    if (
+      maxOutputTokens !== undefined &&
+      !(Number.isInteger(maxOutputTokens) && maxOutputTokens >= 0 && maxOutputTokens <= MAX_OUTPUT_TOKENS_LIMIT)
+    )
+      return invalidRequest(`The output cap must be an integer from 0 to ${MAX_OUTPUT_TOKENS_LIMIT} (got ${maxOutputTokens})`);
+    if (!(Number.isFinite(estimatedInputTokens) && estimatedInputTokens >= 0 && estimatedInputTokens <= MAX_INPUT_TOKENS))
+      return invalidRequest("The request is too large to estimate");
+    const inputTokens = Math.ceil(estimatedInputTokens);
+    const outputTokens = maxOutputTokens ?? this.#options.defaultMaxOutputTokens ?? 4096;
+    const models = request.models && request.models.length > 0 ? request.models : request.model ? [request.model] : undefined;
+    const priced = this.#pricing.forReservation(models, inputTokens, outputTokens);
+    if (!Number.isSafeInteger(priced.picoUsd)) return invalidRequest("The request's reservation is larger than a budget can count");
+    const timeoutMs = typeof request.timeoutMs === "number" && request.timeoutMs > 0 ? request.timeoutMs : undefined;
+    const leaseTtlMs =
+      Math.min(timeoutMs ?? this.#options.leaseTtlMs ?? 10 * 60_000, LEASE_RENEWAL_LIMIT_MS) +
+      (this.#options.leaseMarginMs ?? LEASE_MARGIN_MS);
     const base = {
       digest,
       model: request.model,
-      estimatedTokens: request.estimatedInputTokens + outputTokens,
-      estimatedPicoUsd: picoUsd(request.estimatedInputTokens, price?.input) + picoUsd(outputTokens, price?.output),
-      leaseTtlMs: this.#options.leaseTtlMs ?? 15 * 60_000,
+      estimatedTokens: inputTokens + outputTokens,
+      estimatedPicoUsd: priced.picoUsd,
+      leaseTtlMs,
+      ...(priced.unpricedModel !== undefined ? { unpricedModel: priced.unpricedModel } : {}),
     };
     const attempt = () => this.#attempt(base);
     const started = Date.now();
@@ -101,8 +157,13 @@ export class GovernanceGate implements Gate {
     }
     if ("refusal" in outcome) return outcome.refusal;
     if (!outcome.admitted)
-      return refusalOf(outcome as Exclude<AdmitOutcome, { admitted: true } | { reason: "concurrency" }>, request.model);
-    return this.#admission(outcome.key, outcome.reservation);
+      return refusalOf(
+        outcome as Exclude<AdmitOutcome, { admitted: true } | { reason: "concurrency" }>,
+        request.model,
+        priced.unpricedModel,
+      );
+    const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
+    return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs);
   }
 
   /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
@@ -111,6 +172,11 @@ export class GovernanceGate implements Gate {
     const keyId = await this.#options.store.keyIdOf(digest);
     const key = keyId ? await this.#options.store.getKey(keyId) : undefined;
     return key ? { keyId: key.id, ...(key.team ? { team: key.team } : {}) } : undefined;
+  }
+
+  /** Applies what waits, then spills the rest for the next process (shutdown). */
+  close(): Promise<void> {
+    return this.#settlements.close();
   }
 
   async #attempt(base: Omit<AdmitInput, "clock" | "leaseId">): Promise<AdmitOutcome | { refusal: GateRefusal }> {
@@ -122,10 +188,20 @@ export class GovernanceGate implements Gate {
     }
   }
 
-  #admission(key: { id: string; name: string; team?: string; user?: string }, reservation: Reservation): GateAdmission {
+  #admission(
+    key: { id: string; name: string; team?: string; user?: string },
+    reservation: Reservation,
+    reservedPrice: TokenPrice,
+    admittedFor: readonly string[],
+    leaseTtlMs: number,
+  ): GateAdmission {
     let done = false;
     const identity = { keyId: key.id, name: key.name, ...(key.team ? { team: key.team } : {}), ...(key.user ? { user: key.user } : {}) };
-    const freed = () => {
+    const renewal = this.#renewal(reservation, leaseTtlMs);
+    const finish = async (actual: { actualTokens: number; actualPicoUsd: number }) => {
+      clearTimeout(renewal.timer);
+      // Never rejects: a store that is away gets it later (queued, retried, idempotent).
+      await this.#settlements.submit({ reservation, actual });
       this.#lines.notify(`key:${key.id}`);
       if (key.team) this.#lines.notify(`team:${key.team}`);
     };
@@ -134,20 +210,19 @@ export class GovernanceGate implements Gate {
       settle: async (usage: GateUsage) => {
         if (done) return;
         done = true;
-        const price = priceOf(this.#options.prices, usage.model);
-        const cacheRead = usage.cacheReadTokens ?? 0;
-        const cacheWrite = usage.cacheWriteTokens ?? 0;
-        const pico =
-          picoUsd(usage.inputTokens, price?.input) +
-          picoUsd(usage.outputTokens, price?.output) +
-          picoUsd(cacheRead, price?.cacheRead ?? price?.input) +
-          picoUsd(cacheWrite, price?.cacheWrite ?? price?.input);
-        const tokens = usage.inputTokens + usage.outputTokens + cacheRead + cacheWrite;
-        try {
-          await this.#options.store.settle(reservation, { actualTokens: tokens, actualPicoUsd: pico });
-        } finally {
-          freed();
-        }
+        const price = this.#pricing.forSettlement(usage.model, reservedPrice, admittedFor);
+        const inputTokens = countOf(usage.inputTokens, MAX_REPORTED_TOKENS);
+        const outputTokens = countOf(usage.outputTokens, MAX_REPORTED_TOKENS);
+        const cacheRead = countOf(usage.cacheReadTokens, MAX_REPORTED_TOKENS);
+        const cacheWrite = countOf(usage.cacheWriteTokens, MAX_REPORTED_TOKENS);
+        const pico = Math.min(
+          picoUsd(inputTokens, price.input) +
+            picoUsd(outputTokens, price.output) +
+            picoUsd(cacheRead, price.cacheRead ?? price.input) +
+            picoUsd(cacheWrite, price.cacheWrite ?? price.input),
+          Number.MAX_SAFE_INTEGER,
+        );
+        // The history first: written whatever becomes of the settlement (queued through an outage).
         const event: UsageEvent = {
           id: reservation.leaseId,
           time: new Date().toISOString(),
@@ -156,8 +231,8 @@ export class GovernanceGate implements Gate {
           ...(key.user ? { user: key.user } : {}),
           model: usage.model,
           ...(usage.target ? { target: usage.target } : {}),
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
+          inputTokens,
+          outputTokens,
           cacheReadTokens: cacheRead,
           cacheWriteTokens: cacheWrite,
           costUsd: pico / 1e12,
@@ -166,17 +241,35 @@ export class GovernanceGate implements Gate {
         };
         this.#options.usage.append(event);
         this.#options.onUsage?.(event);
+        const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
+        await finish({ actualTokens: tokens, actualPicoUsd: pico });
       },
       release: async () => {
         if (done) return;
         done = true;
-        try {
-          await this.#options.store.release(reservation);
-        } finally {
-          freed();
-        }
+        await finish({ actualTokens: reservation.reservedTokens, actualPicoUsd: 0 });
       },
     };
+  }
+
+  /**
+   * Keeps a long call's lease alive: renewed at half its life while the call is open (a stream
+   * longer than its route's timeout), so the lease can be short — a process that dies or loses
+   * its store frees the slot after the call's own timeout, not after a fixed quarter hour.
+   */
+  #renewal(reservation: Reservation, leaseTtlMs: number): { timer: NodeJS.Timeout | undefined } {
+    const renewal: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
+    const everyMs = Math.max(1_000, Math.floor(leaseTtlMs / 2));
+    const stopAt = Date.now() + LEASE_RENEWAL_LIMIT_MS;
+    const renew = () => {
+      if (Date.now() >= stopAt) return;
+      this.#options.store.renewLease(reservation, Date.now() + leaseTtlMs).catch(() => undefined);
+      renewal.timer = setTimeout(renew, everyMs);
+      renewal.timer.unref();
+    };
+    renewal.timer = setTimeout(renew, everyMs);
+    renewal.timer.unref();
+    return renewal;
   }
 }
 

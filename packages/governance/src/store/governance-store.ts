@@ -12,9 +12,20 @@ export interface AdmitInput {
   clock: WindowClock;
   /** The concurrency lease this call holds when admitted. */
   leaseId: string;
-  /** A lease not settled by then is dropped (a crashed process must not hold slots forever). */
+  /** A lease not settled (or renewed) by then stops counting (a crashed process must not hold slots forever). */
   leaseTtlMs: number;
+  /**
+   * The model the reservation found no price for (`keys.unpricedModels: "refuse"`): the call is
+   * refused when the key or its team has a budget, admitted at the price it was given otherwise.
+   */
+  unpricedModel?: string;
 }
+
+/**
+ * How long an expired lease is kept as the record a late settlement checks (a settlement queued
+ * through a store outage, replayed from a spill file): 7 days. A settlement later than that is dropped.
+ */
+export const LEASE_RECORD_RETENTION_MS = 7 * 86_400_000;
 
 /** Where the reservation of an admitted call sits, so settle undoes exactly it. */
 export interface Reservation {
@@ -23,6 +34,8 @@ export interface Reservation {
   leaseId: string;
   minute: string;
   windowIds: WindowClock["ids"];
+  /** When the counters of the day, week and month windows expire (epoch ms): their end and a day of grace. */
+  windowExpiries: WindowClock["ends"];
   reservedTokens: number;
   reservedPicoUsd: number;
 }
@@ -30,7 +43,12 @@ export interface Reservation {
 export type AdmitOutcome =
   | { admitted: true; key: KeyRecord; reservation: Reservation }
   | { admitted: false; reason: "invalid_key" }
+  /** The key's (or its team's) stored record cannot be decoded: this key is refused, the others are not. */
+  | { admitted: false; reason: "invalid_key_record"; scope: "key" | "team" }
+  /** A number the store cannot count (the gate checks them first; the store refuses before any write). */
+  | { admitted: false; reason: "invalid_argument"; argument: string }
   | { admitted: false; reason: "model_not_allowed"; key: KeyRecord }
+  | { admitted: false; reason: "model_unpriced"; scope: "key" | "team"; key: KeyRecord }
   | { admitted: false; reason: "rate_limited"; scope: "key" | "team"; limit: "rpm" | "tpm"; retryAfterSeconds: number; key: KeyRecord }
   | { admitted: false; reason: "concurrency"; scope: "key" | "team"; queueTimeoutMs: number; key: KeyRecord }
   | {
@@ -58,9 +76,15 @@ export type SpendFigures = Record<"day" | "week" | "month" | "total", number>;
 export interface GovernanceStore {
   readonly kind: "memory" | "redis";
   admit(input: AdmitInput): Promise<AdmitOutcome>;
-  settle(reservation: Reservation, actual: SettleInput): Promise<void>;
-  /** Drops a reservation and frees its slot, charging nothing. */
-  release(reservation: Reservation): Promise<void>;
+  /**
+   * Settles a reservation to real usage and frees its lease, once: a repeat (a retry whose first
+   * attempt was applied but its answer lost) changes nothing. True when this call applied it.
+   */
+  settle(reservation: Reservation, actual: SettleInput): Promise<boolean>;
+  /** Drops a reservation and frees its slot, charging nothing (once, like `settle`). */
+  release(reservation: Reservation): Promise<boolean>;
+  /** Extends a lease still held to `untilMs` (a call running longer than its lease). */
+  renewLease(reservation: Reservation, untilMs: number): Promise<void>;
 
   /** Whether a digest belongs to a live key (the admin guard tells a key holder 403 from a stranger 401). */
   isActiveDigest(digest: string, nowMs: number): Promise<boolean>;

@@ -1,19 +1,55 @@
 import type { KeyRecord, Policy, TeamRecord } from "../records.js";
-import type { WindowClock } from "../windows.js";
-import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation, SettleInput, SpendFigures } from "./governance-store.js";
+import { WINDOW_COUNTER_GRACE_MS, type WindowClock, windowEnd } from "../windows.js";
+import {
+  type AdmitInput,
+  type AdmitOutcome,
+  type GovernanceStore,
+  LEASE_RECORD_RETENTION_MS,
+  type Reservation,
+  type SettleInput,
+  type SpendFigures,
+} from "./governance-store.js";
+import { windowExpiries } from "./stored-key.js";
 
 interface Counters {
   /** Pico-dollars by `res:<window id>` / `spent:<window id>`. */
   money: Map<string, number>;
   /** rpm/tpm of the current minute. */
   minute: { id: string; rpm: number; tpm: number };
-  /** lease id → expiry (ms). */
+  /** lease id → expiry (ms); an expired lease stays (uncounted) as the record its late settlement checks. */
   leases: Map<string, number>;
+  /** The day the money map was last pruned: past windows' counters go, as the Redis store's expire. */
+  day: string;
 }
 
 function modelAllowed(models: string[] | undefined, model: string | undefined): boolean {
   if (!models || models.length === 0) return true;
   return models.some((pattern) => pattern === model || (pattern.endsWith("*") && !!model && model.startsWith(pattern.slice(0, -1))));
+}
+
+function scopesOf(reservation: Reservation): string[] {
+  return [`key:${reservation.keyId}`, ...(reservation.team ? [`team:${reservation.team}`] : [])];
+}
+
+/**
+ * Drops the counters of windows that are over (kept a day after their end, like the Redis
+ * store's keys), and lease records past their retention: memory stays bounded by what is live.
+ */
+function pruneWindows(counters: Counters, clock: WindowClock): void {
+  counters.day = clock.ids.day;
+  for (const field of counters.money.keys()) {
+    const end = endOfWindowId(field.slice(field.indexOf(":") + 1));
+    if (end !== undefined && end + WINDOW_COUNTER_GRACE_MS < clock.nowMs) counters.money.delete(field);
+  }
+  for (const [lease, until] of counters.leases) if (until < clock.nowMs - LEASE_RECORD_RETENTION_MS) counters.leases.delete(lease);
+}
+
+/** When the window a `WindowClock` id names ends (`2026-11-26`, `w2026-11-23`, `2026-11`); undefined for `total`. */
+function endOfWindowId(id: string): number | undefined {
+  if (id === "total") return undefined;
+  if (id.startsWith("w")) return windowEnd("week", Date.parse(`${id.slice(1)}T00:00:00Z`));
+  if (id.length === 7) return windowEnd("month", Date.parse(`${id}-01T00:00:00Z`));
+  return windowEnd("day", Date.parse(`${id}T00:00:00Z`));
 }
 
 /**
@@ -33,7 +69,7 @@ export class MemoryGovernanceStore implements GovernanceStore {
   #countersOf(scope: string): Counters {
     let counters = this.#counters.get(scope);
     if (!counters) {
-      counters = { money: new Map(), minute: { id: "", rpm: 0, tpm: 0 }, leases: new Map() };
+      counters = { money: new Map(), minute: { id: "", rpm: 0, tpm: 0 }, leases: new Map(), day: "" };
       this.#counters.set(scope, counters);
     }
     return counters;
@@ -58,6 +94,9 @@ export class MemoryGovernanceStore implements GovernanceStore {
     }
     for (const scope of scopes)
       if (!modelAllowed(scope.policy.models, input.model)) return { admitted: false, reason: "model_not_allowed", key };
+    if (input.unpricedModel !== undefined)
+      for (const scope of scopes)
+        if ((scope.policy.budgets?.length ?? 0) > 0) return { admitted: false, reason: "model_unpriced", scope: scope.name, key };
     for (const { name, policy, counters } of scopes) {
       if (counters.minute.id !== clock.minute) counters.minute = { id: clock.minute, rpm: 0, tpm: 0 };
       const retryAfterSeconds = clock.secondsToMinute;
@@ -87,11 +126,13 @@ export class MemoryGovernanceStore implements GovernanceStore {
     for (const { name, policy, counters } of scopes) {
       const cap = policy.limits?.concurrency;
       if (cap === undefined) continue;
-      for (const [lease, until] of counters.leases) if (until <= clock.nowMs) counters.leases.delete(lease);
-      if (counters.leases.size >= cap)
+      let live = 0;
+      for (const until of counters.leases.values()) if (until > clock.nowMs) live += 1;
+      if (live >= cap)
         return { admitted: false, reason: "concurrency", scope: name, queueTimeoutMs: policy.limits?.queueTimeoutMs ?? 30_000, key };
     }
     for (const { counters } of scopes) {
+      if (counters.day !== clock.ids.day) pruneWindows(counters, clock);
       counters.leases.set(input.leaseId, clock.nowMs + input.leaseTtlMs);
       counters.minute.rpm += 1;
       counters.minute.tpm += input.estimatedTokens;
@@ -107,22 +148,33 @@ export class MemoryGovernanceStore implements GovernanceStore {
         leaseId: input.leaseId,
         minute: clock.minute,
         windowIds: clock.ids,
+        windowExpiries: windowExpiries(clock),
         reservedTokens: input.estimatedTokens,
         reservedPicoUsd: input.estimatedPicoUsd,
       },
     };
   }
 
-  async settle(reservation: Reservation, actual: SettleInput): Promise<void> {
-    this.#settle(reservation, actual.actualTokens, Math.round(actual.actualPicoUsd));
+  async settle(reservation: Reservation, actual: SettleInput): Promise<boolean> {
+    return this.#settle(reservation, actual.actualTokens, Math.round(actual.actualPicoUsd));
   }
 
-  async release(reservation: Reservation): Promise<void> {
-    this.#settle(reservation, reservation.reservedTokens, 0);
+  async release(reservation: Reservation): Promise<boolean> {
+    return this.#settle(reservation, reservation.reservedTokens, 0);
   }
 
-  #settle(reservation: Reservation, tokens: number, picoUsd: number): void {
-    const scopes = [`key:${reservation.keyId}`, ...(reservation.team ? [`team:${reservation.team}`] : [])];
+  async renewLease(reservation: Reservation, untilMs: number): Promise<void> {
+    for (const scope of scopesOf(reservation)) {
+      const leases = this.#countersOf(scope).leases;
+      const until = leases.get(reservation.leaseId);
+      if (until !== undefined && until < untilMs) leases.set(reservation.leaseId, untilMs);
+    }
+  }
+
+  /** Applied once: the key's lease is the guard, as in the Redis store's settle script. */
+  #settle(reservation: Reservation, tokens: number, picoUsd: number): boolean {
+    const scopes = scopesOf(reservation);
+    if (!this.#countersOf(scopes[0] as string).leases.delete(reservation.leaseId)) return false;
     for (const scope of scopes) {
       const counters = this.#countersOf(scope);
       counters.leases.delete(reservation.leaseId);
@@ -132,6 +184,7 @@ export class MemoryGovernanceStore implements GovernanceStore {
         counters.money.set(`spent:${id}`, (counters.money.get(`spent:${id}`) ?? 0) + picoUsd);
       }
     }
+    return true;
   }
 
   async keyIdOf(digest: string): Promise<string | undefined> {

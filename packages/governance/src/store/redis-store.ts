@@ -2,15 +2,32 @@ import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import type { KeyRecord, TeamRecord } from "../records.js";
 import type { WindowClock } from "../windows.js";
-import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation, SettleInput, SpendFigures } from "./governance-store.js";
-import { ADMIT_SCRIPT, SETTLE_SCRIPT } from "./lua-scripts.js";
-import { admitOutcomeOf, storedKeyJson } from "./stored-key.js";
+import {
+  type AdmitInput,
+  type AdmitOutcome,
+  type GovernanceStore,
+  LEASE_RECORD_RETENTION_MS,
+  type Reservation,
+  type SettleInput,
+  type SpendFigures,
+} from "./governance-store.js";
+import { ADMIT_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from "./lua-scripts.js";
+import { admitOutcomeOf, storedKeyJson, windowExpiries } from "./stored-key.js";
 
 type RedisClient = Redis | Cluster;
 type ScriptClient = RedisClient & {
   conduitGovernanceAdmit(...args: Array<string | number>): Promise<string[]>;
   conduitGovernanceSettle(...args: Array<string | number>): Promise<number>;
+  conduitGovernanceRenew(...args: Array<string | number>): Promise<number>;
 };
+
+type Windows = Pick<WindowClock["ids"], "day" | "week" | "month">;
+
+/** Where a key's or a team's keys live: the hash tag and the scope's name in it (`key:<id>`, `team`). */
+interface Scope {
+  tag: string;
+  name: string;
+}
 
 export interface RedisGovernanceStoreOptions {
   /** The caller's client (a `Redis` or a `Cluster`): the store never opens its own connection. */
@@ -39,9 +56,10 @@ export class RedisGovernanceStore implements GovernanceStore {
   constructor(options: RedisGovernanceStoreOptions) {
     this.#namespace = options.namespace ?? "conduit:gov";
     const redis = options.redis as ScriptClient;
-    if (typeof redis.conduitGovernanceAdmit !== "function") {
+    if (typeof redis.conduitGovernanceRenew !== "function") {
       redis.defineCommand("conduitGovernanceAdmit", { lua: ADMIT_SCRIPT });
       redis.defineCommand("conduitGovernanceSettle", { lua: SETTLE_SCRIPT });
+      redis.defineCommand("conduitGovernanceRenew", { lua: RENEW_SCRIPT });
     }
     this.#redis = redis;
   }
@@ -50,14 +68,37 @@ export class RedisGovernanceStore implements GovernanceStore {
     return team ? `{${this.#namespace}:t:${team}}` : `{${this.#namespace}:k:${keyId}}`;
   }
 
-  #keyKeys(keyId: string, team: string | undefined, minute: string): string[] {
-    const tag = this.#tag(keyId, team);
-    return [`${tag}:key:${keyId}`, `${tag}:ctr:key:${keyId}`, `${tag}:lease:key:${keyId}`, `${tag}:min:key:${keyId}:${minute}`];
+  #recordKey(keyId: string, team: string | undefined): string {
+    return `${this.#tag(keyId, team)}:key:${keyId}`;
   }
 
-  #teamKeys(team: string, minute: string): string[] {
-    const tag = this.#tag("", team);
-    return [`${tag}:team`, `${tag}:ctr:team`, `${tag}:lease:team`, `${tag}:min:team:${minute}`];
+  #teamRecordKey(team: string): string {
+    return `${this.#tag("", team)}:team`;
+  }
+
+  /**
+   * A scope's lease, minute and window counters: one hash per window (`res`, `spent`), so a
+   * day's, week's or month's counters expire after their window; `total` never does.
+   */
+  #scopeKeys(scope: Scope, minute: string, windows: Windows): string[] {
+    const { tag, name } = scope;
+    const counters = `${tag}:ctr:${name}`;
+    return [
+      `${tag}:lease:${name}`,
+      `${tag}:min:${name}:${minute}`,
+      `${counters}:${windows.day}`,
+      `${counters}:${windows.week}`,
+      `${counters}:${windows.month}`,
+      `${counters}:total`,
+    ];
+  }
+
+  #keyScope(keyId: string, team: string | undefined): Scope {
+    return { tag: this.#tag(keyId, team), name: `key:${keyId}` };
+  }
+
+  #teamScope(team: string): Scope {
+    return { tag: this.#tag("", team), name: "team" };
   }
 
   async #route(digest: string): Promise<{ id: string; team: string } | undefined> {
@@ -75,8 +116,10 @@ export class RedisGovernanceStore implements GovernanceStore {
     const route = await this.#route(input.digest);
     if (!route) return { admitted: false, reason: "invalid_key" };
     const team = route.team || undefined;
-    const keys = [...this.#keyKeys(route.id, team, input.clock.minute), ...(team ? this.#teamKeys(team, input.clock.minute) : [])];
     const { clock } = input;
+    const keys = [this.#recordKey(route.id, team), ...this.#scopeKeys(this.#keyScope(route.id, team), clock.minute, clock.ids)];
+    if (team) keys.push(this.#teamRecordKey(team), ...this.#scopeKeys(this.#teamScope(team), clock.minute, clock.ids));
+    const expiries = windowExpiries(clock);
     const reply = await this.#redis.conduitGovernanceAdmit(
       keys.length,
       ...keys,
@@ -85,33 +128,39 @@ export class RedisGovernanceStore implements GovernanceStore {
       input.model ?? "",
       input.estimatedTokens,
       input.estimatedPicoUsd,
-      clock.ids.day,
-      clock.ids.week,
-      clock.ids.month,
       clock.resets.day,
       clock.resets.week,
       clock.resets.month,
       clock.secondsToMinute,
       input.leaseId,
       clock.nowMs + input.leaseTtlMs,
+      expiries.day,
+      expiries.week,
+      expiries.month,
+      input.unpricedModel ?? "",
+      LEASE_RECORD_RETENTION_MS,
     );
     if (reply[0] === "invalid_key") this.#routes.delete(input.digest);
     return admitOutcomeOf(reply, input);
   }
 
-  async settle(reservation: Reservation, actual: SettleInput): Promise<void> {
-    await this.#settle(reservation, actual.actualTokens, actual.actualPicoUsd);
+  async settle(reservation: Reservation, actual: SettleInput): Promise<boolean> {
+    return this.#settle(reservation, actual.actualTokens, actual.actualPicoUsd);
   }
 
-  async release(reservation: Reservation): Promise<void> {
-    await this.#settle(reservation, reservation.reservedTokens, 0);
+  async release(reservation: Reservation): Promise<boolean> {
+    return this.#settle(reservation, reservation.reservedTokens, 0);
   }
 
-  async #settle(reservation: Reservation, tokens: number, picoUsd: number): Promise<void> {
-    const keyKeys = this.#keyKeys(reservation.keyId, reservation.team, reservation.minute).slice(1);
-    const teamKeys = reservation.team ? this.#teamKeys(reservation.team, reservation.minute).slice(1) : [];
-    const keys = [...keyKeys, ...teamKeys];
-    await this.#redis.conduitGovernanceSettle(
+  #reservationKeys(reservation: Reservation): string[] {
+    const keys = this.#scopeKeys(this.#keyScope(reservation.keyId, reservation.team), reservation.minute, reservation.windowIds);
+    if (reservation.team) keys.push(...this.#scopeKeys(this.#teamScope(reservation.team), reservation.minute, reservation.windowIds));
+    return keys;
+  }
+
+  async #settle(reservation: Reservation, tokens: number, picoUsd: number): Promise<boolean> {
+    const keys = this.#reservationKeys(reservation);
+    const applied = await this.#redis.conduitGovernanceSettle(
       keys.length,
       ...keys,
       reservation.leaseId,
@@ -119,10 +168,17 @@ export class RedisGovernanceStore implements GovernanceStore {
       tokens,
       String(-reservation.reservedPicoUsd),
       Math.round(picoUsd),
-      reservation.windowIds.day,
-      reservation.windowIds.week,
-      reservation.windowIds.month,
+      reservation.windowExpiries.day,
+      reservation.windowExpiries.week,
+      reservation.windowExpiries.month,
     );
+    return applied === 1;
+  }
+
+  async renewLease(reservation: Reservation, untilMs: number): Promise<void> {
+    const scopes = [this.#keyScope(reservation.keyId, reservation.team), ...(reservation.team ? [this.#teamScope(reservation.team)] : [])];
+    const keys = scopes.map(({ tag, name }) => `${tag}:lease:${name}`);
+    await this.#redis.conduitGovernanceRenew(keys.length, ...keys, reservation.leaseId, Math.round(untilMs), LEASE_RECORD_RETENTION_MS);
   }
 
   async keyIdOf(digest: string): Promise<string | undefined> {
@@ -132,13 +188,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
     const route = await this.#route(digest);
     if (!route) return false;
-    const until = await this.#redis.hget(this.#keyKeys(route.id, route.team || undefined, "0")[0] as string, `d:${digest}`);
+    const until = await this.#redis.hget(this.#recordKey(route.id, route.team || undefined), `d:${digest}`);
     return until !== null && (until === "0" || nowMs < Number(until));
   }
 
   async createKey(record: KeyRecord, digest: string): Promise<void> {
-    const [recordKey] = this.#keyKeys(record.id, record.team, "0");
-    await this.#redis.hset(recordKey as string, { config: storedKeyJson(record), [`d:${digest}`]: "0" });
+    await this.#redis.hset(this.#recordKey(record.id, record.team), { config: storedKeyJson(record), [`d:${digest}`]: "0" });
     await this.#redis.hset(`${this.#namespace}:keys`, record.id, record.team ?? "");
     await this.#redis.set(`${this.#namespace}:digest:${digest}`, record.id);
   }
@@ -146,7 +201,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   async #keyRecordKey(id: string): Promise<string | undefined> {
     const team = await this.#redis.hget(`${this.#namespace}:keys`, id);
     if (team === null) return undefined;
-    return this.#keyKeys(id, team || undefined, "0")[0];
+    return this.#recordKey(id, team || undefined);
   }
 
   async getKey(id: string): Promise<KeyRecord | undefined> {
@@ -192,12 +247,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async createTeam(record: TeamRecord): Promise<void> {
-    await this.#redis.hset(this.#teamKeys(record.id, "0")[0] as string, "config", JSON.stringify(record));
+    await this.#redis.hset(this.#teamRecordKey(record.id), "config", JSON.stringify(record));
     await this.#redis.sadd(`${this.#namespace}:teams`, record.id);
   }
 
   async getTeam(id: string): Promise<TeamRecord | undefined> {
-    const json = await this.#redis.hget(this.#teamKeys(id, "0")[0] as string, "config");
+    const json = await this.#redis.hget(this.#teamRecordKey(id), "config");
     return json ? (JSON.parse(json) as TeamRecord) : undefined;
   }
 
@@ -212,21 +267,23 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async deleteTeam(id: string): Promise<boolean> {
-    const removed = await this.#redis.del(this.#teamKeys(id, "0")[0] as string);
+    const removed = await this.#redis.del(this.#teamRecordKey(id));
     await this.#redis.srem(`${this.#namespace}:teams`, id);
     return removed > 0;
   }
 
   async spendOf(scope: { keyId: string } | { team: string }, clock: WindowClock): Promise<SpendFigures> {
-    let counters: string | undefined;
-    if ("team" in scope) counters = this.#teamKeys(scope.team, "0")[1];
+    let counters: Scope | undefined;
+    if ("team" in scope) counters = this.#teamScope(scope.team);
     else {
       const team = await this.#redis.hget(`${this.#namespace}:keys`, scope.keyId);
-      counters = team === null ? undefined : this.#keyKeys(scope.keyId, team || undefined, "0")[1];
+      counters = team === null ? undefined : this.#keyScope(scope.keyId, team || undefined);
     }
-    const fields = ["day", "week", "month", "total"] as const;
-    const values = counters ? await this.#redis.hmget(counters, ...fields.map((window) => `spent:${clock.ids[window]}`)) : [];
-    return Object.fromEntries(fields.map((window, index) => [window, Number(values[index] ?? 0)])) as SpendFigures;
+    if (!counters) return { day: 0, week: 0, month: 0, total: 0 };
+    const [, , ...windows] = this.#scopeKeys(counters, "0", clock.ids);
+    const values = await Promise.all(windows.map((key) => this.#redis.hget(key, "spent")));
+    const [day, week, month, total] = values.map((value) => Number(value ?? 0)) as [number, number, number, number];
+    return { day, week, month, total };
   }
 
   async close(): Promise<void> {

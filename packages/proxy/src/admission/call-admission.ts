@@ -1,6 +1,6 @@
-import { type RawResponse, ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
+import { type RawResponse, ServerAdapterError, type ServerContext, ServerValidationError } from "@conduit-ai/server-core";
 import type { AdmissionRequest, Admitted, ClientAdmission } from "./client-admission.js";
-import { admissionRequestOf } from "./request-estimate.js";
+import { estimateOf, gatedBodyProblem } from "./request-estimate.js";
 import { reservationUsage } from "./settlement.js";
 
 /** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
@@ -15,6 +15,16 @@ export interface CallAdmissionOptions {
   isClientAllowed: (ctx: ServerContext) => boolean;
   /** The surface's own 401 for a caller `isClientAllowed` refuses. */
   unauthorized: (ctx: ServerContext) => Error;
+  /** The surface's own 400 naming a field (a gated body the gate must not count); default a `ServerValidationError`. */
+  invalidRequest?: (message: string, field: string) => Error;
+}
+
+/** What `admit` knows of a call besides its parsed body. */
+export interface CallFacts {
+  /** The body as received: its size is the input estimate, and a repeated top-level key is refused. */
+  text: string;
+  /** What an alias may reach (its target and fallbacks): the reservation is priced at the dearest. */
+  models?: readonly string[];
 }
 
 /**
@@ -28,7 +38,7 @@ export interface CallAdmissionOptions {
  * const call = CallAdmission.start(ctx, { admission, isClientAllowed, unauthorized });
  * try {
  *   call.checkClient();
- *   const admitted = await call.admit("openai", body, request.model);
+ *   const admitted = await call.admit("openai", body, request.model, { text });
  *   ...
  * } catch (error) {
  *   return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
@@ -64,11 +74,28 @@ export class CallAdmission {
     return this.estimate;
   }
 
-  /** Admits the call with an estimate of `body` (read only with a gate); undefined without an admission. */
-  async admit(surface: "openai", body: unknown, model: string): Promise<Admitted | undefined> {
+  /**
+   * Admits the call with an estimate of `body` (read only with a gate); undefined without an
+   * admission. A gated body that repeats a top-level key or asks for more than 10^7 output
+   * tokens is the surface's 400 naming the field.
+   */
+  async admit(surface: "openai", body: Record<string, unknown>, model: string, facts: CallFacts): Promise<Admitted | undefined> {
     const admission = this.options.admission;
+    if (admission?.gated) {
+      const problem = gatedBodyProblem(facts.text, body);
+      if (problem) {
+        const invalid = this.options.invalidRequest;
+        throw invalid
+          ? invalid(problem.message, problem.field)
+          : new ServerValidationError(problem.message, [{ field: problem.field, message: problem.message }]);
+      }
+    }
     this.estimate = admission?.gated
-      ? { ...admissionRequestOf(surface, JSON.stringify(body)), model }
+      ? {
+          ...estimateOf(surface, Buffer.byteLength(facts.text), body),
+          model,
+          ...(facts.models && facts.models.length > 0 ? { models: facts.models } : {}),
+        }
       : { surface, estimatedInputTokens: 0 };
     if (!admission) return undefined;
     try {

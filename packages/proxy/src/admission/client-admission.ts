@@ -7,7 +7,10 @@ import { clientKeyRefusal } from "./client-auth.js";
 /** What a surface knows of a call before it goes upstream. */
 export interface AdmissionRequest {
   surface: GateSurface;
+  /** The model as the client named it (the allow-list checks it). */
   model?: string;
+  /** What an alias may reach (target and fallbacks): the gate reserves at the dearest. */
+  models?: readonly string[];
   estimatedInputTokens: number;
   maxOutputTokens?: number;
 }
@@ -101,7 +104,10 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         estimatedInputTokens: request.estimatedInputTokens,
         signal: ctx.abortSignal,
         ...(request.model !== undefined ? { model: request.model } : {}),
+        ...(request.models !== undefined ? { models: request.models } : {}),
         ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        // The route's own timeout: the lease outlives it by a margin, not by a quarter hour.
+        ...(ctx.route?.timeoutMs !== undefined ? { timeoutMs: ctx.route.timeoutMs } : {}),
       });
       if ("refused" in decision) throw new GateRefusedError(decision);
       // The key's id and name for the live feed (never its secret).

@@ -3,7 +3,10 @@ import { ErrorCategory, ErrorCode, ErrorSeverity, type GateRefusal, ServerAdapte
 const CODE_BY_REASON: Record<GateRefusal["reason"], string> = {
   missing_key: ErrorCode.AUTH_REQUIRED,
   invalid_key: ErrorCode.AUTH_INVALID,
+  invalid_key_record: ErrorCode.FORBIDDEN,
   model_not_allowed: ErrorCode.FORBIDDEN,
+  model_unpriced: ErrorCode.FORBIDDEN,
+  invalid_request: ErrorCode.VALIDATION_ERROR,
   rate_limited: ErrorCode.RATE_LIMIT_EXCEEDED,
   concurrency_timeout: ErrorCode.RATE_LIMIT_EXCEEDED,
   budget_exceeded: ErrorCode.RATE_LIMIT_EXCEEDED,
@@ -31,11 +34,13 @@ export class GateRefusedError extends ServerAdapterError {
       code: CODE_BY_REASON[refusal.reason] ?? ErrorCode.FORBIDDEN,
       statusCode: refusal.status,
       category:
-        refusal.status === 401
-          ? ErrorCategory.AUTHENTICATION
-          : refusal.status === 403
-            ? ErrorCategory.AUTHORIZATION
-            : ErrorCategory.RATE_LIMIT,
+        refusal.status === 400
+          ? ErrorCategory.VALIDATION
+          : refusal.status === 401
+            ? ErrorCategory.AUTHENTICATION
+            : refusal.status === 403
+              ? ErrorCategory.AUTHORIZATION
+              : ErrorCategory.RATE_LIMIT,
       severity: ErrorSeverity.LOW,
       retryable: !refusal.final,
       ...(refusal.retryAfterSeconds !== undefined ? { retryAfterMs: refusal.retryAfterSeconds * 1000 } : {}),

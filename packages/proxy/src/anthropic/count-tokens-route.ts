@@ -43,7 +43,8 @@ export function createCountTokensRoute(options: CountTokensRouteOptions): RouteD
       if (options.admission) {
         // Refusals are thrown: the route group's error writer answers them in Anthropic's shape.
         options.admission.precheck(ctx);
-        (await options.admission.admit(ctx, { surface: "anthropic", estimatedInputTokens: 0 })).release();
+        // Nothing reserved: a count spends no tokens (no output cap, so no price at all).
+        (await options.admission.admit(ctx, { surface: "anthropic", estimatedInputTokens: 0, maxOutputTokens: 0 })).release();
       } else if (!options.isClientAllowed(ctx)) return reply(401, "authentication_error", clientKeyRefusal(ctx));
       const body = await ctx.readRawBody();
       if (!body || body.byteLength === 0) return reply(400, "invalid_request_error", "Request body is required");

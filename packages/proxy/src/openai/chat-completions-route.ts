@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-cor
 import { CallAdmission } from "../admission/call-admission.js";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { serveWithFallbacks } from "../routing/fallbacks.js";
-import { type ModelTable, createModelTable } from "../routing/model-table.js";
+import { type ModelTable, createModelTable, modelsReachedBy } from "../routing/model-table.js";
 import { chatRequestSchema } from "./chat-request-schema.js";
 import { serveChatTarget } from "./chat-targets.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "./openai-wire-error.js";
@@ -42,6 +42,12 @@ export interface ChatCompletionsRouteOptions {
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
+/** What an alias of the table may reach, for the gate's reservation (nothing for a plain model name). */
+export function reachable(models: ModelTable, model: string): { models?: string[] } {
+  const reached = modelsReachedBy(models.configured(model));
+  return reached ? { models: reached } : {};
+}
+
 const unauthorized = (ctx: ServerContext) =>
   new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
@@ -51,6 +57,11 @@ const unauthorized = (ctx: ServerContext) =>
  * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
  */
 export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
+  return (await readJsonText(ctx)).body;
+}
+
+/** `readJsonBody`, with the text it parsed (a gate estimates from its size and checks its top-level keys). */
+export async function readJsonText(ctx: ServerContext): Promise<{ text: string; body: unknown }> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await ctx.readRawBody();
@@ -63,7 +74,7 @@ export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
   if (jsonDepthExceeds(text, DEFAULT_MAX_BODY_DEPTH))
     throw invalidRequest(`The JSON body is nested deeper than ${DEFAULT_MAX_BODY_DEPTH} levels`);
   try {
-    return JSON.parse(text);
+    return { text, body: JSON.parse(text) };
   } catch {
     throw invalidRequest("We could not parse the JSON body of your request.");
   }
@@ -94,16 +105,24 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
     ...(options.admission ? { rateLimit: false as const } : {}),
     handler: async (ctx: ServerContext) => {
       // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
-      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
+      const call = CallAdmission.start(ctx, {
+        admission: options.admission,
+        isClientAllowed: options.isClientAllowed,
+        unauthorized,
+        invalidRequest: (message, field) => invalidRequest(message, field),
+      });
       try {
         call.checkClient();
-        const body = await readJsonBody(ctx);
+        const { text, body } = await readJsonText(ctx);
         if (body === null || typeof body !== "object" || Array.isArray(body))
           throw invalidRequest("The request body must be a JSON object");
         const parsed = chatRequestSchema.safeParse(body);
         if (!parsed.success) throw invalidRequestFromIssues(parsed.error);
         const request = parsed.data;
-        const admitted = await call.admit("openai", body, request.model);
+        const admitted = await call.admit("openai", body as Record<string, unknown>, request.model, {
+          text,
+          ...reachable(models, request.model),
+        });
         const estimate = call.request;
         const extraHeaders: Record<string, string> = {};
         for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {

@@ -100,7 +100,13 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
         const tokens = estimateTokens(texts);
         if (options.admission) {
           try {
-            admitted = await options.admission.admit(ctx, { surface: "openai", model: request.model, estimatedInputTokens: tokens });
+            // An embedding has no output tokens: only its input is reserved.
+            admitted = await options.admission.admit(ctx, {
+              surface: "openai",
+              model: request.model,
+              estimatedInputTokens: tokens,
+              maxOutputTokens: 0,
+            });
           } catch (error) {
             throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
           }

@@ -75,6 +75,17 @@ export function createModelTable(
   };
 }
 
+/**
+ * The models an alias's targets may bill (what a gate prices a reservation at): a pool target's
+ * model id, a runtime target's `<provider>/<model>` or bare provider name as configured.
+ *
+ * @example
+ * modelsReachedBy(table.configured("fast")); // ["claude-haiku-4-5", "local"]
+ */
+export function modelsReachedBy(targets: readonly RouteTarget[] | undefined): string[] | undefined {
+  return targets?.map((target) => (target.kind === "anthropic" ? target.model : target.name));
+}
+
 /** Statuses that send the request on to the next target: rate limited (every account cooling included) or failing upstream. */
 export function isFallbackStatus(status: number): boolean {
   return status === 429 || status >= 500;

@@ -8,19 +8,37 @@
 /** Which surface asks: decides the error shape the refusal is written in. */
 export type GateSurface = "anthropic" | "openai" | "codex" | "api" | "ws";
 
+/**
+ * The largest output cap a client may ask for (`max_tokens`, `max_completion_tokens`,
+ * `max_output_tokens`, `maxTokens`): no model answers more, and a reservation of more could not
+ * be counted. Surfaces answer a larger one with a 400 naming the field; the gate refuses it too.
+ */
+export const MAX_OUTPUT_TOKENS_LIMIT = 10_000_000;
+
 /** What the surface knows before it calls upstream. */
 export interface GateRequest {
   /** The client's credential as presented (`x-api-key`, `Authorization: Bearer`, query or cookie); undefined when none. */
   credential: string | undefined;
   surface: GateSurface;
-  /** The model the client asked for (as named by the client), when the call has one. */
+  /** The model the client asked for (as named by the client), when the call has one: the allow-list checks this name. */
   model?: string;
+  /**
+   * The models the call may reach when `model` is a routing name (an alias's target and its
+   * fallbacks, e.g. `anthropic/claude-haiku-4-5`, `openai/gpt-4o`): the reservation is priced at
+   * the dearest of them. Absent: `model` itself.
+   */
+  models?: readonly string[];
   /** Input tokens estimated from the request body. */
   estimatedInputTokens: number;
   /** `max_tokens` / `max_output_tokens` of the request, when given. */
   maxOutputTokens?: number;
   /** Aborts a wait in the concurrency queue when the client leaves. */
   signal?: AbortSignal;
+  /**
+   * The call's own timeout (ms, the route's `timeoutMs`): its concurrency lease is held this
+   * long (plus a small margin) when the process cannot free it, and renewed while the call runs.
+   */
+  timeoutMs?: number;
 }
 
 /** Real usage of one finished call, as upstream reported it. */
@@ -59,7 +77,13 @@ export interface GateAdmission {
 export type GateRefusalReason =
   | "missing_key"
   | "invalid_key"
+  /** The stored record of the key (or its team) cannot be read: that key is refused, the others work. */
+  | "invalid_key_record"
   | "model_not_allowed"
+  /** The model has no price and the key or its team has a budget (`keys.unpricedModels: "refuse"`). */
+  | "model_unpriced"
+  /** A number the gate cannot count (an output cap above `MAX_OUTPUT_TOKENS_LIMIT`). */
+  | "invalid_request"
   | "rate_limited"
   | "concurrency_timeout"
   | "budget_exceeded"
@@ -68,7 +92,7 @@ export type GateRefusalReason =
 /** A refusal: `admit` resolves to this instead of throwing. */
 export interface GateRefusal {
   refused: true;
-  status: 401 | 403 | 429 | 503;
+  status: 400 | 401 | 403 | 429 | 503;
   reason: GateRefusalReason;
   message: string;
   /** Seconds until a retry can succeed; absent when it never will (a `total` budget). */

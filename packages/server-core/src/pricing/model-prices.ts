@@ -48,31 +48,96 @@ export const DEFAULT_PRICES: PriceTable = {
 };
 
 /**
+ * The highest price a table may hold (USD per million tokens, each of input, output, cache read
+ * and cache write): 100 times today's dearest model. Budgets count pico-dollars in 64-bit
+ * integers; an unbounded price (1e308) would overflow them.
+ */
+export const MAX_TOKEN_PRICE = 10_000;
+
+/** Whether a price is one the server can count: every field finite, ≥ 0 and ≤ `MAX_TOKEN_PRICE`. */
+export function isCountablePrice(price: TokenPrice): boolean {
+  return [price.input, price.output, price.cacheRead ?? 0, price.cacheWrite ?? 0].every(
+    (value) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TOKEN_PRICE,
+  );
+}
+
+/**
  * The configured prices over the defaults; later tables win (e.g. `proxy.prices`, then `prices`).
+ * A price outside `[0, MAX_TOKEN_PRICE]` throws a `RangeError` naming the model (the config
+ * schemas refuse it first, with the field's path).
  *
  * @example
  * const table = mergePrices({ "llama3": { input: 0, output: 0 } });
  */
 export function mergePrices(...configured: Array<Record<string, TokenPrice> | undefined>): PriceTable {
+  for (const table of configured)
+    for (const [model, price] of Object.entries(table ?? {}))
+      if (!isCountablePrice(price)) throw new RangeError(`prices.${model}: every price is a number from 0 to ${MAX_TOKEN_PRICE}`);
   return Object.assign({}, DEFAULT_PRICES, ...configured.filter(Boolean));
 }
 
 /**
- * The price of a model: the entry with the longest prefix of its id.
+ * The price of a model: the entry with the longest prefix of its id. A routed id
+ * (`<provider>/<model>`, `anthropic/claude-haiku-4-5`) not in the table by its full name is
+ * looked up by the model part. Undefined means unpriced: the caller decides (governance refuses,
+ * estimates or allows it, see `keys.unpricedModels`); it is never silently 0 here.
  *
  * @example
  * priceOf(DEFAULT_PRICES, "claude-sonnet-4-5-20250929"); // { input: 3, output: 15, ... }
+ * priceOf(DEFAULT_PRICES, "claude-future-9"); // undefined
  */
 export function priceOf(table: PriceTable, model: string): TokenPrice | undefined {
+  const found = longestPrefix(table, model);
+  if (found !== undefined) return table[found];
+  const slash = model.indexOf("/");
+  if (slash <= 0) return undefined;
+  const routed = longestPrefix(table, model.slice(slash + 1));
+  return routed === undefined ? undefined : table[routed];
+}
+
+function longestPrefix(table: PriceTable, model: string): string | undefined {
   let best: string | undefined;
-  for (const prefix of Object.keys(table)) {
+  for (const prefix in table) {
     if (model.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
   }
-  return best === undefined ? undefined : table[best];
+  return best;
 }
 
 /**
- * Dollars for one response; an unknown model costs 0 (reported, not guessed).
+ * The vendor family of a model id, by its name: `claude…` is Anthropic's, `gpt…`, `o1…`/`o3…`/
+ * `o4…`, `chatgpt…`, `codex…` and `text-embedding…` are OpenAI's; anything else is named by its
+ * first word (`gemini-2.5-pro` → `gemini`). A `<provider>/` prefix is ignored.
+ *
+ * @example
+ * vendorFamilyOf("claude-future-9"); // "anthropic"
+ */
+export function vendorFamilyOf(model: string): string {
+  const name = model.slice(model.indexOf("/") + 1).toLowerCase();
+  if (name.startsWith("claude")) return "anthropic";
+  if (/^(gpt|o\d|chatgpt|codex|text-embedding|davinci|babbage)/.test(name)) return "openai";
+  return /^[a-z0-9]+/.exec(name)?.[0] ?? name;
+}
+
+/**
+ * The dearest price of a table (by output, then input), or of the models of one vendor family
+ * (`vendorFamilyOf`): what a model with no row of its own is estimated at.
+ *
+ * @example
+ * mostExpensivePrice(DEFAULT_PRICES, "anthropic"); // claude-opus-4's { input: 15, output: 75, ... }
+ */
+export function mostExpensivePrice(table: PriceTable, family?: string): TokenPrice | undefined {
+  let best: TokenPrice | undefined;
+  for (const prefix in table) {
+    const price = table[prefix] as TokenPrice;
+    if (family !== undefined && vendorFamilyOf(prefix) !== family) continue;
+    if (!best || price.output > best.output || (price.output === best.output && price.input > best.input)) best = price;
+  }
+  return best;
+}
+
+/**
+ * Dollars for one response; an unpriced model costs 0 here (the usage ledger reports it as such).
+ * Governance does not use this for budgets: it refuses or estimates unpriced models.
  *
  * @example
  * costOf(DEFAULT_PRICES, "claude-sonnet-4", { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheCreationTokens: 0 }); // 0.0045

@@ -11,7 +11,7 @@ import { primedStream } from "../../routing/primed-runtime.js";
 import { EVENT_STREAM_HEADERS } from "../../event-stream.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { settleFromAnswer } from "../../admission/settlement.js";
-import { readJsonBody } from "../chat-completions-route.js";
+import { reachable, readJsonText } from "../chat-completions-route.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../openai-wire-error.js";
 import { fromRuntimeError, resolveRuntimeModel } from "../runtime-completion.js";
 import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
@@ -108,12 +108,20 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
     tags: ["proxy"],
     handler: async (ctx: ServerContext) => {
       // The precheck throws outside the try: the route group's error writer answers in OpenAI's shape.
-      const call = CallAdmission.start(ctx, { admission: options.admission, isClientAllowed: options.isClientAllowed, unauthorized });
+      const call = CallAdmission.start(ctx, {
+        admission: options.admission,
+        isClientAllowed: options.isClientAllowed,
+        unauthorized,
+        invalidRequest: (message, field) => invalidRequest(message, field),
+      });
       try {
         call.checkClient();
-        const body = await readJsonBody(ctx);
+        const { text, body } = await readJsonText(ctx);
         const request = parse(body);
-        const admitted = await call.admit("openai", body, request.model);
+        const admitted = await call.admit("openai", body as Record<string, unknown>, request.model, {
+          text,
+          ...reachable(models, request.model),
+        });
         const estimate = call.request;
         const settled = admitted;
         const history = await historyOf(request, options.store);

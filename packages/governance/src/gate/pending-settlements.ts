@@ -1,0 +1,194 @@
+import { existsSync } from "node:fs";
+import { appendFile, readFile, rename, unlink } from "node:fs/promises";
+import type { Reservation, SettleInput } from "../store/governance-store.js";
+
+/** A settlement (or a release: the reservation's tokens, no dollars) the store has not confirmed yet. */
+export interface PendingSettlement {
+  reservation: Reservation;
+  actual: SettleInput;
+}
+
+export interface PendingSettlementsOptions {
+  /** Applies one settlement to the store; idempotent (the store's lease guard), so a retry is safe. */
+  apply: (settlement: PendingSettlement) => Promise<unknown>;
+  /** Settlements held in memory while the store is away; past it the oldest half spill to `spillFile`. Default 10 000. */
+  maxPending?: number;
+  /** NDJSON file the overflow (and what is left at `close`) goes to, replayed on recovery. Default `./conduit-settlement-spill.ndjson`. */
+  spillFile?: string;
+  onWarning?: (message: string) => void;
+  /** First retry delay; doubled per failure up to `retryMaxMs` (defaults 50 ms and 1 s). */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+/**
+ * Settlements survive a lost store connection (a restart, a Sentinel or Cluster failover): one
+ * that fails waits here and is retried with backoff until the store answers, in arrival order,
+ * each with its reservation's lease id so a retry whose first attempt did land changes nothing.
+ * While any wait, new ones queue behind them without trying (no 1 s timeout per call during an
+ * outage). Bounded like the usage history: past `maxPending` the oldest spill to an NDJSON file,
+ * replayed on recovery — also a file a previous process left.
+ *
+ * @example
+ * const pending = new PendingSettlements({ apply: ({ reservation, actual }) => store.settle(reservation, actual) });
+ * await pending.submit({ reservation, actual }); // never rejects
+ */
+export class PendingSettlements {
+  readonly #apply: PendingSettlementsOptions["apply"];
+  readonly #maxPending: number;
+  readonly #spillFile: string;
+  readonly #onWarning: (message: string) => void;
+  readonly #retryMinMs: number;
+  readonly #retryMaxMs: number;
+  #queue: PendingSettlement[] = [];
+  #delayMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  /** True while a spill file (this process's or a previous one's) may hold settlements not yet replayed. */
+  #spilled: boolean;
+  #spilling: Promise<void> = Promise.resolve();
+  #healthy = true;
+  #closed = false;
+
+  constructor(options: PendingSettlementsOptions) {
+    this.#apply = options.apply;
+    this.#maxPending = options.maxPending ?? 10_000;
+    this.#spillFile = options.spillFile ?? "conduit-settlement-spill.ndjson";
+    this.#onWarning = options.onWarning ?? (() => {});
+    this.#retryMinMs = options.retryMinMs ?? 50;
+    this.#retryMaxMs = options.retryMaxMs ?? 1_000;
+    this.#delayMs = this.#retryMinMs;
+    this.#spilled = existsSync(this.#spillFile);
+    if (this.#spilled) this.#schedule();
+  }
+
+  /** Settlements not yet applied (in memory; a spill file aside). */
+  get size(): number {
+    return this.#queue.length;
+  }
+
+  /** Applies now when nothing waits, else queues behind what does; resolves either way, never rejects. */
+  async submit(settlement: PendingSettlement): Promise<void> {
+    if (this.#queue.length === 0 && !this.#draining && !this.#closed) {
+      try {
+        await this.#apply(settlement);
+        return;
+      } catch {
+        // Kept below and retried: the store is away, or the answer was lost after it applied.
+      }
+    }
+    this.#enqueue(settlement);
+  }
+
+  /** Applies what waits (and a spill file) now; rejects when the store still refuses. */
+  drain(): Promise<void> {
+    this.#draining ??= this.#drainOnce().finally(() => {
+      this.#draining = undefined;
+    });
+    return this.#draining;
+  }
+
+  /** One last attempt, then whatever is left goes to the spill file for the next process. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.drain().catch(() => undefined);
+    if (this.#queue.length > 0) await this.#spill(this.#queue.splice(0));
+    await this.#spilling;
+  }
+
+  #enqueue(settlement: PendingSettlement): void {
+    if (this.#healthy) {
+      this.#healthy = false;
+      this.#onWarning("governance: the key store is unavailable; settlements are queued and applied when it is back");
+    }
+    this.#queue.push(settlement);
+    if (this.#queue.length > this.#maxPending)
+      void this.#spill(this.#queue.splice(0, this.#queue.length - Math.floor(this.#maxPending / 2)));
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.drain().catch(() => {
+        this.#delayMs = Math.min(this.#delayMs * 2, this.#retryMaxMs);
+        this.#schedule();
+      });
+    }, this.#delayMs);
+    this.#timer.unref();
+  }
+
+  async #drainOnce(): Promise<void> {
+    if (this.#spilled) await this.#replaySpill();
+    while (this.#queue.length > 0) {
+      await this.#apply(this.#queue[0] as PendingSettlement);
+      this.#queue.shift();
+    }
+    this.#delayMs = this.#retryMinMs;
+    if (!this.#healthy) this.#onWarning("governance: the key store is back; queued settlements applied");
+    this.#healthy = true;
+  }
+
+  #spill(settlements: PendingSettlement[]): Promise<void> {
+    this.#spilled = true;
+    const lines = settlements.map((settlement) => `${JSON.stringify(settlement)}\n`).join("");
+    this.#spilling = this.#spilling
+      .then(() => appendFile(this.#spillFile, lines))
+      .catch((error: Error) => {
+        this.#onWarning(`governance: settlement spill file unwritable (${error.message}); ${settlements.length} kept in memory`);
+        this.#queue.unshift(...settlements);
+      });
+    return this.#spilling;
+  }
+
+  async #replaySpill(): Promise<void> {
+    // Cleared before anything is awaited: a spill from now on sets it again (see the usage sink).
+    this.#spilled = false;
+    await this.#spilling;
+    const replaying = `${this.#spillFile}.replaying`;
+    try {
+      await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    } catch (error) {
+      this.#spilled = true;
+      throw error;
+    }
+    let text: string;
+    try {
+      text = await readFile(replaying, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      return;
+    }
+    // Applied ahead of what is queued; each is idempotent, so a replay cut short and redone is harmless.
+    const settlements = text
+      .split("\n")
+      .filter((line) => line.length > 0)
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as PendingSettlement];
+        } catch {
+          this.#onWarning("governance: an unreadable line of the settlement spill file was skipped");
+          return [];
+        }
+      });
+    let applied = 0;
+    try {
+      for (const settlement of settlements) {
+        await this.#apply(settlement);
+        applied += 1;
+      }
+    } catch (error) {
+      this.#spilled = true;
+      const rest = settlements.slice(applied).map((settlement) => `${JSON.stringify(settlement)}\n`);
+      await appendFile(this.#spillFile, rest.join(""));
+      await unlink(replaying);
+      throw error;
+    }
+    await unlink(replaying);
+  }
+}
