@@ -145,4 +145,19 @@ forEachAdapter("governance: aliases and unpriced models are priced before admiss
     expect((await allowing.post("/v1/messages", budgeted.key, ask("claude-future-9"))).status).toBe(200);
     expect(allowing.warnings.some((warning) => warning.includes('"claude-future-9"'))).toBe(true);
   });
+
+  it("an /api call naming no model is priced by the runtime's default model (the free local one here), not the dearest row of the table", async () => {
+    const server = await serve();
+    // The dearest row (claude-opus-4) would reserve 4096 output tokens × $75 per million ≈ $0.31: over this budget.
+    const { id, key } = await server.mint({ budgets: [{ usd: 0.01, window: "total" }] });
+    const generate = await server.post("/api/agent/generate", key, { input: { text: "hi" } });
+    expect(generate.status).toBe(200);
+    expect(generate.json.data).toMatchObject({ provider: "local", model: "echo" });
+    const stream = await server.post("/api/agent/stream", key, { input: { text: "hi" } });
+    expect(stream.status).toBe(200);
+    expect(stream.text).toContain("finish");
+    await expect.poll(async () => (await server.spentUsd(id)).total).toBe(0);
+    // Naming a priced model still reserves at its price.
+    expect((await server.post("/api/agent/generate", key, { input: { text: "hi" }, model: "claude-opus-4" })).status).toBe(429);
+  });
 });

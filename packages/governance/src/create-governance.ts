@@ -14,7 +14,7 @@ import type { Cluster, Redis } from "ioredis";
 import type { Pool } from "pg";
 import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
-import { createApiGateMiddleware } from "./api/api-gate-middleware.js";
+import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
 import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
 import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
 import { GovernanceGate } from "./gate/governance-gate.js";
@@ -164,8 +164,13 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           failures: credentialFailures,
         })
       : undefined;
-  const apiMiddleware = (timeoutMs?: number) =>
-    createApiGateMiddleware({ gate, defaultMaxOutputTokens, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const apiMiddleware = (timeoutMs?: number, runtime?: Runtime) =>
+    createApiGateMiddleware({
+      gate,
+      defaultMaxOutputTokens,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(runtime ? { defaultModel: runtimeDefaultModel(runtime) } : {}),
+    });
   return {
     gate,
     store,
@@ -183,7 +188,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       const sink = usage as UsageSink;
       if (sink.health && hasHealthChecks(server))
         server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
-      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout));
+      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout, server.runtime));
       const metrics = getServerMetrics(server);
       if (metrics) {
         listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));

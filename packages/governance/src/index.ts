@@ -35,7 +35,13 @@ export { type AdminCheckOptions, type AdminVerdict, createAdminCheck } from "./a
 export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
 export { usageCsv } from "./admin/usage-csv.js";
 export { apiRefusalError } from "./api/api-refusal.js";
-export { type ApiGateOptions, GATED_API_PATHS, createApiGateMiddleware, estimateInputTokens } from "./api/api-gate-middleware.js";
+export {
+  type ApiGateOptions,
+  GATED_API_PATHS,
+  createApiGateMiddleware,
+  estimateInputTokens,
+  runtimeDefaultModel,
+} from "./api/api-gate-middleware.js";
 export { governanceMetrics } from "./governance-metrics.js";
 export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";
 export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";

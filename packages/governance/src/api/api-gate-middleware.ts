@@ -3,6 +3,7 @@ import {
   type Gate,
   MAX_OUTPUT_TOKENS_LIMIT,
   type MiddlewareDefinition,
+  type Runtime,
   type ServerContext,
   ServerValidationError,
 } from "@conduit-ai/server-core";
@@ -56,6 +57,30 @@ export interface ApiGateOptions {
   timeoutMs?: number;
   /** Paths (default the AI-work routes under `/api`). */
   paths?: string[];
+  /**
+   * The model a request naming none runs on (the runtime's default provider, `<provider>/<model>`):
+   * its reservation is priced by it. Without it such a request reserves at the dearest price known.
+   */
+  defaultModel?: () => Promise<string | undefined>;
+}
+
+/**
+ * The runtime's default model as `<provider>/<model>` (asked once), or undefined when it names none.
+ *
+ * @example
+ * const defaultModel = runtimeDefaultModel(runtime); await defaultModel(); // "local/echo"
+ */
+export function runtimeDefaultModel(runtime: Pick<Runtime, "listProviders"> | undefined): () => Promise<string | undefined> {
+  let answer: Promise<string | undefined> | undefined;
+  return () => {
+    answer ??= (async () => {
+      const providers = (await runtime?.listProviders().catch(() => [])) ?? [];
+      const provider = providers.find((candidate) => candidate.default) ?? providers[0];
+      const model = provider?.models[0];
+      return provider && model ? `${provider.name}/${model}` : undefined;
+    })();
+    return answer;
+  };
 }
 
 /**
@@ -82,10 +107,13 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
       // A caller without a key learns that first; a number the gate cannot count is a 400 naming it.
       const maxOutputTokens = credential === undefined ? options.defaultMaxOutputTokens : outputCapOf(body, options.defaultMaxOutputTokens);
       const timeoutMs = ctx.route?.timeoutMs ?? options.timeoutMs;
+      // The allow-list checks the name the caller used; the price is the model the call will run on.
+      const defaultModel = model === undefined ? await options.defaultModel?.() : undefined;
       const decision = await options.gate.admit({
         credential,
         surface: "api",
         ...(model ? { model } : {}),
+        ...(defaultModel ? { models: [defaultModel] } : {}),
         estimatedInputTokens,
         maxOutputTokens,
         signal: ctx.abortSignal,

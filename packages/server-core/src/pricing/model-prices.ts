@@ -45,6 +45,10 @@ export const DEFAULT_PRICES: PriceTable = {
   "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },
   "text-embedding-3-small": { input: 0.02, output: 0 },
   "text-embedding-3-large": { input: 0.13, output: 0 },
+  // The runtime's offline provider (`local`: text model `echo`, embeddings `hashed-ngram-256`) runs on this machine: free.
+  local: { input: 0, output: 0 },
+  echo: { input: 0, output: 0 },
+  "hashed-ngram-256": { input: 0, output: 0 },
 };
 
 /**
