@@ -17,6 +17,8 @@ import { forwardInProcess } from "./forward.js";
 /**
  * The proxy's account pool as the Accounts page reads it (`pool.rows()`: status, cooldown,
  * quota, tokens and cost — never a secret), and, when given, taking an account out of rotation and back.
+ * `disable`/`enable` reject an id they do not hold with a 404 error (the proxy pool's
+ * `UnknownAccountError`), which the route answers as is: an operator's typo is never a 200.
  */
 export interface ConsoleAccounts {
   rows(): Promise<unknown[]>;
