@@ -1,5 +1,6 @@
 import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
+import type { CredentialRule } from "@conduit-ai/server-core/middleware";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -13,6 +14,8 @@ export interface ConsoleSetupInput {
   console: unknown;
   /** The server's auth, when configured: a user with role `admin` may sign in. */
   validateCredential?: CredentialValidator;
+  /** How the server's auth reads a credential: the console forwards a signed-in user's credential to `/admin/*` that way. */
+  credentialRule?: CredentialRule;
   redis?: SharedRedis;
   env: NodeJS.ProcessEnv;
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
@@ -111,6 +114,7 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
   mountConsole(server as unknown as Parameters<typeof mountConsole>[0], {
     checkAdmin,
     ...(validate ? { resolveUser: validate } : {}),
+    ...(input.credentialRule ? { serverCredentialRule: input.credentialRule } : {}),
     adminKeys,
     sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
     // Failed sign-ins counted with the admin API's failed credentials (governance's guard: on Redis when it has Redis).

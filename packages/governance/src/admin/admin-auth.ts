@@ -1,11 +1,61 @@
-import { AuthenticationError, AuthorizationError, type MiddlewareDefinition, storeCall } from "@conduit-ai/server-core";
+import {
+  AuthenticationError,
+  AuthorizationError,
+  type MiddlewareDefinition,
+  type RouteGroup,
+  type ServerContext,
+  storeCall,
+} from "@conduit-ai/server-core";
 import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import { joinPaths } from "@conduit-ai/server-core/node";
 import type { AdminVerdict } from "./admin-check.js";
 
 /** The credential a request presents: `Authorization: Bearer`, else `x-api-key`. */
 function presentedCredential(header: (name: string) => string | undefined): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(header("authorization") ?? "");
   return match?.[1]?.trim() || header("x-api-key") || undefined;
+}
+
+/** Governance's admin check (`governance.checkAdmin`, `createAdminCheck`). */
+type AdminCheck = (ctx: Pick<ServerContext, "header" | "user">) => AdminVerdict;
+
+/**
+ * The server's own auth middleware (and its authorization rules), made to let one request
+ * through untouched: a request to one of the admin API's own routes (`routes`, e.g.
+ * `governance.adminRoutes()`; matched by method and path, so another route under `/admin/` of
+ * the application is not one) that carries a configured admin key (`Authorization: Bearer`,
+ * compared by `check` in constant time). Every other request — any other credential on the
+ * admin API, the admin key anywhere else — runs the middleware as before, and then the admin
+ * guard decides: an admin key or a user with the admin role passes, another user gets 403.
+ * Without this a server with api-key auth asked `/admin` for two credentials at once, and the
+ * console (which presents only the admin key) got 401 on every admin page.
+ *
+ * @example
+ * const admin = { check: governance.checkAdmin, routes: governance.adminRoutes() };
+ * for (const middleware of authMiddleware) server.registerMiddleware(admitAdminKeysPast(middleware, admin));
+ */
+export function admitAdminKeysPast(
+  middleware: MiddlewareDefinition,
+  admin: { check: AdminCheck; routes: RouteGroup | undefined },
+): MiddlewareDefinition {
+  // The admin API's routes are absolute (`/admin/...`): their full path is their path.
+  const adminRoutes = new Set(
+    (admin.routes?.routes ?? []).filter((route) => route.absolute).map((route) => `${route.method} ${joinPaths(route.path)}`),
+  );
+  if (adminRoutes.size === 0) return middleware;
+  const { handler } = middleware;
+  return {
+    ...middleware,
+    handler: (ctx, next) => {
+      const route = ctx.route;
+      // Asked with no user: only an admin key can make the check answer "admin" here.
+      const adminKey =
+        route !== undefined &&
+        adminRoutes.has(`${route.method} ${route.fullPath}`) &&
+        admin.check({ header: (name) => ctx.header(name), user: undefined }) === "admin";
+      return adminKey ? next() : handler(ctx, next);
+    },
+  };
 }
 
 /**
