@@ -1,4 +1,3 @@
-import { serverAdapterConfigSchema } from "@conduit-ai/server-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseServeOptions } from "./config-file.js";
 import { killLeftovers, spawnConduit, writeConfig } from "./test-support/spawn-conduit.js";
@@ -66,17 +65,12 @@ describe("the one config-file reader of conduit serve, conduit proxy and the dem
     expect(stderr).toContain("console.sessionTtlSeconds");
   });
 
-  it("a top-level metrics key is the server's metrics option, or stops the start while server-core has none (never ignored)", () => {
-    const config = writeConfig({ metrics: {} });
-    if (Object.hasOwn(serverAdapterConfigSchema().shape, "metrics")) {
-      expect(parseServeOptions(["--config", config], {}).server).toMatchObject({ metrics: {} });
-      expect(() => parseServeOptions(["--config", writeConfig({ metrics: {}, server: { metrics: {} } })], {})).toThrow(
-        /metrics is given twice/,
-      );
-    } else {
-      expect(() => parseServeOptions(["--config", config], {})).toThrow(
-        /metrics is not supported by this version of @conduit-ai\/server-core/,
-      );
-    }
+  it("a top-level metrics key is the server's metrics option; given twice or malformed it stops the start naming it", () => {
+    const token = "metrics-scraper-token-0123456789";
+    expect(parseServeOptions(["--config", writeConfig({ metrics: { token } })], {}).server.metrics).toEqual({ token });
+    expect(() => parseServeOptions(["--config", writeConfig({ metrics: { public: true }, server: { metrics: { token } } })], {})).toThrow(
+      /metrics is given twice/,
+    );
+    expect(() => parseServeOptions(["--config", writeConfig({ metrics: { token: "short" } })], {})).toThrow(/metrics\.token/);
   });
 });

@@ -1,12 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  type ServerAdapterConfig,
-  type ServerFramework,
-  resolveConfig,
-  serverAdapterConfigSchema,
-  validateFramework,
-} from "@conduit-ai/server-core";
+import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
 import { adminKeysOf, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -174,17 +168,13 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
     );
 }
 
-/**
- * The config file's top-level `metrics` key as the server's `metrics` option. Until
- * `@conduit-ai/server-core` has that option, the key is refused (exit 2) rather than ignored.
- */
+/** The config file's top-level `metrics` key as the server's `metrics` option (`server.metrics`: who reads `/api/metrics`); both at once exit 2. */
 export function withMetricsSection(server: ServerAdapterConfig, file: ConduitConfigFile, where: string): ServerAdapterConfig {
   if (file.metrics === undefined) return server;
-  if (!Object.hasOwn(serverAdapterConfigSchema().shape, "metrics"))
-    throw new UsageError(`${where}: metrics is not supported by this version of @conduit-ai/server-core (remove the key)`);
   if ((file.server as Record<string, unknown> | undefined)?.metrics !== undefined)
     throw new UsageError(`${where}: metrics is given twice (top-level metrics and server.metrics): keep one`);
-  return { ...server, metrics: file.metrics } as ServerAdapterConfig;
+  // Checked with the rest of the server config by `resolveConfig`.
+  return { ...server, metrics: file.metrics as ServerAdapterConfig["metrics"] };
 }
 
 function describeConfigError(error: unknown, path: string | undefined): string {
