@@ -95,7 +95,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   if (governance?.adminEnabled) {
     // Loaded already: setupGovernance imported it on demand.
     const { admitAdminKeysPast } = await import("@conduit-ai/governance");
-    const admin = { check: governance.checkAdmin, routes: governance.adminRoutes() };
+    const admin = { check: governance.checkAdmin, routes: governance.adminRoutes(), failures: governance.credentialFailures };
     authMiddleware = auth.middleware.map((middleware) => admitAdminKeysPast(middleware, admin));
   }
   for (const middleware of authMiddleware) server.registerMiddleware(middleware);

@@ -100,6 +100,22 @@ forEachAdapter("the admin surfaces on a server with its own auth", ({ framework 
       expect((await request("/api/tools", { headers: variant.present(variant.dev) })).status).toBe(200);
     });
 
+    it("a wrong credential refused by the server's auth on /admin meets the admin limiter (429), and the admin key still works", async () => {
+      const request = await serve(variant);
+      const statuses: number[] = [];
+      let limited: Response | undefined;
+      for (let attempt = 0; attempt < 12 && limited === undefined; attempt += 1) {
+        const answer = await request("/admin/keys", { headers: { authorization: `Bearer ${ADMIN_KEY}-guess` } });
+        statuses.push(answer.status);
+        if (answer.status === 429) limited = answer;
+      }
+      expect(statuses[0]).toBe(401);
+      expect(limited, statuses.join(",")).toBeDefined();
+      expect(((await limited?.json()) as { error: { code: string } }).error.code).toBe("TOO_MANY_FAILED_CREDENTIALS");
+      expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await request("/admin/keys", { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).status).toBe(200);
+    });
+
     it("the console: an admin key or a role-admin user signs in and every admin page answers; another user cannot sign in", async () => {
       const request = await serve(variant);
       const signIn = (credential: string) =>

@@ -3,6 +3,7 @@ import {
   AuthorizationError,
   type MiddlewareDefinition,
   type RouteGroup,
+  ServerAdapterError,
   type ServerContext,
   storeCall,
 } from "@conduit-ai/server-core";
@@ -30,13 +31,17 @@ type AdminCheck = (ctx: Pick<ServerContext, "header" | "user">) => AdminVerdict;
  * Without this a server with api-key auth asked `/admin` for two credentials at once, and the
  * console (which presents only the admin key) got 401 on every admin page.
  *
+ * With `failures`, a credential the server's auth refuses on an admin route counts as a failed
+ * admin credential (the admin guard never sees it): guessing admin keys there meets the same
+ * limiter (429 `TOO_MANY_FAILED_CREDENTIALS`) as on a server without its own auth.
+ *
  * @example
- * const admin = { check: governance.checkAdmin, routes: governance.adminRoutes() };
+ * const admin = { check: governance.checkAdmin, routes: governance.adminRoutes(), failures: governance.credentialFailures };
  * for (const middleware of authMiddleware) server.registerMiddleware(admitAdminKeysPast(middleware, admin));
  */
 export function admitAdminKeysPast(
   middleware: MiddlewareDefinition,
-  admin: { check: AdminCheck; routes: RouteGroup | undefined },
+  admin: { check: AdminCheck; routes: RouteGroup | undefined; failures?: CredentialFailureGuard },
 ): MiddlewareDefinition {
   // The admin API's routes are absolute (`/admin/...`): their full path is their path.
   const adminRoutes = new Set(
@@ -46,14 +51,26 @@ export function admitAdminKeysPast(
   const { handler } = middleware;
   return {
     ...middleware,
-    handler: (ctx, next) => {
+    handler: async (ctx, next) => {
       const route = ctx.route;
+      if (route === undefined || !adminRoutes.has(`${route.method} ${route.fullPath}`)) return handler(ctx, next);
+      const header = (name: string) => ctx.header(name);
       // Asked with no user: only an admin key can make the check answer "admin" here.
-      const adminKey =
-        route !== undefined &&
-        adminRoutes.has(`${route.method} ${route.fullPath}`) &&
-        admin.check({ header: (name) => ctx.header(name), user: undefined }) === "admin";
-      return adminKey ? next() : handler(ctx, next);
+      if (admin.check({ header, user: undefined }) === "admin") return next();
+      // The console's forward was checked at its sign-in; anything else presented is counted if refused.
+      const presented = ctx.inProcess === true ? undefined : (presentedCredential(header) ?? header("authorization"));
+      const attempt = admin.failures && presented ? await admin.failures.check(ctx, presented) : undefined;
+      let passed = false;
+      try {
+        return await handler(ctx, () => {
+          passed = true;
+          return next();
+        });
+      } catch (error) {
+        // Refused by the server's auth itself (the admin guard, past it, counts its own refusals).
+        if (attempt && !passed && ServerAdapterError.isInstance(error) && error.statusCode === 401) await admin.failures?.failed(attempt);
+        throw error;
+      }
     },
   };
 }
