@@ -68,6 +68,15 @@ describe("demo server process", () => {
     [{ server: { rateLimit: { maxRequest: 5 } } }, /server\.rateLimit\.maxRequest: unknown key/],
     [{ sever: {} }, /unknown key\(s\) sever/],
     ["{not json", /not valid JSON/],
+    // Settings that would silently do nothing stop the start, as in `conduit serve` (one reader).
+    [
+      {
+        proxy: { enabled: true, clientKeys: ["demo-client-key-0123456789"], accounts: [{ id: "a", type: "api-key", apiKey: "k" }] },
+        keys: { store: "memory" },
+      },
+      /proxy\.clientKeys cannot be used beside a "keys" section/,
+    ],
+    [{ admin: { keys: ["demo-admin-key-0123456789abcdefghijkl"] }, console: { sessionTtlSeconds: 1e308 } }, /console\.sessionTtlSeconds/],
   ])("exits 2 naming the problem for config %j", async (content, message) => {
     const demo = startDemo(["--port", "0", "--config", writeConfig(content)]);
     expect(await demo.exited).toBe(2);

@@ -19,6 +19,8 @@ export interface AuthSetup {
   attach(server: BaseServerAdapter<unknown>): void;
   /** The user a credential names (roles included), or null: the operator console signs in users with role `admin` by it. */
   validateCredential?: (credential: string) => Promise<{ roles: string[] } | null>;
+  /** Where and how the auth reads a credential: the console presents a signed-in user's credential this way when it forwards. */
+  credentialRule?: CredentialRule;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function setupAuth(
       routes: auth === undefined ? undefined : createAuthRoutes(),
       webSocket,
       ...(validateCredential ? { validateCredential } : {}),
+      ...(credentials ? { credentialRule: credentials.rule } : {}),
     };
   }
 
@@ -149,6 +152,7 @@ export async function setupAuth(
     tokenProvider: setup.provider,
     attach: (server) => setup.monitor(server),
     validateCredential: async (credential) => (await setup.validateToken(credential)) ?? null,
+    credentialRule: setup.rule,
     close: () => setup.close(),
   };
 }

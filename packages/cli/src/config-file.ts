@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
+import { adminKeysOf, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -19,21 +20,30 @@ export interface ServeOptions {
   file: ConduitConfigFile;
 }
 
-const KNOWN_FILE_KEYS = new Set([
-  "server",
-  "auth",
-  "authorization",
-  "mcpServers",
-  "aiWorkflows",
-  "proxy",
-  "keys",
-  "admin",
-  "prices",
-  "redis",
-  "telemetry",
-  "console",
-  "$schema",
-]);
+/** The commands that read a config file (the demo is `serve`). */
+export type ConfigFileCommand = "serve" | "proxy";
+
+/**
+ * Every top-level key a config file may hold, with the commands that honour it. A key outside
+ * this table, or one the running command does not honour, stops the start (exit 2): a section
+ * that would silently do nothing is a mistake the operator must hear about.
+ */
+const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
+  $schema: ["serve", "proxy"],
+  server: ["serve", "proxy"],
+  proxy: ["serve", "proxy"],
+  keys: ["serve", "proxy"],
+  admin: ["serve", "proxy"],
+  console: ["serve", "proxy"],
+  prices: ["serve", "proxy"],
+  redis: ["serve", "proxy"],
+  telemetry: ["serve", "proxy"],
+  metrics: ["serve", "proxy"],
+  auth: ["serve"],
+  authorization: ["serve"],
+  mcpServers: ["serve"],
+  aiWorkflows: ["serve"],
+};
 
 export const SERVE_USAGE = `Usage: conduit serve [--port N] [--host H] [--framework hono|express|fastify|koa] [--config file.json]
                      [--workers N|auto] [--allow-per-worker-state]
@@ -63,16 +73,20 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage 
   }
   if (values.help) throw new UsageError(usage);
 
-  const file = values.config ? readConfigFile(values.config) : {};
+  const file = values.config ? readConfigFile(values.config, "serve") : {};
+  const where = values.config ? `Config file ${values.config}` : "Configuration";
   // The file is checked on its own first, so a bad value is reported even when a flag overrides it.
+  const fromFile = withMetricsSection({ ...file.server }, file, where);
   try {
-    resolveConfig(file.server);
+    resolveConfig(fromFile);
   } catch (error) {
     throw new UsageError(describeConfigError(error, values.config));
   }
   // Exactly one Redis form (environment or the file's `redis` key): two at once exit 2 here, before anything starts.
-  redisTopologyOf(env, file.redis, values.config ? `Config file ${values.config}` : "Configuration");
-  const server: ServerAdapterConfig = { ...file.server };
+  redisTopologyOf(env, file.redis, where);
+  // A CONDUIT_ADMIN_KEY too short to be used stops the start instead of being ignored.
+  adminKeysOf(file.admin, env);
+  const server: ServerAdapterConfig = fromFile;
   const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {
     if (!/^\d+$/.test(port)) throw new UsageError(`Invalid port "${port}": expected an integer 0-65535`);
@@ -95,7 +109,15 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage 
   return { framework, server, file };
 }
 
-export function readConfigFile(path: string): ConduitConfigFile {
+/**
+ * The one reader of a config file, for every command (`serve`, `proxy`, the demo, `routes`,
+ * `openapi`): JSON holding an object whose top-level keys the command honours, and the checks
+ * that span sections (see `checkConfigSections`). Any mistake is a `UsageError` naming it (exit 2).
+ *
+ * @example
+ * const file = readConfigFile("conduit.json", "proxy");
+ */
+export function readConfigFile(path: string, command: ConfigFileCommand = "serve"): ConduitConfigFile {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -106,14 +128,53 @@ export function readConfigFile(path: string): ConduitConfigFile {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`Config file ${path} is not valid JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new UsageError(`Config file ${path} must hold a JSON object`);
-  const unknown = Object.keys(parsed).filter((key) => !KNOWN_FILE_KEYS.has(key));
+  const allowed = Object.keys(CONFIG_FILE_KEYS).filter((key) => CONFIG_FILE_KEYS[key]?.includes(command));
+  const keys = Object.keys(parsed);
+  const unknown = keys.filter((key) => !Object.hasOwn(CONFIG_FILE_KEYS, key));
   if (unknown.length > 0)
-    throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${[...KNOWN_FILE_KEYS].join(", ")})`);
-  return parsed as ConduitConfigFile;
+    throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${allowed.join(", ")})`);
+  const elsewhere = keys.filter((key) => !allowed.includes(key));
+  if (elsewhere.length > 0)
+    throw new UsageError(
+      `Config file ${path}: ${elsewhere.join(", ")} ${elsewhere.length > 1 ? "are" : "is"} not used by conduit ${command} (conduit serve honours ${elsewhere.length > 1 ? "them" : "it"}; allowed here: ${allowed.join(", ")})`,
+    );
+  const file = parsed as ConduitConfigFile;
+  checkConfigSections(file, `Config file ${path}`);
+  return file;
+}
+
+/**
+ * Rules across sections, the same for every command: admin keys and the console section are
+ * well formed (a lifetime the session store and the cookie can hold), and `proxy.clientKeys`
+ * never sit beside a `keys` section — with virtual keys the proxy admits only them, so client
+ * keys would answer 401 with no word at start.
+ */
+export function checkConfigSections(file: ConduitConfigFile, where = "Configuration"): void {
+  const named = (error: unknown) => new UsageError(`${where}: ${(error as Error).message.replace(/^Config file: /, "")}`);
+  try {
+    parseAdminKeys(file.admin);
+    parseConsoleSection(file.console);
+  } catch (error) {
+    throw named(error);
+  }
+  const proxy = file.proxy as { enabled?: unknown; clientKeys?: unknown } | undefined;
+  if (file.keys !== undefined && proxy?.enabled === true && Array.isArray(proxy.clientKeys) && proxy.clientKeys.length > 0)
+    throw new UsageError(
+      `${where}: proxy.clientKeys cannot be used beside a "keys" section (the proxy then admits virtual keys only): remove proxy.clientKeys and give each client a virtual key (POST /admin/keys, conduit keys create)`,
+    );
+}
+
+/** The config file's top-level `metrics` key as the server's `metrics` option (`server.metrics`: who reads `/api/metrics`); both at once exit 2. */
+export function withMetricsSection(server: ServerAdapterConfig, file: ConduitConfigFile, where: string): ServerAdapterConfig {
+  if (file.metrics === undefined) return server;
+  if ((file.server as Record<string, unknown> | undefined)?.metrics !== undefined)
+    throw new UsageError(`${where}: metrics is given twice (top-level metrics and server.metrics): keep one`);
+  // Checked with the rest of the server config by `resolveConfig`.
+  return { ...server, metrics: file.metrics as ServerAdapterConfig["metrics"] };
 }
 
 function describeConfigError(error: unknown, path: string | undefined): string {

@@ -1,5 +1,6 @@
 import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
+import type { CredentialRule } from "@conduit-ai/server-core/middleware";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -13,6 +14,8 @@ export interface ConsoleSetupInput {
   console: unknown;
   /** The server's auth, when configured: a user with role `admin` may sign in. */
   validateCredential?: CredentialValidator;
+  /** How the server's auth reads a credential: the console forwards a signed-in user's credential to `/admin/*` that way. */
+  credentialRule?: CredentialRule;
   redis?: SharedRedis;
   env: NodeJS.ProcessEnv;
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
@@ -42,16 +45,27 @@ export function parseAdminKeys(section: unknown): string[] {
   return keys as string[];
 }
 
-function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number } {
+/** The longest console session a config may ask for: 30 days (the cookie's Max-Age and the store's TTL hold it). */
+export const MAX_CONSOLE_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The config file's `console` key; a bad value is a `UsageError` naming the key. */
+export function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number } {
   if (section === undefined) return { enabled: true };
-  const { enabled, sessionTtlSeconds, ...rest } = (section ?? {}) as { enabled?: unknown; sessionTtlSeconds?: unknown };
-  const valid =
-    typeof section === "object" &&
-    section !== null &&
-    Object.keys(rest).length === 0 &&
-    (enabled === undefined || typeof enabled === "boolean") &&
-    (sessionTtlSeconds === undefined || (Number.isInteger(sessionTtlSeconds) && (sessionTtlSeconds as number) > 0));
-  if (!valid) throw new UsageError('Config file: invalid console: expected {"enabled"?: boolean, "sessionTtlSeconds"?: positive integer}');
+  const expected = `expected {"enabled"?: boolean, "sessionTtlSeconds"?: integer 1-${MAX_CONSOLE_SESSION_TTL_SECONDS}}`;
+  if (typeof section !== "object" || section === null || Array.isArray(section))
+    throw new UsageError(`Config file: invalid console: ${expected}`);
+  const { enabled, sessionTtlSeconds, ...rest } = section as { enabled?: unknown; sessionTtlSeconds?: unknown };
+  const bad = [
+    ...Object.keys(rest).map((key) => `console.${key}`),
+    ...(enabled === undefined || typeof enabled === "boolean" ? [] : ["console.enabled"]),
+    ...(sessionTtlSeconds === undefined ||
+    (Number.isInteger(sessionTtlSeconds) &&
+      (sessionTtlSeconds as number) > 0 &&
+      (sessionTtlSeconds as number) <= MAX_CONSOLE_SESSION_TTL_SECONDS)
+      ? []
+      : ["console.sessionTtlSeconds"]),
+  ];
+  if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${expected}`);
   return { enabled: enabled !== false, ...(sessionTtlSeconds === undefined ? {} : { sessionTtlMs: (sessionTtlSeconds as number) * 1000 }) };
 }
 
@@ -60,10 +74,16 @@ export function consoleWanted(file: { [key: string]: unknown }, env: NodeJS.Proc
   return parseConsoleSection(file.console).enabled && (adminKeysOf(file.admin, env).length > 0 || file.auth !== undefined);
 }
 
-/** `admin.keys`, plus `CONDUIT_ADMIN_KEY` when it is long enough (as the governance package reads it). */
-function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): string[] {
+/**
+ * `admin.keys`, plus `CONDUIT_ADMIN_KEY` (as the governance package reads it). A
+ * `CONDUIT_ADMIN_KEY` shorter than 32 characters is a `UsageError`: ignoring it would leave the
+ * operator locked out with no word why.
+ */
+export function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): string[] {
   const fromEnv = env.CONDUIT_ADMIN_KEY;
-  return [...parseAdminKeys(section), ...(fromEnv && fromEnv.length >= 32 ? [fromEnv] : [])];
+  if (fromEnv && fromEnv.length < 32)
+    throw new UsageError(`CONDUIT_ADMIN_KEY is shorter than 32 characters (${fromEnv.length}): give a longer admin key or unset it`);
+  return [...parseAdminKeys(section), ...(fromEnv ? [fromEnv] : [])];
 }
 
 /** The paths the console answers itself; the server's auth middleware must let them through (the console signs in on its own). */
@@ -94,6 +114,7 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
   mountConsole(server as unknown as Parameters<typeof mountConsole>[0], {
     checkAdmin,
     ...(validate ? { resolveUser: validate } : {}),
+    ...(input.credentialRule ? { serverCredentialRule: input.credentialRule } : {}),
     adminKeys,
     sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
     // Failed sign-ins counted with the admin API's failed credentials (governance's guard: on Redis when it has Redis).

@@ -12,7 +12,18 @@ import { UsageError } from "./usage-error.js";
  */
 export async function setupGovernance(
   file: { [key: string]: unknown },
-  { redis, env, keyPrefix }: { redis: SharedRedis | undefined; env: NodeJS.ProcessEnv; keyPrefix?: string },
+  {
+    redis,
+    env,
+    keyPrefix,
+    serverAdminRole = false,
+  }: {
+    redis: SharedRedis | undefined;
+    env: NodeJS.ProcessEnv;
+    keyPrefix?: string;
+    /** The server has its own auth: its users with role `admin` are admins of `/admin` and the console too. */
+    serverAdminRole?: boolean;
+  },
 ): Promise<Governance | undefined> {
   // `admin` alone is the operator console's credential; the admin API needs virtual keys to manage.
   if (file.keys === undefined) return undefined;
@@ -34,6 +45,7 @@ export async function setupGovernance(
     prices,
     ...(redis ? { redis, namespace: `${keyPrefix ?? (env.REDIS_KEY_PREFIX || "conduit:")}gov` } : {}),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    ...(serverAdminRole ? { serverAdminRole } : {}),
     env,
     onWarning: (message) => console.warn(message),
   });

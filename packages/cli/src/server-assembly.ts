@@ -49,8 +49,10 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   let governance: Governance | undefined;
   // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
   const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
+  // The server's own auth: its users with role `admin` are admins of /admin and the console (governance's README).
+  const serverAdminRole = options.file.auth !== undefined && !virtualKeyAuth;
   try {
-    governance = await setupGovernance(options.file, { redis, env, keyPrefix });
+    governance = await setupGovernance(options.file, { redis, env, keyPrefix, serverAdminRole });
     if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
     const { auth: _virtualKey, ...withoutAuth } = options.file;
     auth = await setupAuth(
@@ -87,7 +89,16 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix: `${keyPrefix}ratelimit:` }) };
   }
   const server = await createServer(runtime, { framework: options.framework, config });
-  for (const middleware of auth.middleware) server.registerMiddleware(middleware);
+  // With an admin API, a request to it bearing an admin key passes the server's auth (and only
+  // there): the admin key alone opens /admin, and the console's forward with it is admitted.
+  let authMiddleware = auth.middleware;
+  if (governance?.adminEnabled) {
+    // Loaded already: setupGovernance imported it on demand.
+    const { admitAdminKeysPast } = await import("@conduit-ai/governance");
+    const admin = { check: governance.checkAdmin, routes: governance.adminRoutes(), failures: governance.credentialFailures };
+    authMiddleware = auth.middleware.map((middleware) => admitAdminKeysPast(middleware, admin));
+  }
+  for (const middleware of authMiddleware) server.registerMiddleware(middleware);
   // The identity provider in readiness and `conduit_auth_provider_up`.
   auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
@@ -100,6 +111,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     console: options.file.console,
     env,
     ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
+    ...(auth.credentialRule ? { credentialRule: auth.credentialRule } : {}),
     ...(redis ? { redis } : {}),
     ...(proxy ? { proxy } : {}),
     ...(governance ? { governance } : {}),
@@ -110,7 +122,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   attachWebSocket(server, webSocket ? { runtime: webSocket.runtime, auth: webSocket.auth } : { runtime, auth: auth.webSocket });
   return {
     server,
-    authMiddleware: auth.middleware,
+    authMiddleware,
     close: async () => {
       await runtime.close();
       await auth.close();

@@ -33,13 +33,26 @@ export function adminCredentialCheck(
 ): (credential: string) => Promise<boolean> {
   return async (credential) => {
     if (typeof credential !== "string" || credential === "") return false;
+    if (isAdminKey(check, credential)) return true;
     const header = (name: string) => (name.toLowerCase() === "authorization" ? `Bearer ${credential}` : undefined);
-    if (check({ header, user: undefined }) === "admin") return true;
     const found = resolveUser ? await resolveUser(credential) : null;
     if (!found) return false;
     const user: AuthenticatedUser = { id: "console-sign-in", roles: [...found.roles], permissions: [] };
     return check({ header, user }) === "admin";
   };
+}
+
+/**
+ * Whether `credential` is one of the admin keys (not a user of the server's auth): the check
+ * answers "admin" for it with no user at all. The console presents such a key as `Bearer`, and
+ * any other credential the way the server's own auth reads it.
+ *
+ * @example
+ * isAdminKey(createAdminCheck({ keys: adminKeys }), adminKeys[0]); // true
+ */
+export function isAdminKey(check: AdminRequestCheck, credential: string): boolean {
+  const header = (name: string) => (name.toLowerCase() === "authorization" ? `Bearer ${credential}` : undefined);
+  return check({ header, user: undefined }) === "admin";
 }
 
 /** SHA-256 of a credential as hex: what a session record names instead of the credential. */

@@ -12,11 +12,13 @@ import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
 import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/middleware";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { ConsoleSessions } from "./console-sessions.js";
-import { forwardInProcess } from "./forward.js";
+import { type CredentialPresenter, forwardInProcess } from "./forward.js";
 
 /**
  * The proxy's account pool as the Accounts page reads it (`pool.rows()`: status, cooldown,
  * quota, tokens and cost — never a secret), and, when given, taking an account out of rotation and back.
+ * `disable`/`enable` reject an id they do not hold with a 404 error (the proxy pool's
+ * `UnknownAccountError`), which the route answers as is: an operator's typo is never a 200.
  */
 export interface ConsoleAccounts {
   rows(): Promise<unknown[]>;
@@ -33,6 +35,8 @@ export interface ConsoleApiDeps {
   metrics: () => ServerMetrics | undefined;
   /** The server itself, for the Health page (the same check as `/health/detailed`). */
   health: HealthSource;
+  /** How a session's credential is presented on the forwarded `/admin/*` request (default `Authorization: Bearer`). */
+  present?: CredentialPresenter;
   accounts?: ConsoleAccounts;
 }
 
@@ -43,7 +47,8 @@ const notAvailable = (what: string) =>
  * The console's own API under `<prefix>/api`: the session (`POST` signs in, `GET` reads it,
  * `DELETE` signs out), the live request feed (SSE), metrics, health and accounts read in process,
  * and `/admin/*` forwarded in process to the governance admin API with the session's credential
- * (`Authorization: Bearer`), so the admin API needs no knowledge of console sessions.
+ * (`present`: an admin key as `Authorization: Bearer`, a user of the server's auth as that auth
+ * reads it), so the admin API needs no knowledge of console sessions.
  */
 export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] {
   const api = (path: string) => joinPaths(deps.prefix, "api", path);
@@ -64,7 +69,8 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     // Segments re-encoded one by one: a decoded `..` or `/` can never step out of `/admin/`.
     const segments = rest.split("/").filter((segment) => segment !== "");
     if (segments.some((segment) => segment === "." || segment === "..")) throw notAvailable("That path");
-    return forwardInProcess(deps.handler, ctx, { path: joinPaths("/admin", ...segments.map(encodeURIComponent)), credential });
+    const path = joinPaths("/admin", ...segments.map(encodeURIComponent));
+    return forwardInProcess(deps.handler, ctx, { path, credential, ...(deps.present ? { present: deps.present } : {}) });
   };
   const control = (action: "disable" | "enable") => async (ctx: ServerContext) => {
     await sessions.require(ctx);

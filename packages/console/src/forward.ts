@@ -1,7 +1,46 @@
 import { type RequestHandler, type ServerContext, rawResponse } from "@conduit-ai/server-core";
+import { type CredentialRule, defaultCredentialHeader } from "@conduit-ai/server-core/middleware";
+import { type AdminRequestCheck, isAdminKey } from "./admin-check.js";
+
+/** The request headers that present a credential to the server (`Authorization: Bearer …`, `x-api-key: …`). */
+export type CredentialPresenter = (credential: string) => Record<string, string>;
+
+/** An admin key, as the admin API reads it. */
+export const presentAsBearer: CredentialPresenter = (credential) => ({ authorization: `Bearer ${credential}` });
+
+/**
+ * The inverse of server-core's `readCredential` for one rule: the header that carries
+ * `credential` the way the server's own auth reads it — the rule's header (or the scheme's
+ * default), `Basic <base64>` for a `username:password`, `Bearer` on `Authorization`, the bare
+ * value on a dedicated header.
+ *
+ * @example
+ * presentByRule({ scheme: "api-key" })("k-1"); // { "x-api-key": "k-1" }
+ */
+export function presentByRule(rule: CredentialRule): CredentialPresenter {
+  const header = (rule.headerName ?? defaultCredentialHeader(rule.scheme)).toLowerCase();
+  return (credential) => {
+    if (rule.scheme === "basic") return { [header]: `Basic ${Buffer.from(credential, "utf8").toString("base64")}` };
+    if (rule.scheme === "api-key" || header !== "authorization") return { [header]: credential };
+    return { [header]: `Bearer ${credential}` };
+  };
+}
 
 /** Headers of the target's answer the console passes on; everything else (cookies included) stays behind. */
 const PASSED_HEADERS = ["content-type", "content-disposition", "retry-after", "x-should-retry", "x-request-id"];
+
+/**
+ * How the console presents a session's credential when it forwards: an admin key as `Bearer`
+ * (the admin API's own header, let past the server's auth on `/admin/*`), any other credential —
+ * a user of the server's auth — by that auth's rule, so the server's auth admits it first.
+ *
+ * @example
+ * const present = consolePresenter(governance.checkAdmin, { scheme: "api-key" });
+ */
+export function consolePresenter(check: AdminRequestCheck, serverRule: CredentialRule | undefined): CredentialPresenter {
+  const asServerUser = serverRule ? presentByRule(serverRule) : presentAsBearer;
+  return (credential) => (isAdminKey(check, credential) ? presentAsBearer(credential) : asServerUser(credential));
+}
 
 /** Yields the body and releases the inner request once it is read or abandoned. */
 async function* releasing(body: AsyncIterable<Uint8Array | string>, done: () => void): AsyncGenerator<Uint8Array | string> {
@@ -18,8 +57,9 @@ async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 
 /**
  * Sends the console's request to another route of the same server, in process, through the
- * whole pipeline (so the target's own checks run), presenting `credential` as the caller: the
- * browser never holds it, only its session cookie. The answer comes back as the target gave it.
+ * whole pipeline (so the server's auth and the target's own checks run), presenting `credential`
+ * as the caller — by `present` (default `Authorization: Bearer`): the browser never holds it,
+ * only its session cookie. The answer comes back as the target gave it.
  *
  * @example
  * return forwardInProcess(server.handler, ctx, { path: "/admin/keys", credential });
@@ -27,7 +67,7 @@ async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 export async function forwardInProcess(
   handler: RequestHandler,
   ctx: ServerContext,
-  target: { path: string; credential: string | undefined; accept?: string },
+  target: { path: string; credential: string | undefined; present?: CredentialPresenter; accept?: string },
 ) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(ctx.query)) for (const item of [value].flat()) search.append(name, String(item));
@@ -37,9 +77,7 @@ export async function forwardInProcess(
     const value = ctx.header(name);
     if (value !== undefined) headers[name] = value;
   }
-  if (target.credential !== undefined) {
-    headers.authorization = `Bearer ${target.credential}`;
-  }
+  if (target.credential !== undefined) Object.assign(headers, (target.present ?? presentAsBearer)(target.credential));
   const bytes = ctx.method === "GET" || ctx.method === "HEAD" ? undefined : await ctx.readRawBody();
   const outgoing = await handler.dispatch({
     method: ctx.method,

@@ -9,11 +9,12 @@ export {
   type CredentialUserResolver,
   adminCredentialCheck,
   credentialDigest,
+  isAdminKey,
 } from "./admin-check.js";
 export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HEADERS, consoleGuard, crossSiteReason } from "./console-security.js";
 export { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
-export { forwardInProcess } from "./forward.js";
+export { type CredentialPresenter, consolePresenter, forwardInProcess, presentAsBearer, presentByRule } from "./forward.js";
 export { CONSOLE_ASSETS_DIRECTORY, type ConsoleHost, type ConsoleOptions, mountConsole } from "./mount-console.js";
 export { CONSOLE_COOKIE, readCookie, sessionCookie } from "./session-cookie.js";
 export {

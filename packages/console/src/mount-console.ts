@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
-import { type CredentialFailureGuard, installRequestFeed } from "@conduit-ai/server-core/middleware";
+import { type CredentialFailureGuard, type CredentialRule, installRequestFeed } from "@conduit-ai/server-core/middleware";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
 import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialCheck } from "./admin-check.js";
 import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 import { consoleGuard } from "./console-security.js";
+import { consolePresenter } from "./forward.js";
 import { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
 import { type ConsoleSessionStore, MemoryConsoleSessionStore } from "./session-store.js";
 
@@ -22,6 +23,12 @@ export interface ConsoleOptions {
   checkAdmin: AdminRequestCheck;
   /** The server's own auth (a credential → its user), so a user the check admits by role may sign in. */
   resolveUser?: CredentialUserResolver;
+  /**
+   * How the server's own auth reads a credential (its `CredentialRule`: scheme, header): the
+   * console forwards a signed-in user's credential to `/admin/*` that way (`x-api-key`, Basic…),
+   * so the server's auth admits it. An admin key is always presented as `Authorization: Bearer`.
+   */
+  serverCredentialRule?: CredentialRule;
   /** The config's admin keys: sessions signed in with one work on every process sharing the session store. */
   adminKeys?: readonly string[];
   /** Session lifetime in milliseconds (default 8 hours). */
@@ -78,6 +85,7 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
     feed: installRequestFeed(server),
     metrics: () => getServerMetrics(server),
     health: server,
+    present: consolePresenter(options.checkAdmin, options.serverCredentialRule),
     ...(options.accounts ? { accounts: options.accounts } : {}),
   });
   const guard = consoleGuard();

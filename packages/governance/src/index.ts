@@ -32,6 +32,7 @@ export {
   pricesConfigSchema,
 } from "./config/governance-config.js";
 export { type AdminCheckOptions, type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
+export { admitAdminKeysPast } from "./admin/admin-auth.js";
 export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
 export { usageCsv } from "./admin/usage-csv.js";
 export { apiRefusalError } from "./api/api-refusal.js";

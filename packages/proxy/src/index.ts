@@ -33,6 +33,7 @@ export {
   type Selection,
 } from "./pool/account-pool.js";
 export { OAuthRefresher, RefreshRejectedError } from "./pool/oauth-refresher.js";
+export { UnknownAccountError } from "./pool/unknown-account-error.js";
 export { createClientCheck, presentedCredential } from "./admission/client-auth.js";
 export {
   type AdmissionRequest,

@@ -23,6 +23,7 @@ import { UpstreamClient } from "./relay/transport.js";
 import { createProxyRouteGroups } from "./routes.js";
 import type { SendMessages } from "./send-messages.js";
 import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./openai/responses/response-store.js";
+import { chatCompletionsFor } from "./openai/openai-surfaces.js";
 import { MemoryPoolStore } from "./store/memory-store.js";
 import type { PoolStore } from "./store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
@@ -41,8 +42,10 @@ export interface ProxyOptions {
   /** Problems worth a log line; messages never hold secrets. */
   onWarning?: (message: string) => void;
   /**
-   * Builds `POST /v1/chat/completions` over this proxy (the OpenAI-compatible surface of
-   * `src/openai/`). Until it is given, that surface cannot be mounted.
+   * Builds the OpenAI-compatible surfaces over this proxy (`/v1/chat/completions`,
+   * `/v1/responses`, `/v1/models`, …). Default: `chatCompletionsFor(options.runtime)` — Claude
+   * models through the pool, other models answered by `runtime` when given (without one, OpenAI's
+   * 404 naming the model). Pass your own to change their options (`dropParams`, `isClaudeModel`).
    */
   chatCompletions?: (proxy: ConduitProxy) => RouteDefinition | RouteDefinition[];
   /**
@@ -95,6 +98,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   });
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
+  const openaiSurfaces = options.chatCompletions ?? chatCompletionsFor(options.runtime);
   const models = createModelTable(config.models);
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
@@ -115,10 +119,9 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
       return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });
     },
     createProxyRoutes(surfaces = {}) {
-      const wanted = {
-        messages: surfaces.messages ?? true,
-        chatCompletions: surfaces.chatCompletions ?? options.chatCompletions !== undefined,
-      };
+      // Every surface this proxy can serve unless asked otherwise: a library user mounting
+      // `createProxy(config)` gets the OpenAI-compatible ones too, not only `/v1/messages`.
+      const wanted = { messages: surfaces.messages ?? true, chatCompletions: surfaces.chatCompletions ?? true };
       const deps = {
         pool,
         config,
@@ -131,7 +134,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };
-      return createProxyRouteGroups(deps, wanted, options.chatCompletions?.(proxy));
+      return createProxyRouteGroups(deps, wanted, wanted.chatCompletions ? openaiSurfaces(proxy) : undefined);
     },
     close: async () => {
       upstream.close();

@@ -1,5 +1,6 @@
 import {
   AuthenticationError,
+  ConfigurationError,
   type RouteDefinition,
   type RouteGroup,
   type Runtime,
@@ -260,13 +261,13 @@ export function createProxyRouteGroups(
         searchOf,
       }),
     );
-  // `proxy` asks for both surfaces: without a chat-completions factory the messages ones still mount.
-  // Asking for chat completions alone (`openaiProxy`) without one is a setup error.
-  if (surfaces.chatCompletions && chatCompletions) routes.push(...[chatCompletions].flat());
-  else if (surfaces.chatCompletions && !surfaces.messages) {
-    throw new Error(
-      "POST /v1/chat/completions needs createProxy(config, { chatCompletions }) (the OpenAI-compatible surface of @conduit-ai/proxy)",
-    );
+  // A surface asked for is mounted or refused at setup, never silently left out.
+  if (surfaces.chatCompletions) {
+    if (!chatCompletions)
+      throw new ConfigurationError(
+        "POST /v1/chat/completions needs the chatCompletions routes (createProxy's chatCompletions option, e.g. chatCompletionsFor(runtime))",
+      );
+    routes.push(...[chatCompletions].flat());
   }
   // Conduit's own errors on these paths (unknown /v1 routes, auth, limits, timeouts) speak the vendors' shapes.
   return routes.length > 0 ? [{ prefix: "", routes, tags: ["proxy"], errorShapes: [anthropicErrorShape, openaiErrorShape] }] : [];

@@ -154,4 +154,24 @@ describe("conduit keys against two processes sharing Redis", () => {
     expect(() => createKeyBody({ name: "n", rpm: "0" })).toThrow(/--rpm/);
     expect(() => createKeyBody({})).toThrow(/--name/);
   });
+
+  it.each([
+    ["--budget lots", ["--budget", "lots"], /--budget expects USD\/window/],
+    ["--rpm 0", ["--rpm", "0"], /--rpm expects a positive integer/],
+    ["--tpm many", ["--tpm", "many"], /--tpm expects a positive integer/],
+  ])(
+    "conduit keys create %s is a usage mistake: exit 2 and one line naming the flag, no request sent",
+    async (_name, flags, pattern) => {
+      // No server listens on this URL: a usage mistake must be reported before any request is tried.
+      const run = await runConduit(["keys", "create", "--name", "ci", ...flags, "--url", "http://127.0.0.1:9"], {
+        CONDUIT_ADMIN_KEY: ADMIN_KEY,
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(pattern);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).not.toContain("cannot reach");
+      expect(run.stderr).not.toContain(ADMIN_KEY);
+    },
+    30_000,
+  );
 });

@@ -12,13 +12,14 @@ type Values = Record<string, string | string[] | boolean | undefined>;
 
 function positiveInteger(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} expects a positive integer, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${flag} expects a positive integer, got "${value}"`);
   return Number(value);
 }
 
 function budgetOf(text: string): { usd: number; window: string } {
   const match = /^(\d+(?:\.\d+)?)\/(day|week|month|total)$/.exec(text);
-  if (!match) throw new UsageError(`--budget expects USD/window (e.g. 25/month), got "${text}"`);
+  if (!match || !Number.isFinite(Number(match[1]))) throw new UsageError(`--budget expects USD/window (e.g. 25/month), got "${text}"`);
   return { usd: Number(match[1]), window: match[2] as string };
 }
 
@@ -79,6 +80,9 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
   const [action, ...rest] = argv.filter((arg) => arg !== "--");
   let values: Values;
   let positionals: string[];
+  // Every flag is checked here, before any request: a bad value is a usage mistake (exit 2), never a failed call (1).
+  let createBody: Record<string, unknown> | undefined;
+  let graceSeconds: number | undefined;
   try {
     ({ values, positionals } = parseArgs({
       args: rest,
@@ -103,6 +107,12 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
     if (!env.CONDUIT_ADMIN_KEY) throw new UsageError(`conduit keys needs the admin key in CONDUIT_ADMIN_KEY\n${KEYS_USAGE}`);
     if ((action === "revoke" || action === "rotate") && positionals.length !== 1)
       throw new UsageError(`conduit keys ${action} needs one KEY_ID\n${KEYS_USAGE}`);
+    if (action === "create") createBody = createKeyBody(values);
+    if (values.grace !== undefined) {
+      graceSeconds = Number(values.grace);
+      if (!(/^\d+$/.test(values.grace as string) && Number.isSafeInteger(graceSeconds)))
+        throw new UsageError(`--grace expects whole seconds ≥ 0, got "${values.grace}"`);
+    }
   } catch (error) {
     console.error(error instanceof UsageError ? error.message : `${(error as Error).message}\n${KEYS_USAGE}`);
     process.exit(2);
@@ -111,7 +121,7 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
   const adminKey = env.CONDUIT_ADMIN_KEY as string;
   try {
     if (action === "create") {
-      const created = (await adminCall(url, adminKey, "POST", "/admin/keys", createKeyBody(values))) as { id: string; key: string };
+      const created = (await adminCall(url, adminKey, "POST", "/admin/keys", createBody)) as { id: string; key: string };
       console.log(JSON.stringify(created, null, 2));
       console.error("Store the key now: it is not shown again.");
     } else if (action === "list") {
@@ -128,11 +138,6 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
       await adminCall(url, adminKey, "DELETE", `/admin/keys/${encodeURIComponent(positionals[0] as string)}`);
       console.log(`revoked ${positionals[0]}`);
     } else {
-      const graceSeconds = values.grace === undefined ? undefined : Number(values.grace);
-      if (graceSeconds !== undefined && !(Number.isInteger(graceSeconds) && graceSeconds >= 0)) {
-        console.error("--grace expects whole seconds ≥ 0");
-        process.exit(2);
-      }
       const rotated = await adminCall(url, adminKey, "POST", `/admin/keys/${encodeURIComponent(positionals[0] as string)}/rotate`, {
         ...(graceSeconds === undefined ? {} : { graceSeconds }),
       });

@@ -11,7 +11,6 @@ import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-suppor
 // spend equals Σ (what upstream reported × price) to 1e-9 USD, cancelled streams included.
 const ADMIN_KEY = `admin-${randomBytes(24).toString("hex")}`;
 const ACCOUNT_KEY = "sk-ant-two-processes";
-const CLIENT_KEY = "two-processes-client-key-0123456789";
 const prefix = `test:${randomBytes(6).toString("hex")}:`;
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const MODEL = "claude-sonnet-4-5";
@@ -30,7 +29,6 @@ beforeAll(async () => {
       enabled: true,
       store: "redis",
       upstream: { anthropic: anthropic.url },
-      clientKeys: [CLIENT_KEY],
       accounts: [{ id: "claude-1", type: "api-key", apiKey: ACCOUNT_KEY }],
     },
     keys: { store: "redis" },

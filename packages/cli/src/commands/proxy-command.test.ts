@@ -160,7 +160,7 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
 
   it.each([
     ["no --config", [], /needs --config/],
-    ["a file that is not JSON", ["--config", "{not json"], /cannot read it as JSON/],
+    ["a file that is not JSON", ["--config", "{not json"], /is not valid JSON/],
     ["no proxy section", ["--config", { server: {} }], /no "proxy" section/],
     [
       "an account of an unknown type",

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ProxyConfig, chatCompletionsFor, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
@@ -8,15 +7,17 @@ import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
 import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
-import { parseAdminKeys, setupConsole } from "../console-setup.js";
+import { readConfigFile, withMetricsSection } from "../config-file.js";
+import { adminKeysOf, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Also honours the file's "keys", "admin", "prices" and "redis" keys (virtual keys, the /admin API, one price table, the Redis topology);
-with "admin": {"keys": ["<at least 32 characters>"]} in the file, the operator console at /console.
+Also honours the file's "server", "keys", "admin", "console", "prices", "redis", "telemetry" and "metrics" keys (virtual keys,
+the /admin API, one price table, the Redis topology); with "admin": {"keys": ["<at least 32 characters>"]} in the file, the
+operator console at /console. Any other key (auth, mcpServers, … are conduit serve's) exits 2.
 Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX, DATABASE_URL, CONDUIT_KEYS_SECRET, CONDUIT_ADMIN_KEY.`;
 
 interface ProxyCommandOptions {
@@ -54,23 +55,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   if (values.help) throw new UsageError(PROXY_USAGE);
   if (!values.config) throw new UsageError(`conduit proxy needs --config file.json\n${PROXY_USAGE}`);
   const path = values.config;
-  let file: {
-    proxy?: unknown;
-    server?: ServerAdapterConfig;
-    redis?: unknown;
-    keys?: unknown;
-    admin?: unknown;
-    prices?: unknown;
-    telemetry?: unknown;
-    console?: unknown;
-  };
-  try {
-    file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? oneLine((error as Error).message);
-    throw new UsageError(`Config file ${path}: cannot read it as JSON (${reason})`);
-  }
-  if (typeof file !== "object" || file === null || Array.isArray(file)) throw new UsageError(`Config file ${path} must hold a JSON object`);
+  const file = readConfigFile(path, "proxy");
   if (file.proxy === undefined) throw new UsageError(`Config file ${path} has no "proxy" section`);
   let proxy: ProxyConfig;
   try {
@@ -88,7 +73,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     throw new UsageError(
       `Config file ${path}: proxy.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)`,
     );
-  const server: ServerAdapterConfig = { ...file.server };
+  const server: ServerAdapterConfig = withMetricsSection({ ...file.server }, file, `Config file ${path}`);
   const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {
     if (!/^\d+$/.test(port) || Number(port) > 65_535) throw new UsageError(`Invalid port "${port}": expected an integer 0-65535`);
@@ -103,11 +88,8 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   } catch (error) {
     throw new UsageError(`Config file ${path}: server section invalid: ${oneLine((error as Error).message)}`);
   }
-  try {
-    parseAdminKeys(file.admin);
-  } catch (error) {
-    throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message).replace(/^Config file: /, "")}`);
-  }
+  // A CONDUIT_ADMIN_KEY too short to be used stops the start instead of being ignored.
+  adminKeysOf(file.admin, env);
   try {
     serverPrices(file);
   } catch (error) {

@@ -69,7 +69,6 @@ describe.each(REDIS_TOPOLOGIES)("governance across two processes on Redis $name"
           enabled: true,
           store: "redis",
           upstream: { anthropic: anthropic.url },
-          clientKeys: ["topology-client-key-0123456789"],
           accounts: [{ id: "claude-1", type: "api-key", apiKey: ACCOUNT_KEY }],
         },
         keys: { store: "redis" },

@@ -56,3 +56,20 @@ describe("the pool over the in-memory store (answered in the same turn)", () => 
     expect(rows.find((row) => row.id === "b")?.usage.totals).toMatchObject({ requests: 1, inputTokens: 10, outputTokens: 5 });
   });
 });
+
+describe("disabling and enabling by id", () => {
+  it("an unknown account is a 404 ACCOUNT_NOT_FOUND naming it, and nothing is written to the store", async () => {
+    const store = new MemoryPoolStore();
+    const pool = createAccountPool({ accounts: [{ id: "a", type: "api-key", apiKey: "sk-a" }] }, { store });
+    for (const attempt of [() => pool.disable("ghost", "operator"), () => pool.enable("ghost")]) {
+      const failure = (await attempt().catch((error: unknown) => error)) as { statusCode?: number; code?: string; message?: string };
+      expect(failure).toMatchObject({ statusCode: 404, code: "ACCOUNT_NOT_FOUND" });
+      expect(failure.message).toContain('"ghost"');
+    }
+    expect((await store.readStates(["ghost"])).ghost?.disabledReason).toBeUndefined();
+    await pool.disable("a", "operator");
+    expect((await pool.rows()).find((row) => row.id === "a")?.status).toBe("disabled");
+    await pool.enable("a");
+    expect((await pool.rows()).find((row) => row.id === "a")?.status).toBe("active");
+  });
+});

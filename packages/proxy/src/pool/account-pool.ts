@@ -5,6 +5,7 @@ import { type PriceTable, type TokenUsage, costOf, mergePrices } from "../prices
 import type { AccountState, ImmediatePoolStore, PoolStore, Quota, UsageTotals } from "../store/pool-store.js";
 import { emptyTotals, isImmediateStore } from "../store/pool-store.js";
 import { OAuthRefresher } from "./oauth-refresher.js";
+import { UnknownAccountError } from "./unknown-account-error.js";
 
 /** One account held for one upstream attempt; `release()` exactly once. */
 export interface Lease {
@@ -193,13 +194,20 @@ export class AccountPool {
     return this.store.extendCooldown(accountId, Math.min(until, Date.now() + MAX_COOLDOWN_MS), reason);
   }
 
+  /** Takes an account out of rotation; an id the pool does not hold rejects with `UnknownAccountError` (404). */
   disable(accountId: string, reason: string): Promise<void> {
+    if (!this.holds(accountId)) return Promise.reject(new UnknownAccountError(accountId));
     return this.store.disable(accountId, reason);
   }
 
-  /** Puts a disabled account back in rotation. */
+  /** Puts a disabled account back in rotation; an id the pool does not hold rejects with `UnknownAccountError` (404). */
   enable(accountId: string): Promise<void> {
+    if (!this.holds(accountId)) return Promise.reject(new UnknownAccountError(accountId));
     return this.store.enable(accountId);
+  }
+
+  private holds(accountId: string): boolean {
+    return this.accounts.some((account) => account.id === accountId);
   }
 
   saveQuota(accountId: string, quota: Quota): Promise<void> {

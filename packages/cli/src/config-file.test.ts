@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { parseServeOptions } from "./config-file.js";
+import { killLeftovers, spawnConduit, writeConfig } from "./test-support/spawn-conduit.js";
+
+// One config-file reader for every command: what one command refuses, the other refuses too, and
+// a setting that would do nothing stops the start with exit 2 and one line naming it.
+const ADMIN_KEY = "config-reader-admin-key-0123456789abcdef";
+const proxySection = {
+  enabled: true,
+  clientKeys: ["config-reader-client-key-0123"],
+  accounts: [{ id: "a", type: "api-key", apiKey: "sk-ant-config-reader" }],
+};
+const commands = {
+  serve: ["serve", "--port", "0", "--host", "127.0.0.1"],
+  proxy: ["proxy", "--port", "0", "--host", "127.0.0.1"],
+} as const;
+const quiet = { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", CONDUIT_ADMIN_KEY: "" };
+
+async function refused(command: keyof typeof commands, file: unknown, env: NodeJS.ProcessEnv = {}) {
+  const run = spawnConduit([...commands[command], "--config", writeConfig(file)], { ...quiet, ...env }, "Conduit");
+  // A process that starts instead of refusing fails at once rather than at the timeout.
+  const outcome = await Promise.race([
+    run.exited,
+    run.ready.then(
+      () => "started",
+      () => "exited",
+    ),
+  ]);
+  const { stderr } = run.output();
+  expect(outcome, stderr).toBe(2);
+  expect(stderr.trim().split("\n"), stderr).toHaveLength(1);
+  expect(stderr).not.toContain("sk-ant-config-reader");
+  return stderr;
+}
+
+afterEach(killLeftovers);
+
+describe("the one config-file reader of conduit serve, conduit proxy and the demo", { timeout: 60_000 }, () => {
+  it.each(["serve", "proxy"] as const)("%s: an unknown top-level key exits 2 naming it and listing the allowed ones", async (command) => {
+    const stderr = await refused(command, { proxy: proxySection, providers: { openai: {} } });
+    expect(stderr).toMatch(/unknown key\(s\) providers \(allowed: .*\bproxy\b.*\)/);
+    expect(stderr).toContain("server");
+  });
+
+  it("proxy: a section only conduit serve honours (auth, mcpServers) is refused, not ignored", async () => {
+    const stderr = await refused("proxy", { proxy: proxySection, auth: { type: "api-key", keys: { "some-key-0123456789": {} } } });
+    expect(stderr).toMatch(/auth/);
+    expect(stderr).toMatch(/conduit serve/);
+  });
+
+  it.each(["serve", "proxy"] as const)("%s: proxy.clientKeys beside a keys section exits 2 naming proxy.clientKeys", async (command) => {
+    const stderr = await refused(command, { proxy: proxySection, keys: { store: "memory" } });
+    expect(stderr).toContain("proxy.clientKeys");
+    expect(stderr).not.toContain("config-reader-client-key-0123");
+  });
+
+  it.each(["serve", "proxy"] as const)("%s: a CONDUIT_ADMIN_KEY shorter than 32 characters exits 2 naming it", async (command) => {
+    const stderr = await refused(command, { proxy: proxySection }, { CONDUIT_ADMIN_KEY: "too-short-admin-key" });
+    expect(stderr).toContain("CONDUIT_ADMIN_KEY");
+    expect(stderr).not.toContain("too-short-admin-key");
+  });
+
+  it.each(["serve", "proxy"] as const)("%s: console.sessionTtlSeconds out of bounds (1e308) exits 2 naming it", async (command) => {
+    const stderr = await refused(command, { proxy: proxySection, admin: { keys: [ADMIN_KEY] }, console: { sessionTtlSeconds: 1e308 } });
+    expect(stderr).toContain("console.sessionTtlSeconds");
+  });
+
+  it("a top-level metrics key is the server's metrics option; given twice or malformed it stops the start naming it", () => {
+    const token = "metrics-scraper-token-0123456789";
+    expect(parseServeOptions(["--config", writeConfig({ metrics: { token } })], {}).server.metrics).toEqual({ token });
+    expect(() => parseServeOptions(["--config", writeConfig({ metrics: { public: true }, server: { metrics: { token } } })], {})).toThrow(
+      /metrics is given twice/,
+    );
+    expect(() => parseServeOptions(["--config", writeConfig({ metrics: { token: "short" } })], {})).toThrow(/metrics\.token/);
+  });
+});
