@@ -9,6 +9,8 @@
 // kubernetes-models and yaml are installed from npm into a scratch folder (never workspace
 // dependencies). Fails on the first overlay that renders nothing or any error anywhere.
 //
+// Also the one-host files: deploy/compose.yaml with its conduit.json, and the systemd unit.
+//
 // Usage: node --conditions=@conduit-ai/source --import tsx tools/scripts/k8s-check.mjs
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -205,6 +207,36 @@ function checkDeployment(target, overlay, objects) {
   }
 }
 
+/** The one-host files beside the manifests: deploy/compose.yaml (and its conduit.json) and the systemd unit. */
+function checkOtherDeployFiles(YAML) {
+  // `<<: *gateway` merge keys, as compose reads them.
+  const compose = YAML.parse(readFileSync(join(ROOT, "deploy/compose.yaml"), "utf8"), { merge: true });
+  const gateways = Object.entries(compose.services ?? {}).filter(([, service]) => service.build?.dockerfile === "Containerfile");
+  check(gateways.length === 2, `compose.yaml: two gateways built from Containerfile (${gateways.map(([name]) => name).join(", ")})`);
+  check(Boolean(compose.services?.redis) && Boolean(compose.services?.postgres), "compose.yaml: Redis and PostgreSQL");
+  for (const [name, service] of gateways) {
+    check(service.read_only === true && service.tmpfs?.includes("/tmp"), `compose.yaml ${name}: read-only root filesystem, tmpfs /tmp`);
+    const mount = service.volumes?.find((volume) => volume.endsWith(":/etc/conduit/conduit.json:ro"));
+    check(Boolean(mount) && service.command?.join(" ").includes("--config /etc/conduit/conduit.json"), `compose.yaml ${name}: conduit.json mounted and read`);
+    if (!mount) continue;
+    const file = join(ROOT, "deploy", mount.split(":")[0]);
+    try {
+      const options = parseServeOptions(["--config", file], { REDIS_URL: "redis://redis:6379" });
+      if (options.file.keys !== undefined) parseGovernanceConfig(options.file);
+      const gracefulMs = options.server.shutdown?.gracefulShutdownTimeoutMs ?? 30_000;
+      check(Number.parseInt(service.stop_grace_period, 10) * 1000 > gracefulMs, `compose.yaml ${name}: stop_grace_period ${service.stop_grace_period} > ${gracefulMs} ms`);
+    } catch (error) {
+      check(false, `compose.yaml ${name}: ${file} is rejected by conduit serve: ${error.message.split("\n")[0]}`);
+    }
+  }
+  const unit = readFileSync(join(ROOT, "deploy/systemd/conduit.service"), "utf8");
+  const setting = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(unit)?.[1];
+  check(setting("KillSignal") === "SIGTERM" && Number(setting("TimeoutStopSec")) > 60, "conduit.service: SIGTERM, a stop timeout longer than the drain");
+  check(setting("ExecStart")?.includes("conduit serve") === true, "conduit.service: runs conduit serve");
+  const verify = spawnSync("systemd-analyze", ["verify", join(ROOT, "deploy/systemd/conduit.service")], { encoding: "utf8" });
+  if (!verify.error) check(verify.status === 0 && verify.stderr.trim() === "", `conduit.service: systemd-analyze verify ${verify.stderr.trim()}`);
+}
+
 async function main() {
   const folder = installTools();
   const require = createRequire(join(folder, "package.json"));
@@ -242,6 +274,7 @@ async function main() {
     }
     checkDeployment(target.name, target.overlay, objects);
   }
+  checkOtherDeployFiles(YAML);
   // Unknown fields: the validators allow extra properties; TypeScript's excess property check does not.
   const chunks = typeChecks.map(({ where, type, object }, index) => `// ${where}\nexport const object${index}: ${type} = ${JSON.stringify(object, null, 2)};\n`);
   const firstLines = [];
