@@ -111,13 +111,16 @@ export function ensureBase(log) {
 
 /**
  * `podman build` of Containerfile on `baseTag`. Chroot isolation: these machines' cgroups refuse
- * the OCI runtime. A TLS-inspecting proxy's CA (NODE_EXTRA_CA_CERTS here) goes in as the build
- * secret "ca". Podman's layer cache makes a rebuild of unchanged sources take seconds.
+ * the OCI runtime. A TLS-inspecting proxy's CA (NODE_EXTRA_CA_CERTS, else the system bundle) goes
+ * in as the build secret "ca". Podman's layer cache makes a rebuild of unchanged sources take seconds.
  */
 export function buildImage(baseTag, log) {
   const version = JSON.parse(readFileSync(join(ROOT, "packages/cli/package.json"), "utf8")).version;
   const revision = spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout?.trim() || "unknown";
-  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+  // Extra CAs add to Node's own, so handing the system bundle over is harmless where none is needed.
+  const extraCa = [process.env.NODE_EXTRA_CA_CERTS, process.env.SSL_CERT_FILE, "/etc/ssl/certs/ca-certificates.crt"].find(
+    (file) => file && existsSync(file),
+  );
   const args = [
     "build",
     "--isolation",
@@ -131,7 +134,7 @@ export function buildImage(baseTag, log) {
     `VERSION=${version}`,
     "--build-arg",
     `REVISION=${revision}`,
-    ...(extraCa && existsSync(extraCa) ? ["--secret", `id=ca,src=${extraCa}`] : []),
+    ...(extraCa ? ["--secret", `id=ca,src=${extraCa}`] : []),
     "-t",
     IMAGE_TAG,
     ROOT,

@@ -36,9 +36,21 @@ function check(condition, what) {
   }
 }
 
+/**
+ * kubectl with a kustomize that reads `resources` folders, `labels`, `patches` and `components`:
+ * kubectl ≥ 1.21 (kustomize ≥ 4). Debian bookworm's kubernetes-client is kubectl 1.20 with
+ * kustomize 2.0.3, which predates all four; it is named, not silently used.
+ */
+function requireKubectl() {
+  const version = spawnSync("kubectl", ["version", "--client", "-o", "json"], { encoding: "utf8" });
+  if (version.error || version.status !== 0) throw new Error("kubectl is missing: apt-get install -y kubernetes-client (or the Kubernetes project's kubectl)");
+  const { major, minor, gitVersion } = JSON.parse(version.stdout).clientVersion;
+  if (Number(major) === 1 && Number.parseInt(minor, 10) < 21)
+    throw new Error(`kubectl ${gitVersion} embeds kustomize 2, which cannot read these kustomizations: use kubectl ≥ 1.21 (the Kubernetes project's packages; Debian bookworm ships 1.20)`);
+  return gitVersion;
+}
+
 function kubectlKustomize(directory) {
-  const help = spawnSync("kubectl", ["kustomize", "--help"], { stdio: "ignore" });
-  if (help.error || help.status !== 0) throw new Error("kubectl with kustomize is missing: apt-get install -y kubernetes-client");
   return execFileSync("kubectl", ["kustomize", directory], { encoding: "utf8" });
 }
 
@@ -238,6 +250,7 @@ function checkOtherDeployFiles(YAML) {
 }
 
 async function main() {
+  console.log(`k8s-check: kubectl ${requireKubectl()}`);
   const folder = installTools();
   const require = createRequire(join(folder, "package.json"));
   const YAML = await import(pathToFileURL(require.resolve("yaml")).href);
