@@ -44,7 +44,11 @@ export interface GovernanceOptions {
   pool?: Pool;
   /** Or any sink. */
   usage?: UsageSink;
-  /** Where an outage's overflow of usage events spills (default `./conduit-usage-spill.ndjson`). */
+  /**
+   * Where an outage's overflow of usage events spills: this, else env `CONDUIT_USAGE_SPILL_FILE`
+   * (the container image sets `/tmp/conduit-usage-spill.ndjson`: its root filesystem is read-only),
+   * else `./conduit-usage-spill.ndjson`.
+   */
   spillFile?: string;
   /**
    * Where failed admin credentials are counted (per address and per credential). Default: Redis
@@ -55,7 +59,7 @@ export interface GovernanceOptions {
   settlementSpillFile?: string;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
-  /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`. Default `process.env`. */
+  /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`, `CONDUIT_USAGE_SPILL_FILE`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   onWarning?: (message: string) => void;
 }
@@ -125,7 +129,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       ownPool.on("error", () => undefined);
       pool = ownPool;
     }
-    usage = new PostgresUsageSink({ pool, onWarning, ...(options.spillFile ? { spillFile: options.spillFile } : {}) });
+    const spillFile = options.spillFile ?? (env.CONDUIT_USAGE_SPILL_FILE || undefined);
+    usage = new PostgresUsageSink({ pool, onWarning, ...(spillFile ? { spillFile } : {}) });
   }
   usage ??= new MemoryUsageSink();
   const listeners: Array<(event: UsageEvent) => void> = [];

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type ProxyConfig, chatCompletionsFor, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
 import { createRuntime } from "@conduit-ai/runtime";
-import { type ServerAdapterConfig, createConsoleLogger, createServer, resolveConfig } from "@conduit-ai/server-core";
+import { type ServerAdapterConfig, createConsoleLogger, createHealthRoutes, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { RedisTopology } from "@conduit-ai/server-core/middleware";
 import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
@@ -150,6 +150,8 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     );
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
+    // The same `/api/health` group as `conduit serve`, so probes and manifests fit both commands.
+    server.registerRouteGroup(createHealthRoutes(server, { processDetails: server.getConfig().health.processDetails }));
     // The admin API (with an admin credential) and the per-team metrics.
     governance?.install(server);
     server.registerRouteGroup(proxy.createCodexRoutes());
