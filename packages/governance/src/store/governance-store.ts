@@ -14,6 +14,8 @@ export interface AdmitInput {
   leaseId: string;
   /** A lease not settled by then is dropped (a crashed process must not hold slots forever). */
   leaseTtlMs: number;
+  /** `tool`: an MCP tool call, which names no model: the model allow-lists do not apply (the `mcp` policy does). */
+  kind?: "tool";
 }
 
 /** Where the reservation of an admitted call sits, so settle undoes exactly it. */

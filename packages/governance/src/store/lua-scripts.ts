@@ -38,8 +38,9 @@ local function allows(models)
   return false
 end
 
+-- ARGV[15] 'tool': an MCP tool call names no model, so the model allow-lists do not apply.
 for _, scope in ipairs(scopes) do
-  if not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
+  if ARGV[15] ~= 'tool' and not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
 end
 for _, scope in ipairs(scopes) do
   local limits = scope.policy.limits or {}

@@ -57,7 +57,8 @@ export class MemoryGovernanceStore implements GovernanceStore {
       scopes.push({ name: "team", policy: team, counters: this.#countersOf(`team:${team.id}`) });
     }
     for (const scope of scopes)
-      if (!modelAllowed(scope.policy.models, input.model)) return { admitted: false, reason: "model_not_allowed", key };
+      if (input.kind !== "tool" && !modelAllowed(scope.policy.models, input.model))
+        return { admitted: false, reason: "model_not_allowed", key };
     for (const { name, policy, counters } of scopes) {
       if (counters.minute.id !== clock.minute) counters.minute = { id: clock.minute, rpm: 0, tpm: 0 };
       const retryAfterSeconds = clock.secondsToMinute;

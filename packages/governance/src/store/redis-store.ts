@@ -94,6 +94,7 @@ export class RedisGovernanceStore implements GovernanceStore {
       clock.secondsToMinute,
       input.leaseId,
       clock.nowMs + input.leaseTtlMs,
+      input.kind ?? "",
     );
     if (reply[0] === "invalid_key") this.#routes.delete(input.digest);
     return admitOutcomeOf(reply, input);
