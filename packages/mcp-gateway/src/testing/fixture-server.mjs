@@ -34,7 +34,7 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
       for (let step = 1; step <= steps; step++) {
         if (token !== undefined)
           await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: steps } });
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return { content: [{ type: "text", text: `done in ${steps} steps` }] };
     },
