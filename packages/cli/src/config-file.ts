@@ -24,6 +24,8 @@ const KNOWN_FILE_KEYS = new Set([
   "auth",
   "authorization",
   "mcpServers",
+  "mcp",
+  "mcpGateway",
   "aiWorkflows",
   "proxy",
   "keys",

@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConduitProcess, startConduit, suiteFrameworks } from "./fixtures/conduit-process.js";
+import { connectClient, stdioFixture } from "./fixtures/mcp-gateway-kit.js";
+
+// Two `conduit serve` processes on one real Redis (issue: "Session not found" at two replicas):
+// a session opened on one continues on the other — its upstream HTTP session continued by id,
+// its stdio server started afresh there — and DELETE on one ends it on both.
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const CLIENT_KEY = "mcp-replicas-client-key-0123456789";
+
+describe.each(suiteFrameworks())("mcp gateway sessions across two processes on one Redis [%s]", (framework) => {
+  let web: HttpFixture;
+  let local: ReturnType<typeof stdioFixture>;
+  const processes: ConduitProcess[] = [];
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    web = await startHttpFixture({ name: "web" });
+    local = stdioFixture();
+    const config = {
+      mcpServers: { local: local.config, web: { url: web.url } },
+      mcpGateway: { enabled: true, clientKeys: [CLIENT_KEY] },
+      mcp: { requestTimeoutMs: 5_000 },
+    };
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: `test:mcp-replicas:${randomBytes(4).toString("hex")}:` };
+    processes.push(...(await Promise.all([startConduit({ framework, config, env }), startConduit({ framework, config, env })])));
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    for (const conduit of processes) {
+      conduit.child.kill("SIGTERM");
+      await conduit.exited;
+    }
+    await web.close();
+  });
+
+  it("a session started on one process continues on the other; DELETE on the other ends it for both", async () => {
+    const [first, second] = processes as [ConduitProcess, ConduitProcess];
+    // Each process's runtime holds an upstream session of its own (its MCP client, `mcpServers`).
+    const runtimes = web.sessionCount;
+    const opened = await connectClient(first.url("/mcp"), CLIENT_KEY);
+    clients.push(opened.client);
+    const sessionId = opened.transport.sessionId as string;
+    expect(sessionId).toBeTruthy();
+    expect(await opened.client.callTool({ name: "web__add", arguments: { a: 1, b: 2 } })).toMatchObject({ content: [{ text: "3" }] });
+    await opened.client.subscribeResource({ uri: "local__fixture://counter" });
+    expect(web.sessionCount).toBe(runtimes + 1);
+    const stdioStarts = local.pids().length;
+
+    // The same session id, sent to the other process: no initialize, the calls just work.
+    const continued = await connectClient(second.url("/mcp"), CLIENT_KEY, { sessionId });
+    clients.push(continued.client);
+    expect(await continued.client.callTool({ name: "web__add", arguments: { a: 20, b: 22 } })).toMatchObject({ content: [{ text: "42" }] });
+    expect(await continued.client.callTool({ name: "local__add", arguments: { a: 2, b: 2 } })).toMatchObject({ content: [{ text: "4" }] });
+    const names = (await continued.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["local__add", "web__add"]));
+    // The upstream HTTP session was continued by its id, not opened again; the stdio server was started there.
+    expect(web.sessionCount).toBe(runtimes + 1);
+    expect(local.pids().length).toBe(stdioStarts + 1);
+
+    await continued.transport.terminateSession();
+    const gone = await fetch(first.url("/mcp"), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${CLIENT_KEY}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(gone.status).toBe(404);
+    // Ending the session ended its upstream session too.
+    expect(web.sessionCount).toBe(runtimes);
+  });
+});
