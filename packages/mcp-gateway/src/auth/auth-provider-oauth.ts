@@ -6,6 +6,9 @@ import { TokenExchanger } from "./token-exchange.js";
 /** An `auth.providers` entry: an `@conduit-ai/auth-providers` config (`{ "type": "jwt" | "oidc" | …, ... }`). */
 export type AuthProviderSettings = { type: string; issuer?: string; audience?: string | string[]; [setting: string]: unknown };
 
+/** Provider types that verify tokens by signature alone (no client settings of their own). */
+const JWT_TYPES = new Set(["jwt", "jwks"]);
+
 function loadAuthProviders() {
   return importOptionalDependency("@conduit-ai/auth-providers", () => import("@conduit-ai/auth-providers"), {
     feature: "the MCP gateway's OAuth (mcpGateway.oauth)",
@@ -30,7 +33,10 @@ export async function oauthFromAuthProvider(
   if (typeof settings.issuer !== "string")
     throw new McpGatewayConfigError(`auth.providers.${name}.issuer is required: it is the authorization server MCP clients are sent to`);
   const providers = await loadAuthProviders();
-  const provider = providers.createAuthProvider({ ...settings, audience: settings.audience ?? resource } as never, { sessions: false });
+  const { clientId: _id, clientSecret: _secret, tokenUrl: _url, ...verifying } = settings;
+  // A JWT verifier has no client: its entry's client settings serve the token exchange only.
+  const own = JWT_TYPES.has(settings.type) ? verifying : settings;
+  const provider = providers.createAuthProvider({ ...own, audience: settings.audience ?? resource } as never, { sessions: false });
   await provider.initialize?.();
   return {
     resource,

@@ -24,14 +24,14 @@ export interface HttpFixture {
  * @example
  * const upstream = await startHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
  */
-export async function startHttpFixture(options: { authorize?: (authorization: string | undefined) => boolean; name?: string } = {}): Promise<HttpFixture> {
+export async function startHttpFixture(options: { authorize?: (authorization: string | undefined) => boolean | Promise<boolean>; name?: string } = {}): Promise<HttpFixture> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpFixture["requests"] = [];
   const cancelled: string[] = [];
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const authorization = request.headers.authorization;
     requests.push({ method: request.method ?? "", authorization: authorization ?? "none", traceparent: request.headers.traceparent as string | undefined });
-    if (options.authorize && !options.authorize(authorization)) {
+    if (options.authorize && !(await options.authorize(authorization))) {
       response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
       return;
     }
