@@ -194,6 +194,9 @@ export class UpstreamConnection {
     this.#client = undefined;
     this.#transport = undefined;
     if (terminate && transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
-    await client?.close().catch(() => undefined);
+    const closing = client?.close().catch(() => undefined);
+    // A stdio server may take its time to exit after its stdin closes: nobody waits for it (a
+    // DELETE answers at once); an HTTP client's close is immediate and awaited.
+    if (!(transport instanceof StdioClientTransport)) await closing;
   }
 }
