@@ -18,7 +18,7 @@ const JSON_HEADERS = { "content-type": "application/json", accept: "application/
 it("refuses to be built without a client credential: never an open endpoint", () => {
   expect(() => createMcpGateway({ servers: { local: stdioFixture().config } })).toThrow(McpGatewayConfigError);
   expect(() => createMcpGateway({ servers: { local: stdioFixture().config } })).toThrow(/never open/);
-  expect(() => createMcpGateway({ servers: { "a__b": stdioFixture().config }, clientKeys: [CLIENT_KEY] })).toThrow(/letters, digits/);
+  expect(() => createMcpGateway({ servers: { a__b: stdioFixture().config }, clientKeys: [CLIENT_KEY] })).toThrow(/letters, digits/);
 });
 
 forEachAdapter("mcp gateway over HTTP", ({ start }) => {
@@ -64,7 +64,11 @@ forEachAdapter("mcp gateway over HTTP", ({ start }) => {
     expect(await opened.json()).toMatchObject({
       jsonrpc: "2.0",
       id: 1,
-      result: { protocolVersion: "2025-06-18", serverInfo: { name: "conduit-mcp-gateway" }, capabilities: { tools: { listChanged: true } } },
+      result: {
+        protocolVersion: "2025-06-18",
+        serverInfo: { name: "conduit-mcp-gateway" },
+        capabilities: { tools: { listChanged: true } },
+      },
     });
   });
 
@@ -112,7 +116,10 @@ forEachAdapter("mcp gateway over HTTP", ({ start }) => {
     expect((await post(ping, { "mcp-session-id": "no-such-session" })).status).toBe(404);
     const id = await session();
     expect((await post(ping, { "mcp-session-id": id })).status).toBe(200);
-    const ended = await fetch(server.url("/mcp"), { method: "DELETE", headers: { authorization: `Bearer ${CLIENT_KEY}`, "mcp-session-id": id } });
+    const ended = await fetch(server.url("/mcp"), {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${CLIENT_KEY}`, "mcp-session-id": id },
+    });
     expect(ended.status).toBe(200);
     const after = await post(ping, { "mcp-session-id": id });
     expect(after.status).toBe(404);

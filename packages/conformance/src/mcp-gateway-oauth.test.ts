@@ -36,7 +36,8 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
     // Takes only a token the authorization server issued for it by exchange.
     exchanged = await startHttpFixture({
       name: "exchanged",
-      authorize: async (header) => header?.startsWith("Bearer ") === true && (await authorization.verify(header.slice(7), UPSTREAM_AUDIENCE)) !== undefined,
+      authorize: async (header) =>
+        header?.startsWith("Bearer ") === true && (await authorization.verify(header.slice(7), UPSTREAM_AUDIENCE)) !== undefined,
     });
     forwarded = await startHttpFixture({ name: "forwarded", authorize: (header) => header?.startsWith("Bearer ") === true });
   });
@@ -49,7 +50,12 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
   async function serve() {
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
-    const corp = { type: "jwt", issuer: authorization.issuer, clientId: authorization.gateway.id, clientSecret: authorization.gateway.secret };
+    const corp = {
+      type: "jwt",
+      issuer: authorization.issuer,
+      clientId: authorization.gateway.id,
+      clientSecret: authorization.gateway.secret,
+    };
     const gateway = gatewayOf(
       {
         servers: {
@@ -125,7 +131,12 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
     const refused = await fetch(server.url("/mcp"), {
       method: "POST",
       headers: { authorization: `Bearer ${otherToken}`, "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
     });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
@@ -157,7 +168,9 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
       const server = await start({ setup: (adapter) => gateway.install(adapter) });
       const { client } = await connectClient(server.url("/mcp"), CLIENT_KEY);
       clients.push(client);
-      expect(await client.callTool({ name: "good__whoami", arguments: {} })).toMatchObject({ content: [{ text: "Bearer upstream-secret-0123" }] });
+      expect(await client.callTool({ name: "good__whoami", arguments: {} })).toMatchObject({
+        content: [{ text: "Bearer upstream-secret-0123" }],
+      });
       await expect(client.callTool({ name: "bad__whoami", arguments: {} })).rejects.toMatchObject({
         code: -32000,
         message: expect.stringContaining('MCP server "bad" refused the gateway\'s credentials'),

@@ -1,4 +1,4 @@
-import { type McpGateway } from "@conduit-ai/mcp-gateway";
+import type { McpGateway } from "@conduit-ai/mcp-gateway";
 import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
 import { type TelemetryHandle, startTelemetry } from "@conduit-ai/telemetry";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/telemetry/testing";

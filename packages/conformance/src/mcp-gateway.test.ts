@@ -55,7 +55,13 @@ forEachAdapter("mcp gateway", ({ start }) => {
       clients.push(connected.client);
       return connected;
     };
-    return { server, gateway, local, connect, mint: (key: Record<string, unknown>, team?: Record<string, unknown>) => mintKey(server.url(""), key, team) };
+    return {
+      server,
+      gateway,
+      local,
+      connect,
+      mint: (key: Record<string, unknown>, team?: Record<string, unknown>) => mintKey(server.url(""), key, team),
+    };
   }
 
   it("lists every server's tools namespaced and calls them over stdio, Streamable HTTP and server-everything", async () => {
@@ -64,8 +70,12 @@ forEachAdapter("mcp gateway", ({ start }) => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["local__add", "web__add", "local__slow", "everything__echo", "everything__get-sum"]));
     expect(names.every((name) => /^(local|web|everything)__/.test(name))).toBe(true);
-    expect(await client.callTool({ name: "local__add", arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ type: "text", text: "5" }] });
-    expect(await client.callTool({ name: "web__add", arguments: { a: 4, b: 5 } })).toMatchObject({ content: [{ type: "text", text: "9" }] });
+    expect(await client.callTool({ name: "local__add", arguments: { a: 2, b: 3 } })).toMatchObject({
+      content: [{ type: "text", text: "5" }],
+    });
+    expect(await client.callTool({ name: "web__add", arguments: { a: 4, b: 5 } })).toMatchObject({
+      content: [{ type: "text", text: "9" }],
+    });
     const echoed = await client.callTool({ name: "everything__echo", arguments: { message: "through the gateway" } });
     expect(JSON.stringify(echoed.content)).toContain("through the gateway");
     expect(client.getServerVersion()).toMatchObject({ name: "conduit-mcp-gateway" });
@@ -87,8 +97,14 @@ forEachAdapter("mcp gateway", ({ start }) => {
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
     expect(templates).toEqual(expect.arrayContaining(["local__fixture://items/{id}", "web__fixture://items/{id}"]));
     // A URI expanded from a namespaced template keeps its prefix, so it routes back on any replica.
-    expect((await client.readResource({ uri: "web__fixture://items/7" })).contents[0]).toMatchObject({ uri: "web__fixture://items/7", text: "item 7" });
-    const ids = await client.complete({ ref: { type: "ref/resource", uri: "local__fixture://items/{id}" }, argument: { name: "id", value: "1" } });
+    expect((await client.readResource({ uri: "web__fixture://items/7" })).contents[0]).toMatchObject({
+      uri: "web__fixture://items/7",
+      text: "item 7",
+    });
+    const ids = await client.complete({
+      ref: { type: "ref/resource", uri: "local__fixture://items/{id}" },
+      argument: { name: "id", value: "1" },
+    });
     expect(ids.completion.values).toEqual(["1", "10"]);
     await expect(client.getPrompt({ name: "nowhere__greet" })).rejects.toMatchObject({ code: -32601 });
   });
@@ -179,8 +195,16 @@ forEachAdapter("mcp gateway", ({ start }) => {
     // The session goes on: listing is not a tool call.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     const now = new Date();
-    await eventually(async () => (await governance.usage.query({ groupBy: "model", from: new Date(now.getTime() - 60_000), to: new Date(now.getTime() + 60_000) })).length === 2);
-    const rows = await governance.usage.query({ groupBy: "model", from: new Date(now.getTime() - 60_000), to: new Date(now.getTime() + 60_000) });
+    await eventually(
+      async () =>
+        (await governance.usage.query({ groupBy: "model", from: new Date(now.getTime() - 60_000), to: new Date(now.getTime() + 60_000) }))
+          .length === 2,
+    );
+    const rows = await governance.usage.query({
+      groupBy: "model",
+      from: new Date(now.getTime() - 60_000),
+      to: new Date(now.getTime() + 60_000),
+    });
     expect(rows).toEqual([
       expect.objectContaining({ group: "local__add", requests: 1, inputTokens: 0, costUsd: 0 }),
       expect.objectContaining({ group: "web__add", requests: 1 }),

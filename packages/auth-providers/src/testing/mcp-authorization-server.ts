@@ -102,7 +102,12 @@ export async function startMcpAuthorizationServer(): Promise<McpAuthorizationSer
         .setExpirationTime("5m")
         .sign(privateKey);
       exchanged.push({ token, subject, audience: params.audience, actor });
-      ctx.body = { access_token: token, issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "Bearer", expires_in: 300 };
+      ctx.body = {
+        access_token: token,
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        token_type: "Bearer",
+        expires_in: 300,
+      };
     },
     ["subject_token", "subject_token_type", "audience", "requested_token_type", "scope", "resource"],
   );

@@ -56,7 +56,8 @@ export class CallerResolver {
     const presented = Buffer.from(digest);
     // Every stored key is compared, whatever matched: the time says nothing about which one.
     let clientKey = false;
-    for (const stored of this.#clientKeyDigests) if (stored.length === presented.length && timingSafeEqual(stored, presented)) clientKey = true;
+    for (const stored of this.#clientKeyDigests)
+      if (stored.length === presented.length && timingSafeEqual(stored, presented)) clientKey = true;
     if (clientKey) return { caller: { principal: `client:${digest.slice(0, 16)}`, kind: "client-key" } };
     const identity = await this.#identity(credential, digest);
     if (identity) return { caller: { principal: `key:${identity.keyId}`, kind: "virtual-key", credential, identity } };

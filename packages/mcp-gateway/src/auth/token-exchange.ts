@@ -40,7 +40,8 @@ export class TokenExchanger {
       const issuer = (this.#options.issuer as string).replace(/\/+$/, "");
       const response = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(this.#timeoutMs) });
       const document = (await response.json()) as { token_endpoint?: unknown };
-      if (!response.ok || typeof document.token_endpoint !== "string") throw new Error(`no token_endpoint in ${issuer}'s OpenID configuration`);
+      if (!response.ok || typeof document.token_endpoint !== "string")
+        throw new Error(`no token_endpoint in ${issuer}'s OpenID configuration`);
       return document.token_endpoint;
     })().catch((error: unknown) => {
       this.#endpoint = undefined;
@@ -65,7 +66,9 @@ export class TokenExchanger {
       audience,
       ...(scope ? { scope } : {}),
     });
-    const basic = Buffer.from(`${encodeURIComponent(this.#options.clientId)}:${encodeURIComponent(this.#options.clientSecret)}`).toString("base64");
+    const basic = Buffer.from(`${encodeURIComponent(this.#options.clientId)}:${encodeURIComponent(this.#options.clientSecret)}`).toString(
+      "base64",
+    );
     const response = await fetch(await this.#tokenEndpoint(), {
       method: "POST",
       headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },

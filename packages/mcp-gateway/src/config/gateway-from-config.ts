@@ -37,7 +37,9 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, key: string): T {
 function providerSettings(providers: unknown, name: string, usedBy: string): AuthProviderSettings {
   const entry = (providers as Record<string, unknown> | undefined)?.[name];
   if (typeof entry !== "object" || entry === null || typeof (entry as { type?: unknown }).type !== "string")
-    throw new McpGatewayConfigError(`${usedBy} names auth provider "${name}", but auth.providers.${name} is not a provider config with a type`);
+    throw new McpGatewayConfigError(
+      `${usedBy} names auth provider "${name}", but auth.providers.${name} is not a provider config with a type`,
+    );
   return entry as AuthProviderSettings;
 }
 
@@ -56,11 +58,13 @@ export async function mcpGatewayFromConfig(options: McpGatewayFromConfigOptions)
   if (!config.enabled) return undefined;
   const settings = parse(mcpSettingsSchema, options.mcp ?? {}, "mcp");
   const declared = (options.mcpServers ?? {}) as Record<string, unknown>;
-  if (typeof declared !== "object" || Array.isArray(declared)) throw new McpGatewayConfigError("invalid mcpServers: an object of servers by name");
+  if (typeof declared !== "object" || Array.isArray(declared))
+    throw new McpGatewayConfigError("invalid mcpServers: an object of servers by name");
   const names = config.servers ?? Object.keys(declared);
   const servers: Record<string, UpstreamServerConfig> = {};
   for (const name of names) {
-    if (!Object.hasOwn(declared, name)) throw new McpGatewayConfigError(`mcpGateway.servers names "${name}", which is not an mcpServers entry`);
+    if (!Object.hasOwn(declared, name))
+      throw new McpGatewayConfigError(`mcpGateway.servers names "${name}", which is not an mcpServers entry`);
     servers[name] = parse(upstreamServerSchema, declared[name], `mcpServers.${name}`);
   }
   if (names.length === 0) throw new McpGatewayConfigError("mcpGateway is enabled but there is no mcpServers entry to serve");
@@ -68,7 +72,10 @@ export async function mcpGatewayFromConfig(options: McpGatewayFromConfigOptions)
   for (const [name, server] of Object.entries(servers)) {
     if (!isHttpUpstream(server) || server.auth?.mode !== "exchange") continue;
     const provider = server.auth.provider;
-    exchangers[provider] ??= exchangerFromAuthProvider(provider, providerSettings(options.authProviders, provider, `mcpServers.${name}.auth`));
+    exchangers[provider] ??= exchangerFromAuthProvider(
+      provider,
+      providerSettings(options.authProviders, provider, `mcpServers.${name}.auth`),
+    );
   }
   const gatewayOptions: McpGatewayOptions = {
     servers,

@@ -18,13 +18,16 @@ export function resolveTarget(
   value: unknown,
   isTool = false,
 ): { server: string; name: string; namespacedName: string } {
-  if (typeof value !== "string" || value.length === 0)
-    throw new RpcError(RpcErrorCode.INVALID_PARAMS, `${what} name missing`);
+  if (typeof value !== "string" || value.length === 0) throw new RpcError(RpcErrorCode.INVALID_PARAMS, `${what} name missing`);
   const split = splitNamespaced(value);
   if (!split || !context.gateway.serverNames.includes(split.server))
-    throw new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `${what} "${value}" is not available: names are <server>__<name>, and no such server is served here`, {
-      reason: "unknown",
-    });
+    throw new RpcError(
+      RpcErrorCode.METHOD_NOT_FOUND,
+      `${what} "${value}" is not available: names are <server>__<name>, and no such server is served here`,
+      {
+        reason: "unknown",
+      },
+    );
   const policies = policiesOf(context.caller);
   const allowed = isTool ? toolAllowed(policies, split.server, value) : serverAllowed(policies, split.server);
   if (!allowed)

@@ -47,10 +47,16 @@ export async function sessionOf(
 ): Promise<LiveSession | RawResponse> {
   const id = ctx.header("mcp-session-id");
   if (id === undefined)
-    return rpcErrorAnswer(400, new RpcError(RpcErrorCode.INVALID_REQUEST, "Bad Request: the Mcp-Session-Id header is required (initialize first)"));
+    return rpcErrorAnswer(
+      400,
+      new RpcError(RpcErrorCode.INVALID_REQUEST, "Bad Request: the Mcp-Session-Id header is required (initialize first)"),
+    );
   const record = SESSION_ID.test(id) ? await dependencies.gateway.store.touch(id, dependencies.sessionTtlMs) : undefined;
   if (!record || record.principal !== caller.principal)
-    return rpcErrorAnswer(404, new RpcError(RpcErrorCode.INVALID_REQUEST, "Session not found: initialize a new session", { code: "SESSION_NOT_FOUND" }));
+    return rpcErrorAnswer(
+      404,
+      new RpcError(RpcErrorCode.INVALID_REQUEST, "Session not found: initialize a new session", { code: "SESSION_NOT_FOUND" }),
+    );
   const session = dependencies.sessions.adopt(record);
   session.callerToken = { accessToken: caller.accessToken };
   return session;

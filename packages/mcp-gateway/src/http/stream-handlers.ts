@@ -19,7 +19,11 @@ export async function handleGet(ctx: ServerContext, dependencies: EndpointDepend
   if (isRawResponse(session)) return session;
   const channel = session.openStream();
   const context = { gateway: dependencies.gateway, caller: resolution.caller } as Parameters<typeof allowedServers>[0];
-  for (const server of allowedServers(context)) void session.connection(server).request("ping", undefined).catch(() => undefined);
+  for (const server of allowedServers(context))
+    void session
+      .connection(server)
+      .request("ping", undefined)
+      .catch(() => undefined);
   return rawResponse(sseBody(channel, dependencies.keepAliveMs, ctx.abortSignal), { headers: SSE_HEADERS });
 }
 

@@ -23,8 +23,7 @@ export type RpcIncoming =
   | { kind: "notification"; message: RpcNotification }
   | { kind: "response"; id: RpcId };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * One JSON-RPC 2.0 message from a POST body, checked by hand (the hot path parses every request
@@ -34,8 +33,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * const incoming = parseIncoming(JSON.parse(text)); // { kind: "request", message: { id: 1, method: "tools/list", ... } }
  */
 export function parseIncoming(value: unknown): RpcIncoming {
-  if (Array.isArray(value)) throw new RpcError(RpcErrorCode.INVALID_REQUEST, "JSON-RPC batches are not supported (MCP 2025-06-18 and later)");
-  if (!isObject(value) || value.jsonrpc !== "2.0") throw new RpcError(RpcErrorCode.INVALID_REQUEST, 'Not a JSON-RPC 2.0 message (jsonrpc must be "2.0")');
+  if (Array.isArray(value))
+    throw new RpcError(RpcErrorCode.INVALID_REQUEST, "JSON-RPC batches are not supported (MCP 2025-06-18 and later)");
+  if (!isObject(value) || value.jsonrpc !== "2.0")
+    throw new RpcError(RpcErrorCode.INVALID_REQUEST, 'Not a JSON-RPC 2.0 message (jsonrpc must be "2.0")');
   const { id, method, params } = value;
   const validId = (typeof id === "string" && id.length <= 200) || (typeof id === "number" && Number.isFinite(id));
   if (params !== undefined && !isObject(params)) throw new RpcError(RpcErrorCode.INVALID_REQUEST, "params must be an object");

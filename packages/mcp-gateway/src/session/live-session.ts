@@ -81,7 +81,9 @@ export class LiveSession {
   }
 
   #store(write: () => Promise<void>): void {
-    write().catch((error: Error) => this.dependencies.onWarning(`mcp-gateway: session ${this.id.slice(0, 8)}… not updated (${error.message})`));
+    write().catch((error: Error) =>
+      this.dependencies.onWarning(`mcp-gateway: session ${this.id.slice(0, 8)}… not updated (${error.message})`),
+    );
   }
 
   /** The GET stream's channel; a second stream on this process replaces the first (its client reconnected). */

@@ -24,13 +24,19 @@ export interface HttpFixture {
  * @example
  * const upstream = await startHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
  */
-export async function startHttpFixture(options: { authorize?: (authorization: string | undefined) => boolean | Promise<boolean>; name?: string } = {}): Promise<HttpFixture> {
+export async function startHttpFixture(
+  options: { authorize?: (authorization: string | undefined) => boolean | Promise<boolean>; name?: string } = {},
+): Promise<HttpFixture> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpFixture["requests"] = [];
   const cancelled: string[] = [];
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const authorization = request.headers.authorization;
-    requests.push({ method: request.method ?? "", authorization: authorization ?? "none", traceparent: request.headers.traceparent as string | undefined });
+    requests.push({
+      method: request.method ?? "",
+      authorization: authorization ?? "none",
+      traceparent: request.headers.traceparent as string | undefined,
+    });
     if (options.authorize && !(await options.authorize(authorization))) {
       response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
       return;
@@ -39,7 +45,9 @@ export async function startHttpFixture(options: { authorize?: (authorization: st
     let transport = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
     if (!transport) {
       if (typeof sessionId === "string") {
-        response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        response
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
         return;
       }
       const created = new StreamableHTTPServerTransport({
