@@ -54,6 +54,9 @@ export class UpstreamConnection {
   #resume: UpstreamSessionState | undefined;
   #capabilities: Record<string, unknown> | undefined;
   #closed = false;
+  /** Progress tokens of calls in flight → where their progress goes (see `#watchProgress`). */
+  readonly #progress = new Map<string, (progress: Record<string, unknown>) => void>();
+  #progressTokens = 0;
 
   constructor(private readonly options: UpstreamConnectionOptions) {
     this.server = options.server;
@@ -91,11 +94,43 @@ export class UpstreamConnection {
   }
 
   async #send(client: Client, method: string, params: Record<string, unknown> | undefined, options: UpstreamCallOptions, deadline: number) {
-    return client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, {
-      timeout: Math.max(1, deadline - Date.now()),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onprogress ? { onprogress: options.onprogress as never } : {}),
-    }) as Promise<Record<string, unknown>>;
+    let token: string | undefined;
+    let sent = params;
+    if (options.onprogress) {
+      token = `conduit-${++this.#progressTokens}`;
+      this.#progress.set(token, options.onprogress);
+      sent = { ...params, _meta: { ...((params?._meta as Record<string, unknown> | undefined) ?? {}), progressToken: token } };
+    }
+    try {
+      return (await client.request({ method, ...(sent ? { params: sent } : {}) } as never, ResultSchema, {
+        timeout: Math.max(1, deadline - Date.now()),
+        ...(options.signal ? { signal: options.signal } : {}),
+      })) as Record<string, unknown>;
+    } finally {
+      if (token) this.#progress.delete(token);
+    }
+  }
+
+  /**
+   * Progress is taken from the transport as each message arrives, in order, before the SDK sees
+   * it: the SDK's client handles a notification a microtask after a response read in the same
+   * chunk, so a busy process would drop the last progress of a call (its handler already gone).
+   */
+  #watchProgress(transport: Transport): void {
+    const deliver = transport.onmessage;
+    if (!deliver) return;
+    transport.onmessage = (message, extra) => {
+      const { method, params } = message as { method?: unknown; params?: { progressToken?: unknown } & Record<string, unknown> };
+      if (method === "notifications/progress" && typeof params?.progressToken === "string") {
+        const onprogress = this.#progress.get(params.progressToken);
+        if (onprogress) {
+          const { progressToken: _token, ...progress } = params;
+          onprogress(progress);
+          return;
+        }
+      }
+      deliver.call(transport, message, extra);
+    };
   }
 
   /** A notification to the upstream (a cancellation, `initialized`); dropped when not connected. */
@@ -136,6 +171,7 @@ export class UpstreamConnection {
       await client.close().catch(() => undefined);
       throw new Error("connection closed");
     }
+    this.#watchProgress(transport);
     client.onclose = () => this.#drop(client);
     this.#client = client;
     this.#transport = transport;
