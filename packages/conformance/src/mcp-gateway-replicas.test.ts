@@ -37,7 +37,7 @@ describe.each(suiteFrameworks())("mcp gateway sessions across two processes on o
     await web.close();
   });
 
-  it("a session started on one process continues on the other; DELETE on the other ends it for both", async () => {
+  it("a session started on one process continues on the other, a cancellation sent to the other reaches the call, DELETE on the other ends it for both", async () => {
     const [first, second] = processes as [ConduitProcess, ConduitProcess];
     // Each process's runtime holds an upstream session of its own (its MCP client, `mcpServers`).
     const runtimes = web.sessionCount;
@@ -60,6 +60,36 @@ describe.each(suiteFrameworks())("mcp gateway sessions across two processes on o
     // The upstream HTTP session was continued by its id, not opened again; the stdio server was started there.
     expect(web.sessionCount).toBe(runtimes + 1);
     expect(local.pids().length).toBe(stdioStarts + 1);
+
+    // A cancellation sent to the other process reaches the call where it runs (Redis pub/sub).
+    const post = (conduit: ConduitProcess, body: unknown) =>
+      fetch(conduit.url("/mcp"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${CLIENT_KEY}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sessionId,
+        },
+        body: JSON.stringify(body),
+      });
+    const slow = post(first, {
+      jsonrpc: "2.0",
+      id: "slow-1",
+      method: "tools/call",
+      params: { name: "web__slow", arguments: { ms: 20_000 } },
+    });
+    // The call reaches the upstream (the POSTs it saw grow), then it is cancelled elsewhere.
+    const posts = () => web.requests.filter((request) => request.method === "POST").length;
+    const before = posts();
+    for (let waited = 0; posts() === before && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cancelled = web.cancelled.length;
+    expect(cancelled).toBe(0);
+    expect((await post(second, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow-1" } })).status).toBe(202);
+    const answer = await slow;
+    expect(((await answer.json()) as { error?: { code: number } }).error).toBeDefined();
+    expect(web.cancelled.length).toBe(cancelled + 1);
 
     await continued.transport.terminateSession();
     const gone = await fetch(first.url("/mcp"), {

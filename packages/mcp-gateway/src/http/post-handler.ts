@@ -65,7 +65,7 @@ export async function handlePost(ctx: ServerContext, dependencies: EndpointDepen
   const session = await sessionOf(ctx, caller, dependencies);
   if (isRawResponse(session)) return session;
   if (incoming.kind === "notification") {
-    onNotification(session, incoming.message);
+    onNotification(session, incoming.message, dependencies);
     return accepted();
   }
   if (incoming.kind === "response") return accepted();
@@ -96,12 +96,17 @@ async function initialize(request: RpcRequest, caller: Caller, dependencies: End
   return rawResponse(sseBody(channel, 0, new AbortController().signal), { headers: { ...SSE_HEADERS, "mcp-session-id": id } });
 }
 
-/** A client notification: a cancellation aborts its request here (the upstream is told by the SDK); the rest need nothing. */
-function onNotification(session: LiveSession, notification: RpcNotification): void {
+/**
+ * A client notification: a cancellation aborts its request (the upstream is told by the SDK) —
+ * here, or on the process serving it through the relay; the rest need nothing.
+ */
+function onNotification(session: LiveSession, notification: RpcNotification, dependencies: EndpointDependencies): void {
   if (notification.method !== "notifications/cancelled") return;
   const requestId = notification.params?.requestId;
-  if (typeof requestId === "string" || typeof requestId === "number")
-    session.inflight.get(String(requestId))?.abort(new Error("cancelled by the client"));
+  if (typeof requestId !== "string" && typeof requestId !== "number") return;
+  const call = session.inflight.get(String(requestId));
+  if (call) call.abort(new Error("cancelled by the client"));
+  else dependencies.cancelRelay?.publish(session.id, String(requestId));
 }
 
 function answer(
