@@ -81,6 +81,7 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
     );
     const metadata = await (await fetch(server.url("/.well-known/oauth-protected-resource/mcp"))).json();
     expect(metadata).toMatchObject({ resource, authorization_servers: [authorization.issuer], bearer_methods_supported: ["header"] });
+    expect(await (await fetch(server.url("/.well-known/oauth-protected-resource"))).json()).toEqual(metadata);
 
     const client = new Client({ name: "oauth-agent", version: "1.0.0" });
     clients.push(client);

@@ -61,6 +61,23 @@ describe.each(suiteFrameworks())("mcp gateway sessions across two processes on o
     expect(web.sessionCount).toBe(runtimes + 1);
     expect(local.pids().length).toBe(stdioStarts + 1);
 
+    // The subscription made on the first process was applied to the stdio server the second started:
+    // its update reaches the session's GET stream there.
+    const stream = await fetch(second.url("/mcp"), {
+      headers: { authorization: `Bearer ${CLIENT_KEY}`, accept: "text/event-stream", "mcp-session-id": sessionId },
+    });
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    await continued.client.callTool({ name: "local__bump", arguments: {} });
+    let received = "";
+    const until = Date.now() + 5_000;
+    while (!received.includes("notifications/resources/updated") && Date.now() < until) {
+      const chunk = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(resolve, until - Date.now()))]);
+      if (!chunk || chunk.done) break;
+      received += new TextDecoder().decode(chunk.value);
+    }
+    await reader.cancel();
+    expect(received).toContain('"uri":"local__fixture://counter"');
+
     // A cancellation sent to the other process reaches the call where it runs (Redis pub/sub).
     const post = (conduit: ConduitProcess, body: unknown) =>
       fetch(conduit.url("/mcp"), {
