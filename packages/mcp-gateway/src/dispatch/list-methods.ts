@@ -42,7 +42,7 @@ export const LIST_METHODS: Record<string, ListMethod> = {
 const MAX_PAGES = 50;
 
 /** The servers this caller may use, in configuration order. */
-export function allowedServers(context: DispatchContext): string[] {
+export function allowedServers(context: Pick<DispatchContext, "gateway" | "caller">): string[] {
   const policies = policiesOf(context.caller);
   return context.gateway.serverNames.filter((server) => serverAllowed(policies, server));
 }

@@ -20,6 +20,8 @@ import { MessageChannel } from "./message-channel.js";
 import { SSE_HEADERS, sseBody } from "./sse-body.js";
 
 const accepts = (accept: string, type: RegExp) => type.test(accept) || /\*\/\*/.test(accept);
+/** Reused for every body: `fatal` refuses bytes that are not UTF-8 (a parse error, not mojibake). */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * `POST <path>`: one JSON-RPC message. `initialize` opens a session (`Mcp-Session-Id` in the
@@ -42,7 +44,7 @@ export async function handlePost(ctx: ServerContext, dependencies: EndpointDepen
   const raw = await ctx.readRawBody();
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw ?? new Uint8Array()));
+    value = JSON.parse(utf8.decode(raw ?? new Uint8Array()));
   } catch {
     return rpcErrorAnswer(400, new RpcError(RpcErrorCode.PARSE_ERROR, "Parse error: the body is not JSON"));
   }

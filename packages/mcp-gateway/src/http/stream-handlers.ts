@@ -18,8 +18,7 @@ export async function handleGet(ctx: ServerContext, dependencies: EndpointDepend
   const session = await sessionOf(ctx, resolution.caller, dependencies);
   if (isRawResponse(session)) return session;
   const channel = session.openStream();
-  const context = { gateway: dependencies.gateway, caller: resolution.caller } as Parameters<typeof allowedServers>[0];
-  for (const server of allowedServers(context))
+  for (const server of allowedServers({ gateway: dependencies.gateway, caller: resolution.caller }))
     void session
       .connection(server)
       .request("ping", undefined)
