@@ -42,6 +42,8 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   auth: ["serve"],
   authorization: ["serve"],
   mcpServers: ["serve"],
+  mcp: ["serve"],
+  mcpGateway: ["serve"],
   aiWorkflows: ["serve"],
 };
 

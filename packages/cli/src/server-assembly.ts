@@ -12,6 +12,7 @@ import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
+import { setupMcpGateway, withoutAuthProviders } from "./mcp-gateway-setup.js";
 import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { serverPrices } from "./price-setup.js";
@@ -56,7 +57,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
     const { auth: _virtualKey, ...withoutAuth } = options.file;
     auth = await setupAuth(
-      virtualKeyAuth ? withoutAuth : options.file,
+      withoutAuthProviders(virtualKeyAuth ? withoutAuth : options.file),
       env,
       redis,
       keyPrefix,
@@ -105,6 +106,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
   governance?.install(server, { virtualKeyAuth });
+  await setupMcpGateway(server, options.file, { gate: governance?.gate, redis, keyPrefix, serverAuth: auth.middleware.length > 0 });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
   await setupConsole(server, {
     admin: options.file.admin,
