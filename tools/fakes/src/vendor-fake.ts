@@ -61,8 +61,9 @@ export async function startVendorFake(wire: VendorWire, speaker: string, answer?
     const routed = wire.route(request);
     if ("failure" in routed) return fail(wire, response, routed.failure, routed.message);
     const credential = wire.credential(request);
+    // Echoing the refused key, as some vendors do: a client must keep it out of what it shows.
     if (credential === undefined || (fake.keys.size > 0 && !fake.keys.has(credential)))
-      return fail(wire, response, "unauthorized", "The credential is missing or not valid");
+      return fail(wire, response, "unauthorized", `Incorrect API key provided: ${credential ?? "(none)"}`);
     const failure = SCENARIO_FAILURES[fake.scenario];
     if (failure) return fail(wire, response, failure, `${failure} from fake ${speaker}`);
     if (routed.operation === "embed") {

@@ -382,7 +382,7 @@ describe("startFakeCohere, read by cohere-ai", () => {
 });
 
 describe.each([
-  { vendor: "xAI", usageStyle: "openai" as const },
+  { vendor: "xAI", usageStyle: "xai" as const },
   { vendor: "Groq", usageStyle: "groq" as const },
   { vendor: "DeepSeek", usageStyle: "deepseek" as const },
 ])("startFakeOpenAI with $vendor's usage, read by the openai SDK", ({ usageStyle }) => {

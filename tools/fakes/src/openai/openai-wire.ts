@@ -5,13 +5,14 @@ import type { ModelTurn } from "../model-turn.js";
 const ID = "chatcmpl-fake";
 
 /**
- * Where a vendor of the Chat Completions wire puts its usage details: OpenAI (and xAI)
- * `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens`; Groq the
+ * Where a vendor of the Chat Completions wire puts its usage details: OpenAI
+ * `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens`; xAI the
+ * same, but its `completion_tokens` leave the reasoning tokens out; Groq the
  * same, but a stream's usage in the last chunk's `x_groq`; DeepSeek its cache as
  * `prompt_cache_hit_tokens`/`prompt_cache_miss_tokens`; Mistral OpenAI's fields, a stream's usage
  * in its finish chunk.
  */
-export type UsageStyle = "openai" | "groq" | "deepseek" | "mistral";
+export type UsageStyle = "openai" | "xai" | "groq" | "deepseek" | "mistral";
 
 function usageOf(turn: ModelTurn, style: UsageStyle = "openai") {
   const input = turn.usage?.input ?? 11;
@@ -26,7 +27,7 @@ function usageOf(turn: ModelTurn, style: UsageStyle = "openai") {
         : { prompt_tokens_details: { cached_tokens: cached } };
   return {
     prompt_tokens: input,
-    completion_tokens: output,
+    completion_tokens: style === "xai" ? output - (reasoning ?? 0) : output,
     total_tokens: input + output,
     ...cache,
     ...(reasoning === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoning } }),
