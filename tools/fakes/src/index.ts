@@ -39,3 +39,4 @@ export { type FakeAzureOpenAI, startFakeAzureOpenAI } from "./azure/fake-azure-o
 export { startFakeMistral } from "./mistral/fake-mistral.js";
 export { startFakeCohere } from "./cohere/fake-cohere.js";
 export type { UsageStyle } from "./openai/openai-wire.js";
+export { PROVIDER_CASES, type ProviderSettings, VENDOR_KEY, type VendorCase } from "./provider-cases.js";

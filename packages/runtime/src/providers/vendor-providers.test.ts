@@ -1,9 +1,15 @@
 import type { DataStreamEvent } from "@conduit-ai/server-core";
-import type { FakeServer } from "@conduit-ai/fakes";
+import { type FakeServer, PROVIDER_CASES as VENDOR_CASES, VENDOR_KEY } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
+import type { ProviderConfig } from "./providers-config.js";
 import { rejection } from "../testing/rejection.js";
-import { VENDOR_CASES, VENDOR_KEY } from "../testing/vendor-cases.fixture.js";
+
+/** A case's settings without a `models` list: every model id accepted. */
+function unlisted(settings: Record<string, unknown>): ProviderConfig {
+  const { models: _listed, ...open } = settings;
+  return open as ProviderConfig;
+}
 
 async function collect(events: AsyncIterable<DataStreamEvent>): Promise<DataStreamEvent[]> {
   const all: DataStreamEvent[] = [];
@@ -20,7 +26,7 @@ describe.each(VENDOR_CASES)("provider type $type against its vendor fake", (vend
   const name = `my-${vendor.type}`;
   beforeAll(async () => {
     upstream = await vendor.start();
-    runtime = createRuntime({ env: {}, maxRetries: 0, providers: { [name]: vendor.provider(upstream) } });
+    runtime = createRuntime({ env: {}, maxRetries: 0, providers: { [name]: unlisted(vendor.provider(upstream)) } });
     await runtime.loadProviders();
   });
   afterAll(async () => {
@@ -80,7 +86,7 @@ describe.each(VENDOR_CASES)("provider type $type against its vendor fake", (vend
 
   it("accepts a model id it does not list, and refuses one outside a configured models list", async () => {
     expect((await runtime.generate({ input: { text: "hi" }, provider: name, model: "brand-new-model" })).model).toBe("brand-new-model");
-    const listed = createRuntime({ env: {}, maxRetries: 0, providers: { [name]: { ...vendor.provider(upstream), models: [vendor.model] } } });
+    const listed = createRuntime({ env: {}, maxRetries: 0, providers: { [name]: { ...vendor.provider(upstream), models: [vendor.model] } as ProviderConfig } });
     try {
       const refused = await rejection(listed.generate({ input: { text: "x" }, model: `${name}/other-model` }));
       expect(refused).toMatchObject({ statusCode: 400, code: "MODEL_NOT_AVAILABLE", details: { available: [vendor.model] } });
@@ -93,7 +99,7 @@ describe.each(VENDOR_CASES)("provider type $type against its vendor fake", (vend
 describe.each(VENDOR_CASES.filter((vendor) => vendor.embeddingModel !== undefined))("provider type $type embeddings", (vendor) => {
   it("embeds through the vendor with model '<provider>/<embedding model>'", async () => {
     const upstream = await vendor.start();
-    const runtime = createRuntime({ env: {}, maxRetries: 0, providers: { vectors: vendor.provider(upstream) } });
+    const runtime = createRuntime({ env: {}, maxRetries: 0, providers: { vectors: vendor.provider(upstream) as ProviderConfig } });
     try {
       const embedded = await runtime.embedMany({ texts: ["a", "b"], model: `vectors/${vendor.embeddingModel}` });
       expect(embedded).toMatchObject({ provider: "vectors", model: vendor.embeddingModel, count: 2, dimension: 3 });
@@ -113,7 +119,7 @@ describe.each(VENDOR_CASES.filter((vendor) => ["google", "azure-openai", "mistra
       const runtime = createRuntime({
         env: { REFUSED_KEY: refusedKey },
         maxRetries: 0,
-        providers: { vendor: { ...vendor.provider(upstream), apiKeys: ["env:REFUSED_KEY"] } },
+        providers: { vendor: { ...vendor.provider(upstream), apiKeys: ["env:REFUSED_KEY"] } as ProviderConfig },
       });
       try {
         const error = await rejection(runtime.generate({ input: { text: "x" }, model: `vendor/${vendor.model}` }));

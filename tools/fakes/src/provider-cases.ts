@@ -1,20 +1,24 @@
-import {
-  type FakeServer,
-  startFakeAzureOpenAI,
-  startFakeBedrock,
-  startFakeCohere,
-  startFakeGemini,
-  startFakeMistral,
-  startFakeOpenAI,
-  startFakeVertex,
-  type VendorFake,
-} from "@conduit-ai/fakes";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ProviderConfig } from "../providers/providers-config.js";
+import { startFakeAzureOpenAI } from "./azure/fake-azure-openai.js";
+import { startFakeBedrock } from "./bedrock/fake-bedrock.js";
+import { startFakeCohere } from "./cohere/fake-cohere.js";
+import type { FakeServer } from "./fake-server.js";
+import { startFakeGemini } from "./gemini/fake-gemini.js";
+import { startFakeMistral } from "./mistral/fake-mistral.js";
+import { startFakeOpenAI } from "./openai/fake-openai.js";
+import type { VendorFake } from "./vendor-fake.js";
+import { startFakeVertex } from "./vertex/fake-vertex.js";
 
-/** One provider type against its vendor fake: how to start the fake and configure the provider. */
+/** A provider's entry of the runtime's `providers` config (`{ type, ...settings }`). */
+export type ProviderSettings = { type: string } & Record<string, unknown>;
+
+/**
+ * One provider type of the runtime's `providers` config against its vendor fake: how to start the
+ * fake and configure the provider, and what the fake answers. Shared by the runtime's tests and
+ * the conformance suite.
+ */
 export interface VendorCase {
   type: string;
   /** What the fake's model says it is (`"<speaker> heard N messages"`). */
@@ -22,7 +26,7 @@ export interface VendorCase {
   model: string;
   embeddingModel?: string;
   start(): Promise<FakeServer & { keys?: Set<string> }>;
-  provider(fake: FakeServer): ProviderConfig;
+  provider(fake: FakeServer): ProviderSettings;
   /** The usage details the vendor reports and the AI SDK package maps (input 12, output 8 always). */
   details: { cacheReadTokens?: number; reasoningTokens?: number };
   /** OpenTelemetry's `gen_ai.provider.name`. */
@@ -46,7 +50,7 @@ function serviceAccountFile(account: unknown): string {
   return path;
 }
 
-export const VENDOR_CASES: VendorCase[] = [
+export const PROVIDER_CASES: VendorCase[] = [
   {
     type: "google",
     speaker: "Gemini",
@@ -87,7 +91,8 @@ export const VENDOR_CASES: VendorCase[] = [
     model: "gpt-4o-prod",
     embeddingModel: "embeddings-prod",
     start: () => keyed(startFakeAzureOpenAI()),
-    provider: (fake) => ({ type: "azure-openai", baseURL: `${fake.url}/openai`, apiKeys: [VENDOR_KEY] }),
+    // Azure lists no models of its own (deployments are the customer's): the deployment is listed here.
+    provider: (fake) => ({ type: "azure-openai", baseURL: `${fake.url}/openai`, apiKeys: [VENDOR_KEY], models: ["gpt-4o-prod"] }),
     details: { cacheReadTokens: 5, reasoningTokens: 3 },
     telemetryName: "azure.ai.openai",
   },
