@@ -13,29 +13,48 @@ const commands = {
   serve: { args: ["serve", "--port", "0", "--host", "127.0.0.1"], ready: "Conduit listening on " },
   proxy: { args: ["proxy", "--port", "0", "--host", "127.0.0.1"], ready: "Conduit proxy listening on " },
 } as const;
-const quiet = { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", CONDUIT_ADMIN_KEY: "", GROQ_API_KEY: "", GOOGLE_GENERATIVE_AI_API_KEY: "" };
+const quiet = {
+  HOST: "",
+  OPENAI_API_KEY: "",
+  ANTHROPIC_API_KEY: "",
+  CONDUIT_ADMIN_KEY: "",
+  GROQ_API_KEY: "",
+  GOOGLE_GENERATIVE_AI_API_KEY: "",
+};
 
 async function exitCodeAndError(command: keyof typeof commands, file: unknown, env: NodeJS.ProcessEnv = {}) {
   const run = spawnConduit([...commands[command].args, "--config", writeConfig(file)], { ...quiet, ...env }, commands[command].ready);
-  const outcome = await Promise.race([run.exited, run.ready.then(() => "started", () => "exited")]);
+  const outcome = await Promise.race([
+    run.exited,
+    run.ready.then(
+      () => "started",
+      () => "exited",
+    ),
+  ]);
   return { outcome, stderr: run.output().stderr };
 }
 
 afterEach(killLeftovers);
 
 describe("the providers key of conduit serve and conduit proxy", { timeout: 60_000 }, () => {
-  it.each(["serve", "proxy"] as const)("%s: a missing setting, an unknown type or an unset env: secret exits 2 naming the key", async (command) => {
-    const missing = await exitCodeAndError(command, { proxy: proxySection, providers: { gemini: { type: "google" } } });
-    expect(missing.outcome, missing.stderr).toBe(2);
-    expect(missing.stderr.trim()).toMatch(/providers\.gemini\.apiKeys: expected a non-empty array$/);
-    const unknown = await exitCodeAndError(command, { proxy: proxySection, providers: { bard: { type: "palm" } } });
-    expect(unknown.outcome, unknown.stderr).toBe(2);
-    expect(unknown.stderr).toContain('providers.bard.type: unknown provider type "palm"');
-    const unset = await exitCodeAndError(command, { proxy: proxySection, providers: { fast: { type: "groq", apiKeys: ["env:FAST_GROQ_KEY"] } } });
-    expect(unset.outcome, unset.stderr).toBe(2);
-    expect(unset.stderr).toContain("providers.fast.apiKeys[0]: environment variable FAST_GROQ_KEY is not set");
-    expect(unset.stderr.trim().split("\n")).toHaveLength(1);
-  });
+  it.each(["serve", "proxy"] as const)(
+    "%s: a missing setting, an unknown type or an unset env: secret exits 2 naming the key",
+    async (command) => {
+      const missing = await exitCodeAndError(command, { proxy: proxySection, providers: { gemini: { type: "google" } } });
+      expect(missing.outcome, missing.stderr).toBe(2);
+      expect(missing.stderr.trim()).toMatch(/providers\.gemini\.apiKeys: expected a non-empty array$/);
+      const unknown = await exitCodeAndError(command, { proxy: proxySection, providers: { bard: { type: "palm" } } });
+      expect(unknown.outcome, unknown.stderr).toBe(2);
+      expect(unknown.stderr).toContain('providers.bard.type: unknown provider type "palm"');
+      const unset = await exitCodeAndError(command, {
+        proxy: proxySection,
+        providers: { fast: { type: "groq", apiKeys: ["env:FAST_GROQ_KEY"] } },
+      });
+      expect(unset.outcome, unset.stderr).toBe(2);
+      expect(unset.stderr).toContain("providers.fast.apiKeys[0]: environment variable FAST_GROQ_KEY is not set");
+      expect(unset.stderr.trim().split("\n")).toHaveLength(1);
+    },
+  );
 });
 
 describe("providers from the config file reach the runtime", { timeout: 60_000 }, () => {
@@ -56,7 +75,9 @@ describe("providers from the config file reach the runtime", { timeout: 60_000 }
       body: JSON.stringify({ input: { text: "hi" }, model: "gemini/gemini-2.5-flash" }),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ data: { content: "Gemini heard 1 messages", provider: "gemini", model: "gemini-2.5-flash" } });
+    expect(await response.json()).toMatchObject({
+      data: { content: "Gemini heard 1 messages", provider: "gemini", model: "gemini-2.5-flash" },
+    });
     expect(gemini.requests.at(-1)?.headers["x-goog-api-key"]).toBe("gemini-from-env");
   });
 });

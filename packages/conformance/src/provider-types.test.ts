@@ -47,7 +47,11 @@ forEachAdapter("provider types on the agent and chat completions surfaces", ({ s
       setup: (adapter) => {
         registerAllRoutes(adapter);
         adapter.registerRoute(
-          createChatCompletionsRoute({ runtime, isClientAllowed: createClientCheck(["client-key"]), sendMessages: () => Promise.reject(new Error("no Claude pool here")) }),
+          createChatCompletionsRoute({
+            runtime,
+            isClientAllowed: createClientCheck(["client-key"]),
+            sendMessages: () => Promise.reject(new Error("no Claude pool here")),
+          }),
         );
       },
     });
@@ -79,9 +83,12 @@ forEachAdapter("provider types on the agent and chat completions surfaces", ({ s
         body: JSON.stringify({ input: { text: "hi" }, model }),
       }),
     );
-    expect(streamed.filter((event) => event.event === "text-delta").map((event) => (event.data.data as { delta: string }).delta).join("")).toBe(
-      `${vendor.speaker} heard 1 messages`,
-    );
+    expect(
+      streamed
+        .filter((event) => event.event === "text-delta")
+        .map((event) => (event.data.data as { delta: string }).delta)
+        .join(""),
+    ).toBe(`${vendor.speaker} heard 1 messages`);
     expect(streamed.at(-1)).toMatchObject({ event: "finish", data: { data: { usage: { outputTokens: 8, ...vendor.details } } } });
     fakes.get(vendor.type)!.scenario = "tool";
     const tools = await sseEvents(
@@ -116,24 +123,27 @@ forEachAdapter("provider types on the agent and chat completions surfaces", ({ s
     expect(chunks.at(-1)?.usage?.completion_tokens).toBe(8);
   });
 
-  it.each(PROVIDER_CASES)("$type: a vendor rate limit is a 429 with Retry-After on both surfaces, in each surface's shape", async (vendor) => {
-    const server = await boot();
-    fakes.get(vendor.type)!.scenario = "rate-limited";
-    const model = `${nameOf(vendor.type)}/${vendor.model}`;
-    const agent = await fetch(server.url("/api/agent/generate"), {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ input: { text: "hi" }, model }),
-    });
-    expect(agent.status).toBe(429);
-    expect(agent.headers.get("retry-after")).toBe("7");
-    expect(await agent.json()).toMatchObject({ error: { code: "PROVIDER_RATE_LIMITED", category: "RATE_LIMIT" } });
-    const chat = await fetch(server.url("/v1/chat/completions"), {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer client-key" },
-      body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
-    });
-    expect(chat.status).toBe(429);
-    expect(await chat.json()).toMatchObject({ error: { type: "rate_limit_error", code: "PROVIDER_RATE_LIMITED" } });
-  });
+  it.each(PROVIDER_CASES)(
+    "$type: a vendor rate limit is a 429 with Retry-After on both surfaces, in each surface's shape",
+    async (vendor) => {
+      const server = await boot();
+      fakes.get(vendor.type)!.scenario = "rate-limited";
+      const model = `${nameOf(vendor.type)}/${vendor.model}`;
+      const agent = await fetch(server.url("/api/agent/generate"), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ input: { text: "hi" }, model }),
+      });
+      expect(agent.status).toBe(429);
+      expect(agent.headers.get("retry-after")).toBe("7");
+      expect(await agent.json()).toMatchObject({ error: { code: "PROVIDER_RATE_LIMITED", category: "RATE_LIMIT" } });
+      const chat = await fetch(server.url("/v1/chat/completions"), {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer client-key" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(chat.status).toBe(429);
+      expect(await chat.json()).toMatchObject({ error: { type: "rate_limit_error", code: "PROVIDER_RATE_LIMITED" } });
+    },
+  );
 });

@@ -129,7 +129,11 @@ export interface FramePacing {
  * together, as real providers send them), stopping when the client left; then ends, cuts or stalls.
  * Resolves with the number of groups written.
  */
-export async function writeFrames(response: ServerResponse, groups: Array<Array<string | Buffer>>, pacing: FramePacing = {}): Promise<number> {
+export async function writeFrames(
+  response: ServerResponse,
+  groups: Array<Array<string | Buffer>>,
+  pacing: FramePacing = {},
+): Promise<number> {
   const ending = pacing.ending ?? "end";
   for (const [index, group] of groups.entries()) {
     if (index === pacing.holdAt) await pacing.held;

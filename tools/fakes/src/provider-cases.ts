@@ -81,7 +81,12 @@ export const PROVIDER_CASES: VendorCase[] = [
     speaker: "Bedrock",
     model: "amazon.nova-pro-v1:0",
     start: () => startFakeBedrock(),
-    provider: (fake) => ({ type: "bedrock", region: "us-east-1", baseURL: fake.url, ...(fake as Awaited<ReturnType<typeof startFakeBedrock>>).credentials }),
+    provider: (fake) => ({
+      type: "bedrock",
+      region: "us-east-1",
+      baseURL: fake.url,
+      ...(fake as Awaited<ReturnType<typeof startFakeBedrock>>).credentials,
+    }),
     details: { cacheReadTokens: 5 },
     telemetryName: "aws.bedrock",
   },
@@ -131,7 +136,9 @@ export const PROVIDER_CASES: VendorCase[] = [
             const toolResult = messages.find((message) => message.role === "tool");
             if ((scenario === "tool" || scenario === "first-tool") && !toolResult)
               return { toolCall: { id: "call_1", name: "calculator", input: { expression: "6*7" } }, usage };
-            const text = toolResult ? "The tool said 42" : `Upstream heard ${messages.filter((message) => message.role !== "system").length} messages`;
+            const text = toolResult
+              ? "The tool said 42"
+              : `Upstream heard ${messages.filter((message) => message.role !== "system").length} messages`;
             return { text: text.split(/(?<= )/), usage };
           },
         }),

@@ -96,7 +96,12 @@ export async function startVendorFake(wire: VendorWire, speaker: string, answer?
 
 /** The usage of a turn, with the defaults vendor fakes report. */
 export function turnUsage(turn: ModelTurn): Required<Pick<TurnUsage, "input" | "output">> & TurnUsage {
-  return { ...VENDOR_USAGE, ...turn.usage, input: turn.usage?.input ?? VENDOR_USAGE.input, output: turn.usage?.output ?? VENDOR_USAGE.output };
+  return {
+    ...VENDOR_USAGE,
+    ...turn.usage,
+    input: turn.usage?.input ?? VENDOR_USAGE.input,
+    output: turn.usage?.output ?? VENDOR_USAGE.output,
+  };
 }
 
 /** The text of a neutral message's content (a string, or parts with `text`). */

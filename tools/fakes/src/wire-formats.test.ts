@@ -273,7 +273,7 @@ describe("startFakeBedrock, read by @aws-sdk/client-bedrock-runtime", () => {
     expect(answer.usage).toMatchObject({ inputTokens: 12, outputTokens: 8, cacheReadInputTokens: 5 });
     expect(fake.lastSignatureProblem).toBeUndefined();
     const streamed = await client.send(new ConverseStreamCommand({ modelId: "amazon.nova-pro-v1:0", messages }));
-    const events = await collect(streamed.stream ?? []);
+    const events = streamed.stream ? await collect(streamed.stream) : [];
     expect(events.flatMap((event) => (event.contentBlockDelta?.delta?.text ? [event.contentBlockDelta.delta.text] : [])).join("")).toBe(
       "Bedrock heard 1 messages",
     );
@@ -284,7 +284,7 @@ describe("startFakeBedrock, read by @aws-sdk/client-bedrock-runtime", () => {
     fake.scenario = "first-tool";
     const toolConfig = { tools: [{ toolSpec: { name: "lookup", inputSchema: { json: { type: "object" } } } }] };
     const streamed = await client.send(new ConverseStreamCommand({ modelId: "amazon.nova-pro-v1:0", messages, toolConfig }));
-    const events = await collect(streamed.stream ?? []);
+    const events = streamed.stream ? await collect(streamed.stream) : [];
     expect(events.find((event) => event.contentBlockStart)?.contentBlockStart?.start?.toolUse).toMatchObject({ name: "lookup" });
     expect(events.find((event) => event.messageStop)?.messageStop?.stopReason).toBe("tool_use");
     fake.scenario = "text";
@@ -326,7 +326,13 @@ describe("startFakeAzureOpenAI, read by openai's AzureOpenAI", () => {
     const stream = await client.chat.completions.create({ model: "", messages: [{ role: "user", content: "hi" }], stream: true });
     const chunks = await collect(stream);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe("Azure heard 1 messages");
-    const wrong = new AzureOpenAI({ endpoint: fake.url, apiKey: "other", apiVersion: "2024-10-21", deployment: "gpt-4o-prod", maxRetries: 0 });
+    const wrong = new AzureOpenAI({
+      endpoint: fake.url,
+      apiKey: "other",
+      apiVersion: "2024-10-21",
+      deployment: "gpt-4o-prod",
+      maxRetries: 0,
+    });
     await expect(wrong.chat.completions.create({ model: "", messages: [] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
@@ -351,7 +357,9 @@ describe("startFakeMistral, read by @mistralai/mistralai", () => {
     const embedded = await client.embeddings.create({ model: "mistral-embed", inputs: ["a", "b"] });
     expect(embedded.data).toHaveLength(2);
     fake.scenario = "rate-limited";
-    await expect(client.chat.complete({ model: "m", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ statusCode: 429 });
+    await expect(client.chat.complete({ model: "m", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({
+      statusCode: 429,
+    });
     fake.scenario = "text";
   });
 });
@@ -376,7 +384,12 @@ describe("startFakeCohere, read by cohere-ai", () => {
     const called = await client.chat({ model: "command-a-03-2025", messages: [{ role: "user", content: "x" }], tools });
     expect(called.message.toolCalls?.[0]?.function).toMatchObject({ name: "lookup" });
     fake.scenario = "text";
-    const embedded = await client.embed({ model: "embed-v4.0", texts: ["a", "b"], inputType: "search_document", embeddingTypes: ["float"] });
+    const embedded = await client.embed({
+      model: "embed-v4.0",
+      texts: ["a", "b"],
+      inputType: "search_document",
+      embeddingTypes: ["float"],
+    });
     expect(embedded.embeddings.float).toHaveLength(2);
   });
 });
@@ -394,7 +407,8 @@ describe.each([
       const completion = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] });
       const reported = completion.usage as unknown as Record<string, unknown>;
       if (usageStyle === "deepseek") expect(reported).toMatchObject({ prompt_cache_hit_tokens: 5, prompt_cache_miss_tokens: 7 });
-      else expect(reported).toMatchObject({ prompt_tokens_details: { cached_tokens: 5 }, completion_tokens_details: { reasoning_tokens: 3 } });
+      else
+        expect(reported).toMatchObject({ prompt_tokens_details: { cached_tokens: 5 }, completion_tokens_details: { reasoning_tokens: 3 } });
       const chunks = await collect(await client.chat.completions.create({ model: "m", messages: [], stream: true }));
       const last = chunks.at(-1) as unknown as { usage?: unknown; x_groq?: { usage?: unknown } };
       expect(usageStyle === "groq" ? last.x_groq?.usage : last.usage).toMatchObject({ total_tokens: 20 });

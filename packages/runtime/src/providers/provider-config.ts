@@ -30,7 +30,8 @@ function commaList(value: string | undefined): string[] | undefined {
   return items && items.length > 0 ? items : undefined;
 }
 
-const defined = (settings: Record<string, unknown>) => Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+const defined = (settings: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 
 /**
  * `openai` from `createRuntime({openai})`, else `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_MODELS`/
@@ -47,17 +48,27 @@ function openAIShortcut(options: OpenAIProviderOptions | undefined, environment:
   const apiKeys = apiKey ? [apiKey] : undefined;
   if (baseURL)
     return {
-      config: defined({ type: "openai-compatible", baseURL, apiKeys, models, embeddingModels: embeddingModels ?? DEFAULT_OPENAI_EMBEDDING_MODELS }),
+      config: defined({
+        type: "openai-compatible",
+        baseURL,
+        apiKeys,
+        models,
+        embeddingModels: embeddingModels ?? DEFAULT_OPENAI_EMBEDDING_MODELS,
+      }),
       defaultModels: DEFAULT_OPENAI_MODELS,
     };
-  return { config: defined({ type: "openai", apiKeys, models, embeddingModels, organization: environment.OPENAI_ORGANIZATION || undefined }) };
+  return {
+    config: defined({ type: "openai", apiKeys, models, embeddingModels, organization: environment.OPENAI_ORGANIZATION || undefined }),
+  };
 }
 
 function anthropicShortcut(options: AnthropicProviderOptions | undefined, environment: Environment) {
   const apiKey = options?.apiKey ?? environment.ANTHROPIC_API_KEY;
   if (!apiKey) return undefined;
   const baseURL = options?.baseURL ?? environment.ANTHROPIC_BASE_URL;
-  return { config: defined({ type: "anthropic", apiKeys: [apiKey], baseURL, models: options?.models ?? commaList(environment.ANTHROPIC_MODELS) }) };
+  return {
+    config: defined({ type: "anthropic", apiKeys: [apiKey], baseURL, models: options?.models ?? commaList(environment.ANTHROPIC_MODELS) }),
+  };
 }
 
 /** `<NAME>_API_KEY` alone: a provider of that type named after it. */
@@ -89,7 +100,9 @@ export function environmentProviders(
         : undefined,
     // The bedrock type reads the AWS_* credentials itself when its settings give none.
     bedrock:
-      environment.AWS_REGION && environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY ? { config: { type: "bedrock" } } : undefined,
+      environment.AWS_REGION && environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
+        ? { config: { type: "bedrock" } }
+        : undefined,
     mistral: keyShortcut("mistral", "MISTRAL_API_KEY", environment),
     cohere: keyShortcut("cohere", "COHERE_API_KEY", environment),
     xai: keyShortcut("xai", "XAI_API_KEY", environment),

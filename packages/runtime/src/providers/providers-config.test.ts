@@ -19,13 +19,21 @@ const messageOf = (run: () => unknown): string => {
 
 describe("the providers config", () => {
   it("names the key of every mistake", () => {
-    expect(messageOf(() => parseProvidersConfig({ gemini: { type: "google" } }, {}))).toBe("providers.gemini.apiKeys: expected a non-empty array");
+    expect(messageOf(() => parseProvidersConfig({ gemini: { type: "google" } }, {}))).toBe(
+      "providers.gemini.apiKeys: expected a non-empty array",
+    );
     expect(messageOf(() => parseProvidersConfig({ gemini: { type: "google", apiKeys: [] } }, {}))).toBe(
       "providers.gemini.apiKeys: expected a non-empty array",
     );
-    expect(messageOf(() => parseProvidersConfig({ x: { type: "gemini" } }, {}))).toMatch(/^providers\.x\.type: unknown provider type "gemini" \(known: openai, anthropic,/);
-    expect(messageOf(() => parseProvidersConfig({ Big: { type: "groq", apiKeys: ["k"] } }, {}))).toMatch(/^providers\.Big: a provider name is/);
-    expect(messageOf(() => parseProvidersConfig({ g: { type: "groq", apiKeys: ["k"], region: "x" } }, {}))).toBe('providers.g: unknown setting "region"');
+    expect(messageOf(() => parseProvidersConfig({ x: { type: "gemini" } }, {}))).toMatch(
+      /^providers\.x\.type: unknown provider type "gemini" \(known: openai, anthropic,/,
+    );
+    expect(messageOf(() => parseProvidersConfig({ Big: { type: "groq", apiKeys: ["k"] } }, {}))).toMatch(
+      /^providers\.Big: a provider name is/,
+    );
+    expect(messageOf(() => parseProvidersConfig({ g: { type: "groq", apiKeys: ["k"], region: "x" } }, {}))).toBe(
+      'providers.g: unknown setting "region"',
+    );
     expect(messageOf(() => parseProvidersConfig({ g: { type: "groq", apiKeys: ["env:GROQ_KEY"] } }, {}))).toBe(
       "providers.g.apiKeys[0]: environment variable GROQ_KEY is not set",
     );
@@ -60,8 +68,19 @@ describe("the providers config", () => {
 
   it("adds the environment's shortcuts under their type's name, after the configured providers and never over them", () => {
     const runtime = createRuntime({
-      env: { GROQ_API_KEY: "g", MISTRAL_API_KEY: "m", AZURE_RESOURCE_NAME: "acme", AZURE_API_KEY: "a", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" },
-      providers: { groq: { type: "openai-compatible", baseURL: "http://127.0.0.1:1/v1", models: ["llama3"] }, other: { type: "xai", apiKeys: ["x"] } },
+      env: {
+        GROQ_API_KEY: "g",
+        MISTRAL_API_KEY: "m",
+        AZURE_RESOURCE_NAME: "acme",
+        AZURE_API_KEY: "a",
+        AWS_REGION: "us-east-1",
+        AWS_ACCESS_KEY_ID: "k",
+        AWS_SECRET_ACCESS_KEY: "s",
+      },
+      providers: {
+        groq: { type: "openai-compatible", baseURL: "http://127.0.0.1:1/v1", models: ["llama3"] },
+        other: { type: "xai", apiKeys: ["x"] },
+      },
     });
     expect(runtime.providers.names()).toEqual(["local", "groq", "other", "azure-openai", "bedrock", "mistral"]);
     expect(runtime.providers.defaultProvider).toBe("groq");

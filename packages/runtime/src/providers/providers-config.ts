@@ -24,7 +24,10 @@ function keyPath(base: string, path: readonly PropertyKey[]): string {
 function issuesOf(base: string, error: z.ZodError): ProviderConfigIssue[] {
   return error.issues.map((issue) =>
     issue.code === "unrecognized_keys"
-      ? { path: keyPath(base, issue.path), message: `unknown setting${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}` }
+      ? {
+          path: keyPath(base, issue.path),
+          message: `unknown setting${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}`,
+        }
       : { path: keyPath(base, issue.path), message: issue.message },
   );
 }
@@ -39,7 +42,8 @@ export function checkProvider(
   environment: Environment,
   where = `providers.${name}`,
 ): ProviderEntry | ProviderConfigIssue[] {
-  if (!PROVIDER_NAME.test(name)) return [{ path: where, message: "a provider name is lowercase letters, digits and dashes ([a-z0-9][a-z0-9-]*)" }];
+  if (!PROVIDER_NAME.test(name))
+    return [{ path: where, message: "a provider name is lowercase letters, digits and dashes ([a-z0-9][a-z0-9-]*)" }];
   if (name === "local") return [{ path: where, message: 'the name "local" is the built-in offline provider\'s' }];
   if (typeof config !== "object" || config === null || Array.isArray(config))
     return [{ path: where, message: `expected an object with a "type" (${PROVIDER_TYPE_NAMES.join(", ")})` }];

@@ -70,10 +70,16 @@ export function serviceAccountTokens(account: ServiceAccount, send: typeof fetch
       body,
       signal: AbortSignal.timeout(30_000),
     });
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error_description?: unknown };
+    const answer = (await response.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error_description?: unknown;
+    };
     if (!response.ok || typeof answer.access_token !== "string") {
       const reason = typeof answer.error_description === "string" ? `: ${answer.error_description}` : "";
-      throw new Error(`The token endpoint ${account.tokenUri} refused the service account ${account.clientEmail} (${response.status})${reason}`);
+      throw new Error(
+        `The token endpoint ${account.tokenUri} refused the service account ${account.clientEmail} (${response.status})${reason}`,
+      );
     }
     const lifetimeMs = (typeof answer.expires_in === "number" ? answer.expires_in : 3600) * 1000;
     current = { token: answer.access_token, renewAt: Date.now() + Math.max(0, lifetimeMs - RENEW_BEFORE_MS) };

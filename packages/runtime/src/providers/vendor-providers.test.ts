@@ -86,7 +86,11 @@ describe.each(VENDOR_CASES)("provider type $type against its vendor fake", (vend
 
   it("accepts a model id it does not list, and refuses one outside a configured models list", async () => {
     expect((await runtime.generate({ input: { text: "hi" }, provider: name, model: "brand-new-model" })).model).toBe("brand-new-model");
-    const listed = createRuntime({ env: {}, maxRetries: 0, providers: { [name]: { ...vendor.provider(upstream), models: [vendor.model] } as ProviderConfig } });
+    const listed = createRuntime({
+      env: {},
+      maxRetries: 0,
+      providers: { [name]: { ...vendor.provider(upstream), models: [vendor.model] } as ProviderConfig },
+    });
     try {
       const refused = await rejection(listed.generate({ input: { text: "x" }, model: `${name}/other-model` }));
       expect(refused).toMatchObject({ statusCode: 400, code: "MODEL_NOT_AVAILABLE", details: { available: [vendor.model] } });

@@ -76,13 +76,19 @@ export function converseFrames(turn: ModelTurn): Buffer[][] {
   if (call) {
     const json = JSON.stringify(call.input);
     groups.push([
-      bedrockEvent("contentBlockStart", { contentBlockIndex: 0, start: { toolUse: { toolUseId: call.id ?? "tooluse_1", name: call.name } } }),
+      bedrockEvent("contentBlockStart", {
+        contentBlockIndex: 0,
+        start: { toolUse: { toolUseId: call.id ?? "tooluse_1", name: call.name } },
+      }),
       bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: json.slice(0, 6) } } }),
       bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: json.slice(6) } } }),
     ]);
   } else {
-    groups[0]?.push(...(turn.text ?? []).slice(0, 1).map((text) => bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })));
-    for (const text of (turn.text ?? []).slice(1)) groups.push([bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })]);
+    groups[0]?.push(
+      ...(turn.text ?? []).slice(0, 1).map((text) => bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })),
+    );
+    for (const text of (turn.text ?? []).slice(1))
+      groups.push([bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })]);
   }
   if (turn.cut) return groups;
   groups.push([

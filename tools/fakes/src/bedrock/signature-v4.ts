@@ -10,7 +10,8 @@ export interface AwsCredentials {
 const hmac = (key: Buffer | string, value: string) => createHmac("sha256", key).update(value, "utf8").digest();
 const sha256 = (value: Buffer | string) => createHash("sha256").update(value).digest("hex");
 // RFC 3986 unreserved characters stay; everything else is percent-encoded, as SigV4 requires.
-const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function canonicalQuery(search: URLSearchParams): string {
   return [...search.entries()]
@@ -27,9 +28,10 @@ function canonicalQuery(search: URLSearchParams): string {
  */
 export function signatureProblem(request: RecordedRequest, credentials: AwsCredentials, service: string): string | undefined {
   const authorization = String(request.headers.authorization ?? "");
-  const parts = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
-    authorization,
-  );
+  const parts =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
   if (!parts) return "missing or malformed SigV4 Authorization header";
   const [, accessKeyId, date, region, signedService, signedHeaders, signature] = parts as unknown as string[];
   if (accessKeyId !== credentials.accessKeyId) return "The security token included in the request is invalid.";
@@ -43,11 +45,25 @@ export function signatureProblem(request: RecordedRequest, credentials: AwsCrede
     .join("/");
   const headerNames = (signedHeaders as string).split(";");
   if (!headerNames.includes("host") || !headerNames.includes("x-amz-date")) return "host and x-amz-date must be signed";
-  const canonicalHeaders = headerNames.map((name) => `${name}:${String(request.headers[name] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+  const canonicalHeaders = headerNames
+    .map(
+      (name) =>
+        `${name}:${String(request.headers[name] ?? "")
+          .trim()
+          .replace(/\s+/g, " ")}\n`,
+    )
+    .join("");
   const payloadHash = sha256(request.raw);
   const claimedHash = request.headers["x-amz-content-sha256"];
   if (claimedHash !== undefined && claimedHash !== payloadHash) return "x-amz-content-sha256 does not match the body";
-  const canonicalRequest = [request.method, canonicalPath, canonicalQuery(url.searchParams), canonicalHeaders, signedHeaders, payloadHash].join("\n");
+  const canonicalRequest = [
+    request.method,
+    canonicalPath,
+    canonicalQuery(url.searchParams),
+    canonicalHeaders,
+    signedHeaders,
+    payloadHash,
+  ].join("\n");
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonicalRequest)].join("\n");
   const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, date as string), region as string), service), "aws4_request");

@@ -38,13 +38,22 @@ export function cohereFrames(turn: ModelTurn, _call: VendorCall): string[][] {
   if (toolCall) {
     groups.push([
       frame({ type: "tool-plan-delta", delta: { message: { tool_plan: "I will call the tool." } } }),
-      frame({ type: "tool-call-start", index: 0, delta: { message: { tool_calls: { ...toolCall, function: { name: toolCall.function.name, arguments: "" } } } } }),
-      frame({ type: "tool-call-delta", index: 0, delta: { message: { tool_calls: { function: { arguments: toolCall.function.arguments } } } } }),
+      frame({
+        type: "tool-call-start",
+        index: 0,
+        delta: { message: { tool_calls: { ...toolCall, function: { name: toolCall.function.name, arguments: "" } } } },
+      }),
+      frame({
+        type: "tool-call-delta",
+        index: 0,
+        delta: { message: { tool_calls: { function: { arguments: toolCall.function.arguments } } } },
+      }),
       frame({ type: "tool-call-end", index: 0 }),
     ]);
   } else {
     groups[0]?.push(frame({ type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } }));
-    for (const text of turn.text ?? []) groups.push([frame({ type: "content-delta", index: 0, delta: { message: { content: { text } } } })]);
+    for (const text of turn.text ?? [])
+      groups.push([frame({ type: "content-delta", index: 0, delta: { message: { content: { text } } } })]);
   }
   if (turn.cut) return groups;
   groups.push([

@@ -17,7 +17,9 @@ export async function startFakeGemini(options: { answer?: AnswerModel } = {}): P
     {
       route: geminiCall,
       credential: (request) =>
-        (request.headers["x-goog-api-key"] as string | undefined) ?? new URL(request.path, "http://fake").searchParams.get("key") ?? undefined,
+        (request.headers["x-goog-api-key"] as string | undefined) ??
+        new URL(request.path, "http://fake").searchParams.get("key") ??
+        undefined,
       error: geminiError,
       body: geminiBody,
       frames: geminiFrames,

@@ -28,7 +28,10 @@ export function geminiConversation(body: Record<string, unknown>): Record<string
   const messages = contents.map((content) => {
     const response = content.parts?.find((part) => part.functionResponse)?.functionResponse;
     if (response) return { role: "tool", content: JSON.stringify(response.response) };
-    return { role: content.role === "model" ? "assistant" : "user", content: (content.parts ?? []).map((part) => part.text ?? "").join("") };
+    return {
+      role: content.role === "model" ? "assistant" : "user",
+      content: (content.parts ?? []).map((part) => part.text ?? "").join(""),
+    };
   });
   const declarations = ((body.tools ?? []) as Array<{ functionDeclarations?: Array<{ name: string }> }>).flatMap(
     (tool) => tool.functionDeclarations ?? [],
@@ -46,7 +49,8 @@ export function geminiCall(request: RecordedRequest): VendorCall | { failure: Ve
     if (!/[?&]alt=sse(&|$)/.test(request.path)) return { failure: "bad-request", message: "this fake streams with alt=sse only" };
     return { operation: "stream", model, conversation: geminiConversation(request.body) };
   }
-  if (method === "embedContent" || method === "batchEmbedContents" || method === "predict") return { operation: "embed", model, conversation: {} };
+  if (method === "embedContent" || method === "batchEmbedContents" || method === "predict")
+    return { operation: "embed", model, conversation: {} };
   return { failure: "not-found", message: `unknown method ${method}` };
 }
 

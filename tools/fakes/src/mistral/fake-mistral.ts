@@ -27,7 +27,8 @@ export async function startFakeMistral(options: { answer?: AnswerModel } = {}): 
         const path = request.path.split("?")[0];
         const model = String(request.body.model ?? "");
         if (request.method === "POST" && path === "/v1/embeddings") return { operation: "embed", model, conversation: {} };
-        if (request.method !== "POST" || path !== "/v1/chat/completions") return { failure: "not-found", message: `no route ${request.path}` };
+        if (request.method !== "POST" || path !== "/v1/chat/completions")
+          return { failure: "not-found", message: `no route ${request.path}` };
         return { operation: request.body.stream === true ? "stream" : "generate", model, conversation: request.body };
       },
       credential: (request) => /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ""))?.[1],

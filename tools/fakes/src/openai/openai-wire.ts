@@ -61,7 +61,14 @@ export function chunkFrame(
   finishReason: string | null = null,
   extra: Record<string, unknown> = {},
 ): string {
-  const chunk = { id: ID, object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  const chunk = {
+    id: ID,
+    object: "chat.completion.chunk",
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 

@@ -49,7 +49,8 @@ function vertexCall(request: RecordedRequest): VendorCall | { failure: VendorFai
   );
   if (anthropic) {
     const body = request.body as { messages?: unknown[]; tools?: Array<{ name: string }>; anthropic_version?: unknown };
-    if (body.anthropic_version !== "vertex-2023-10-16") return { failure: "bad-request", message: "anthropic_version must be vertex-2023-10-16" };
+    if (body.anthropic_version !== "vertex-2023-10-16")
+      return { failure: "bad-request", message: "anthropic_version must be vertex-2023-10-16" };
     return {
       operation: anthropic[2] === "streamRawPredict" ? "stream" : "generate",
       model: anthropic[1] ?? "",
@@ -89,9 +90,7 @@ export async function startFakeVertex(options: { answer?: AnswerModel; project?:
       error: geminiError,
       body: (turn, call) => (call.model.startsWith("claude-") ? messageBody(turn, call.model) : geminiBody(turn, call)),
       frames: (turn, call) =>
-        call.model.startsWith("claude-")
-          ? streamEvents(turn, call.model).map((event) => [eventFrame(event)])
-          : geminiFrames(turn, call),
+        call.model.startsWith("claude-") ? streamEvents(turn, call.model).map((event) => [eventFrame(event)]) : geminiFrames(turn, call),
       streamHeaders: { "content-type": "text/event-stream" },
       embeddings: (_call, request) => ({
         predictions: ((request.body.instances ?? []) as unknown[]).map((_, index) => ({

@@ -16,7 +16,10 @@ export const azureOpenai = defineProviderType({
   settings: (fields) =>
     z
       .strictObject({
-        resourceName: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]*$/, "expected an Azure resource name").optional(),
+        resourceName: z
+          .string()
+          .regex(/^[a-zA-Z0-9][a-zA-Z0-9-]*$/, "expected an Azure resource name")
+          .optional(),
         baseURL: fields.baseURL,
         apiKeys: fields.apiKeys,
         apiVersion: z.string().min(1, "expected a non-empty string").optional(),

@@ -7,7 +7,13 @@ import { defineProviderType } from "../provider-type.js";
 export const groq = defineProviderType({
   telemetryName: "groq",
   settings: (fields) => z.strictObject({ apiKeys: fields.apiKeys, baseURL: fields.baseURL, models: fields.models }),
-  models: ["llama-3.3-70b-versatile", "llama-3.1-8b-instant", "openai/gpt-oss-120b", "openai/gpt-oss-20b", "moonshotai/kimi-k2-instruct-0905"],
+  models: [
+    "llama-3.3-70b-versatile",
+    "llama-3.1-8b-instant",
+    "openai/gpt-oss-120b",
+    "openai/gpt-oss-20b",
+    "moonshotai/kimi-k2-instruct-0905",
+  ],
   embeds: false,
   embeddingModels: [],
   credentialHeader: bearerCredential,

@@ -14,14 +14,19 @@ export const vertex = defineProviderType({
   settings: (fields) =>
     z.strictObject({
       project: z.string({ error: "expected a Google Cloud project id" }).min(1, "expected a Google Cloud project id"),
-      location: z.string({ error: "expected a location such as us-central1" }).regex(/^[a-z0-9-]+$/, "expected a location such as us-central1"),
+      location: z
+        .string({ error: "expected a location such as us-central1" })
+        .regex(/^[a-z0-9-]+$/, "expected a location such as us-central1"),
       credentials: z
         .string({ error: "expected the path of a service-account key file" })
         .optional()
         .transform((path, context): ServiceAccount => {
           const file = path ?? fields.environment.GOOGLE_APPLICATION_CREDENTIALS;
           if (file === undefined || file === "") {
-            context.addIssue({ code: "custom", message: "expected the path of a service-account key file (or GOOGLE_APPLICATION_CREDENTIALS)" });
+            context.addIssue({
+              code: "custom",
+              message: "expected the path of a service-account key file (or GOOGLE_APPLICATION_CREDENTIALS)",
+            });
             return z.NEVER;
           }
           try {
