@@ -141,3 +141,66 @@ describe.each(VENDOR_CASES.filter((vendor) => ["google", "azure-openai", "mistra
     });
   },
 );
+
+describe("vendor wire details through the runtime", () => {
+  it("google: an image part reaches Gemini as inlineData, and a JSON schema as responseSchema (structured output)", async () => {
+    const vendor = VENDOR_CASES.find((candidate) => candidate.type === "google")!;
+    const upstream = await vendor.start();
+    const runtime = createRuntime({ env: {}, maxRetries: 0, providers: { gemini: vendor.provider(upstream) as ProviderConfig } });
+    try {
+      await runtime.generate({
+        model: "gemini/gemini-2.5-flash",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is it?" },
+              { type: "image", url: "data:image/png;base64,iVBORw0KGgo=" },
+            ],
+          },
+        ],
+      });
+      const parts = (upstream.requests.at(-1)?.body.contents as Array<{ parts: unknown[] }>)[0]?.parts;
+      expect(parts).toEqual([{ text: "what is it?" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }]);
+      upstream.answer = () => ({ text: ['{"answer":', "42}"] });
+      const structured = await runtime.generate({
+        input: { text: "json please" },
+        model: "gemini/gemini-2.5-flash",
+        responseFormat: { type: "json", schema: { type: "object", properties: { answer: { type: "number" } }, required: ["answer"] } },
+      });
+      expect(JSON.parse(structured.content)).toEqual({ answer: 42 });
+      expect(upstream.requests.at(-1)?.body.generationConfig).toMatchObject({
+        responseMimeType: "application/json",
+        responseSchema: { type: "object", properties: { answer: { type: "number" } } },
+      });
+    } finally {
+      await runtime.close();
+      await upstream.close();
+    }
+  });
+
+  it("bedrock: an image part reaches Converse as an image block", async () => {
+    const vendor = VENDOR_CASES.find((candidate) => candidate.type === "bedrock")!;
+    const upstream = await vendor.start();
+    const runtime = createRuntime({ env: {}, maxRetries: 0, providers: { aws: vendor.provider(upstream) as ProviderConfig } });
+    try {
+      await runtime.generate({
+        model: "aws/amazon.nova-pro-v1:0",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what?" },
+              { type: "image", url: "data:image/png;base64,iVBORw0KGgo=" },
+            ],
+          },
+        ],
+      });
+      const content = (upstream.requests.at(-1)?.body.messages as Array<{ content: unknown[] }>)[0]?.content;
+      expect(content).toEqual([{ text: "what?" }, { image: { format: "png", source: { bytes: "iVBORw0KGgo=" } } }]);
+    } finally {
+      await runtime.close();
+      await upstream.close();
+    }
+  });
+});
