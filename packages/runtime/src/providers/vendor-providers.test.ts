@@ -1,5 +1,5 @@
 import type { DataStreamEvent } from "@conduit-ai/server-core";
-import { type FakeServer, PROVIDER_CASES as VENDOR_CASES, VENDOR_KEY } from "@conduit-ai/fakes";
+import { type AnswerModel, type FakeServer, PROVIDER_CASES as VENDOR_CASES, VENDOR_KEY } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
 import type { ProviderConfig } from "./providers-config.js";
@@ -160,9 +160,9 @@ describe("vendor wire details through the runtime", () => {
           },
         ],
       });
-      const parts = (upstream.requests.at(-1)?.body.contents as Array<{ parts: unknown[] }>)[0]?.parts;
+      const parts = (upstream.requests.at(-1)?.body.contents as Array<{ parts: unknown[] }> | undefined)?.[0]?.parts;
       expect(parts).toEqual([{ text: "what is it?" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }]);
-      upstream.answer = () => ({ text: ['{"answer":', "42}"] });
+      (upstream as typeof upstream & { answer: AnswerModel }).answer = () => ({ text: ['{"answer":', "42}"] });
       const structured = await runtime.generate({
         input: { text: "json please" },
         model: "gemini/gemini-2.5-flash",
@@ -196,7 +196,7 @@ describe("vendor wire details through the runtime", () => {
           },
         ],
       });
-      const content = (upstream.requests.at(-1)?.body.messages as Array<{ content: unknown[] }>)[0]?.content;
+      const content = (upstream.requests.at(-1)?.body.messages as Array<{ content: unknown[] }> | undefined)?.[0]?.content;
       expect(content).toEqual([{ text: "what?" }, { image: { format: "png", source: { bytes: "iVBORw0KGgo=" } } }]);
     } finally {
       await runtime.close();
