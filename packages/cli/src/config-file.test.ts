@@ -37,8 +37,8 @@ afterEach(killLeftovers);
 
 describe("the one config-file reader of conduit serve, conduit proxy and the demo", { timeout: 60_000 }, () => {
   it.each(["serve", "proxy"] as const)("%s: an unknown top-level key exits 2 naming it and listing the allowed ones", async (command) => {
-    const stderr = await refused(command, { proxy: proxySection, providers: { openai: {} } });
-    expect(stderr).toMatch(/unknown key\(s\) providers \(allowed: .*\bproxy\b.*\)/);
+    const stderr = await refused(command, { proxy: proxySection, provider: { openai: {} } });
+    expect(stderr).toMatch(/unknown key\(s\) provider \(allowed: .*\bproxy\b.*\bproviders\b.*\)/);
     expect(stderr).toContain("server");
   });
 

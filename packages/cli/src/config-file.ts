@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { parseProvidersConfig } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
 import { adminKeysOf, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
@@ -36,6 +37,7 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   admin: ["serve", "proxy"],
   console: ["serve", "proxy"],
   prices: ["serve", "proxy"],
+  providers: ["serve", "proxy"],
   redis: ["serve", "proxy"],
   telemetry: ["serve", "proxy"],
   metrics: ["serve", "proxy"],
@@ -88,6 +90,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv, usage 
   redisTopologyOf(env, file.redis, where);
   // A CONDUIT_ADMIN_KEY too short to be used stops the start instead of being ignored.
   adminKeysOf(file.admin, env);
+  checkProviders(file.providers, env, where);
   const server: ServerAdapterConfig = fromFile;
   const port = values.port ?? (env.PORT || undefined);
   if (port !== undefined) {
@@ -168,6 +171,19 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
     throw new UsageError(
       `${where}: proxy.clientKeys cannot be used beside a "keys" section (the proxy then admits virtual keys only): remove proxy.clientKeys and give each client a virtual key (POST /admin/keys, conduit keys create)`,
     );
+}
+
+/**
+ * The `providers` key (and the provider environment shortcuts it sits beside) checked as the
+ * runtime will read it, `"env:NAME"` secrets included: a mistake exits 2 naming the key
+ * (`providers.gemini.apiKeys: expected a non-empty array`) before anything starts.
+ */
+export function checkProviders(section: unknown, env: NodeJS.ProcessEnv, where = "Configuration"): void {
+  try {
+    parseProvidersConfig(section, env);
+  } catch (error) {
+    throw new UsageError(`${where}: ${(error as Error).message}`);
+  }
 }
 
 /** The config file's top-level `metrics` key as the server's `metrics` option (`server.metrics`: who reads `/api/metrics`); both at once exit 2. */

@@ -1,4 +1,4 @@
-import { type McpServerConfig, createRuntime } from "@conduit-ai/runtime";
+import { type McpServerConfig, type ProviderConfig, createRuntime } from "@conduit-ai/runtime";
 import {
   type MiddlewareDefinition,
   type ServerAdapter,
@@ -70,6 +70,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   }
   const runtime = createRuntime({
     env,
+    // Checked by parseServeOptions already (exit 2 naming the key).
+    providers: options.file.providers as Record<string, ProviderConfig> | undefined,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
     usage: { prices, ...(redis ? { redis, keyPrefix: `${keyPrefix}usage:` } : {}) },
     ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:` } : {}),
@@ -77,6 +79,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   });
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
+    // Every configured provider's package now: a missing one stops the start with its install line.
+    await runtime.loadProviders();
     proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, prices, ...(governance ? { gate: governance.gate } : {}) });
   } catch (error) {
     await runtime.close();

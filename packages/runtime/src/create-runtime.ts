@@ -29,9 +29,11 @@ import { McpManager } from "./mcp/mcp-manager.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
 import { memoryOptionsOf } from "./memory/memory-options.js";
 import { TurnMemory, withMemoryUnavailable } from "./memory/turn-memory.js";
-import { anthropicProvider, openAIProvider } from "./providers/provider-config.js";
+import { configureProvider } from "./providers/configured-provider.js";
+import { environmentProviders } from "./providers/provider-config.js";
 import { mapProviderError } from "./providers/provider-error.js";
-import { type ConfiguredProvider, ProviderRegistry } from "./providers/provider-registry.js";
+import { ProviderRegistry } from "./providers/provider-registry.js";
+import { parseProvidersConfig } from "./providers/providers-config.js";
 import { createInputResolver, emitProcessDeprecation } from "./resolve-input.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 import { builtinTools } from "./tools/builtin-tools.js";
@@ -67,11 +69,18 @@ export class ConduitRuntime implements Runtime {
   constructor(options: RuntimeOptions = {}) {
     const environment = options.env ?? process.env;
     this.#logger = options.logger ?? createConsoleLogger("warn");
-    const configured = [
-      options.openai === false ? undefined : openAIProvider(options.openai, environment),
-      options.anthropic === false ? undefined : anthropicProvider(options.anthropic, environment),
-    ].filter((provider): provider is ConfiguredProvider => provider !== undefined);
-    this.providers = new ProviderRegistry(configured, options.defaultProvider ?? environment.CONDUIT_DEFAULT_PROVIDER);
+    // The `providers` config first (in its order), then the environment's shortcuts it does not name.
+    const named = parseProvidersConfig(options.providers, environment);
+    const entries = [...named, ...environmentProviders(options, environment, new Set(named.map((entry) => entry.name)))];
+    const setup = {
+      environment,
+      keySources: options.keySources,
+      warn: (message: string) => this.#logger.warn({ component: "runtime" }, message),
+    };
+    this.providers = new ProviderRegistry(
+      entries.map((entry) => configureProvider(entry, setup)),
+      options.defaultProvider ?? environment.CONDUIT_DEFAULT_PROVIDER,
+    );
     this.tools = new RuntimeToolRegistry();
     if (options.builtinTools !== false) for (const tool of builtinTools) this.tools.register(tool);
     for (const tool of options.tools ?? []) this.tools.register(tool);
@@ -101,6 +110,15 @@ export class ConduitRuntime implements Runtime {
   /** Resolves once every MCP server's first connection attempt has settled. */
   ready(): Promise<void> {
     return this.mcp.ready();
+  }
+
+  /**
+   * Imports every configured provider's AI SDK package now instead of on its first call; rejects
+   * with `MissingDependencyError` (naming the install line) when one is not installed. The
+   * server commands await it before they listen.
+   */
+  loadProviders(): Promise<void> {
+    return this.providers.load();
   }
 
   #run(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {

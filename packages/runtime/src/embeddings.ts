@@ -46,7 +46,7 @@ export async function embedTexts(
         (signal): signal is AbortSignal => signal !== undefined,
       );
       const result = await embedMany({
-        model: provider.embeddingModel(model),
+        model: await provider.embeddingModel(model),
         values,
         maxRetries: call.maxRetries,
         ...(context.traceSpan === undefined ? {} : { headers: context.traceSpan.traceHeaders() }),

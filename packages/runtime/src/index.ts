@@ -11,6 +11,12 @@ export { RedisConversationStore, type RedisConversationStoreOptions } from "./me
 export { cosineSimilarity, embedLocally, LOCAL_EMBEDDING_DIMENSION, LOCAL_EMBEDDING_MODEL } from "./providers/local-embeddings.js";
 export type { AnthropicProviderOptions, OpenAIProviderOptions } from "./providers/provider-config.js";
 export { mapProviderError } from "./providers/provider-error.js";
+export { ProviderConfigError, type ProviderConfigIssue } from "./providers/provider-config-error.js";
+export { type ProviderConfig, type ProviderEntry, parseProvidersConfig } from "./providers/providers-config.js";
+export { PROVIDER_TYPE_NAMES, PROVIDER_TYPES, type ProviderTypeName } from "./providers/types/index.js";
+export type { ProviderType } from "./providers/provider-type.js";
+export type { KeySourceFactory, KeySourceRequest } from "./providers/configured-provider.js";
+export { singleKeySource } from "./providers/single-key-source.js";
 export { LOCAL_PROVIDER, LOCAL_TEXT_MODEL } from "./providers/provider-registry.js";
 export { RuntimeErrorCode } from "./runtime-errors.js";
 export type { RuntimeOptions } from "./runtime-options.js";

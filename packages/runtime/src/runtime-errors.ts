@@ -47,6 +47,16 @@ export function modelNotAvailable(provider: string, model: string, available: st
   });
 }
 
+/** A provider with no listed models (an OpenAI-compatible server, Azure deployments) needs the call to name one. */
+export function modelRequired(provider: string): ServerAdapterError {
+  return new ServerAdapterError(`Provider "${provider}" lists no default model: name one (model: "${provider}/<model>")`, {
+    code: RuntimeErrorCode.MODEL_NOT_AVAILABLE,
+    statusCode: 400,
+    category: "VALIDATION",
+    details: { provider, available: [] },
+  });
+}
+
 export function toolNotFound(name: string): ServerAdapterError {
   return new ServerAdapterError(`Tool "${name}" not found`, {
     code: RuntimeErrorCode.TOOL_NOT_FOUND,

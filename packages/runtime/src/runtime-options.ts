@@ -5,7 +5,9 @@ import type { McpConnectionOptions, McpServerConfig } from "./mcp/mcp-config.js"
 import type { ConversationStore } from "./memory/conversation-store.js";
 import type { MemoryOptions } from "./memory/memory-options.js";
 import type { MemoryLimits } from "./memory/memory-limits.js";
+import type { KeySourceFactory } from "./providers/configured-provider.js";
 import type { AnthropicProviderOptions, Environment, OpenAIProviderOptions } from "./providers/provider-config.js";
+import type { ProviderConfig } from "./providers/providers-config.js";
 import type { ToolDefinition } from "./tools/runtime-tool.js";
 import type { UsageRecord } from "./usage-record.js";
 import type { RuntimeUsageOptions } from "./usage/usage-options.js";
@@ -18,8 +20,21 @@ export interface ProviderTimeout {
 
 /** Options of `createRuntime`; anything omitted comes from the environment or an embedded default. */
 export interface RuntimeOptions {
-  /** Where `OPENAI_*`, `ANTHROPIC_*`, `REDIS_URL` are read; default `process.env`. */
+  /** Where `OPENAI_*`, `ANTHROPIC_*`, the other provider shortcuts, `"env:NAME"` secrets and `REDIS_URL` are read; default `process.env`. */
   env?: Environment;
+  /**
+   * Named providers: `{ "<name>": { type, ...settings } }` (types `openai`, `anthropic`,
+   * `openai-compatible`, `azure-openai`, `google`, `vertex`, `bedrock`, `mistral`, `cohere`, `xai`,
+   * `groq`, `deepseek`), called as `model: "<name>/<model>"`. They come first (the first is the
+   * default provider); environment shortcuts add the names not given here. A bad entry throws
+   * `ProviderConfigError` naming the key.
+   */
+  providers?: Record<string, ProviderConfig>;
+  /**
+   * The `KeySource` of each provider with `apiKeys` (how its key is chosen per request): the
+   * server's key pool plugs in here. Undefined (or returning undefined): one key, the first.
+   */
+  keySources?: KeySourceFactory;
   /** OpenAI or any OpenAI-compatible server; `false` disables it even when the environment sets it. */
   openai?: OpenAIProviderOptions | false;
   anthropic?: AnthropicProviderOptions | false;

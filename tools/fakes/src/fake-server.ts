@@ -4,10 +4,20 @@ import { listenOnLoopback } from "./listen-on-loopback.js";
 /**
  * How a fake vendor answers the next requests, whatever its wire format: a normal answer
  * (`text`; `tool` calls the `calculator` tool, `first-tool` the first tool the request declares),
- * the vendor's 401, 429 (`retry-after: 7`) or 500 error, a stream `cut` after its first frame,
+ * the vendor's 401, 403 (`forbidden`), 429 (`retry-after: 7`) or 500 error, a stream `cut` after its first frame,
  * a stream that `stall`s after its first frame (a JSON call gets nothing), or no answer at all (`hang`).
  */
-export type FakeScenario = "text" | "tool" | "first-tool" | "unauthorized" | "rate-limited" | "server-error" | "cut" | "stall" | "hang";
+export type FakeScenario =
+  | "text"
+  | "tool"
+  | "first-tool"
+  | "unauthorized"
+  | "forbidden"
+  | "rate-limited"
+  | "server-error"
+  | "cut"
+  | "stall"
+  | "hang";
 
 /** One request as a fake received it. */
 export interface RecordedRequest {
@@ -119,13 +129,20 @@ export interface FramePacing {
  * together, as real providers send them), stopping when the client left; then ends, cuts or stalls.
  * Resolves with the number of groups written.
  */
-export async function writeFrames(response: ServerResponse, groups: string[][], pacing: FramePacing = {}): Promise<number> {
+export async function writeFrames(
+  response: ServerResponse,
+  groups: Array<Array<string | Buffer>>,
+  pacing: FramePacing = {},
+): Promise<number> {
   const ending = pacing.ending ?? "end";
   for (const [index, group] of groups.entries()) {
     if (index === pacing.holdAt) await pacing.held;
     if (index > 0 && pacing.gapMs) await sleep(pacing.gapMs);
     if (response.destroyed) return index;
-    const bytes = group.join("");
+    // Binary frames (AWS event streams) are written as bytes, text frames as one string.
+    const bytes = group.some((frame) => typeof frame !== "string")
+      ? Buffer.concat(group.map((frame) => (typeof frame === "string" ? Buffer.from(frame) : frame)))
+      : group.join("");
     const last = index === groups.length - 1;
     // A cut body is destroyed only once its frames have reached the socket: the client sees a stream break off.
     if (last && ending === "cut") response.write(bytes, () => setTimeout(() => response.socket?.destroy(), 20));

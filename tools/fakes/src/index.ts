@@ -30,3 +30,13 @@ export {
 export { claudeAnswer, type MessagesEvent, textMessage, textStreamEvents } from "./anthropic/anthropic-wire.js";
 export { type CodexReply, codexStream, type FakeCodex, startFakeCodex } from "./codex/fake-codex.js";
 export { type IdentityServer, type IdentityServerOptions, type SigningKey, startIdentityServer } from "./identity/identity-server.js";
+export { startVendorFake, type VendorCall, type VendorFailure, type VendorFake, type VendorWire, VENDOR_USAGE } from "./vendor-fake.js";
+export { startFakeGemini } from "./gemini/fake-gemini.js";
+export { type FakeVertex, type ServiceAccountFile, startFakeVertex } from "./vertex/fake-vertex.js";
+export { type FakeBedrock, startFakeBedrock } from "./bedrock/fake-bedrock.js";
+export { eventStreamMessage } from "./bedrock/event-stream.js";
+export { type FakeAzureOpenAI, startFakeAzureOpenAI } from "./azure/fake-azure-openai.js";
+export { startFakeMistral } from "./mistral/fake-mistral.js";
+export { startFakeCohere } from "./cohere/fake-cohere.js";
+export type { UsageStyle } from "./openai/openai-wire.js";
+export { PROVIDER_CASES, type ProviderSettings, VENDOR_KEY, type VendorCase } from "./provider-cases.js";

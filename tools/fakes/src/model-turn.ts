@@ -6,6 +6,8 @@ export interface TurnUsage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Output tokens spent reasoning (part of `output`), for vendors that report them. */
+  reasoning?: number;
 }
 
 /**

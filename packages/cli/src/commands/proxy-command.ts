@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
 import { type ProxyConfig, chatCompletionsFor, createProxy, parseProxyConfig, registerProxyRoutes } from "@conduit-ai/proxy";
-import { createRuntime } from "@conduit-ai/runtime";
+import { type ProviderConfig, createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createHealthRoutes, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { RedisTopology } from "@conduit-ai/server-core/middleware";
 import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
 import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
-import { readConfigFile, withMetricsSection } from "../config-file.js";
+import { checkProviders, readConfigFile, withMetricsSection } from "../config-file.js";
 import { adminKeysOf, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
@@ -15,8 +15,8 @@ import { drainOnSignals } from "./drain-on-signals.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
-Also honours the file's "server", "keys", "admin", "console", "prices", "redis", "telemetry" and "metrics" keys (virtual keys,
-the /admin API, one price table, the Redis topology); with "admin": {"keys": ["<at least 32 characters>"]} in the file, the
+Also honours the file's "server", "providers", "keys", "admin", "console", "prices", "redis", "telemetry" and "metrics" keys
+(named providers as <name>/<model>, virtual keys, the /admin API, one price table, the Redis topology); with "admin": {"keys": ["<at least 32 characters>"]} in the file, the
 operator console at /console. Any other key (auth, mcpServers, … are conduit serve's) exits 2.
 Environment: PORT, HOST, REDIS_URL | REDIS_CLUSTER_NODES | REDIS_SENTINELS + REDIS_SENTINEL_MASTER (for "store": "redis"), REDIS_USERNAME, REDIS_PASSWORD, REDIS_KEY_PREFIX, DATABASE_URL, CONDUIT_KEYS_SECRET, CONDUIT_ADMIN_KEY.`;
 
@@ -33,6 +33,8 @@ interface ProxyCommandOptions {
   /** The file's `admin` and `console` keys: the operator console when an admin key exists. */
   admin?: unknown;
   console?: unknown;
+  /** The file's `providers` (checked): the runtime's named providers, `<name>/<model>` on /v1/chat/completions. */
+  providers?: Record<string, ProviderConfig>;
 }
 
 function oneLine(message: string): string {
@@ -90,6 +92,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   }
   // A CONDUIT_ADMIN_KEY too short to be used stops the start instead of being ignored.
   adminKeysOf(file.admin, env);
+  checkProviders(file.providers, env, `Config file ${path}`);
   try {
     serverPrices(file);
   } catch (error) {
@@ -104,6 +107,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     telemetry: file.telemetry,
     admin: file.admin,
     console: file.console,
+    ...(file.providers === undefined ? {} : { providers: file.providers as Record<string, ProviderConfig> }),
     ...(redis ? { redis } : {}),
   };
 }
@@ -135,7 +139,9 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
     // One price table: the usage ledger charges what the proxy's pool and governance charge.
     const prices = serverPrices(options.governance);
-    const runtime = createRuntime({ env, usage: { prices } });
+    const runtime = createRuntime({ env, usage: { prices }, ...(options.providers ? { providers: options.providers } : {}) });
+    // Every configured provider's package now: a missing one stops the start with its install line.
+    await runtime.loadProviders();
     const proxy = createProxy(
       { ...options.proxy, prices },
       {

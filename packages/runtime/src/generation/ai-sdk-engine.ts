@@ -43,18 +43,29 @@ function toToolSet(plan: GenerationPlan): ToolSet | undefined {
   return tools;
 }
 
-function toUsage(usage: LanguageModelUsage | undefined): TokenUsage {
+/** The AI SDK's usage in the runtime's shape: the cache and reasoning details only when the vendor reported them. */
+export function toUsage(usage: LanguageModelUsage | undefined): TokenUsage {
   const inputTokens = usage?.inputTokens ?? 0;
   const outputTokens = usage?.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };
+  const cacheReadTokens = usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens;
+  const cacheWriteTokens = usage?.inputTokenDetails?.cacheWriteTokens;
+  const reasoningTokens = usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.totalTokens ?? inputTokens + outputTokens,
+    ...(cacheReadTokens ? { cacheReadTokens } : {}),
+    ...(cacheWriteTokens ? { cacheWriteTokens } : {}),
+    ...(reasoningTokens ? { reasoningTokens } : {}),
+  };
 }
 
-function callSettings(plan: GenerationPlan) {
+async function callSettings(plan: GenerationPlan) {
   const languageModel = plan.provider.languageModel;
   if (languageModel === undefined) throw new Error(`Provider ${plan.provider.name} has no language models`);
   const tools = toToolSet(plan);
   return {
-    model: languageModel(plan.model),
+    model: await languageModel(plan.model),
     messages: toMessages(plan),
     maxRetries: plan.maxRetries,
     ...(plan.timeout === undefined ? {} : { timeout: plan.timeout }),
@@ -96,7 +107,7 @@ function errorText(error: unknown): string {
 export async function* generateWithAiSdk(plan: GenerationPlan): AsyncGenerator<GenerationPart> {
   let result: Awaited<ReturnType<typeof generateText>>;
   try {
-    result = await generateText(callSettings(plan));
+    result = await generateText(await callSettings(plan));
   } catch (error) {
     yield { type: "error", error: mapProviderError(error, plan.provider.name, plan.context.signal) };
     return;
@@ -125,7 +136,7 @@ export async function* generateWithAiSdk(plan: GenerationPlan): AsyncGenerator<G
 export async function* streamWithAiSdk(plan: GenerationPlan): AsyncGenerator<GenerationPart> {
   try {
     // onError is a no-op: errors arrive as `error` parts below, and the default handler would log them a second time.
-    const result = streamText({ ...callSettings(plan), onError: () => {} });
+    const result = streamText({ ...(await callSettings(plan)), onError: () => {} });
     for await (const part of result.fullStream) {
       switch (part.type) {
         case "text-start":

@@ -7,6 +7,7 @@ import { CallGuard } from "./call-guard.js";
 import { type ChatMessage, type ToolCallMessage, initialMessages, requestBody } from "./chat-completions-request.js";
 import { openStream } from "./chat-completions-retry.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
+import { addTokenUsage, type ChatCompletionsUsage, fromChatCompletionsUsage } from "./token-usage.js";
 
 interface StreamChunk {
   choices?: Array<{
@@ -16,7 +17,7 @@ interface StreamChunk {
     } | null;
     finish_reason?: string | null;
   }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  usage?: ChatCompletionsUsage | null;
   error?: { message?: string } | string;
 }
 
@@ -87,11 +88,7 @@ async function* streamStep(
             details: { provider: plan.provider.name },
           });
         }
-        if (chunk.usage) {
-          const input = chunk.usage.prompt_tokens ?? 0;
-          const output = chunk.usage.completion_tokens ?? 0;
-          result.usage = { inputTokens: input, outputTokens: output, totalTokens: chunk.usage.total_tokens ?? input + output };
-        }
+        if (chunk.usage) result.usage = fromChatCompletionsUsage(chunk.usage);
         const choice = chunk.choices?.[0];
         if (choice === undefined) continue;
         const content = choice.delta?.content;
@@ -149,12 +146,6 @@ async function runTool(plan: GenerationPlan, call: ToolCallMessage): Promise<unk
   }
 }
 
-const addUsage = (total: TokenUsage, step: TokenUsage): TokenUsage => ({
-  inputTokens: total.inputTokens + step.inputTokens,
-  outputTokens: total.outputTokens + step.outputTokens,
-  totalTokens: total.totalTokens + step.totalTokens,
-});
-
 /**
  * Streams a generation from an OpenAI-compatible Chat Completions server with Conduit's own
  * lean client (see `ChatCompletionsEndpoint`): the same parts, tool loop (`maxSteps`),
@@ -167,7 +158,7 @@ export async function* streamChatCompletions(plan: GenerationPlan, endpoint: Cha
   try {
     for (let step = 0; ; step++) {
       const result = yield* streamStep(endpoint, plan, messages, `text_${step}`);
-      usage = addUsage(usage, result.usage);
+      usage = addTokenUsage(usage, result.usage);
       if (result.toolCalls.length === 0 || plan.tools.length + plan.clientTools.length === 0) {
         yield { type: "finish", reason: result.finishReason, usage };
         return;

@@ -35,7 +35,8 @@ export async function openStream(
 ): Promise<IncomingMessage> {
   for (let attempt = 0; ; attempt++) {
     guard.check();
-    const { request, response } = endpoint.post(body, plan.context.traceSpan?.traceHeaders());
+    const lease = await endpoint.keys?.pick(plan.context.signal);
+    const { request, response } = endpoint.post(body, plan.context.traceSpan?.traceHeaders(), lease);
     guard.attach(request);
     try {
       return await response;

@@ -16,7 +16,9 @@ function startSpan(tracing: Tracing, plan: GenerationPlan): TraceSpan {
     parent: plan.context.traceSpan,
     attributes: {
       "gen_ai.operation.name": "chat",
-      "gen_ai.provider.name": plan.provider.name,
+      // OpenTelemetry's well-known vendor name; the configured name tells two providers of one vendor apart.
+      "gen_ai.provider.name": plan.provider.telemetryName,
+      "conduit.provider.name": plan.provider.name,
       "gen_ai.request.model": plan.model,
       "gen_ai.request.max_tokens": plan.maxTokens,
       "gen_ai.request.temperature": plan.temperature,
@@ -72,6 +74,8 @@ async function* traced(
           "gen_ai.response.finish_reasons": [part.reason],
           "gen_ai.usage.input_tokens": part.usage.inputTokens,
           "gen_ai.usage.output_tokens": part.usage.outputTokens,
+          "gen_ai.usage.cache_read.input_tokens": part.usage.cacheReadTokens,
+          "gen_ai.usage.cache_creation.input_tokens": part.usage.cacheWriteTokens,
           ...(tracing.captureContent
             ? {
                 "gen_ai.output.messages": JSON.stringify([

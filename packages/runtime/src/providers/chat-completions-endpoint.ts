@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, type IncomingMessage, type ClientRequest, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { KeyLease, KeyOutcome, KeySource } from "@conduit-ai/server-core";
 import { APICallError } from "ai";
 
 /** Largest error body read from a failed call (the message is in the first bytes). */
@@ -17,8 +18,11 @@ export class ChatCompletionsEndpoint {
   readonly #headers: Record<string, string>;
   readonly #agent: HttpAgent;
   readonly #send: typeof httpRequest;
+  /** Where each request's key comes from (`Authorization: Bearer <key>`); none for a server without keys. */
+  readonly keys: KeySource | undefined;
 
-  constructor(options: { baseURL: string; apiKey?: string; headers?: Record<string, string> }) {
+  constructor(options: { baseURL: string; keys?: KeySource; headers?: Record<string, string> }) {
+    this.keys = options.keys;
     this.url = new URL(`${options.baseURL.replace(/\/+$/, "")}/chat/completions`);
     const https = this.url.protocol === "https:";
     this.#send = https ? httpsRequest : httpRequest;
@@ -26,7 +30,6 @@ export class ChatCompletionsEndpoint {
     this.#headers = {
       "content-type": "application/json",
       accept: "text/event-stream",
-      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
     };
   }
@@ -35,28 +38,46 @@ export class ChatCompletionsEndpoint {
    * Sends one streaming call. Resolves with the `200` response (its body not read yet) and
    * the request, so the caller can destroy both; rejects with the AI SDK's `APICallError`
    * for any other status (so `mapProviderError` and the retry rule treat it as they treat the
-   * SDK's own), or with the network error. `traceHeaders` name the model call's span upstream.
+   * SDK's own), or with the network error. `traceHeaders` name the model call's span upstream;
+   * `lease` is the key to send (from `keys`), told how the request went.
    */
   post(
     body: Record<string, unknown>,
     traceHeaders: Record<string, string> = {},
+    lease?: KeyLease,
   ): { request: ClientRequest; response: Promise<IncomingMessage> } {
     const json = JSON.stringify(body);
     const request = this.#send(this.url, {
       method: "POST",
       agent: this.#agent,
-      headers: { ...this.#headers, ...traceHeaders, "content-length": Buffer.byteLength(json) },
+      headers: {
+        ...this.#headers,
+        ...traceHeaders,
+        ...(lease ? { authorization: `Bearer ${lease.key}` } : {}),
+        "content-length": Buffer.byteLength(json),
+      },
     });
+    // Reported once: an error after the response (a stream cut later) is not the key's doing.
+    let report = lease ? (outcome: KeyOutcome) => lease.report(outcome) : undefined;
+    const reportOnce = (outcome: KeyOutcome) => {
+      report?.(outcome);
+      report = undefined;
+    };
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      request.once("error", reject);
+      request.once("error", (error) => {
+        reportOnce({});
+        reject(error);
+      });
       request.once("response", (incoming) => {
         const status = incoming.statusCode ?? 0;
+        reportOnce({ status, headers: new Headers(headerRecord(incoming)) });
         if (status >= 200 && status < 300) {
           resolve(incoming);
           return;
         }
         readErrorBody(incoming).then(
-          (text) => reject(callError(this.url.href, body, status, incoming, text)),
+          // Some vendors echo the key they refused: it never reaches the caller.
+          (text) => reject(callError(this.url.href, body, status, incoming, lease ? text.replaceAll(lease.key, "[redacted]") : text)),
           (error: unknown) => reject(error),
         );
       });

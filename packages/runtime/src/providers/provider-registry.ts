@@ -1,7 +1,7 @@
 import type { ProviderInfo } from "@conduit-ai/server-core";
 import type { EmbeddingModel, LanguageModel } from "ai";
 import type { ChatCompletionsEndpoint } from "./chat-completions-endpoint.js";
-import { modelNotAvailable, providerNotConfigured } from "../runtime-errors.js";
+import { modelNotAvailable, modelRequired, providerNotConfigured } from "../runtime-errors.js";
 import { LOCAL_EMBEDDING_MODEL } from "./local-embeddings.js";
 
 export const LOCAL_PROVIDER = "local";
@@ -9,15 +9,26 @@ export const LOCAL_TEXT_MODEL = "echo";
 
 /** One provider the runtime can call; the local provider has no AI SDK models. */
 export interface ConfiguredProvider {
+  /** Its name in the config (`providers.<name>`), the `<provider>` of `<provider>/<model>`. */
   name: string;
-  /** Text models; the first is the default. */
+  /** Its type (`openai`, `google`, …; `local` for the offline provider). */
+  type: string;
+  /** OpenTelemetry's `gen_ai.provider.name` for its vendor (`gcp.gemini`, `aws.bedrock`, …). */
+  telemetryName: string;
+  /** Text models listed; the first is the default. */
   models: string[];
-  /** Embedding models; the first is the default. */
+  /** Embedding models listed; the first is the default. */
   embeddingModels: string[];
-  languageModel?: (modelId: string) => LanguageModel;
-  embeddingModel?: (modelId: string) => EmbeddingModel;
+  /** Any text model id is accepted, not only the listed ones (no `models` setting). */
+  acceptsAnyModel?: boolean;
+  acceptsAnyEmbeddingModel?: boolean;
+  /** The model of an id, once the provider's package is loaded. */
+  languageModel?: (modelId: string) => Promise<LanguageModel>;
+  embeddingModel?: (modelId: string) => Promise<EmbeddingModel>;
   /** An OpenAI-compatible server whose streams Conduit reads itself (lighter than the AI SDK's pipeline). */
   chatCompletions?: ChatCompletionsEndpoint;
+  /** Loads the provider's package now (`MissingDependencyError` when it is not installed). */
+  load?: () => Promise<void>;
 }
 
 export interface ResolvedModel {
@@ -27,6 +38,8 @@ export interface ResolvedModel {
 
 export const localProvider: ConfiguredProvider = {
   name: LOCAL_PROVIDER,
+  type: LOCAL_PROVIDER,
+  telemetryName: LOCAL_PROVIDER,
   models: [LOCAL_TEXT_MODEL],
   embeddingModels: [LOCAL_EMBEDDING_MODEL],
 };
@@ -52,10 +65,25 @@ export class ProviderRegistry {
     return [...this.#providers.keys()];
   }
 
+  /**
+   * The provider and model of a request: `provider` + `model`, or `model: "<provider>/<model>"`
+   * when `provider` is absent and the part before the first `/` names a configured provider (so
+   * `groq/openai/gpt-oss-20b` is Groq's `openai/gpt-oss-20b`); otherwise the default provider.
+   */
   resolve(purpose: "text" | "embedding", providerName?: string, model?: string): ResolvedModel {
-    const name = providerName ?? this.#defaultFor(purpose);
+    let named = providerName;
+    let requested = model;
+    const slash = model?.indexOf("/") ?? -1;
+    if (named === undefined && model !== undefined && slash > 0 && this.#providers.has(model.slice(0, slash))) {
+      named = model.slice(0, slash);
+      requested = model.slice(slash + 1);
+    }
+    const name = named ?? this.#defaultFor(purpose);
     const provider = this.#providers.get(name);
-    const supports = (candidate: ConfiguredProvider) => (purpose === "text" ? candidate.models : candidate.embeddingModels).length > 0;
+    const supports = (candidate: ConfiguredProvider) =>
+      purpose === "text"
+        ? candidate.models.length > 0 || candidate.acceptsAnyModel === true
+        : candidate.embeddingModels.length > 0 || candidate.acceptsAnyEmbeddingModel === true;
     if (provider === undefined || !supports(provider)) {
       throw providerNotConfigured(
         name,
@@ -63,9 +91,16 @@ export class ProviderRegistry {
       );
     }
     const models = purpose === "text" ? provider.models : provider.embeddingModels;
-    const chosen = model ?? models[0] ?? "";
-    if (!models.includes(chosen)) throw modelNotAvailable(name, chosen, models);
+    const open = purpose === "text" ? provider.acceptsAnyModel : provider.acceptsAnyEmbeddingModel;
+    const chosen = requested ?? models[0];
+    if (chosen === undefined) throw modelRequired(name);
+    if (!models.includes(chosen) && !(open === true && chosen !== "")) throw modelNotAvailable(name, chosen, models);
     return { provider, model: chosen };
+  }
+
+  /** Loads every provider's package (the server's start awaits it: a missing one stops the start). */
+  async load(): Promise<void> {
+    await Promise.all([...this.#providers.values()].map((provider) => provider.load?.()));
   }
 
   /** Embeddings fall back to the local provider when the default provider has none (Anthropic). */

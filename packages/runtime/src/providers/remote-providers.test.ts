@@ -20,7 +20,11 @@ const vendors = [
   {
     name: "anthropic",
     start: () => startFakeAnthropic({ anyCredential: true, answer: conversationAnswer("Anthropic", { input: 12, output: 5 }) }),
-    environment: (url: string) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: `${url}/v1` }),
+    environment: (url: string) => ({
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      ANTHROPIC_BASE_URL: `${url}/v1`,
+      ANTHROPIC_MODELS: "claude-sonnet-4-5,claude-haiku-4-5",
+    }),
     model: "claude-sonnet-4-5",
   },
 ] as const;

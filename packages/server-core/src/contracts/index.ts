@@ -12,5 +12,6 @@ export * from "./stream-event.js";
 export * from "./usage.js";
 export * from "./frameworks.js";
 export * from "./gate.js";
+export * from "./key-source.js";
 export * from "./tracing.js";
 export * from "./error-writer.js";

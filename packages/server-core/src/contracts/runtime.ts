@@ -77,10 +77,21 @@ export interface GenerateRequest {
   maxSteps?: number;
 }
 
+/**
+ * Tokens one generation used, as the vendor reported them. The optional details use the names of
+ * `GateUsage` (`cacheReadTokens`, `cacheWriteTokens`) and are part of the counts above: cache reads
+ * and writes are input tokens, reasoning tokens are output tokens. Absent when the vendor sent none.
+ */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens served from the vendor's prompt cache. */
+  cacheReadTokens?: number;
+  /** Input tokens written to the vendor's prompt cache. */
+  cacheWriteTokens?: number;
+  /** Output tokens the model spent reasoning (thinking) before its answer. */
+  reasoningTokens?: number;
 }
 
 export interface ToolCallRecord {

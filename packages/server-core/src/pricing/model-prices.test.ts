@@ -14,13 +14,27 @@ describe("the price table", () => {
     expect(priceOf(mergePrices({ "openai/gpt-4o": { input: 9, output: 9 } }), "openai/gpt-4o")).toMatchObject({ input: 9 });
   });
 
+  it("prices the current models of every provider type, routed as <provider>/<model>", () => {
+    expect(priceOf(DEFAULT_PRICES, "gemini/gemini-2.5-flash")).toMatchObject({ input: 0.3, output: 2.5, cacheRead: 0.03 });
+    expect(priceOf(DEFAULT_PRICES, "vertex/claude-sonnet-4-5@20250929")).toMatchObject({ input: 3, output: 15 });
+    expect(priceOf(DEFAULT_PRICES, "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0")).toMatchObject({ input: 3, cacheWrite: 3.75 });
+    expect(priceOf(DEFAULT_PRICES, "bedrock/amazon.nova-pro-v1:0")).toMatchObject({ input: 0.8, output: 3.2 });
+    expect(priceOf(DEFAULT_PRICES, "mistral/mistral-large-latest")).toMatchObject({ input: 2, output: 6 });
+    expect(priceOf(DEFAULT_PRICES, "cohere/command-a-03-2025")).toMatchObject({ input: 2.5, output: 10 });
+    expect(priceOf(DEFAULT_PRICES, "cohere/command-r-08-2024")).toMatchObject({ input: 0.15 });
+    expect(priceOf(DEFAULT_PRICES, "xai/grok-4-fast-reasoning")).toMatchObject({ input: 0.2, output: 0.5 });
+    expect(priceOf(DEFAULT_PRICES, "groq/openai/gpt-oss-120b")).toMatchObject({ input: 0.15, output: 0.75 });
+    expect(priceOf(DEFAULT_PRICES, "deepseek/deepseek-chat")).toMatchObject({ cacheRead: 0.028 });
+  });
+
   it("names vendor families and their dearest rows (what an unpriced model is estimated at)", () => {
     expect(vendorFamilyOf("claude-future-9")).toBe("anthropic");
     expect(vendorFamilyOf("openai/o9-preview")).toBe("openai");
     expect(vendorFamilyOf("gemini-2.5-pro")).toBe("gemini");
     expect(mostExpensivePrice(DEFAULT_PRICES, "anthropic")).toMatchObject({ input: 15, output: 75 });
     expect(mostExpensivePrice(DEFAULT_PRICES, "openai")).toMatchObject({ input: 2.5, output: 10 });
-    expect(mostExpensivePrice(DEFAULT_PRICES, "gemini")).toBeUndefined();
+    expect(mostExpensivePrice(DEFAULT_PRICES, "gemini")).toMatchObject({ input: 1.25, output: 10 });
+    expect(mostExpensivePrice(DEFAULT_PRICES, "qwen")).toBeUndefined();
     expect(mostExpensivePrice(DEFAULT_PRICES)).toMatchObject({ output: 75 });
   });
 

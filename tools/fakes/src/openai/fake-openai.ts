@@ -10,11 +10,13 @@ import {
   writeFrames,
 } from "../fake-server.js";
 import { type AnswerModel, conversationAnswer } from "../model-turn.js";
-import { chunkFrame, completionBody, embeddingsBody, errorBody, streamFrames } from "./openai-wire.js";
+import { chunkFrame, completionBody, embeddingsBody, errorBody, streamFrames, type UsageStyle } from "./openai-wire.js";
 
 export interface FakeOpenAIOptions {
   /** What the model answers; default `conversationAnswer()` ("Upstream heard N messages", tools by scenario). */
   answer?: AnswerModel;
+  /** Where usage details go: OpenAI's and xAI's fields (default), Groq's `x_groq`, DeepSeek's cache-hit counts. */
+  usageStyle?: UsageStyle;
 }
 
 /** An OpenAI-compatible provider on loopback. */
@@ -30,11 +32,18 @@ export interface FakeOpenAI extends FakeServer {
 /** The scenarios answered with an OpenAI error: status, error type, headers. */
 const failures: Partial<Record<FakeScenario, [number, string, Record<string, string>]>> = {
   unauthorized: [401, "invalid_api_key", {}],
+  forbidden: [403, "permission_denied", {}],
   "rate-limited": [429, "rate_limit_exceeded", { "retry-after": "7" }],
   "server-error": [500, "server_error", {}],
 };
 
-async function answerChat(request: RecordedRequest, response: ServerResponse, fake: FakeOpenAI, held: Promise<void>): Promise<void> {
+async function answerChat(
+  request: RecordedRequest,
+  response: ServerResponse,
+  fake: FakeOpenAI,
+  held: Promise<void>,
+  style: UsageStyle,
+): Promise<void> {
   const failure = failures[fake.scenario];
   if (failure) {
     const [status, type, headers] = failure;
@@ -55,10 +64,10 @@ async function answerChat(request: RecordedRequest, response: ServerResponse, fa
   if (!stream) {
     if (turn.pieceDelayMs) await sleep(turn.pieceDelayMs * (turn.text?.length ?? 1));
     if (response.destroyed) return;
-    return sendJson(response, 200, completionBody(turn, model));
+    return sendJson(response, 200, completionBody(turn, model, style));
   }
   startEventStream(response);
-  await writeFrames(response, streamFrames(turn, model), {
+  await writeFrames(response, streamFrames(turn, model, style), {
     ...(turn.pieceDelayMs ? { gapMs: turn.pieceDelayMs } : {}),
     ...(turn.hold ? { holdAt: 1, held } : {}),
     ending: turn.cut ? "cut" : "end",
@@ -83,7 +92,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (request.path.endsWith("/embeddings")) return sendJson(response, 200, embeddingsBody(request.body));
     if (!request.path.split("?")[0]?.endsWith("/chat/completions"))
       return sendJson(response, 404, errorBody("not_found", `no route ${request.method} ${request.path}`));
-    return answerChat(request, response, fake, held);
+    return answerChat(request, response, fake, held, options.usageStyle ?? "openai");
   });
   const closeServer = server.close;
   const fake: FakeOpenAI = Object.assign(server, {
