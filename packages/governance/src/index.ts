@@ -41,6 +41,7 @@ export {
   createAdminCheck,
 } from "./admin/admin-check.js";
 export {
+  ADMIN_PERMISSIONS,
   type AdminPermission,
   type AdminPrincipal,
   type AdminRole,

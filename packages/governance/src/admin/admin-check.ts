@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ServerContext } from "@conduit-ai/server-core";
-import { type AdminPrincipal, type AdminRole, parseAdminRole, strongestRole } from "./admin-roles.js";
+import { type AdminPermission, type AdminPrincipal, type AdminRole, parseAdminRole, roleAllows, strongestRole } from "./admin-roles.js";
 
 /** Who an admin request is: someone with a role on the admin API, someone authenticated without one, or nobody known. */
 export type AdminVerdict = "admin" | "forbidden" | "unauthenticated";
@@ -36,6 +36,8 @@ export interface AdminCheck {
    * their own (single sign-on) on its in-process forward to `/admin/*`.
    */
   delegate(principal: AdminPrincipal): { token: string; release(): void };
+  /** The role rule itself (`roleAllows`), for the console to reflect and to apply to its own pages. */
+  allows(role: string, permission: AdminPermission): boolean;
 }
 
 function digest(value: string): Buffer {
@@ -105,6 +107,10 @@ export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
     return typeof found === "string" ? found : "admin";
   }) as AdminCheck;
   check.identify = identify;
+  check.allows = (role, permission) => {
+    const known = parseAdminRole(role);
+    return known !== undefined && roleAllows(known, permission);
+  };
   check.delegate = (principal) => {
     const token = `${DELEGATION_PREFIX}${randomBytes(32).toString("base64url")}`;
     const key = digest(token).toString("hex");

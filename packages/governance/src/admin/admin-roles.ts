@@ -17,7 +17,29 @@ export interface AdminPrincipal {
 }
 
 /** What a role may be asked to do; each admin route needs one. */
-export type AdminPermission = "keys.read" | "keys.write" | "teams.read" | "teams.write" | "usage.read" | "audit.read" | "console.read";
+export type AdminPermission =
+  | "keys.read"
+  | "keys.write"
+  | "teams.read"
+  | "teams.write"
+  | "usage.read"
+  | "audit.read"
+  /** The console's server-wide pages: Overview, Live requests, Health, Accounts. */
+  | "console.read"
+  /** Taking a proxy account out of rotation and back (the console's Accounts page). */
+  | "accounts.write";
+
+/** Every permission, for a client that lists what a role may do. */
+export const ADMIN_PERMISSIONS: readonly AdminPermission[] = [
+  "keys.read",
+  "keys.write",
+  "teams.read",
+  "teams.write",
+  "usage.read",
+  "audit.read",
+  "console.read",
+  "accounts.write",
+];
 
 const TEAM_ADMIN = /^team-admin:([A-Za-z0-9_.-]{1,64})$/;
 
@@ -40,7 +62,7 @@ export function teamOfRole(role: AdminRole): string | undefined {
 }
 
 const GRANTS: Record<"admin" | "viewer" | "auditor" | "team-admin", ReadonlySet<AdminPermission>> = {
-  admin: new Set(["keys.read", "keys.write", "teams.read", "teams.write", "usage.read", "audit.read", "console.read"]),
+  admin: new Set(ADMIN_PERMISSIONS),
   viewer: new Set(["keys.read", "teams.read", "usage.read", "audit.read", "console.read"]),
   auditor: new Set(["usage.read", "audit.read"]),
   // Scoped to the team by the routes themselves (another team's ids answer 404).
