@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
-import { adminKeysOf, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
+import { adminKeysOf, checkSsoProvider, parseAdminKeys, parseConsoleSection, parseIdentityProviders } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -137,7 +137,9 @@ export function readConfigFile(path: string, command: ConfigFileCommand = "serve
   const unknown = keys.filter((key) => !Object.hasOwn(CONFIG_FILE_KEYS, key));
   if (unknown.length > 0)
     throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${allowed.join(", ")})`);
-  const elsewhere = keys.filter((key) => !allowed.includes(key));
+  // `auth` holding only `providers` signs users in to the console, which every command mounts.
+  const onlyProviders = (key: string) => key === "auth" && isProvidersOnly((parsed as Record<string, unknown>).auth);
+  const elsewhere = keys.filter((key) => !allowed.includes(key) && !onlyProviders(key));
   if (elsewhere.length > 0)
     throw new UsageError(
       `Config file ${path}: ${elsewhere.join(", ")} ${elsewhere.length > 1 ? "are" : "is"} not used by conduit ${command} (conduit serve honours ${elsewhere.length > 1 ? "them" : "it"}; allowed here: ${allowed.join(", ")})`,
@@ -158,6 +160,8 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
   try {
     parseAdminKeys(file.admin);
     parseConsoleSection(file.console);
+    parseIdentityProviders(file.auth);
+    checkSsoProvider(file);
   } catch (error) {
     throw named(error);
   }
@@ -166,6 +170,11 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
     throw new UsageError(
       `${where}: proxy.clientKeys cannot be used beside a "keys" section (the proxy then admits virtual keys only): remove proxy.clientKeys and give each client a virtual key (POST /admin/keys, conduit keys create)`,
     );
+}
+
+/** An `auth` section that holds nothing but `providers` (identity providers for the console's sign-in). */
+function isProvidersOnly(auth: unknown): boolean {
+  return typeof auth === "object" && auth !== null && !Array.isArray(auth) && Object.keys(auth).every((key) => key === "providers");
 }
 
 /** The config file's top-level `metrics` key as the server's `metrics` option (`server.metrics`: who reads `/api/metrics`); both at once exit 2. */

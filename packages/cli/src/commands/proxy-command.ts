@@ -33,6 +33,8 @@ interface ProxyCommandOptions {
   /** The file's `admin` and `console` keys: the operator console when an admin key exists. */
   admin?: unknown;
   console?: unknown;
+  /** The file's `auth` key: only its `providers` here (the console's single sign-on). */
+  auth?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -104,6 +106,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     telemetry: file.telemetry,
     admin: file.admin,
     console: file.console,
+    auth: file.auth,
     ...(redis ? { redis } : {}),
   };
 }
@@ -158,6 +161,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     await setupConsole(server, {
       admin: options.admin,
       console: options.console,
+      auth: options.auth,
       env,
       proxy,
       ...(redis ? { redis } : {}),
