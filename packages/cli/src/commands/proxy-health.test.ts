@@ -20,12 +20,13 @@ afterAll(async () => {
 });
 afterEach(killLeftovers);
 
+/** The proxy section; client keys only when governance (`keys`) does not admit the callers. */
 function proxyConfig(extra: Record<string, unknown> = {}) {
   return writeConfig({
     proxy: {
       enabled: true,
       upstream: { anthropic: anthropic.url },
-      clientKeys: [CLIENT_KEY],
+      ...(extra.keys === undefined ? { clientKeys: [CLIENT_KEY] } : {}),
       accounts: [{ id: "claude-1", type: "api-key", apiKey: "sk-ant-health" }],
     },
     ...extra,

@@ -7,7 +7,10 @@ describe("the price table", () => {
     expect(priceOf(DEFAULT_PRICES, "anthropic/claude-opus-4")).toMatchObject({ output: 75 });
     expect(priceOf(DEFAULT_PRICES, "openai/gpt-4o-mini")).toMatchObject({ output: 0.6 });
     expect(priceOf(DEFAULT_PRICES, "claude-future-9")).toBeUndefined();
-    expect(priceOf(DEFAULT_PRICES, "local")).toBeUndefined();
+    expect(priceOf(DEFAULT_PRICES, "ollama/llama3")).toBeUndefined();
+    // The offline local provider is free, by name and as a routed id.
+    expect(priceOf(DEFAULT_PRICES, "local")).toEqual({ input: 0, output: 0 });
+    expect(priceOf(DEFAULT_PRICES, "local/echo")).toEqual({ input: 0, output: 0 });
     expect(priceOf(mergePrices({ "openai/gpt-4o": { input: 9, output: 9 } }), "openai/gpt-4o")).toMatchObject({ input: 9 });
   });
 
