@@ -15,6 +15,7 @@ import type { Pool } from "pg";
 import { type AdminCheck, type AdminKeyEntry, createAdminCheck } from "./admin/admin-check.js";
 import type { AuditSink } from "./audit/audit-event.js";
 import { MemoryAuditSink } from "./audit/memory-audit-sink.js";
+import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
 import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
 import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
@@ -48,6 +49,11 @@ export interface GovernanceOptions {
   usage?: UsageSink;
   /** The audit log's sink (default: PostgreSQL with `databaseUrl`/`pool`, else memory — lost on restart). */
   audit?: AuditSink;
+  /**
+   * Where an outage's overflow of audit events spills: this, else env `CONDUIT_AUDIT_SPILL_FILE`,
+   * else `./conduit-audit-spill.ndjson`.
+   */
+  auditSpillFile?: string;
   /**
    * Where an outage's overflow of usage events spills: this, else env `CONDUIT_USAGE_SPILL_FILE`
    * (the container image sets `/tmp/conduit-usage-spill.ndjson`: its root filesystem is read-only),
@@ -127,22 +133,26 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   } else store = new MemoryGovernanceStore();
   let ownPool: Pool | undefined;
   let usage = options.usage;
-  if (!usage && (options.pool || options.databaseUrl)) {
-    let pool = options.pool;
-    if (!pool) {
-      const pg = loadOptionalDependency<typeof import("pg")>("pg", {
-        feature: "the governance usage history (DATABASE_URL)",
-        from: import.meta.url,
-      });
-      ownPool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 2_000 });
-      ownPool.on("error", () => undefined);
-      pool = ownPool;
-    }
+  let pool = options.pool;
+  // One pool for the durable records: the usage history and the audit log.
+  if (!pool && options.databaseUrl && (!usage || !options.audit)) {
+    const pg = loadOptionalDependency<typeof import("pg")>("pg", {
+      feature: "the governance usage history and audit log (DATABASE_URL)",
+      from: import.meta.url,
+    });
+    ownPool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 2_000 });
+    ownPool.on("error", () => undefined);
+    pool = ownPool;
+  }
+  if (!usage && pool) {
     const spillFile = options.spillFile ?? (env.CONDUIT_USAGE_SPILL_FILE || undefined);
     usage = new PostgresUsageSink({ pool, onWarning, ...(spillFile ? { spillFile } : {}) });
   }
   usage ??= new MemoryUsageSink();
-  const audit: AuditSink = options.audit ?? new MemoryAuditSink();
+  const auditSpillFile = options.auditSpillFile ?? (env.CONDUIT_AUDIT_SPILL_FILE || undefined);
+  const audit: AuditSink =
+    options.audit ??
+    (pool ? new PostgresAuditSink({ pool, onWarning, ...(auditSpillFile ? { spillFile: auditSpillFile } : {}) }) : new MemoryAuditSink());
   const listeners: Array<(event: UsageEvent) => void> = [];
   const defaultMaxOutputTokens = keys.defaultMaxOutputTokens ?? 4096;
   const gate = new GovernanceGate({
@@ -205,6 +215,9 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       const sink = usage as UsageSink;
       if (sink.health && hasHealthChecks(server))
         server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
+      // The audit log beside it: never required either (its events wait in memory and the spill file).
+      if (audit.health && hasHealthChecks(server))
+        server.registerHealthCheck("audit-log", () => (audit.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout, server.runtime));
       const metrics = getServerMetrics(server);
       if (metrics) {

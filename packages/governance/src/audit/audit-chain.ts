@@ -17,10 +17,31 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
 }
 
-/** The event's own content as the chain binds it (its place included, so two rows cannot trade places). */
+/** A top-level field as the chain sees it: absent and null are one (a database column is null for both). */
+const present = (value: unknown) => (value === null ? undefined : value);
+
+/**
+ * The event's own content as the chain binds it (its place included, so two rows cannot trade
+ * places). The time is bound as its instant (`toISOString`), whatever notation it was written in.
+ */
 export function auditContent(event: AuditEvent, seq: number): string {
-  const { id, time, actor, role, action, target, team, before, after, requestId, clientAddress, userAgent, outcome } = event;
-  return canonicalJson({ seq, id, time, actor, role, action, target, team, before, after, requestId, clientAddress, userAgent, outcome });
+  const { id, action, target, outcome } = event;
+  return canonicalJson({
+    seq,
+    id,
+    time: new Date(event.time).toISOString(),
+    actor: { kind: event.actor.kind, id: event.actor.id, hint: present(event.actor.hint) },
+    role: present(event.role),
+    action,
+    target: { type: target.type, id: target.id },
+    team: present(event.team),
+    before: present(event.before),
+    after: present(event.after),
+    requestId: present(event.requestId),
+    clientAddress: present(event.clientAddress),
+    userAgent: present(event.userAgent),
+    outcome,
+  });
 }
 
 /**
