@@ -57,7 +57,7 @@ export { GENESIS_HASH, type ChainBreak, canonicalJson, chainHash, chained, verif
 export { MemoryAuditSink } from "./audit/memory-audit-sink.js";
 export { PostgresAuditSink, type PostgresAuditSinkOptions } from "./audit/postgres-audit-sink.js";
 export { AUDIT_TABLE, ensureAuditTable, eventOfRow, insertChained, queryAuditTable } from "./audit/postgres-audit-table.js";
-export { type AuditVerification, verifyAuditLog } from "./audit/verify-audit-log.js";
+export { type AuditVerification, verifyAuditDatabase, verifyAuditLog } from "./audit/verify-audit-log.js";
 export { adminPrincipalOf, admitAdminKeysPast } from "./admin/admin-auth.js";
 export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
 export { usageCsv } from "./admin/usage-csv.js";

@@ -141,4 +141,32 @@ describe("PostgresAuditSink through a PostgreSQL outage", () => {
     await sink.close();
     await pool.end();
   });
+
+  it("a shutdown while PostgreSQL is away keeps the rest in the spill file; the next process writes it first", async () => {
+    const pool = new pg.Pool({ connectionString: server.url, max: 2, connectionTimeoutMillis: 1_000 });
+    pool.on("error", () => undefined);
+    const spillFile = join(folder, "audit-shutdown-spill.ndjson");
+    const before = Number((await pool.query("SELECT count(*) AS n FROM conduit_audit_events")).rows[0].n);
+    server.stop();
+    const first = new PostgresAuditSink({ pool, flushIntervalMs: 60_000, spillFile });
+    const events = Array.from({ length: 12 }, (_, index) => event(500 + index));
+    for (const item of events) first.append(item);
+    await first.close();
+    expect(existsSync(spillFile)).toBe(true);
+    server.start();
+    const second = new PostgresAuditSink({ pool, flushIntervalMs: 60_000, spillFile });
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      try {
+        await second.flush();
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const rows = await pool.query("SELECT id FROM conduit_audit_events WHERE seq > $1 ORDER BY seq", [before]);
+    expect(rows.rows.map((row) => row.id)).toEqual(events.map((item) => item.id));
+    expect((await verifyAuditLog(pool)).broken).toBeUndefined();
+    await second.close();
+    await pool.end();
+  });
 });

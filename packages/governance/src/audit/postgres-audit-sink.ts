@@ -183,8 +183,18 @@ export class PostgresAuditSink implements AuditSink {
     };
   }
 
+  /**
+   * Writes what is buffered; with PostgreSQL still away, the rest goes to the spill file, which
+   * the next process on it replays first: a shutdown during an outage loses nothing either.
+   */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await this.flush().catch(() => undefined);
+    try {
+      await this.flush();
+    } catch {
+      await this.#spilling;
+      const rest = this.#buffer.splice(0);
+      if (rest.length > 0) await appendFile(this.#spillFile, rest.map((item) => `${JSON.stringify(item)}\n`).join(""));
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { loadOptionalDependency } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
 import { type ChainBreak, verifyChain } from "./audit-chain.js";
 import type { StoredAuditEvent } from "./audit-event.js";
@@ -49,4 +50,35 @@ export async function verifyAuditLog(pool: Pool, options: { fromSeq?: number; ta
     after = tail.seq;
   }
   return { checked, ...(last ? { last } : {}) };
+}
+
+/**
+ * `verifyAuditLog` on the database at `databaseUrl` (its own short-lived connection). `from` is a
+ * row's seq, or a time: the check starts at the first row at or after it.
+ *
+ * @example
+ * const result = await verifyAuditDatabase(process.env.DATABASE_URL, { from: new Date("2026-12-01") });
+ */
+export async function verifyAuditDatabase(
+  databaseUrl: string,
+  options: { from?: number | Date; table?: string } = {},
+): Promise<AuditVerification> {
+  const pg = loadOptionalDependency<typeof import("pg")>("pg", { feature: "conduit audit verify", from: import.meta.url });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 5_000 });
+  pool.on("error", () => undefined);
+  const table = checkedTable(options.table ?? AUDIT_TABLE);
+  try {
+    let fromSeq: number | undefined;
+    if (typeof options.from === "number") fromSeq = options.from;
+    else if (options.from instanceof Date) {
+      const found = await pool.query(`SELECT min(seq) AS seq FROM ${table} WHERE time >= $1`, [options.from.toISOString()]);
+      const seq = found.rows[0]?.seq;
+      // Nothing at or after that time: nothing to check.
+      if (seq === null || seq === undefined) return { checked: 0 };
+      fromSeq = Number(seq);
+    }
+    return await verifyAuditLog(pool, { table, ...(fromSeq === undefined ? {} : { fromSeq }) });
+  } finally {
+    await pool.end();
+  }
 }
