@@ -92,9 +92,11 @@ export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
     if (ctx.user) {
       if (adminRoles.size === 0) return "forbidden";
       // A role named in `roles` is `admin`; otherwise only the narrower roles count by their own name.
-      const roles = ctx.user.roles
-        .map((role) => (adminRoles.has(role) ? "admin" : parseAdminRole(role)))
-        .filter((role): role is AdminRole => role !== undefined && (role !== "admin" || adminRoles.has("admin")));
+      const roles = ctx.user.roles.flatMap((name): AdminRole[] => {
+        if (adminRoles.has(name)) return ["admin"];
+        const role = parseAdminRole(name);
+        return role === undefined || role === "admin" ? [] : [role];
+      });
       const role = strongestRole(roles);
       if (role === undefined) return "forbidden";
       const name = (ctx.user as { name?: unknown; email?: unknown }).email ?? (ctx.user as { name?: unknown }).name;
