@@ -155,7 +155,7 @@ describe("console single sign-on in Chromium", () => {
         document.querySelectorAll('[data-testid="audit-key.create"]').length >= 4 &&
         document.querySelectorAll('[data-testid="audit-console.signin"]').length === 0,
     );
-    expect((await rows.allTextContents()).some((text) => text.includes("bob@example.com") && text.includes("team-admin:alpha"))).toBe(true);
+    expect((await rows.allTextContents()).some((text: string) => text.includes("bob@example.com") && text.includes("team-admin:alpha"))).toBe(true);
     expect(await page.locator('[data-testid="audit-console.signin"]').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "sso-audit.png") });
     expect(await seriousViolations(page, axeSource)).toEqual([]);

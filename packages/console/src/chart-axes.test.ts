@@ -22,7 +22,7 @@ describe("the console's time axes", () => {
     const days = utcDays(31, DECEMBER_7 * 1000 + 5_000);
     expect(days).toHaveLength(31);
     expect(days.at(-1)).toBe(DECEMBER_7);
-    expect(days[1] - days[0]).toBe(DAY);
+    expect((days[1] as number) - (days[0] as number)).toBe(DAY);
     expect(timeRange("day", days[0] as number, days.at(-1) as number)).toEqual([days[0], DECEMBER_7]);
   });
 
