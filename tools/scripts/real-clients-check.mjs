@@ -4,7 +4,10 @@
 // loopback fakes of the vendor APIs with `conduit proxy` and `conduit serve` (a `proxy` key) in
 // between. A recording tap in front of Conduit lists every call each CLI made and what it got.
 //
-// Usage: node tools/scripts/real-clients-check.mjs [--record <folder>] [--only claude|codex]
+// Then the MCP gateway (issue 34): each CLI adds Conduit's /mcp endpoint with a virtual key and
+// calls a tool of server-everything through it (real-clients/mcp-gateway-checks.mjs).
+//
+// Usage: node tools/scripts/real-clients-check.mjs [--record <folder>] [--only claude|codex|mcp]
 // --record writes claude-code-sessions.json and codex-sessions.json (the conformance replay fixtures).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { callsOf, createCheckRunner, expect, summaryOf } from "./real-clients/ch
 import { startConduit } from "./real-clients/conduit-process.mjs";
 import { startFakeAnthropicAgent } from "./real-clients/fake-anthropic-agent.mjs";
 import { startFakeCodexAgent } from "./real-clients/fake-codex-agent.mjs";
+import { mcpGatewayChecks } from "./real-clients/mcp-gateway-checks.mjs";
 import { sessionOf, writeSessions } from "./real-clients/record-session.mjs";
 import { startRecordingTap } from "./real-clients/recording-tap.mjs";
 import { claudeEnvironment, codexEnvironment, makeWorkspace, runCli } from "./real-clients/run-cli.mjs";
@@ -177,7 +181,7 @@ const proxy = {
 try {
   const bins = installClients();
   log(`Claude Code ${execFileSync(bins.claude, ["--version"], { encoding: "utf8" }).trim()}, ${execFileSync(bins.codex, ["--version"], { encoding: "utf8" }).trim()}`);
-  for (const command of ["proxy", "serve"]) {
+  for (const command of options.only === "mcp" ? [] : ["proxy", "serve"]) {
     const conduit = await startConduit(root, command, { proxy });
     try {
       if (options.only !== "codex") await claudeChecks(bins.claude, conduit, command, anthropic);
@@ -187,6 +191,7 @@ try {
       await conduit.stop();
     }
   }
+  await mcpGatewayChecks({ root, bins, anthropic, proxy, runner, only: options.only === "mcp" ? undefined : options.only });
 } catch (error) {
   runner.fail("setup", error);
 } finally {

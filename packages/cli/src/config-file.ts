@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
-import { adminKeysOf, checkSsoProvider, parseAdminKeys, parseConsoleSection, parseIdentityProviders } from "./console-setup.js";
+import { adminKeysOf, checkSsoProvider, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -42,6 +42,8 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   auth: ["serve"],
   authorization: ["serve"],
   mcpServers: ["serve"],
+  mcp: ["serve"],
+  mcpGateway: ["serve"],
   aiWorkflows: ["serve"],
 };
 
@@ -160,7 +162,6 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
   try {
     parseAdminKeys(file.admin);
     parseConsoleSection(file.console);
-    parseIdentityProviders(file.auth);
     checkSsoProvider(file);
   } catch (error) {
     throw named(error);

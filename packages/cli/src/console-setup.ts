@@ -2,6 +2,7 @@ import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
 import type { CredentialRule } from "@conduit-ai/server-core/middleware";
 import type { SharedRedis } from "./redis-setup.js";
+import { withoutAuthProviders } from "./mcp-gateway-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /** What the console needs of the server's own auth: a credential → the user it names (with roles), or null. */
@@ -136,31 +137,30 @@ export interface IdentityProviderEntry {
   discoveryUrl?: string;
 }
 
-/** Provider types that have no authorization endpoint to send a browser to. */
-const NOT_SIGN_IN_TYPES = new Set(["custom", "jwt", "api-key", "bearer", "basic", "virtual-key"]);
-
 /**
- * `auth.providers`: named identity providers (`{"<name>": {"type": "oidc" | "oauth2" | a vendor, "issuer", "clientId", "clientSecret"?, "scopes"?}}`).
- * They sign users in to the console (`console.sso.provider`); they guard no API route.
+ * `auth.providers`: named identity providers, each an `@conduit-ai/auth-providers` config with a
+ * `type` (shared with the MCP gateway, which validates and exchanges tokens with them). An entry
+ * `console.sso.provider` names must also carry what a browser sign-in needs: `issuer` and
+ * `clientId` (`clientSecret`, `scopes`, `discoveryUrl` when given); its other keys are the MCP
+ * gateway's. They guard no route of the server itself.
  */
-export function parseIdentityProviders(auth: unknown): Record<string, IdentityProviderEntry> {
+export function parseIdentityProviders(auth: unknown, signInWith?: string): Record<string, IdentityProviderEntry> {
   const providers = typeof auth === "object" && auth !== null ? (auth as { providers?: unknown }).providers : undefined;
   if (providers === undefined) return {};
   const expected =
-    'expected {"<name>": {"type": "oidc" | "oauth2" | "<vendor>", "issuer": "https://…", "clientId": "…", "clientSecret"?: "…", "scopes"?: ["openid", …]}}';
+    'expected {"<name>": {"type": "oidc" | "oauth2" | "jwt" | "<vendor>", "issuer": "https://…", "clientId": "…", "clientSecret"?: "…", "scopes"?: ["openid", …]}}';
   if (typeof providers !== "object" || providers === null || Array.isArray(providers))
     throw new UsageError(`Config file: invalid auth.providers: ${expected}`);
   const bad: string[] = [];
   const isUrl = (value: unknown) => typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value);
   for (const [name, entry] of Object.entries(providers)) {
     const at = `auth.providers.${name}`;
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry) || typeof (entry as { type?: unknown }).type !== "string") {
       bad.push(at);
       continue;
     }
-    const { type, issuer, clientId, clientSecret, scopes, discoveryUrl, ...rest } = entry as Record<string, unknown>;
-    bad.push(...Object.keys(rest).map((key) => `${at}.${key}`));
-    if (typeof type !== "string" || NOT_SIGN_IN_TYPES.has(type)) bad.push(`${at}.type`);
+    if (name !== signInWith) continue;
+    const { issuer, clientId, clientSecret, scopes, discoveryUrl } = entry as Record<string, unknown>;
     if (!isUrl(issuer)) bad.push(`${at}.issuer`);
     if (typeof clientId !== "string" || clientId === "") bad.push(`${at}.clientId`);
     if (clientSecret !== undefined && (typeof clientSecret !== "string" || clientSecret === "")) bad.push(`${at}.clientSecret`);
@@ -176,15 +176,14 @@ export function parseIdentityProviders(auth: unknown): Record<string, IdentityPr
  * console and guard no route), or undefined when nothing else is left.
  */
 export function serverAuthSection(auth: unknown): unknown {
-  if (typeof auth !== "object" || auth === null || !("providers" in auth)) return auth;
-  const { providers: _providers, ...rest } = auth as Record<string, unknown>;
-  return Object.keys(rest).length === 0 ? undefined : rest;
+  // The MCP gateway's reading of the same key: one rule for what the server's own auth is.
+  return withoutAuthProviders({ auth }).auth;
 }
 
 /** `console.sso.provider` names an `auth.providers` entry; a `UsageError` otherwise. */
 export function checkSsoProvider(file: { [key: string]: unknown }): void {
   const sso = parseConsoleSection(file.console).sso;
-  const providers = parseIdentityProviders(file.auth);
+  const providers = parseIdentityProviders(file.auth, sso?.provider);
   if (sso && providers[sso.provider] === undefined)
     throw new UsageError(
       `Config file: console.sso.provider "${sso.provider}" names no auth.providers entry (${Object.keys(providers).join(", ") || "there are none"})`,
@@ -268,7 +267,7 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
 
 /** `console.sso` with its `auth.providers` entry as the console's sign-in client (`@conduit-ai/auth-providers`, loaded only then). */
 async function ssoOptions(section: ConsoleSsoSection, auth: unknown) {
-  const entry = parseIdentityProviders(auth)[section.provider];
+  const entry = parseIdentityProviders(auth, section.provider)[section.provider];
   if (entry === undefined) throw new UsageError(`Config file: console.sso.provider "${section.provider}" names no auth.providers entry`);
   const { createOidcSignIn } = await import("@conduit-ai/auth-providers");
   const client = createOidcSignIn({

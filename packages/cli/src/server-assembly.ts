@@ -12,6 +12,7 @@ import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
+import { setupMcpGateway } from "./mcp-gateway-setup.js";
 import { CONSOLE_PUBLIC_PATHS, consoleWanted, serverAuthSection, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { serverPrices } from "./price-setup.js";
@@ -107,6 +108,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   if (auth.routes) server.registerRouteGroup(auth.routes);
   await mountAiWorkflows(server, options.file.aiWorkflows);
   governance?.install(server, { virtualKeyAuth });
+  await setupMcpGateway(server, options.file, { gate: governance?.gate, redis, keyPrefix, serverAuth: auth.middleware.length > 0 });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
   await setupConsole(server, {
     admin: options.file.admin,

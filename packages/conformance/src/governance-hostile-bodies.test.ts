@@ -56,6 +56,28 @@ forEachAdapter("governance: hostile numbers, records and bodies never break the 
     expect((await server.post("/v1/messages", key, messages())).status).toBe(200);
   });
 
+  it("an output cap above the model's documented limit is a 400 naming the field and the limit, before anything is counted", async () => {
+    const server = await serve();
+    const { key } = await server.mint({ limits: { rpm: 1 } });
+    // claude-3-5-haiku answers at most 8192 output tokens.
+    const anthropic = await server.post("/v1/messages", key, { ...messages(), model: "claude-3-5-haiku-20241022", max_tokens: 9000 });
+    expect(anthropic.status).toBe(400);
+    expect(anthropic.json.error.message).toContain("max_tokens");
+    expect(anthropic.json.error.message).toContain("8192");
+    const chatAnswer = await server.post("/v1/chat/completions", key, chat({ model: "gpt-4o", max_completion_tokens: 20_000 }));
+    expect(chatAnswer.status).toBe(400);
+    expect(chatAnswer.json.error).toMatchObject({ type: "invalid_request_error", param: "max_completion_tokens" });
+    expect(chatAnswer.json.error.message).toContain("16384");
+    const api = await server.post("/api/agent/generate", key, { input: { text: "hi" }, model: "claude-3-haiku", maxTokens: 5000 });
+    expect(api.status).toBe(400);
+    expect(api.json.error.message).toContain("4096");
+    expect(server.anthropic.exchanges).toHaveLength(0);
+    // Nothing was counted: the key's one call of the minute is still free, at the model's limit.
+    expect((await server.post("/v1/messages", key, { ...messages(), model: "claude-3-5-haiku-20241022", max_tokens: 8192 })).status).toBe(
+      200,
+    );
+  });
+
   it("a key or team whose stored name has a lone surrogate keeps working; an unreadable record refuses its key alone (403, never 503)", async () => {
     const server = await serve();
     await server.governance.store.createTeam({ id: "surrogates", name: "team\ud800", createdAt: new Date().toISOString() });

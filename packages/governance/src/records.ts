@@ -17,11 +17,21 @@ export interface Budget {
   window: BudgetWindow;
 }
 
+/**
+ * MCP servers and tools a key or team may use through the MCP gateway: `servers` by name,
+ * `tools` by namespaced name (`github__*`, `!github__delete_*`). Absent: everything the gateway serves.
+ */
+export interface McpPolicy {
+  servers?: string[];
+  tools?: string[];
+}
+
 /** What a key or a team is allowed, as the admin API sets it. */
 export interface Policy {
   models?: string[];
   limits?: Limits;
   budgets?: Budget[];
+  mcp?: McpPolicy;
 }
 
 /** A team: caps its keys together. */

@@ -51,9 +51,9 @@ export {
   type PricedUsage,
   MAX_TOKEN_PRICE,
   costOf,
-  isCountablePrice,
   mergePrices,
   mostExpensivePrice,
   priceOf,
   vendorFamilyOf,
 } from "./pricing/model-prices.js";
+export { outputLimitOf } from "./pricing/model-output-limits.js";

@@ -32,8 +32,8 @@ export function sampleOf(schema) {
 }
 
 /**
- * Which answer a request gets: the forced tool or structured text, a tool call, a final text
- * after a tool result, or a short text.
+ * Which answer a request gets: the forced tool or structured text, a tool call (a file read, or
+ * the MCP tool the prompt names), a final text after a tool result, or a short text.
  */
 export function planAnswer(request) {
   const forced = request.tool_choice?.type === "tool" ? (request.tools ?? []).find((tool) => tool.name === request.tool_choice.name) : undefined;
@@ -47,6 +47,10 @@ export function planAnswer(request) {
   const prompt = textOf(last?.content);
   const path = /read the file (\S+?) and/i.exec(prompt)?.[1];
   const tools = new Map((request.tools ?? []).map((tool) => [tool.name, tool]));
+  // "call the tool <name> with {json}": an MCP tool, by its name or as a client qualifies it (mcp__<server>__<name>).
+  const asked = /call the tool (\S+) with (\{.*?\}) and/i.exec(prompt);
+  const offered = asked ? [...tools.keys()].find((name) => name === asked[1] || name.endsWith(`__${asked[1]}`)) : undefined;
+  if (asked && offered) return { kind: "tool", name: offered, input: JSON.parse(asked[2]) };
   if (path && tools.has("Read")) return { kind: "tool", name: "Read", input: { file_path: path } };
   if (path && tools.has("exec_command")) return { kind: "tool", name: "exec_command", input: { cmd: `cat ${path}` } };
   if (path && tools.has("shell")) return { kind: "tool", name: "shell", input: { command: ["cat", path] } };

@@ -8,6 +8,16 @@ declare module "oidc-provider" {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    /** A grant of its own at the token endpoint: `handler` answers through `ctx.body` (koa's context, with `ctx.oidc`). */
+    registerGrantType(
+      name: string,
+      handler: (ctx: {
+        oidc: { params: Record<string, unknown>; client: { clientId: string } };
+        status: number;
+        body: unknown;
+      }) => Promise<void>,
+      parameters?: string[],
+    ): void;
     Grant: new (properties: {
       accountId: string;
       clientId: string;

@@ -37,6 +37,17 @@ const metadataSchema = z.record(z.string(), z.unknown()).superRefine((metadata, 
 });
 
 const modelsSchema = z.array(text().min(1).max(200)).max(200);
+/** `mcp`: server names and namespaced tool patterns (`github__*`, `!github__delete_*`) of the MCP gateway. */
+const mcpSchema = z.strictObject({
+  servers: z
+    .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "an MCP server name"))
+    .max(200)
+    .optional(),
+  tools: z
+    .array(z.string().regex(/^!?[A-Za-z0-9_.*-]{1,200}$/, "a tool pattern: letters, digits, '_', '-', '.', '*', an optional leading '!'"))
+    .max(200)
+    .optional(),
+});
 const nameSchema = text().trim().min(1).max(200);
 // "." and ".." pass the character class but name no record a URL can reach (a client folds them away).
 const idSchema = z
@@ -52,6 +63,7 @@ export const createKeySchema = z.strictObject({
   models: modelsSchema.optional(),
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
+  mcp: mcpSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   metadata: metadataSchema.optional(),
 });
@@ -76,6 +88,7 @@ export const createTeamSchema = z.strictObject({
   models: modelsSchema.optional(),
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
+  mcp: mcpSchema.optional(),
 });
 
 export const updateTeamSchema = createTeamSchema.omit({ id: true }).partial();

@@ -6,6 +6,7 @@ import {
   type Runtime,
   type ServerContext,
   ServerValidationError,
+  outputLimitOf,
 } from "@conduit-ai/server-core";
 import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/middleware";
 import { credentialOf } from "../key-secret.js";
@@ -39,13 +40,16 @@ export function estimateInputTokens(body: WorkRequest | undefined): number {
  * @example
  * outputCapOf({ maxTokens: 256 }, 4096); // 256
  */
-export function outputCapOf(body: { maxTokens?: unknown } | undefined, defaultMaxOutputTokens: number): number {
+export function outputCapOf(body: { maxTokens?: unknown; model?: unknown } | undefined, defaultMaxOutputTokens: number): number {
   const cap = body?.maxTokens;
   if (cap === undefined || cap === null) return defaultMaxOutputTokens;
-  if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 1 || cap > MAX_OUTPUT_TOKENS_LIMIT)
-    throw new ServerValidationError(`maxTokens must be an integer from 1 to ${MAX_OUTPUT_TOKENS_LIMIT}`, [
-      { field: "maxTokens", message: `an integer from 1 to ${MAX_OUTPUT_TOKENS_LIMIT}` },
-    ]);
+  // The model's documented limit when the table knows it (`outputLimitOf`), else 10^7.
+  const modelLimit = typeof body?.model === "string" ? outputLimitOf(body.model) : undefined;
+  const limit = Math.min(modelLimit ?? MAX_OUTPUT_TOKENS_LIMIT, MAX_OUTPUT_TOKENS_LIMIT);
+  if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 1 || cap > limit) {
+    const message = `maxTokens must be an integer from 1 to ${limit}${modelLimit !== undefined ? ` (${String(body?.model)} answers at most ${modelLimit} output tokens)` : ""}`;
+    throw new ServerValidationError(message, [{ field: "maxTokens", message: `an integer from 1 to ${limit}` }]);
+  }
   return cap;
 }
 

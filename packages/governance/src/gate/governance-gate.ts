@@ -3,6 +3,7 @@ import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import {
   type Gate,
   type GateAdmission,
+  type GateIdentity,
   type GateRefusal,
   type GateRequest,
   type GateUsage,
@@ -11,6 +12,7 @@ import {
   type TokenPrice,
 } from "@conduit-ai/server-core";
 import { keyDigest } from "../key-secret.js";
+import { identityOfDigest } from "../mcp/identity-of-digest.js";
 import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation } from "../store/governance-store.js";
 import type { UsageEvent, UsageSink } from "../usage/usage-event.js";
 import { windowClock } from "../windows.js";
@@ -105,6 +107,11 @@ export class GovernanceGate implements Gate {
     return this.admitDigest(keyDigest(request.credential, this.#options.keysSecret), request);
   }
 
+  /** `Gate.identifyCredential`: the key and its MCP policies, no counter touched (see ../mcp/identity-of-digest.ts). */
+  identifyCredential(credential: string): Promise<GateIdentity | undefined> {
+    return identityOfDigest(this.#options.store, this.digestOf(credential));
+  }
+
   /** The digest of a credential under this gate's key secret (what the store holds). */
   digestOf(credential: string): string {
     return keyDigest(credential, this.#options.keysSecret);
@@ -136,6 +143,7 @@ export class GovernanceGate implements Gate {
       estimatedPicoUsd: priced.picoUsd,
       leaseTtlMs,
       ...(priced.unpricedModel !== undefined ? { unpricedModel: priced.unpricedModel } : {}),
+      ...(request.surface === "mcp" ? { kind: "tool" as const } : {}),
     };
     const attempt = () => this.#attempt(base);
     const started = Date.now();
@@ -238,6 +246,7 @@ export class GovernanceGate implements Gate {
           costUsd: pico / 1e12,
           status: usage.status,
           latencyMs: usage.latencyMs,
+          ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
         };
         this.#options.usage.append(event);
         this.#options.onUsage?.(event);

@@ -19,6 +19,8 @@ export interface AdmitInput {
    * refused when the key or its team has a budget, admitted at the price it was given otherwise.
    */
   unpricedModel?: string;
+  /** `tool`: an MCP tool call, which names no model: the model allow-lists do not apply (the `mcp` policy does). */
+  kind?: "tool";
 }
 
 /**

@@ -26,7 +26,8 @@ end
  *
  * ARGV: digest, now, model, estimated tokens, estimated pico-dollars, seconds to the day, week
  * and month resets, seconds to the next minute, lease id, lease expiry (ms), day, week and month
- * counter expiries (ms), the unpriced model ('' when priced), lease record retention (ms).
+ * counter expiries (ms), the unpriced model ('' when priced), lease record retention (ms), the
+ * call's kind ('tool' for an MCP tool call, else '').
  * (The window ids are in the counters' key names.)
  */
 export const ADMIT_SCRIPT = `${ARGUMENT_CHECK}
@@ -100,8 +101,9 @@ local function allows(models)
   return false
 end
 
+-- ARGV[17] 'tool': an MCP tool call names no model, so the model allow-lists do not apply.
 for _, scope in ipairs(scopes) do
-  if not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
+  if ARGV[17] ~= 'tool' and not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
 end
 if unpriced ~= '' then
   for _, scope in ipairs(scopes) do

@@ -93,7 +93,8 @@ export class MemoryGovernanceStore implements GovernanceStore {
       scopes.push({ name: "team", policy: team, counters: this.#countersOf(`team:${team.id}`) });
     }
     for (const scope of scopes)
-      if (!modelAllowed(scope.policy.models, input.model)) return { admitted: false, reason: "model_not_allowed", key };
+      if (input.kind !== "tool" && !modelAllowed(scope.policy.models, input.model))
+        return { admitted: false, reason: "model_not_allowed", key };
     if (input.unpricedModel !== undefined)
       for (const scope of scopes)
         if ((scope.policy.budgets?.length ?? 0) > 0) return { admitted: false, reason: "model_unpriced", scope: scope.name, key };

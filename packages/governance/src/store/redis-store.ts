@@ -139,6 +139,7 @@ export class RedisGovernanceStore implements GovernanceStore {
       expiries.month,
       input.unpricedModel ?? "",
       LEASE_RECORD_RETENTION_MS,
+      input.kind ?? "",
     );
     if (reply[0] === "invalid_key") this.#routes.delete(input.digest);
     return admitOutcomeOf(reply, input);

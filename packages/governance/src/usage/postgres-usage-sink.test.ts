@@ -146,4 +146,34 @@ describe("PostgresUsageSink through a PostgreSQL outage under load", () => {
     expect(existsSync(spillFile)).toBe(false);
     await sink.close();
   }, 120_000);
+  it("records MCP tool calls as kind tool with their server and tool, adding the columns to a table made before them", async () => {
+    const table = `usage_${randomBytes(4).toString("hex")}`;
+    // The table as earlier versions made it: no kind, server or tool column.
+    await pool.query(
+      `CREATE TABLE ${table} (id text PRIMARY KEY, time timestamptz NOT NULL, key_id text NOT NULL, team text, user_id text,
+        model text NOT NULL, target text, input_tokens bigint NOT NULL, output_tokens bigint NOT NULL,
+        cache_read_tokens bigint NOT NULL, cache_write_tokens bigint NOT NULL, cost_usd numeric(24, 12) NOT NULL,
+        status integer NOT NULL, latency_ms integer NOT NULL)`,
+    );
+    await pool.query(`INSERT INTO ${table} VALUES ('old-1', now(), 'key_0', null, null, 'gpt-5', null, 1, 1, 0, 0, 0, 200, 5)`);
+    const sink = new PostgresUsageSink({ pool, table, flushIntervalMs: 60_000, spillFile: join(tmpdir(), `${table}.ndjson`) });
+    const tool = event(1, {
+      kind: "tool",
+      server: "github",
+      tool: "search",
+      model: "github__search",
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+    });
+    sink.append(tool);
+    sink.append(event(2));
+    await sink.flush();
+    const rows = await pool.query(`SELECT id, kind, server, tool FROM ${table} ORDER BY id`);
+    const byId = Object.fromEntries(rows.rows.map((row: Record<string, string>) => [row.id, row]));
+    expect(byId["old-1"]).toMatchObject({ kind: "model", server: null, tool: null });
+    expect(byId[tool.id]).toMatchObject({ kind: "tool", server: "github", tool: "search" });
+    expect(rows.rows.filter((row: Record<string, string>) => row.kind === "model")).toHaveLength(2);
+    await sink.close();
+  });
 });

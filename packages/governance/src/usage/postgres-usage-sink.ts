@@ -35,6 +35,9 @@ const COLUMNS = [
   "cost_usd",
   "status",
   "latency_ms",
+  "kind",
+  "server",
+  "tool",
 ] as const;
 
 const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
@@ -61,6 +64,9 @@ function rowOf(event: UsageEvent): unknown[] {
     event.costUsd.toFixed(12),
     event.status,
     Math.round(event.latencyMs),
+    event.kind ?? "model",
+    event.server ?? null,
+    event.tool ?? null,
   ];
 }
 
@@ -132,6 +138,12 @@ export class PostgresUsageSink implements UsageSink {
           status integer NOT NULL, latency_ms integer NOT NULL)`,
       )
       .then(() => this.#pool.query(`CREATE INDEX IF NOT EXISTS ${this.#table}_time ON ${this.#table} (time)`))
+      // Tables made before tool calls were recorded gain their columns (kind, server, tool).
+      .then(() =>
+        this.#pool.query(
+          `ALTER TABLE ${this.#table} ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'model', ADD COLUMN IF NOT EXISTS server text, ADD COLUMN IF NOT EXISTS tool text`,
+        ),
+      )
       .then(() => undefined)
       .catch((error: unknown) => {
         this.#ready = undefined;

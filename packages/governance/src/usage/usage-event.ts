@@ -17,6 +17,11 @@ export interface UsageEvent {
   costUsd: number;
   status: number;
   latencyMs: number;
+  /** `tool`: a call through the MCP gateway (`model` is then `<server>__<tool>`, no tokens); absent: a model call. */
+  kind?: "model" | "tool";
+  /** A tool call's MCP server and its tool's own name; never its arguments or result. */
+  server?: string;
+  tool?: string;
 }
 
 export type UsageGroupBy = "key" | "team" | "user" | "model" | "day";

@@ -1,4 +1,4 @@
-import { type GateSurface, MAX_OUTPUT_TOKENS_LIMIT, ServerValidationError } from "@conduit-ai/server-core";
+import { type GateSurface, MAX_OUTPUT_TOKENS_LIMIT, ServerValidationError, outputLimitOf } from "@conduit-ai/server-core";
 import type { AdmissionRequest } from "./client-admission.js";
 import { duplicateTopLevelKey } from "./duplicate-keys.js";
 
@@ -16,8 +16,8 @@ export interface BodyProblem {
 
 /**
  * What a gated body may not carry: a top-level key twice (checked on one value, served on the
- * other), or an output cap above 10^7 (no model answers that much; the budget counters could not
- * hold its reservation). Undefined when the body is fine.
+ * other), or an output cap above the model's documented limit (`outputLimitOf`) or 10^7 (no model
+ * answers that much; the budget counters could not hold its reservation). Undefined when the body is fine.
  *
  * @example
  * gatedBodyProblem('{"max_tokens":1e12}', { max_tokens: 1e12 }); // { field: "max_tokens", ... }
@@ -26,10 +26,14 @@ export function gatedBodyProblem(text: string, fields: Record<string, unknown>):
   const repeated = duplicateTopLevelKey(text);
   if (repeated !== undefined)
     return { field: repeated, message: `The JSON body names "${repeated}" more than once: send each top-level field once` };
+  // A routing name has no limit of its own: its targets' upstreams answer for theirs.
+  const modelLimit = typeof fields.model === "string" ? outputLimitOf(fields.model) : undefined;
   for (const field of OUTPUT_CAP_FIELDS) {
     const value = fields[field];
-    if (typeof value === "number" && value > MAX_OUTPUT_TOKENS_LIMIT)
-      return { field, message: `${field}: must be at most ${MAX_OUTPUT_TOKENS_LIMIT} (got ${value})` };
+    if (typeof value !== "number") continue;
+    if (value > MAX_OUTPUT_TOKENS_LIMIT) return { field, message: `${field}: must be at most ${MAX_OUTPUT_TOKENS_LIMIT} (got ${value})` };
+    if (modelLimit !== undefined && value > modelLimit)
+      return { field, message: `${field}: ${String(fields.model)} answers at most ${modelLimit} output tokens (got ${value})` };
   }
   return undefined;
 }

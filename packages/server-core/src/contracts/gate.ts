@@ -6,7 +6,7 @@
  */
 
 /** Which surface asks: decides the error shape the refusal is written in. */
-export type GateSurface = "anthropic" | "openai" | "codex" | "api" | "ws";
+export type GateSurface = "anthropic" | "openai" | "codex" | "api" | "ws" | "mcp";
 
 /**
  * The largest output cap a client may ask for (`max_tokens`, `max_completion_tokens`,
@@ -54,6 +54,18 @@ export interface GateUsage {
   /** The HTTP status the client got (a stream that failed mid-way: the status it started with). */
   status: number;
   latencyMs: number;
+  /** A tool call (the MCP gateway): recorded as a `kind: "tool"` usage event; never its arguments or result. */
+  tool?: { server: string; name: string };
+}
+
+/**
+ * What MCP servers and tools a key or team may use: `servers` names (exact), `tools` namespaced
+ * names (`<server>__<tool>`, `*` at the end matches any rest, a leading `!` excludes). Absent lists
+ * allow everything.
+ */
+export interface McpAccessPolicy {
+  servers?: string[];
+  tools?: string[];
 }
 
 /** Who was admitted; surfaces may log the ids, never a secret. */
@@ -62,6 +74,11 @@ export interface GateIdentity {
   name: string;
   team?: string;
   user?: string;
+  /**
+   * The MCP policies that apply (the key's, then its team's): a server or tool must pass every
+   * one. Absent or empty: no restriction beyond the gateway's own server list.
+   */
+  mcp?: McpAccessPolicy[];
 }
 
 /** An admitted call. Exactly one of `settle` or `release` must be called, once. */
@@ -112,4 +129,10 @@ export interface GateRefusal {
  */
 export interface Gate {
   admit(request: GateRequest): Promise<GateAdmission | GateRefusal>;
+  /**
+   * Who a credential belongs to, counting nothing (no rpm, no slot): what a surface needs for work
+   * that is not metered, such as the MCP gateway's listings. Undefined for an unknown, expired or
+   * revoked credential. Optional: a surface without it admits (and releases) instead.
+   */
+  identifyCredential?(credential: string): Promise<GateIdentity | undefined>;
 }

@@ -1,0 +1,26 @@
+import type { Gate, TraceSpan } from "@conduit-ai/server-core";
+import type { Caller } from "../auth/caller.js";
+import type { RpcId } from "../jsonrpc/json-rpc-message.js";
+import type { LiveSession } from "../session/live-session.js";
+import type { McpSessionStore } from "../session/session-store.js";
+
+/** What the gateway is, for the methods it answers. */
+export interface GatewayState {
+  /** The servers it serves, in configuration order. */
+  serverNames: readonly string[];
+  gate: Gate | undefined;
+  store: McpSessionStore;
+  timeoutMs: number;
+}
+
+/** One request being answered. */
+export interface DispatchContext {
+  gateway: GatewayState;
+  session: LiveSession;
+  caller: Caller;
+  requestId: RpcId;
+  signal: AbortSignal;
+  /** Sends a progress notification to the client (present when it asked for progress and the answer streams). */
+  progress?: ((params: Record<string, unknown>) => void) | undefined;
+  traceSpan?: TraceSpan | undefined;
+}

@@ -1,0 +1,111 @@
+import type { UpstreamServerConfig } from "../config/upstream-config.js";
+import { clientNotification } from "../dispatch/upstream-notifications.js";
+import { MessageChannel } from "../http/message-channel.js";
+import type { TokenExchanger } from "../auth/token-exchange.js";
+import { UpstreamConnection } from "../upstream/upstream-connection.js";
+import { type CallerToken, upstreamHeaders } from "../upstream/upstream-credentials.js";
+import type { McpSessionRecord, McpSessionStore } from "./session-store.js";
+
+export interface LiveSessionDependencies {
+  servers: ReadonlyMap<string, UpstreamServerConfig>;
+  timeoutMs: number;
+  store: McpSessionStore;
+  exchangers: ReadonlyMap<string, TokenExchanger>;
+  /** Warnings (a write of the session that failed); never a secret. */
+  onWarning(message: string): void;
+}
+
+/**
+ * A client session as this process serves it: its upstream connections (opened on first use,
+ * continuing the upstream sessions another process recorded), the requests in flight (to cancel),
+ * and the GET stream its notifications go to. Rebuilt from the store on any process.
+ */
+export class LiveSession {
+  readonly id: string;
+  record: McpSessionRecord;
+  lastUsed = Date.now();
+  /** The caller's OAuth token of the latest request (forward and exchange servers use it). */
+  callerToken: CallerToken = {};
+  readonly inflight = new Map<string, AbortController>();
+  #stream: MessageChannel | undefined;
+  readonly #connections = new Map<string, UpstreamConnection>();
+
+  constructor(
+    record: McpSessionRecord,
+    private readonly dependencies: LiveSessionDependencies,
+  ) {
+    this.id = record.id;
+    this.record = record;
+  }
+
+  get streamOpen(): boolean {
+    return this.#stream !== undefined && !this.#stream.closed;
+  }
+
+  /** The connection to `server` (created, not yet connected, on first use). */
+  connection(server: string): UpstreamConnection {
+    let connection = this.#connections.get(server);
+    if (connection) return connection;
+    const config = this.dependencies.servers.get(server) as UpstreamServerConfig;
+    connection = new UpstreamConnection({
+      server,
+      config,
+      timeoutMs: this.dependencies.timeoutMs,
+      headers: upstreamHeaders(server, config, () => this.callerToken, this.dependencies.exchangers),
+      resume: this.record.upstream[server],
+      onNotification: (notification) => {
+        const message = clientNotification(server, notification);
+        if (message) this.#stream?.push(message);
+      },
+      onSession: (state, fresh) => {
+        this.record.upstream[server] = state;
+        this.#store(() => this.dependencies.store.setUpstream(this.id, server, state));
+        if (fresh) void this.#restore(server);
+      },
+    });
+    this.#connections.set(server, connection);
+    return connection;
+  }
+
+  /** A fresh upstream session knows nothing of this client's: its subscriptions and log level are applied again. */
+  async #restore(server: string): Promise<void> {
+    const connection = this.#connections.get(server);
+    if (!connection) return;
+    const prefix = `${server}__`;
+    const work: Array<Promise<unknown>> = this.record.subscriptions
+      .filter((uri) => uri.startsWith(prefix))
+      .map((uri) => connection.request("resources/subscribe", { uri: uri.slice(prefix.length) }));
+    if (this.record.logLevel && connection.capabilities?.logging)
+      work.push(connection.request("logging/setLevel", { level: this.record.logLevel }));
+    await Promise.allSettled(work);
+  }
+
+  #store(write: () => Promise<void>): void {
+    write().catch((error: Error) =>
+      this.dependencies.onWarning(`mcp-gateway: session ${this.id.slice(0, 8)}… not updated (${error.message})`),
+    );
+  }
+
+  /** The GET stream's channel; a second stream on this process replaces the first (its client reconnected). */
+  openStream(): MessageChannel {
+    this.#stream?.close();
+    const channel = new MessageChannel();
+    this.#stream = channel;
+    return channel;
+  }
+
+  /** Servers connected on this process. */
+  connectedServers(): string[] {
+    return [...this.#connections.entries()].filter(([, connection]) => connection.connected).map(([server]) => server);
+  }
+
+  async close(terminate: boolean): Promise<void> {
+    this.#stream?.close();
+    this.#stream = undefined;
+    for (const controller of this.inflight.values()) controller.abort(new Error("session closed"));
+    this.inflight.clear();
+    const connections = [...this.#connections.values()];
+    this.#connections.clear();
+    await Promise.all(connections.map((connection) => connection.close(terminate)));
+  }
+}
