@@ -114,9 +114,14 @@ describe("the operator console in conduit serve (and the demo)", () => {
       ],
       [{ ...base, auth: { providers }, console: { sso: { provider: "corp", roleMap: { ops: "owner" } } } }, /console\.sso\.roleMap\.ops/],
       [
-        { ...base, auth: { providers: { corp: { type: "jwt", issuer: "https://x.example.com", clientId: "c" } } } },
-        /auth\.providers\.corp\.type/,
+        {
+          ...base,
+          auth: { providers: { corp: { type: "oidc", issuer: "not a url" } } },
+          console: { sso: { provider: "corp", roleMap: { a: "admin" } } },
+        },
+        /auth\.providers\.corp\.issuer, auth\.providers\.corp\.clientId/,
       ],
+      [{ ...base, auth: { providers: { corp: { issuer: "https://x.example.com" } } } }, /auth\.providers\.corp/],
       [{ admin: { keys: [{ key: ADMIN_KEY, role: "superuser" }] } }, /invalid admin/],
     ];
     for (const [file, message] of cases) {
