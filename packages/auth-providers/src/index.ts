@@ -52,6 +52,7 @@ export { OAuth2Provider, type OAuth2ProviderSettings, createOAuth2Provider } fro
 export { type SupabaseProviderSettings, createSupabaseProvider } from "./providers/supabase-provider.js";
 export type { VendorCommonSettings } from "./providers/vendor-provider.js";
 export { type WorkOSProviderSettings, createWorkOSProvider } from "./providers/workos-provider.js";
+export { type OidcSignIn, type OidcSignInSettings, type OidcSignInStart, createOidcSignIn } from "./sso/oidc-sign-in.js";
 export type { FirebaseServiceAccount } from "./providers/user-management/firebase-users.js";
 export {
   USER_OPERATION_NAMES,

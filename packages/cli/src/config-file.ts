@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseProvidersConfig } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, type ServerFramework, resolveConfig, validateFramework } from "@conduit-ai/server-core";
-import { adminKeysOf, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
+import { adminKeysOf, checkSsoProvider, parseAdminKeys, parseConsoleSection } from "./console-setup.js";
 import { redisTopologyOf } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -142,7 +142,9 @@ export function readConfigFile(path: string, command: ConfigFileCommand = "serve
   const unknown = keys.filter((key) => !Object.hasOwn(CONFIG_FILE_KEYS, key));
   if (unknown.length > 0)
     throw new UsageError(`Config file ${path}: unknown key(s) ${unknown.join(", ")} (allowed: ${allowed.join(", ")})`);
-  const elsewhere = keys.filter((key) => !allowed.includes(key));
+  // `auth` holding only `providers` signs users in to the console, which every command mounts.
+  const onlyProviders = (key: string) => key === "auth" && isProvidersOnly((parsed as Record<string, unknown>).auth);
+  const elsewhere = keys.filter((key) => !allowed.includes(key) && !onlyProviders(key));
   if (elsewhere.length > 0)
     throw new UsageError(
       `Config file ${path}: ${elsewhere.join(", ")} ${elsewhere.length > 1 ? "are" : "is"} not used by conduit ${command} (conduit serve honours ${elsewhere.length > 1 ? "them" : "it"}; allowed here: ${allowed.join(", ")})`,
@@ -163,6 +165,7 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
   try {
     parseAdminKeys(file.admin);
     parseConsoleSection(file.console);
+    checkSsoProvider(file);
   } catch (error) {
     throw named(error);
   }
@@ -184,6 +187,11 @@ export function checkProviders(section: unknown, env: NodeJS.ProcessEnv, where =
   } catch (error) {
     throw new UsageError(`${where}: ${(error as Error).message}`);
   }
+}
+
+/** An `auth` section that holds nothing but `providers` (identity providers for the console's sign-in). */
+function isProvidersOnly(auth: unknown): boolean {
+  return typeof auth === "object" && auth !== null && !Array.isArray(auth) && Object.keys(auth).every((key) => key === "providers");
 }
 
 /** The config file's top-level `metrics` key as the server's `metrics` option (`server.metrics`: who reads `/api/metrics`); both at once exit 2. */

@@ -1,4 +1,9 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startOidcSsoServer } from "@conduit-ai/auth-providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { readConfigFile } from "./config-file.js";
 import { type AssembledServer, assembleServer } from "./server-assembly.js";
 import { UsageError } from "./usage-error.js";
 
@@ -76,5 +81,63 @@ describe("the operator console in conduit serve (and the demo)", () => {
     await expect(
       assembleServer({ framework: "hono", server: { port: 0, logging: { enabled: false } }, file: { admin: { keys: ["short"] } } }),
     ).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it("console.sso names an auth.providers entry: a Sign in with <name> on the sign-in, a 302 to the provider; auth.providers guards no route", async () => {
+    const op = await startOidcSsoServer({ alice: { name: "Alice", email: "a@example.com", groups: ["ops"] } });
+    await op.configure({ redirectUris: ["http://127.0.0.1:9/console/api/sso/callback"] });
+    try {
+      const request = await serve({
+        admin: { keys: [ADMIN_KEY] },
+        auth: { providers: { corp: { type: "oidc", issuer: op.issuer, clientId: op.client.id, clientSecret: op.client.secret } } },
+        console: { sso: { provider: "corp", rolesClaim: "groups", roleMap: { ops: "admin" } } },
+      });
+      const session = (await (await request("/console/api/session")).json()) as { data: unknown };
+      expect(session.data).toEqual({ signedIn: false, sso: { name: "corp" } });
+      const started = await request("/console/api/sso/start", { redirect: "manual" });
+      expect(started.status).toBe(302);
+      expect(started.headers.get("location")).toMatch(new RegExp(`^${op.issuer}/auth\\?`));
+      // The providers are the console's: the API needs no credential they would check.
+      expect((await request("/api/tools")).status).toBe(200);
+    } finally {
+      await op.close();
+    }
+  });
+
+  it("refuses a console.sso that names no provider, a role the admin API does not know, and an admin key with a bad role", async () => {
+    const base = { admin: { keys: [ADMIN_KEY] } };
+    const providers = { corp: { type: "oidc", issuer: "https://login.example.com", clientId: "console" } };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [
+        { ...base, console: { sso: { provider: "corp", roleMap: { ops: "admin" } } } },
+        /console\.sso\.provider "corp" names no auth\.providers entry/,
+      ],
+      [{ ...base, auth: { providers }, console: { sso: { provider: "corp", roleMap: { ops: "owner" } } } }, /console\.sso\.roleMap\.ops/],
+      [
+        {
+          ...base,
+          auth: { providers: { corp: { type: "oidc", issuer: "not a url" } } },
+          console: { sso: { provider: "corp", roleMap: { a: "admin" } } },
+        },
+        /auth\.providers\.corp\.issuer, auth\.providers\.corp\.clientId/,
+      ],
+      [{ ...base, auth: { providers: { corp: { issuer: "https://x.example.com" } } } }, /auth\.providers\.corp/],
+      [{ admin: { keys: [{ key: ADMIN_KEY, role: "superuser" }] } }, /invalid admin/],
+    ];
+    for (const [file, message] of cases) {
+      const path = join(mkdtempSync(join(tmpdir(), "conduit-sso-config-")), "conduit.json");
+      writeFileSync(path, JSON.stringify(file));
+      expect(() => readConfigFile(path, "serve"), JSON.stringify(file)).toThrow(message);
+    }
+  });
+
+  it("admin.keys with a role: a viewer key signs in to the console as a viewer", async () => {
+    const viewer = "cli-console-viewer-key-0123456789abcdefghij";
+    const request = await serve({ admin: { keys: [ADMIN_KEY, { key: viewer, role: "viewer" }] } });
+    const signedIn = await signIn(request, viewer);
+    expect(signedIn.status).toBe(200);
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const session = (await (await request("/console/api/session", { headers: { cookie } })).json()) as { data: { role: string } };
+    expect(session.data.role).toBe("viewer");
   });
 });

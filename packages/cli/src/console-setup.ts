@@ -2,6 +2,7 @@ import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
 import type { CredentialRule } from "@conduit-ai/server-core/middleware";
 import type { SharedRedis } from "./redis-setup.js";
+import { withoutAuthProviders } from "./mcp-gateway-setup.js";
 import { UsageError } from "./usage-error.js";
 
 /** What the console needs of the server's own auth: a credential → the user it names (with roles), or null. */
@@ -10,8 +11,10 @@ export type CredentialValidator = (credential: string) => Promise<{ roles: strin
 export interface ConsoleSetupInput {
   /** The config file's `admin` key: `{"keys": ["<≥ 32 characters>"]}`. */
   admin: unknown;
-  /** The config file's `console` key: `{"enabled"?: boolean, "sessionTtlSeconds"?: number}`. */
+  /** The config file's `console` key: `{"enabled"?: boolean, "sessionTtlSeconds"?: number, "sso"?: {…}}`. */
   console: unknown;
+  /** The config file's `auth` key: its `providers` are what `console.sso.provider` names. */
+  auth?: unknown;
   /** The server's auth, when configured: a user with role `admin` may sign in. */
   validateCredential?: CredentialValidator;
   /** How the server's auth reads a credential: the console forwards a signed-in user's credential to `/admin/*` that way. */
@@ -21,7 +24,7 @@ export interface ConsoleSetupInput {
   /** The proxy, when mounted: the Accounts page shows its pool and disables or enables accounts. */
   proxy?: { pool: ConsoleAccountPool };
   /** Governance, when the file has a `keys` section: its admin check is the console's (one rule for who is admin). */
-  governance?: Pick<Governance, "checkAdmin" | "credentialFailures">;
+  governance?: Pick<Governance, "checkAdmin" | "credentialFailures" | "audit">;
 }
 
 /** The part of the proxy's account pool the console uses. */
@@ -31,30 +34,81 @@ export interface ConsoleAccountPool {
   enable(accountId: string): Promise<void>;
 }
 
+/** A role of the admin API and the console: `admin`, `viewer`, `auditor`, `team-admin:<team id>`. */
+const ADMIN_ROLE = /^(admin|viewer|auditor|team-admin:[A-Za-z0-9_.-]{1,64})$/;
+
+/** An admin key of the config: a bare string (role `admin`) or `{"key", "role"}`. */
+export type AdminKeyEntry = string | { key: string; role: string };
+
+/** The secret of an admin key entry. */
+export const adminKeySecret = (entry: AdminKeyEntry): string => (typeof entry === "string" ? entry : entry.key);
+
 /** The `admin.keys` of the config file (empty when absent); a bad value is a `UsageError`. */
-export function parseAdminKeys(section: unknown): string[] {
+export function parseAdminKeys(section: unknown): AdminKeyEntry[] {
   if (section === undefined) return [];
   const keys = (section as { keys?: unknown } | null)?.keys;
-  if (
-    typeof section !== "object" ||
-    section === null ||
-    !Array.isArray(keys) ||
-    keys.some((key) => typeof key !== "string" || key.length < 32)
-  )
-    throw new UsageError('Config file: invalid admin: expected {"keys": ["<admin key of at least 32 characters>", ...]}');
-  return keys as string[];
+  const valid = (key: unknown) => {
+    if (typeof key === "string") return key.length >= 32;
+    if (typeof key !== "object" || key === null || Array.isArray(key)) return false;
+    const { key: secret, role, ...rest } = key as { key?: unknown; role?: unknown };
+    return (
+      Object.keys(rest).length === 0 &&
+      typeof secret === "string" &&
+      secret.length >= 32 &&
+      typeof role === "string" &&
+      ADMIN_ROLE.test(role)
+    );
+  };
+  if (typeof section !== "object" || section === null || !Array.isArray(keys) || !keys.every(valid))
+    throw new UsageError(
+      'Config file: invalid admin: expected {"keys": ["<admin key of at least 32 characters>" or {"key": "<…>", "role": "admin" | "viewer" | "auditor" | "team-admin:<team id>"}, ...]}',
+    );
+  return keys as AdminKeyEntry[];
 }
 
 /** The longest console session a config may ask for: 30 days (the cookie's Max-Age and the store's TTL hold it). */
 export const MAX_CONSOLE_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
+/** `console.sso`: which `auth.providers` entry the console signs users in with, and how their claims map to roles. */
+export interface ConsoleSsoSection {
+  provider: string;
+  rolesClaim: string;
+  roleMap: Record<string, string>;
+}
+
+const SSO_EXPECTED =
+  'expected {"provider": "<name of an auth.providers entry>", "rolesClaim"?: "groups", "roleMap": {"<claim value>": "admin" | "team-admin:<team id>" | "viewer" | "auditor"}}';
+
+/** `console.sso`; a bad value is a `UsageError` naming the field. */
+export function parseSsoSection(section: unknown): ConsoleSsoSection {
+  if (typeof section !== "object" || section === null || Array.isArray(section))
+    throw new UsageError(`Config file: invalid console.sso: ${SSO_EXPECTED}`);
+  const { provider, rolesClaim, roleMap, ...rest } = section as { provider?: unknown; rolesClaim?: unknown; roleMap?: unknown };
+  const roles = typeof roleMap === "object" && roleMap !== null && !Array.isArray(roleMap) ? Object.entries(roleMap) : undefined;
+  const bad = [
+    ...Object.keys(rest).map((key) => `console.sso.${key}`),
+    ...(typeof provider === "string" && provider.length > 0 ? [] : ["console.sso.provider"]),
+    ...(rolesClaim === undefined || (typeof rolesClaim === "string" && rolesClaim.length > 0) ? [] : ["console.sso.rolesClaim"]),
+    ...(roles === undefined || roles.length === 0 ? ["console.sso.roleMap"] : []),
+    ...(roles ?? [])
+      .filter(([, role]) => typeof role !== "string" || !ADMIN_ROLE.test(role))
+      .map(([value]) => `console.sso.roleMap.${value}`),
+  ];
+  if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${SSO_EXPECTED}`);
+  return {
+    provider: provider as string,
+    rolesClaim: (rolesClaim as string | undefined) ?? "groups",
+    roleMap: Object.fromEntries(roles as Array<[string, string]>),
+  };
+}
+
 /** The config file's `console` key; a bad value is a `UsageError` naming the key. */
-export function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number } {
+export function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number; sso?: ConsoleSsoSection } {
   if (section === undefined) return { enabled: true };
-  const expected = `expected {"enabled"?: boolean, "sessionTtlSeconds"?: integer 1-${MAX_CONSOLE_SESSION_TTL_SECONDS}}`;
+  const expected = `expected {"enabled"?: boolean, "sessionTtlSeconds"?: integer 1-${MAX_CONSOLE_SESSION_TTL_SECONDS}, "sso"?: {…}}`;
   if (typeof section !== "object" || section === null || Array.isArray(section))
     throw new UsageError(`Config file: invalid console: ${expected}`);
-  const { enabled, sessionTtlSeconds, ...rest } = section as { enabled?: unknown; sessionTtlSeconds?: unknown };
+  const { enabled, sessionTtlSeconds, sso, ...rest } = section as { enabled?: unknown; sessionTtlSeconds?: unknown; sso?: unknown };
   const bad = [
     ...Object.keys(rest).map((key) => `console.${key}`),
     ...(enabled === undefined || typeof enabled === "boolean" ? [] : ["console.enabled"]),
@@ -66,12 +120,82 @@ export function parseConsoleSection(section: unknown): { enabled: boolean; sessi
       : ["console.sessionTtlSeconds"]),
   ];
   if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${expected}`);
-  return { enabled: enabled !== false, ...(sessionTtlSeconds === undefined ? {} : { sessionTtlMs: (sessionTtlSeconds as number) * 1000 }) };
+  return {
+    enabled: enabled !== false,
+    ...(sessionTtlSeconds === undefined ? {} : { sessionTtlMs: (sessionTtlSeconds as number) * 1000 }),
+    ...(sso === undefined ? {} : { sso: parseSsoSection(sso) }),
+  };
+}
+
+/** An `auth.providers` entry: an identity provider users sign in at (the console's single sign-on). */
+export interface IdentityProviderEntry {
+  type: string;
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes?: string[];
+  discoveryUrl?: string;
+}
+
+/**
+ * `auth.providers`: named identity providers, each an `@conduit-ai/auth-providers` config with a
+ * `type` (shared with the MCP gateway, which validates and exchanges tokens with them). An entry
+ * `console.sso.provider` names must also carry what a browser sign-in needs: `issuer` and
+ * `clientId` (`clientSecret`, `scopes`, `discoveryUrl` when given); its other keys are the MCP
+ * gateway's. They guard no route of the server itself.
+ */
+export function parseIdentityProviders(auth: unknown, signInWith?: string): Record<string, IdentityProviderEntry> {
+  const providers = typeof auth === "object" && auth !== null ? (auth as { providers?: unknown }).providers : undefined;
+  if (providers === undefined) return {};
+  const expected =
+    'expected {"<name>": {"type": "oidc" | "oauth2" | "jwt" | "<vendor>", "issuer": "https://…", "clientId": "…", "clientSecret"?: "…", "scopes"?: ["openid", …]}}';
+  if (typeof providers !== "object" || providers === null || Array.isArray(providers))
+    throw new UsageError(`Config file: invalid auth.providers: ${expected}`);
+  const bad: string[] = [];
+  const isUrl = (value: unknown) => typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value);
+  for (const [name, entry] of Object.entries(providers)) {
+    const at = `auth.providers.${name}`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry) || typeof (entry as { type?: unknown }).type !== "string") {
+      bad.push(at);
+      continue;
+    }
+    if (name !== signInWith) continue;
+    const { issuer, clientId, clientSecret, scopes, discoveryUrl } = entry as Record<string, unknown>;
+    if (!isUrl(issuer)) bad.push(`${at}.issuer`);
+    if (typeof clientId !== "string" || clientId === "") bad.push(`${at}.clientId`);
+    if (clientSecret !== undefined && (typeof clientSecret !== "string" || clientSecret === "")) bad.push(`${at}.clientSecret`);
+    if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === "string"))) bad.push(`${at}.scopes`);
+    if (discoveryUrl !== undefined && !isUrl(discoveryUrl)) bad.push(`${at}.discoveryUrl`);
+  }
+  if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${expected}`);
+  return providers as Record<string, IdentityProviderEntry>;
+}
+
+/**
+ * The server's own auth: the `auth` section without `providers` (those sign users in to the
+ * console and guard no route), or undefined when nothing else is left.
+ */
+export function serverAuthSection(auth: unknown): unknown {
+  // The MCP gateway's reading of the same key: one rule for what the server's own auth is.
+  return withoutAuthProviders({ auth }).auth;
+}
+
+/** `console.sso.provider` names an `auth.providers` entry; a `UsageError` otherwise. */
+export function checkSsoProvider(file: { [key: string]: unknown }): void {
+  const sso = parseConsoleSection(file.console).sso;
+  const providers = parseIdentityProviders(file.auth, sso?.provider);
+  if (sso && providers[sso.provider] === undefined)
+    throw new UsageError(
+      `Config file: console.sso.provider "${sso.provider}" names no auth.providers entry (${Object.keys(providers).join(", ") || "there are none"})`,
+    );
 }
 
 /** True when `setupConsole` will mount the console for this config file (so the server's auth lets its paths through). */
 export function consoleWanted(file: { [key: string]: unknown }, env: NodeJS.ProcessEnv = process.env): boolean {
-  return parseConsoleSection(file.console).enabled && (adminKeysOf(file.admin, env).length > 0 || file.auth !== undefined);
+  const options = parseConsoleSection(file.console);
+  return (
+    options.enabled && (adminKeysOf(file.admin, env).length > 0 || serverAuthSection(file.auth) !== undefined || options.sso !== undefined)
+  );
 }
 
 /**
@@ -79,7 +203,7 @@ export function consoleWanted(file: { [key: string]: unknown }, env: NodeJS.Proc
  * `CONDUIT_ADMIN_KEY` shorter than 32 characters is a `UsageError`: ignoring it would leave the
  * operator locked out with no word why.
  */
-export function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): string[] {
+export function adminKeysOf(section: unknown, env: NodeJS.ProcessEnv): AdminKeyEntry[] {
   const fromEnv = env.CONDUIT_ADMIN_KEY;
   if (fromEnv && fromEnv.length < 32)
     throw new UsageError(`CONDUIT_ADMIN_KEY is shorter than 32 characters (${fromEnv.length}): give a longer admin key or unset it`);
@@ -105,9 +229,15 @@ export const CONSOLE_PUBLIC_PATHS = ["/console", "/console/*"];
 export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInput): Promise<boolean> {
   const adminKeys = adminKeysOf(input.admin, input.env);
   const options = parseConsoleSection(input.console);
-  if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined)) return false;
+  if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined && options.sso === undefined)) return false;
   const { MemoryConsoleSessionStore, RedisConsoleSessionStore, mountConsole } = await import("@conduit-ai/console");
-  const checkAdmin = input.governance?.checkAdmin ?? (await import("@conduit-ai/governance")).createAdminCheck({ keys: adminKeys });
+  const { MemoryAuditSink, createAdminCheck } = await import("@conduit-ai/governance");
+  // Roles were checked by parseAdminKeys.
+  const checkAdmin =
+    input.governance?.checkAdmin ?? createAdminCheck({ keys: adminKeys as Parameters<typeof createAdminCheck>[0]["keys"] });
+  // Without governance (no `keys` section) the console's acts still go to an audit log: this process's memory.
+  const audit = input.governance?.audit ?? new MemoryAuditSink();
+  const sso = options.sso ? await ssoOptions(options.sso, input.auth) : undefined;
   const validate = input.validateCredential;
   const prefix = `${input.env.REDIS_KEY_PREFIX || "conduit:"}console:session:`;
   const proxy = input.proxy;
@@ -115,7 +245,9 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
     checkAdmin,
     ...(validate ? { resolveUser: validate } : {}),
     ...(input.credentialRule ? { serverCredentialRule: input.credentialRule } : {}),
-    adminKeys,
+    adminKeys: adminKeys.map(adminKeySecret),
+    audit,
+    ...(sso ? { sso } : {}),
     sessions: input.redis ? new RedisConsoleSessionStore(input.redis, prefix) : new MemoryConsoleSessionStore(),
     // Failed sign-ins counted with the admin API's failed credentials (governance's guard: on Redis when it has Redis).
     ...(input.governance ? { credentialFailures: input.governance.credentialFailures } : {}),
@@ -131,4 +263,19 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
       : {}),
   });
   return true;
+}
+
+/** `console.sso` with its `auth.providers` entry as the console's sign-in client (`@conduit-ai/auth-providers`, loaded only then). */
+async function ssoOptions(section: ConsoleSsoSection, auth: unknown) {
+  const entry = parseIdentityProviders(auth, section.provider)[section.provider];
+  if (entry === undefined) throw new UsageError(`Config file: console.sso.provider "${section.provider}" names no auth.providers entry`);
+  const { createOidcSignIn } = await import("@conduit-ai/auth-providers");
+  const client = createOidcSignIn({
+    issuer: entry.issuer,
+    clientId: entry.clientId,
+    ...(entry.clientSecret ? { clientSecret: entry.clientSecret } : {}),
+    ...(entry.scopes ? { scopes: entry.scopes } : {}),
+    ...(entry.discoveryUrl ? { discoveryUrl: entry.discoveryUrl } : {}),
+  });
+  return { name: section.provider, client, rolesClaim: section.rolesClaim, roleMap: section.roleMap };
 }

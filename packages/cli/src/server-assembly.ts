@@ -12,8 +12,8 @@ import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
-import { setupMcpGateway, withoutAuthProviders } from "./mcp-gateway-setup.js";
-import { CONSOLE_PUBLIC_PATHS, consoleWanted, setupConsole } from "./console-setup.js";
+import { setupMcpGateway } from "./mcp-gateway-setup.js";
+import { CONSOLE_PUBLIC_PATHS, consoleWanted, serverAuthSection, setupConsole } from "./console-setup.js";
 import type { ServeOptions } from "./config-file.js";
 import { serverPrices } from "./price-setup.js";
 import { setupProxy } from "./proxy-setup.js";
@@ -46,18 +46,20 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   const topology = redisTopologyOf(env, options.file.redis);
   const redis = topology ? await openRedis(topology, createConsoleLogger("warn")) : undefined;
   const keyPrefix = topology?.keyPrefix ?? "conduit:";
+  // `auth.providers` sign users in to the console; the rest of `auth` is the server's own auth.
+  const serverAuth = serverAuthSection(options.file.auth);
   let auth: Awaited<ReturnType<typeof setupAuth>>;
   let governance: Governance | undefined;
   // `auth: {"type": "virtual-key"}`: governance's keys are the credentials of /api and /ws.
-  const virtualKeyAuth = (options.file.auth as { type?: unknown } | undefined)?.type === "virtual-key";
+  const virtualKeyAuth = (serverAuth as { type?: unknown } | undefined)?.type === "virtual-key";
   // The server's own auth: its users with role `admin` are admins of /admin and the console (governance's README).
-  const serverAdminRole = options.file.auth !== undefined && !virtualKeyAuth;
+  const serverAdminRole = serverAuth !== undefined && !virtualKeyAuth;
   try {
     governance = await setupGovernance(options.file, { redis, env, keyPrefix, serverAdminRole });
     if (virtualKeyAuth && !governance) throw new UsageError('Config file: auth type "virtual-key" needs a "keys" section');
-    const { auth: _virtualKey, ...withoutAuth } = options.file;
+    const { auth: _auth, ...withoutAuth } = options.file;
     auth = await setupAuth(
-      withoutAuthProviders(virtualKeyAuth ? withoutAuth : options.file),
+      virtualKeyAuth || serverAuth === undefined ? withoutAuth : { ...withoutAuth, auth: serverAuth },
       env,
       redis,
       keyPrefix,
@@ -115,6 +117,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   await setupConsole(server, {
     admin: options.file.admin,
     console: options.file.console,
+    auth: options.file.auth,
     env,
     ...(auth.validateCredential ? { validateCredential: auth.validateCredential } : {}),
     ...(auth.credentialRule ? { credentialRule: auth.credentialRule } : {}),

@@ -9,10 +9,10 @@ export const SCREENSHOTS = resolve(process.env.CONSOLE_SCREENSHOTS ?? join(impor
 export type ConsoleServer = Awaited<ReturnType<typeof startConsoleServer>>;
 
 /** Chromium (headless, no sandbox as root) and a real server, for one test file. */
-export async function startBrowserAndServer() {
+export async function startBrowserAndServer(extraConfig: Record<string, unknown> = {}) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const tools = browserTools();
-  const server = await startConsoleServer();
+  const server = await startConsoleServer(extraConfig);
   const asRoot = process.getuid?.() === 0;
   const browser: Loose = await tools.chromium.launch({
     executablePath: tools.executablePath,
@@ -33,6 +33,10 @@ export async function startBrowserAndServer() {
 /** A fresh browser context with its console errors and page errors recorded (401s only when expected). */
 export async function openPage(browser: Loose, options: { allow401?: boolean } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Only loopback: a page of the test identity provider links web fonts that must never be fetched.
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route: Loose) =>
+    route.fulfill({ status: 204, body: "" }),
+  );
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message: Loose) => {

@@ -32,13 +32,13 @@ function configFor(upstream: string) {
  * (the same assembly as in production: governance's `/admin` API and gate, the proxy, the console),
  * in front of a local Anthropic fake speaking the Messages wire format. Resolves once it listens.
  */
-export async function startConsoleServer() {
+export async function startConsoleServer(extra: Record<string, unknown> = {}) {
   const fake: FakeAnthropic = await startFakeAnthropic();
   fake.credentials.add("sk-primary");
   fake.credentials.add("sk-backup");
   const folder = mkdtempSync(join(tmpdir(), "conduit-console-browser-"));
   const configFile = join(folder, "conduit.json");
-  writeFileSync(configFile, JSON.stringify(configFor(fake.url)));
+  writeFileSync(configFile, JSON.stringify({ ...configFor(fake.url), ...extra }));
   // The runner's FORCE_COLOR and the operator's own admin key must not reach the child.
   const { FORCE_COLOR: _color, CONDUIT_ADMIN_KEY: _admin, ...inherited } = process.env;
   const child: ChildProcess = spawn(

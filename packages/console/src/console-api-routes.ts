@@ -11,8 +11,12 @@ import {
 import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
 import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/middleware";
 import { joinPaths } from "@conduit-ai/server-core/node";
+import { type AdminRequestCheck, CONSOLE_PERMISSIONS, consoleAllows } from "./admin-check.js";
+import { type ConsoleAuditLog, type ConsolePermission, type ConsolePrincipal, consoleAuditEvent } from "./console-principal.js";
 import type { ConsoleSessions } from "./console-sessions.js";
-import { type CredentialPresenter, forwardInProcess } from "./forward.js";
+import { type ConsoleSsoOptions, createSsoRoutes, endSessionUrl } from "./console-sso.js";
+import { type CredentialPresenter, forwardInProcess, presentAsBearer } from "./forward.js";
+import type { ConsoleSessionStore } from "./session-store.js";
 
 /**
  * The proxy's account pool as the Accounts page reads it (`pool.rows()`: status, cooldown,
@@ -38,7 +42,22 @@ export interface ConsoleApiDeps {
   /** How a session's credential is presented on the forwarded `/admin/*` request (default `Authorization: Bearer`). */
   present?: CredentialPresenter;
   accounts?: ConsoleAccounts;
+  /** Governance's admin check: the role rule (`allows`) and stand-in credentials for single sign-on sessions (`delegate`). */
+  check: AdminRequestCheck;
+  /** Single sign-on (config `console.sso`). */
+  sso?: ConsoleSsoOptions;
+  /** The session store (single sign-ons under way are kept there too). */
+  store: ConsoleSessionStore;
+  /** Where account control is recorded (sign-ins and sign-outs are recorded by `sessions`). */
+  audit?: ConsoleAuditLog;
 }
+
+const roleForbidden = (principal: ConsolePrincipal, permission: ConsolePermission) =>
+  new ServerAdapterError(`The role "${principal.role}" may not do this (${permission})`, {
+    code: "ADMIN_ROLE_FORBIDDEN",
+    statusCode: 403,
+    details: { role: principal.role, needs: permission },
+  });
 
 const notAvailable = (what: string) =>
   new ServerAdapterError(`${what} is not available on this server`, { code: "CONSOLE_FEATURE_UNAVAILABLE", statusCode: 404 });
@@ -63,21 +82,44 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     // sign-ins have their own limiter (ConsoleSessions), and every other call needs a live session.
     ({ method, path: api(path), absolute: true, tags: ["console"], cors: false, rateLimit: false, handler, ...extra }) as RouteDefinition;
 
+  /** The session's principal, refused with 403 unless its role has `permission` (the console's own pages). */
+  const permitted = async (ctx: ServerContext, permission: ConsolePermission) => {
+    const { principal } = await sessions.require(ctx);
+    if (!consoleAllows(deps.check, principal.role, permission)) throw roleForbidden(principal, permission);
+    return principal;
+  };
   const forwardAdmin = async (ctx: ServerContext) => {
-    const { credential } = await sessions.require(ctx);
+    const { credential, principal } = await sessions.require(ctx);
     const rest = ctx.path.slice(ctx.path.indexOf("/api/admin/") + "/api/admin/".length);
     // Segments re-encoded one by one: a decoded `..` or `/` can never step out of `/admin/`.
     const segments = rest.split("/").filter((segment) => segment !== "");
     if (segments.some((segment) => segment === "." || segment === "..")) throw notAvailable("That path");
     const path = joinPaths("/admin", ...segments.map(encodeURIComponent));
-    return forwardInProcess(deps.handler, ctx, { path, credential, ...(deps.present ? { present: deps.present } : {}) });
+    if (credential !== undefined)
+      return forwardInProcess(deps.handler, ctx, { path, credential, ...(deps.present ? { present: deps.present } : {}) });
+    // A single sign-on session holds no credential: a stand-in for its principal, valid in this process for this call only.
+    if (deps.check.delegate === undefined) throw notAvailable("Single sign-on sessions on the admin API");
+    const delegated = deps.check.delegate(principal);
+    try {
+      return await forwardInProcess(deps.handler, ctx, { path, credential: delegated.token, present: presentAsBearer });
+    } finally {
+      delegated.release();
+    }
   };
   const control = (action: "disable" | "enable") => async (ctx: ServerContext) => {
-    await sessions.require(ctx);
+    const principal = await permitted(ctx, "accounts.write");
     const act = deps.accounts?.[action];
     if (act === undefined) throw notAvailable("Account control");
     const id = (ctx.params as { id: string }).id;
-    await act.call(deps.accounts, id);
+    const record = (outcome: "success" | "failure") =>
+      deps.audit?.append(consoleAuditEvent(ctx, principal, { action: `account.${action}`, target: { type: "account", id } }, outcome));
+    try {
+      await act.call(deps.accounts, id);
+    } catch (error) {
+      record("failure");
+      throw error;
+    }
+    record("success");
     return { id, status: action === "disable" ? "disabled" : "active" };
   };
   const noStore = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
@@ -95,11 +137,16 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
         if (isStoreUnavailable(error)) throw error;
         return undefined;
       });
-      if (current === undefined) return { signedIn: false };
-      const { session } = current;
+      if (current === undefined) return { signedIn: false, ...(deps.sso ? { sso: { name: deps.sso.name } } : {}) };
+      const { session, principal } = current;
       return {
         signedIn: true,
         expiresAt: new Date(session.expiresAt).toISOString(),
+        actor: { kind: principal.kind, id: principal.id, ...(principal.hint ? { hint: principal.hint } : {}) },
+        role: principal.role,
+        // What the console shows: the admin API enforces the same rule again on every call.
+        permissions: CONSOLE_PERMISSIONS.filter((permission) => consoleAllows(deps.check, principal.role, permission)),
+        ...(session.provider ? { provider: session.provider } : {}),
         features: {
           accounts: deps.accounts !== undefined,
           accountControl: deps.accounts?.disable !== undefined && deps.accounts.enable !== undefined,
@@ -107,34 +154,45 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
       };
     }),
     route("DELETE", "/session", async (ctx) => {
-      await sessions.signOut(ctx);
-      return { signedIn: false };
+      const ended = await sessions.signOut(ctx);
+      // A single sign-on session: the provider's own session can be ended too, when it offers that.
+      const url = ended?.provider && deps.sso ? await endSessionUrl(ctx, deps.prefix, deps.sso) : undefined;
+      return { signedIn: false, ...(url ? { endSessionUrl: url } : {}) };
     }),
+    ...(deps.sso
+      ? createSsoRoutes({
+          prefix: deps.prefix,
+          sso: deps.sso,
+          sessions,
+          store: deps.store,
+          route: (method, path, handler) => route(method, path, handler),
+        })
+      : []),
     route(
       "GET",
       "/live",
       async (ctx) => {
-        await sessions.require(ctx);
+        await permitted(ctx, "console.read");
         return deps.feed.stream(ctx.abortSignal);
       },
       { streaming: true, summary: "Finished requests as they happen (SSE): time, key, model, status, latency, tokens" },
     ),
     ...(["GET", "POST", "PATCH", "DELETE"] as const).map((method) => route(method, "/admin/*", forwardAdmin, { rawBody: true })),
     route("GET", "/accounts", async (ctx) => {
-      await sessions.require(ctx);
+      await permitted(ctx, "console.read");
       if (deps.accounts === undefined) throw notAvailable("The proxy");
       return { accounts: await deps.accounts.rows() };
     }),
     route("POST", "/accounts/:id/disable", control("disable")),
     route("POST", "/accounts/:id/enable", control("enable")),
     route("GET", "/metrics", async (ctx) => {
-      await sessions.require(ctx);
+      await permitted(ctx, "console.read");
       const metrics = deps.metrics();
       if (metrics === undefined) throw notAvailable("Metrics (enableMetrics)");
       return rawResponse(JSON.stringify(await metrics.registry.getMetricsAsJSON()), { headers: noStore });
     }),
     route("GET", "/health", async (ctx) => {
-      await sessions.require(ctx);
+      await permitted(ctx, "console.read");
       const readiness = await checkReadiness(deps.health);
       return {
         status: readiness.ready ? "ok" : "degraded",

@@ -34,7 +34,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * `X-Forwarded-Host` counts only from a proxy `trustProxy` believes: otherwise a client could
  * name any host and make a cross-site `Origin` look like our own.
  */
-function ownOrigin(ctx: ServerContext): string | undefined {
+export function ownOrigin(ctx: ServerContext): string | undefined {
   const forwardedHost = ctx.fromTrustedProxy === true ? ctx.header("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   const host = forwardedHost || ctx.header("host");
   return host ? `${servedOverHttps(ctx) ? "https" : "http"}://${host}`.toLowerCase() : undefined;

@@ -1,6 +1,7 @@
 import { ServerAdapterError, type ServerContext, storeCall } from "@conduit-ai/server-core";
 import { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
 import { credentialDigest } from "./admin-check.js";
+import { type ConsoleAuditLog, type ConsolePrincipal, UNKNOWN_ACTOR, consoleAuditEvent } from "./console-principal.js";
 import { readCookie, sessionCookie } from "./session-cookie.js";
 import { type ConsoleSession, type ConsoleSessionStore, isSessionId, newSessionId, sessionKey } from "./session-store.js";
 
@@ -12,7 +13,11 @@ const MAX_REMEMBERED_CREDENTIALS = 1_000;
 
 export interface ConsoleSessionsOptions {
   store: ConsoleSessionStore;
-  verifyAdmin: (credential: string) => boolean | Promise<boolean>;
+  /**
+   * Who a credential is to the admin API (`adminCredentialPrincipal`), or undefined/false when it
+   * has no role there; `true` (a bare yes) is an `admin`.
+   */
+  verifyAdmin: (credential: string) => boolean | ConsolePrincipal | undefined | Promise<boolean | ConsolePrincipal | undefined>;
   /** Admin credentials every process knows from its config: a session signed in with one works on any process sharing the store. */
   adminKeys?: readonly string[];
   ttlMs: number;
@@ -20,7 +25,12 @@ export interface ConsoleSessionsOptions {
   path: string;
   /** Failed sign-ins per address and per credential (default: this process's memory). */
   failures?: CredentialFailureGuard;
+  /** Where sign-ins, failed sign-ins and sign-outs are recorded (governance's audit log). */
+  audit?: ConsoleAuditLog;
 }
+
+/** A session's principal when the check gave a bare yes. */
+const ANY_ADMIN: ConsolePrincipal = { kind: "admin-key", id: "admin", role: "admin" };
 
 export const signInRequired = () =>
   new ServerAdapterError("Sign in to the console first", { code: "CONSOLE_SIGN_IN_REQUIRED", statusCode: 401 });
@@ -56,45 +66,102 @@ export class ConsoleSessions {
    */
   async signIn(ctx: ServerContext, credential: unknown): Promise<ConsoleSession> {
     const invalid = () => new ServerAdapterError("That admin credential is not valid", { code: "INVALID_CREDENTIAL", statusCode: 401 });
-    if (typeof credential !== "string" || credential.length === 0 || credential.length > 4096) throw invalid();
-    const attempt = await this.failures.check(ctx, credential);
-    if (!(await this.verify(credential))) {
+    if (typeof credential !== "string" || credential.length === 0 || credential.length > 4096) {
+      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
+      throw invalid();
+    }
+    const attempt = await this.failures.check(ctx, credential).catch((error: unknown) => {
+      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "denied");
+      throw error;
+    });
+    const principal = await this.verify(credential);
+    if (!principal) {
+      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
       await this.failures.failed(attempt);
       throw invalid();
     }
     await this.failures.succeeded(attempt);
     const digest = credentialDigest(credential);
     this.remember(digest, credential);
+    const session = await this.open(ctx, { credentialDigest: digest });
+    this.record(ctx, principal, "console.signin", "success");
+    return session;
+  }
+
+  /**
+   * Opens a session for someone the identity provider vouched for (single sign-on): no
+   * credential, the principal and its role kept in the session itself.
+   */
+  async signInAs(ctx: ServerContext, principal: ConsolePrincipal, provider: string): Promise<ConsoleSession> {
+    const session = await this.open(ctx, { principal, provider });
+    this.record(ctx, principal, "console.signin", "success", { provider });
+    return session;
+  }
+
+  /** Records a refused single sign-on (no role mapped, a bad callback): who, when known, and why. */
+  refused(ctx: ServerContext, actor: Pick<ConsolePrincipal, "kind" | "id" | "hint"> | undefined, reason: string, provider: string): void {
+    this.record(ctx, actor ?? UNKNOWN_ACTOR, "console.signin", "failure", { provider, reason });
+  }
+
+  /** The failed-sign-in guard the single sign-on callback shares with the credential form. */
+  get failureGuard(): CredentialFailureGuard {
+    return this.failures;
+  }
+
+  /** Deletes the request's session (if any) and its cookie; returns the session that ended. */
+  async signOut(ctx: ServerContext): Promise<ConsoleSession | undefined> {
+    const current = await this.require(ctx).catch(() => undefined);
+    const id = readCookie(ctx);
+    if (isSessionId(id)) await this.stored(() => this.options.store.delete(sessionKey(id)));
+    ctx.setHeader("set-cookie", sessionCookie(ctx, { id: "", path: this.options.path, maxAgeSeconds: 0 }));
+    if (current) this.record(ctx, current.principal, "console.signout", "success");
+    return current?.session;
+  }
+
+  /** A new session id in the cookie and its record in the store. */
+  private async open(
+    ctx: ServerContext,
+    content: Pick<ConsoleSession, "credentialDigest" | "principal" | "provider">,
+  ): Promise<ConsoleSession> {
     const now = Date.now();
-    const session: ConsoleSession = { credentialDigest: digest, createdAt: now, expiresAt: now + this.options.ttlMs };
+    const session: ConsoleSession = { ...content, createdAt: now, expiresAt: now + this.options.ttlMs };
     const id = newSessionId();
     await this.stored(() => this.options.store.set(sessionKey(id), session, this.options.ttlMs));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id, path: this.options.path, maxAgeSeconds: Math.floor(this.options.ttlMs / 1000) }));
     return session;
   }
 
-  /** Deletes the request's session (if any) and its cookie. */
-  async signOut(ctx: ServerContext): Promise<void> {
-    const id = readCookie(ctx);
-    if (isSessionId(id)) await this.stored(() => this.options.store.delete(sessionKey(id)));
-    ctx.setHeader("set-cookie", sessionCookie(ctx, { id: "", path: this.options.path, maxAgeSeconds: 0 }));
+  private record(
+    ctx: ServerContext,
+    actor: Pick<ConsolePrincipal, "kind" | "id" | "hint"> & { role?: string },
+    action: string,
+    outcome: "success" | "denied" | "failure",
+    after?: Record<string, string>,
+  ): void {
+    this.options.audit?.append(
+      consoleAuditEvent(ctx, actor, { action, target: { type: "console", id: this.options.path }, ...(after ? { after } : {}) }, outcome),
+    );
   }
 
   /**
    * The request's live session and its credential, checked again with `verifyAdmin` (a revoked
    * admin credential ends its sessions at once); 401 `CONSOLE_SIGN_IN_REQUIRED` otherwise.
    */
-  async require(ctx: ServerContext): Promise<{ session: ConsoleSession; credential: string }> {
+  async require(ctx: ServerContext): Promise<{ session: ConsoleSession; principal: ConsolePrincipal; credential?: string }> {
     const id = readCookie(ctx);
     if (!isSessionId(id)) throw signInRequired();
     const key = sessionKey(id);
     const session = await this.stored(() => this.options.store.get(key));
-    const credential = session ? this.credentials.get(session.credentialDigest) : undefined;
-    if (!session || credential === undefined || !(await this.verify(credential))) {
-      if (session) await this.stored(() => this.options.store.delete(key));
+    // A sign-in still under way is no session.
+    if (!session || session.pending) throw signInRequired();
+    if (session.principal && session.credentialDigest === undefined) return { session, principal: session.principal };
+    const credential = session.credentialDigest ? this.credentials.get(session.credentialDigest) : undefined;
+    const principal = credential === undefined ? undefined : await this.verify(credential);
+    if (credential === undefined || !principal) {
+      await this.stored(() => this.options.store.delete(key));
       throw signInRequired();
     }
-    return { session, credential };
+    return { session, principal, credential };
   }
 
   /**
@@ -105,12 +172,14 @@ export class ConsoleSessions {
     return storeCall("console-sessions", operation);
   }
 
-  private async verify(credential: string): Promise<boolean> {
+  private async verify(credential: string): Promise<ConsolePrincipal | undefined> {
     try {
-      return (await this.options.verifyAdmin(credential)) === true;
+      const found = await this.options.verifyAdmin(credential);
+      if (found === true) return ANY_ADMIN;
+      return found || undefined;
     } catch {
       // A failing check (store down) never signs anyone in.
-      return false;
+      return undefined;
     }
   }
 

@@ -73,7 +73,8 @@ export async function forwardInProcess(
   for (const [name, value] of Object.entries(ctx.query)) for (const item of [value].flat()) search.append(name, String(item));
   const query = search.toString();
   const headers: Record<string, string> = { accept: target.accept ?? ctx.header("accept") ?? "application/json" };
-  for (const name of ["host", "content-type", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-request-id"]) {
+  // The user agent too: the admin API's audit log names the operator's browser, not the console.
+  for (const name of ["host", "content-type", "user-agent", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-request-id"]) {
     const value = ctx.header(name);
     if (value !== undefined) headers[name] = value;
   }

@@ -7,11 +7,22 @@ export {
   type AdminRequestCheck,
   type AdminVerdict,
   type CredentialUserResolver,
+  CONSOLE_PERMISSIONS,
   adminCredentialCheck,
+  adminCredentialPrincipal,
+  consoleAllows,
   credentialDigest,
   isAdminKey,
 } from "./admin-check.js";
 export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
+export {
+  type ConsoleAuditEvent,
+  type ConsoleAuditLog,
+  type ConsolePermission,
+  type ConsolePrincipal,
+  consoleAuditEvent,
+} from "./console-principal.js";
+export { type ConsoleSignInClient, type ConsoleSsoOptions, SSO_BINDING_COOKIE } from "./console-sso.js";
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HEADERS, consoleGuard, crossSiteReason } from "./console-security.js";
 export { ConsoleSessions, DEFAULT_SESSION_TTL_MS } from "./console-sessions.js";
 export { type CredentialPresenter, consolePresenter, forwardInProcess, presentAsBearer, presentByRule } from "./forward.js";

@@ -4,7 +4,9 @@ import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinitio
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { type CredentialFailureGuard, type CredentialRule, installRequestFeed } from "@conduit-ai/server-core/middleware";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
-import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialCheck } from "./admin-check.js";
+import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialPrincipal } from "./admin-check.js";
+import type { ConsoleAuditLog } from "./console-principal.js";
+import type { ConsoleSsoOptions } from "./console-sso.js";
 import { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
 import { consoleGuard } from "./console-security.js";
 import { consolePresenter } from "./forward.js";
@@ -46,6 +48,17 @@ export interface ConsoleOptions {
   path?: string;
   /** The built files (default: this package's `dist/public`). */
   assetsDirectory?: string;
+  /**
+   * Single sign-on through the company's identity provider ("Sign in with <name>" beside the
+   * credential form): the provider's client (`createOidcSignIn` of `@conduit-ai/auth-providers`),
+   * the claim holding the user's groups and the map from its values to console roles.
+   */
+  sso?: ConsoleSsoOptions;
+  /**
+   * The audit log (`governance.audit`): sign-ins, failed sign-ins, sign-outs and account control
+   * are appended to it (the admin API records its own writes).
+   */
+  audit?: ConsoleAuditLog;
 }
 
 /** What `mountConsole` needs of a server: any Conduit adapter. */
@@ -70,9 +83,11 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
   const directory = options.assetsDirectory ?? CONSOLE_ASSETS_DIRECTORY;
   if (!existsSync(directory))
     throw new Error(`The console's built files are missing (${directory}): run "pnpm --filter @conduit-ai/console build"`);
+  const store = options.sessions ?? new MemoryConsoleSessionStore();
   const sessions = new ConsoleSessions({
-    store: options.sessions ?? new MemoryConsoleSessionStore(),
-    verifyAdmin: adminCredentialCheck(options.checkAdmin, options.resolveUser),
+    store,
+    verifyAdmin: adminCredentialPrincipal(options.checkAdmin, options.resolveUser),
+    ...(options.audit ? { audit: options.audit } : {}),
     ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     path: prefix,
     ...(options.adminKeys ? { adminKeys: options.adminKeys } : {}),
@@ -86,7 +101,11 @@ export function mountConsole(server: ConsoleHost, options: ConsoleOptions): void
     metrics: () => getServerMetrics(server),
     health: server,
     present: consolePresenter(options.checkAdmin, options.serverCredentialRule),
+    check: options.checkAdmin,
+    store,
     ...(options.accounts ? { accounts: options.accounts } : {}),
+    ...(options.sso ? { sso: options.sso } : {}),
+    ...(options.audit ? { audit: options.audit } : {}),
   });
   const guard = consoleGuard();
   // The API first: native routers that match in registration order must not send it to the static wildcard.

@@ -1,9 +1,21 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** What a console session keeps server-side: never the credential itself, only its digest. */
+import type { ConsolePrincipal } from "./console-principal.js";
+
+/**
+ * What a console session keeps server-side: never a credential, only its digest (a credential
+ * sign-in) or who signed in and their role (single sign-on). A single sign-on between its start
+ * and its callback is kept the same way, under its own key, with `pending`.
+ */
 export interface ConsoleSession {
   /** SHA-256 (hex) of the admin credential the operator signed in with. */
-  credentialDigest: string;
+  credentialDigest?: string;
+  /** Single sign-on: the user and the role the provider's claims mapped to. */
+  principal?: ConsolePrincipal;
+  /** Single sign-on: the provider's name. */
+  provider?: string;
+  /** A sign-in under way: the PKCE verifier, the nonce and the digest of the browser's binding cookie. */
+  pending?: { verifier: string; nonce: string; binding: string };
   /** Epoch milliseconds. */
   createdAt: number;
   expiresAt: number;

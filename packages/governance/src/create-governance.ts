@@ -12,7 +12,10 @@ import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { CredentialFailureGuard, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
 import type { Pool } from "pg";
-import { type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
+import { type AdminCheck, type AdminKeyEntry, createAdminCheck } from "./admin/admin-check.js";
+import type { AuditSink } from "./audit/audit-event.js";
+import { MemoryAuditSink } from "./audit/memory-audit-sink.js";
+import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
 import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
 import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
@@ -44,6 +47,13 @@ export interface GovernanceOptions {
   pool?: Pool;
   /** Or any sink. */
   usage?: UsageSink;
+  /** The audit log's sink (default: PostgreSQL with `databaseUrl`/`pool`, else memory — lost on restart). */
+  audit?: AuditSink;
+  /**
+   * Where an outage's overflow of audit events spills: this, else env `CONDUIT_AUDIT_SPILL_FILE`,
+   * else `./conduit-audit-spill.ndjson`.
+   */
+  auditSpillFile?: string;
   /**
    * Where an outage's overflow of usage events spills: this, else env `CONDUIT_USAGE_SPILL_FILE`
    * (the container image sets `/tmp/conduit-usage-spill.ndjson`: its root filesystem is read-only),
@@ -71,8 +81,10 @@ export interface Governance {
   readonly usage: UsageSink;
   /** Whether an admin credential exists (the admin API is mounted only then). */
   readonly adminEnabled: boolean;
-  /** The admin check the operator console is handed. */
-  readonly checkAdmin: ReturnType<typeof createAdminCheck>;
+  /** The admin check the operator console is handed (`identify` for the caller's role, `delegate` for its single sign-on sessions). */
+  readonly checkAdmin: AdminCheck;
+  /** The audit log: every state-changing admin call, and the console's acts, sign-ins and sign-outs. */
+  readonly audit: AuditSink;
   /** Failed admin credentials, per address and per credential: the console's sign-in shares it. */
   readonly credentialFailures: CredentialFailureGuard;
   /** The `/admin/*` routes, or undefined without an admin credential. */
@@ -108,7 +120,10 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   const env = options.env ?? process.env;
   const keys = keysConfigSchema.parse(options.keys);
   const admin = adminConfigSchema.parse(options.admin ?? {});
-  const adminKeys = [...admin.keys, ...(env.CONDUIT_ADMIN_KEY && env.CONDUIT_ADMIN_KEY.length >= 32 ? [env.CONDUIT_ADMIN_KEY] : [])];
+  const adminKeys: AdminKeyEntry[] = [
+    ...admin.keys,
+    ...(env.CONDUIT_ADMIN_KEY && env.CONDUIT_ADMIN_KEY.length >= 32 ? [env.CONDUIT_ADMIN_KEY] : []),
+  ];
   const keysSecret = keys.secret ?? (env.CONDUIT_KEYS_SECRET || undefined);
   const onWarning = options.onWarning ?? (() => {});
   let store: GovernanceStore;
@@ -118,21 +133,26 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   } else store = new MemoryGovernanceStore();
   let ownPool: Pool | undefined;
   let usage = options.usage;
-  if (!usage && (options.pool || options.databaseUrl)) {
-    let pool = options.pool;
-    if (!pool) {
-      const pg = loadOptionalDependency<typeof import("pg")>("pg", {
-        feature: "the governance usage history (DATABASE_URL)",
-        from: import.meta.url,
-      });
-      ownPool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 2_000 });
-      ownPool.on("error", () => undefined);
-      pool = ownPool;
-    }
+  let pool = options.pool;
+  // One pool for the durable records: the usage history and the audit log.
+  if (!pool && options.databaseUrl && (!usage || !options.audit)) {
+    const pg = loadOptionalDependency<typeof import("pg")>("pg", {
+      feature: "the governance usage history and audit log (DATABASE_URL)",
+      from: import.meta.url,
+    });
+    ownPool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 2_000 });
+    ownPool.on("error", () => undefined);
+    pool = ownPool;
+  }
+  if (!usage && pool) {
     const spillFile = options.spillFile ?? (env.CONDUIT_USAGE_SPILL_FILE || undefined);
     usage = new PostgresUsageSink({ pool, onWarning, ...(spillFile ? { spillFile } : {}) });
   }
   usage ??= new MemoryUsageSink();
+  const auditSpillFile = options.auditSpillFile ?? (env.CONDUIT_AUDIT_SPILL_FILE || undefined);
+  const audit: AuditSink =
+    options.audit ??
+    (pool ? new PostgresAuditSink({ pool, onWarning, ...(auditSpillFile ? { spillFile: auditSpillFile } : {}) }) : new MemoryAuditSink());
   const listeners: Array<(event: UsageEvent) => void> = [];
   const defaultMaxOutputTokens = keys.defaultMaxOutputTokens ?? 4096;
   const gate = new GovernanceGate({
@@ -164,7 +184,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           usage: usage as UsageSink,
           prefix: keys.prefix,
           keysSecret,
-          check: check as (ctx: unknown) => AdminVerdict,
+          check,
+          audit,
           isVirtualKey: (credential) => store.isActiveDigest(keyDigest(credential, keysSecret), Date.now()),
           failures: credentialFailures,
         })
@@ -180,6 +201,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     gate,
     store,
     usage,
+    audit,
     adminEnabled,
     checkAdmin: check,
     credentialFailures,
@@ -193,18 +215,26 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       const sink = usage as UsageSink;
       if (sink.health && hasHealthChecks(server))
         server.registerHealthCheck("postgres", () => (sink.health as () => Promise<DependencyHealth>)());
+      // The audit log beside it: never required either (its events wait in memory and the spill file).
+      if (audit.health && hasHealthChecks(server))
+        server.registerHealthCheck("audit-log", () => (audit.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout, server.runtime));
       const metrics = getServerMetrics(server);
       if (metrics) {
         listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));
         // The per-team figures are the admins': governance's admin check is who reads /api/metrics in full.
-        metrics.allowReader((ctx) => check(ctx) === "admin");
+        // A team-admin reads their own team's figures through /admin, not every team's here.
+        metrics.allowReader((ctx) => {
+          const found = check.identify(ctx);
+          return typeof found !== "string" && !found.role.startsWith("team-admin:");
+        });
       }
     },
     async close() {
       // Settlements first: one still waiting for the store spills before the store goes.
       await gate.close();
       await usage.close();
+      await audit.close();
       await store.close();
       await ownPool?.end();
     },

@@ -31,8 +31,34 @@ export {
   parseGovernanceConfig,
   pricesConfigSchema,
 } from "./config/governance-config.js";
-export { type AdminCheckOptions, type AdminVerdict, createAdminCheck } from "./admin/admin-check.js";
-export { admitAdminKeysPast } from "./admin/admin-auth.js";
+export {
+  type AdminCheck,
+  type AdminCheckContext,
+  type AdminCheckOptions,
+  type AdminKeyEntry,
+  type AdminVerdict,
+  adminKeyId,
+  createAdminCheck,
+} from "./admin/admin-check.js";
+export {
+  ADMIN_PERMISSIONS,
+  type AdminPermission,
+  type AdminPrincipal,
+  type AdminRole,
+  parseAdminRole,
+  roleAllows,
+  strongestRole,
+  teamOfRole,
+} from "./admin/admin-roles.js";
+export { auditEventOf, withoutSecrets } from "./admin/admin-audit.js";
+export { auditCsv } from "./admin/audit-route.js";
+export type { AuditActor, AuditEvent, AuditQuery, AuditSink, StoredAuditEvent } from "./audit/audit-event.js";
+export { GENESIS_HASH, type ChainBreak, canonicalJson, chainHash, chained, verifyChain } from "./audit/audit-chain.js";
+export { MemoryAuditSink } from "./audit/memory-audit-sink.js";
+export { PostgresAuditSink, type PostgresAuditSinkOptions } from "./audit/postgres-audit-sink.js";
+export { AUDIT_TABLE, ensureAuditTable, eventOfRow, insertChained, queryAuditTable } from "./audit/postgres-audit-table.js";
+export { type AuditVerification, verifyAuditDatabase, verifyAuditLog } from "./audit/verify-audit-log.js";
+export { adminPrincipalOf, admitAdminKeysPast } from "./admin/admin-auth.js";
 export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
 export { usageCsv } from "./admin/usage-csv.js";
 export { apiRefusalError } from "./api/api-refusal.js";

@@ -2,3 +2,4 @@
 export { type OidcServer, startOidcServer } from "./oidc-server.js";
 export { type McpAuthorizationServer, startMcpAuthorizationServer } from "./mcp-authorization-server.js";
 export { type AdminApiFake, type FakeAnswer, type ReceivedRequest, startAdminApiFake } from "./admin-api-fake.js";
+export { type OidcSsoServer, type SsoTestUser, startOidcSsoServer } from "./oidc-sso-server.js";

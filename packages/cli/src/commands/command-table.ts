@@ -1,3 +1,4 @@
+import { AUDIT_USAGE, runAudit } from "./audit-command.js";
 import { GENERATE_USAGE, runGenerate } from "./generate-command.js";
 import { KEYS_USAGE, runKeys } from "./keys-command.js";
 import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
@@ -24,5 +25,10 @@ export const COMMANDS: Record<string, Command> = {
   routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },
   openapi: { summary: "print the configured server's OpenAPI document (--yaml for YAML)", usage: OPENAPI_USAGE, run: runOpenApi },
   keys: { summary: "create, list, revoke or rotate virtual keys on a running server (CONDUIT_ADMIN_KEY)", usage: KEYS_USAGE, run: runKeys },
+  audit: {
+    summary: "verify the audit log's hash chain in PostgreSQL (DATABASE_URL); exit 1 names the first bad row",
+    usage: AUDIT_USAGE,
+    run: runAudit,
+  },
   proxy: { summary: "serve the vendor proxy of a config file's proxy section (+ the codex engine)", usage: PROXY_USAGE, run: runProxy },
 };

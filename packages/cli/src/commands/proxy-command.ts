@@ -35,6 +35,8 @@ interface ProxyCommandOptions {
   console?: unknown;
   /** The file's `providers` (checked): the runtime's named providers, `<name>/<model>` on /v1/chat/completions. */
   providers?: Record<string, ProviderConfig>;
+  /** The file's `auth` key: only its `providers` here (the console's single sign-on). */
+  auth?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -108,6 +110,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     admin: file.admin,
     console: file.console,
     ...(file.providers === undefined ? {} : { providers: file.providers as Record<string, ProviderConfig> }),
+    auth: file.auth,
     ...(redis ? { redis } : {}),
   };
 }
@@ -164,6 +167,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     await setupConsole(server, {
       admin: options.admin,
       console: options.console,
+      auth: options.auth,
       env,
       proxy,
       ...(redis ? { redis } : {}),

@@ -46,11 +46,35 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   return parsed as T;
 }
 
+/** What a role may do (the admin API enforces the same rule; the console only hides what a role cannot do). */
+export type Permission =
+  | "keys.read"
+  | "keys.write"
+  | "teams.read"
+  | "teams.write"
+  | "usage.read"
+  | "audit.read"
+  | "console.read"
+  | "accounts.write";
+
 export interface SessionInfo {
-  signedIn: boolean;
+  signedIn: true;
   expiresAt: string;
+  actor: { kind: "admin-key" | "user"; id: string; hint?: string };
+  role: string;
+  permissions: Permission[];
+  /** The identity provider of a single sign-on session. */
+  provider?: string;
   features: { accounts: boolean; accountControl: boolean };
 }
+
+/** The answer while signed out: whether single sign-on is offered. */
+export interface SignedOutInfo {
+  signedIn: false;
+  sso?: { name: string };
+}
+
+export const can = (session: Pick<SessionInfo, "permissions">, permission: Permission) => session.permissions.includes(permission);
 
 export const formatUsd = (value: number | undefined) =>
   `$${(value ?? 0).toFixed(value !== undefined && value > 0 && value < 0.01 ? 4 : 2)}`;

@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { type SessionInfo, api, onSignedOut } from "./api.js";
+import { type Permission, type SessionInfo, type SignedOutInfo, api, can, onSignedOut } from "./api.js";
+import { AuditPage } from "./pages/audit.js";
 import { AccountsPage } from "./pages/accounts.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
@@ -10,28 +11,35 @@ import { SignIn } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import "./styles.css";
 
-const PAGES = [
-  { id: "overview", title: "Overview" },
-  { id: "accounts", title: "Accounts" },
-  { id: "keys", title: "Keys and teams" },
-  { id: "usage", title: "Usage" },
-  { id: "live", title: "Live requests" },
-  { id: "health", title: "Health" },
-] as const;
-type PageId = (typeof PAGES)[number]["id"];
+/** Each page and what a role needs to see it: the console hides the rest. */
+const PAGES: ReadonlyArray<{ id: string; title: string; needs: Permission }> = [
+  { id: "overview", title: "Overview", needs: "console.read" },
+  { id: "accounts", title: "Accounts", needs: "console.read" },
+  { id: "keys", title: "Keys and teams", needs: "keys.read" },
+  { id: "usage", title: "Usage", needs: "usage.read" },
+  { id: "audit", title: "Audit", needs: "audit.read" },
+  { id: "live", title: "Live requests", needs: "console.read" },
+  { id: "health", title: "Health", needs: "console.read" },
+];
+type PageId = string;
 
-const pageFromHash = (): PageId => {
-  const id = location.hash.replace(/^#\/?/, "");
-  return (PAGES.find((page) => page.id === id)?.id ?? "overview") as PageId;
-};
+const pageFromHash = (): PageId => location.hash.replace(/^#\/?/, "") || "overview";
 
 function App() {
   const [session, setSession] = useState<SessionInfo | null | undefined>(undefined);
+  const [signedOut, setSignedOut] = useState<SignedOutInfo>({ signedIn: false });
+  const [endSessionUrl, setEndSessionUrl] = useState<string>();
   const [page, setPage] = useState<PageId>(pageFromHash());
 
   useEffect(() => {
-    api<SessionInfo>("session").then(
-      (info) => setSession(info.signedIn ? info : null),
+    api<SessionInfo | SignedOutInfo>("session").then(
+      (info) => {
+        if (info.signedIn) setSession(info);
+        else {
+          setSignedOut(info);
+          setSession(null);
+        }
+      },
       () => setSession(null),
     );
     const offSignedOut = onSignedOut(() => setSession(null));
@@ -43,16 +51,30 @@ function App() {
     };
   }, []);
 
+  const visible = session ? PAGES.filter((entry) => can(session, entry.needs)) : [];
+  // A page the role cannot see (or an unknown one) shows the first the role can.
+  const shown = visible.find((entry) => entry.id === page)?.id ?? visible[0]?.id ?? "";
+
   useEffect(() => {
-    const title = PAGES.find((entry) => entry.id === page)?.title ?? "";
+    const title = PAGES.find((entry) => entry.id === shown)?.title ?? "";
     document.title = session ? `${title} · Conduit console` : "Sign in · Conduit console";
-  }, [page, session]);
+  }, [shown, session]);
 
   if (session === undefined) return <main class="loading">Loading…</main>;
-  if (session === null) return <SignIn onSignedIn={setSession} />;
+  if (session === null)
+    return (
+      <SignIn
+        sso={signedOut.sso}
+        endSession={endSessionUrl && signedOut.sso ? { url: endSessionUrl, provider: signedOut.sso.name } : undefined}
+        onSignedIn={setSession}
+      />
+    );
 
   const signOut = async () => {
-    await api("session", { method: "DELETE" }).catch(() => undefined);
+    const ended = await api<{ endSessionUrl?: string; sso?: { name: string } }>("session", { method: "DELETE" }).catch(() => undefined);
+    setEndSessionUrl(ended?.endSessionUrl);
+    const info = await api<SessionInfo | SignedOutInfo>("session").catch(() => undefined);
+    if (info && !info.signedIn) setSignedOut(info);
     setSession(null);
   };
 
@@ -61,24 +83,29 @@ function App() {
       <header class="top">
         <span class="brand">Conduit console</span>
         <nav aria-label="Pages">
-          {PAGES.map((entry) => (
-            <a key={entry.id} href={`#/${entry.id}`} aria-current={entry.id === page ? "page" : undefined}>
+          {visible.map((entry) => (
+            <a key={entry.id} href={`#/${entry.id}`} aria-current={entry.id === shown ? "page" : undefined}>
               {entry.title}
             </a>
           ))}
         </nav>
+        <span class="who" data-testid="signed-in-as">
+          {session.actor.hint ?? session.actor.id} · {session.role}
+        </span>
         <button type="button" class="link" onClick={signOut}>
           Sign out
         </button>
       </header>
       <main>
-        <h1 class="visually-hidden">{PAGES.find((entry) => entry.id === page)?.title}</h1>
-        {page === "overview" && <Overview />}
-        {page === "accounts" && <AccountsPage session={session} />}
-        {page === "keys" && <KeysPage />}
-        {page === "usage" && <UsagePage />}
-        {page === "live" && <LivePage />}
-        {page === "health" && <HealthPage />}
+        <h1 class="visually-hidden">{PAGES.find((entry) => entry.id === shown)?.title}</h1>
+        {shown === "" && <p>This role ({session.role}) has no page in the console.</p>}
+        {shown === "overview" && <Overview />}
+        {shown === "accounts" && <AccountsPage session={session} />}
+        {shown === "keys" && <KeysPage session={session} />}
+        {shown === "usage" && <UsagePage />}
+        {shown === "audit" && <AuditPage />}
+        {shown === "live" && <LivePage />}
+        {shown === "health" && <HealthPage />}
       </main>
     </>
   );

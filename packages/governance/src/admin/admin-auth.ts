@@ -9,16 +9,27 @@ import {
 } from "@conduit-ai/server-core";
 import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
 import { joinPaths } from "@conduit-ai/server-core/node";
-import type { AdminVerdict } from "./admin-check.js";
+import type { AdminCheck, AdminVerdict } from "./admin-check.js";
+import type { AdminPrincipal } from "./admin-roles.js";
+
+/** Where the admin guard leaves the caller's principal for the routes (`ctx.state`). */
+const PRINCIPAL_STATE = "conduit.adminPrincipal";
+
+/**
+ * The caller the admin guard admitted (actor and role). Every admin route runs behind the guard,
+ * so a route that finds none has been mounted without it: refused, never assumed to be an admin.
+ */
+export function adminPrincipalOf(ctx: Pick<ServerContext, "state">): AdminPrincipal {
+  const principal = ctx.state[PRINCIPAL_STATE] as AdminPrincipal | undefined;
+  if (principal === undefined) throw new AuthenticationError("An admin key is required (Authorization: Bearer)");
+  return principal;
+}
 
 /** The credential a request presents: `Authorization: Bearer`, else `x-api-key`. */
 function presentedCredential(header: (name: string) => string | undefined): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(header("authorization") ?? "");
   return match?.[1]?.trim() || header("x-api-key") || undefined;
 }
-
-/** Governance's admin check (`governance.checkAdmin`, `createAdminCheck`). */
-type AdminCheck = (ctx: Pick<ServerContext, "header" | "user">) => AdminVerdict;
 
 /**
  * The server's own auth middleware (and its authorization rules), made to let one request
@@ -41,7 +52,11 @@ type AdminCheck = (ctx: Pick<ServerContext, "header" | "user">) => AdminVerdict;
  */
 export function admitAdminKeysPast(
   middleware: MiddlewareDefinition,
-  admin: { check: AdminCheck; routes: RouteGroup | undefined; failures?: CredentialFailureGuard },
+  admin: {
+    check: (ctx: Pick<ServerContext, "header" | "user">) => AdminVerdict;
+    routes: RouteGroup | undefined;
+    failures?: CredentialFailureGuard;
+  },
 ): MiddlewareDefinition {
   // The admin API's routes are absolute (`/admin/...`): their full path is their path.
   const adminRoutes = new Set(
@@ -83,7 +98,7 @@ export function admitAdminKeysPast(
  * forward, which the console already checked.
  */
 export function adminAuthMiddleware(
-  check: (ctx: Parameters<MiddlewareDefinition["handler"]>[0]) => AdminVerdict,
+  check: Pick<AdminCheck, "identify">,
   isVirtualKey: (credential: string) => Promise<boolean>,
   failures?: CredentialFailureGuard,
 ): MiddlewareDefinition {
@@ -93,11 +108,13 @@ export function adminAuthMiddleware(
       const presented = presentedCredential((name) => ctx.header(name));
       const guarded = failures !== undefined && presented !== undefined && ctx.inProcess !== true;
       const attempt = guarded ? await failures.check(ctx, presented) : undefined;
-      const verdict = check(ctx);
-      if (verdict === "admin") {
+      const found = check.identify(ctx);
+      if (typeof found !== "string") {
         if (attempt) await failures?.succeeded(attempt);
+        ctx.state[PRINCIPAL_STATE] = found;
         return next();
       }
+      const verdict: AdminVerdict = found;
       if (attempt) await failures?.failed(attempt);
       if (verdict === "forbidden") throw new AuthorizationError("The admin role is required");
       // Bounded: with the store hung or down the caller is simply not known (401), not kept waiting.

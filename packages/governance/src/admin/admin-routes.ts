@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import {
+  AuthorizationError,
   type MiddlewareDefinition,
   type RouteDefinition,
   type RouteGroup,
   ServerAdapterError,
+  type ServerContext,
   defineRoute,
   rawResponse,
   resourceNotFound,
@@ -14,8 +16,13 @@ import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
 import type { GovernanceStore, SpendFigures } from "../store/governance-store.js";
 import type { UsageSink } from "../usage/usage-event.js";
 import { windowClock, windowEnd } from "../windows.js";
-import type { AdminVerdict } from "./admin-check.js";
-import { adminAuthMiddleware } from "./admin-auth.js";
+import type { AuditSink } from "../audit/audit-event.js";
+import type { AdminCheck, AdminVerdict } from "./admin-check.js";
+import { adminAuthMiddleware, adminPrincipalOf } from "./admin-auth.js";
+import { type AuditedAct, audited } from "./admin-audit.js";
+import { type AdminPermission, type AdminPrincipal, requirePermission } from "./admin-roles.js";
+import { keyInScope, scopeOf, teamInScope, withinTeamPolicy } from "./admin-scope.js";
+import { auditRoute } from "./audit-route.js";
 import { adminStore, adminUsage } from "./admin-stores.js";
 import {
   createKeySchema,
@@ -32,7 +39,9 @@ export interface AdminRoutesOptions {
   usage: UsageSink;
   prefix: string;
   keysSecret: string | undefined;
-  check: Parameters<typeof adminAuthMiddleware>[0];
+  check: Pick<AdminCheck, "identify">;
+  /** Where every state-changing call leaves its audit event (and `GET /admin/audit` reads). */
+  audit: AuditSink;
   isVirtualKey: (credential: string) => Promise<boolean>;
   /** Counts failed admin credentials per address and per credential (429 past the limit). */
   failures?: CredentialFailureGuard;
@@ -126,6 +135,19 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
     return { ...record, spend: spendWindows(record, await store.spendOf(scope, windowClock(now)), now) };
   };
 
+  /** The caller, refused with 403 unless the role grants `permission`. */
+  const allowed = (ctx: Pick<ServerContext, "state">, permission: AdminPermission): AdminPrincipal => {
+    const principal = adminPrincipalOf(ctx);
+    requirePermission(principal.role, permission);
+    return principal;
+  };
+  /** A state-changing act: the role checked inside, so a refusal leaves its audit event too. */
+  const act = <T>(ctx: ServerContext, what: AuditedAct, run: (what: AuditedAct, principal: AdminPrincipal) => Promise<T>) => {
+    const principal = adminPrincipalOf(ctx);
+    return audited(options.audit, ctx, principal, what, (filled) => run(filled, principal));
+  };
+  const keyOf = async (principal: AdminPrincipal, id: string) => keyInScope(principal, await keyOrThrow(id));
+
   const routes: RouteDefinition[] = [
     defineRoute({
       method: "POST",
@@ -134,28 +156,41 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       successStatus: 201,
       summary: "Create a virtual key (its secret appears in this answer only)",
       schema: { body: createKeySchema },
-      handler: async (ctx) => {
-        const body = ctx.body;
-        if (body.team && !(await store.getTeam(body.team))) throw badRequest("team", `Unknown team "${body.team}"`);
-        const secret = newKeySecret(options.prefix);
-        const record: KeyRecord = defined({ id: newId("key"), ...body, hint: secret.slice(-4), createdAt: new Date().toISOString() });
-        await store.createKey(record, keyDigest(secret, options.keysSecret));
-        return { ...record, key: secret };
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "key.create", target: { type: "key", id: "" }, team: ctx.body.team }, async (what, principal) => {
+          requirePermission(principal.role, "keys.write");
+          // A team-admin's keys are their team's: named or not, and never another's.
+          const scope = scopeOf(principal);
+          const body = scope === undefined ? ctx.body : { ...ctx.body, team: teamInScope(principal, ctx.body.team ?? scope) };
+          what.team = body.team;
+          const team = body.team ? await store.getTeam(body.team) : undefined;
+          if (body.team && !team) throw badRequest("team", `Unknown team "${body.team}"`);
+          withinTeamPolicy(principal, team, body);
+          const secret = newKeySecret(options.prefix);
+          const record: KeyRecord = defined({ id: newId("key"), ...body, hint: secret.slice(-4), createdAt: new Date().toISOString() });
+          what.target.id = record.id;
+          await store.createKey(record, keyDigest(secret, options.keysSecret));
+          what.after = record;
+          return { ...record, key: secret };
+        }),
     }),
     defineRoute({
       method: "GET",
       path: "/admin/keys",
       absolute: true,
-      summary: "List virtual keys (no secrets)",
-      handler: () => store.listKeys(),
+      summary: "List virtual keys (no secrets); a team-admin sees their team's",
+      handler: async (ctx) => {
+        const scope = scopeOf(allowed(ctx, "keys.read"));
+        const keys = await store.listKeys();
+        return scope === undefined ? keys : keys.filter((key) => key.team === scope);
+      },
     }),
     defineRoute({
       method: "GET",
       path: "/admin/keys/:id",
       absolute: true,
       summary: "One key with its spend per budget window",
-      handler: async (ctx) => withSpend(await keyOrThrow(ctx.params.id), { keyId: ctx.params.id }),
+      handler: async (ctx) => withSpend(await keyOf(allowed(ctx, "keys.read"), ctx.params.id), { keyId: ctx.params.id }),
     }),
     defineRoute({
       method: "PATCH",
@@ -163,23 +198,34 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       absolute: true,
       summary: "Change a key's name, models, limits, budgets, expiry or metadata",
       schema: { body: updateKeySchema },
-      handler: async (ctx) => {
-        const key = await keyOrThrow(ctx.params.id);
-        const updated = defined({ ...key, ...ctx.body });
-        await store.updateKey(updated);
-        return updated;
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "key.update", target: { type: "key", id: ctx.params.id } }, async (what, principal) => {
+          requirePermission(principal.role, "keys.write");
+          const key = await keyOf(principal, ctx.params.id);
+          what.team = key.team;
+          what.before = key;
+          const updated = defined({ ...key, ...ctx.body });
+          withinTeamPolicy(principal, key.team ? await store.getTeam(key.team) : undefined, updated);
+          await store.updateKey(updated);
+          what.after = updated;
+          return updated;
+        }),
     }),
     defineRoute({
       method: "DELETE",
       path: "/admin/keys/:id",
       absolute: true,
       summary: "Revoke a key, at once in every process",
-      handler: async (ctx) => {
-        if (!(await store.deleteKey(ctx.params.id)))
-          throw resourceNotFound("KEY_NOT_FOUND", `Key "${ctx.params.id}" not found`, { id: ctx.params.id });
-        return { id: ctx.params.id, revoked: true };
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "key.revoke", target: { type: "key", id: ctx.params.id } }, async (what, principal) => {
+          requirePermission(principal.role, "keys.write");
+          const key = await keyOf(principal, ctx.params.id);
+          what.team = key.team;
+          what.before = key;
+          if (!(await store.deleteKey(ctx.params.id)))
+            throw resourceNotFound("KEY_NOT_FOUND", `Key "${ctx.params.id}" not found`, { id: ctx.params.id });
+          return { id: ctx.params.id, revoked: true };
+        }),
     }),
     defineRoute({
       method: "POST",
@@ -187,16 +233,21 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       absolute: true,
       summary: "A new secret; the old one works for graceSeconds, then never",
       schema: { body: rotateKeySchema.optional() },
-      handler: async (ctx) => {
-        const key = await keyOrThrow(ctx.params.id);
-        const graceSeconds = ctx.body?.graceSeconds ?? 0;
-        const secret = newKeySecret(options.prefix);
-        const previousKeyValidUntil = new Date(Date.now() + graceSeconds * 1000).toISOString();
-        await store.rotateKey(key.id, keyDigest(secret, options.keysSecret), Date.parse(previousKeyValidUntil));
-        const updated = { ...key, hint: secret.slice(-4) };
-        await store.updateKey(updated);
-        return { ...updated, key: secret, previousKeyValidUntil };
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "key.rotate", target: { type: "key", id: ctx.params.id } }, async (what, principal) => {
+          requirePermission(principal.role, "keys.write");
+          const key = await keyOf(principal, ctx.params.id);
+          what.team = key.team;
+          what.before = key;
+          const graceSeconds = ctx.body?.graceSeconds ?? 0;
+          const secret = newKeySecret(options.prefix);
+          const previousKeyValidUntil = new Date(Date.now() + graceSeconds * 1000).toISOString();
+          await store.rotateKey(key.id, keyDigest(secret, options.keysSecret), Date.parse(previousKeyValidUntil));
+          const updated = { ...key, hint: secret.slice(-4) };
+          await store.updateKey(updated);
+          what.after = { ...updated, previousKeyValidUntil };
+          return { ...updated, key: secret, previousKeyValidUntil };
+        }),
     }),
     defineRoute({
       method: "POST",
@@ -205,21 +256,39 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       successStatus: 201,
       summary: "Create a team: its limits and budgets cap all its keys together",
       schema: { body: createTeamSchema },
+      handler: (ctx) =>
+        act(ctx, { action: "team.create", target: { type: "team", id: ctx.body.id ?? "" } }, async (what, principal) => {
+          requirePermission(principal.role, "teams.write");
+          const { id, ...body } = ctx.body;
+          if (id && (await store.getTeam(id))) throw conflict(`Team "${id}" exists`);
+          const record: TeamRecord = defined({ id: id ?? newId("team"), ...body, createdAt: new Date().toISOString() });
+          what.target.id = record.id;
+          what.team = record.id;
+          await store.createTeam(record);
+          what.after = record;
+          return record;
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/admin/teams",
+      absolute: true,
+      summary: "List teams; a team-admin sees their own",
       handler: async (ctx) => {
-        const { id, ...body } = ctx.body;
-        if (id && (await store.getTeam(id))) throw conflict(`Team "${id}" exists`);
-        const record: TeamRecord = defined({ id: id ?? newId("team"), ...body, createdAt: new Date().toISOString() });
-        await store.createTeam(record);
-        return record;
+        const scope = scopeOf(allowed(ctx, "teams.read"));
+        const teams = await store.listTeams();
+        return scope === undefined ? teams : teams.filter((team) => team.id === scope);
       },
     }),
-    defineRoute({ method: "GET", path: "/admin/teams", absolute: true, summary: "List teams", handler: () => store.listTeams() }),
     defineRoute({
       method: "GET",
       path: "/admin/teams/:id",
       absolute: true,
       summary: "One team with its spend per budget window",
-      handler: async (ctx) => withSpend(await teamOrThrow(ctx.params.id), { team: ctx.params.id }),
+      handler: async (ctx) => {
+        const id = teamInScope(allowed(ctx, "teams.read"), ctx.params.id);
+        return withSpend(await teamOrThrow(id), { team: id });
+      },
     }),
     defineRoute({
       method: "PATCH",
@@ -227,49 +296,75 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       absolute: true,
       summary: "Change a team's name, models, limits or budgets",
       schema: { body: updateTeamSchema },
-      handler: async (ctx) => {
-        const updated = defined({ ...(await teamOrThrow(ctx.params.id)), ...ctx.body });
-        await store.updateTeam(updated);
-        return updated;
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "team.update", target: { type: "team", id: ctx.params.id }, team: ctx.params.id }, async (what, principal) => {
+          // Another team's id is a 404 for a team-admin before their own team's is a 403.
+          teamInScope(principal, ctx.params.id);
+          requirePermission(principal.role, "teams.write");
+          const team = await teamOrThrow(ctx.params.id);
+          what.before = team;
+          const updated = defined({ ...team, ...ctx.body });
+          await store.updateTeam(updated);
+          what.after = updated;
+          return updated;
+        }),
     }),
     defineRoute({
       method: "DELETE",
       path: "/admin/teams/:id",
       absolute: true,
       summary: "Delete a team that has no keys left",
-      handler: async (ctx) => {
-        await teamOrThrow(ctx.params.id);
-        if ((await store.listKeys()).some((key) => key.team === ctx.params.id))
-          throw conflict(`Team "${ctx.params.id}" still has keys; revoke them first`);
-        await store.deleteTeam(ctx.params.id);
-        return { id: ctx.params.id, deleted: true };
-      },
+      handler: (ctx) =>
+        act(ctx, { action: "team.delete", target: { type: "team", id: ctx.params.id }, team: ctx.params.id }, async (what, principal) => {
+          teamInScope(principal, ctx.params.id);
+          requirePermission(principal.role, "teams.write");
+          what.before = await teamOrThrow(ctx.params.id);
+          if ((await store.listKeys()).some((key) => key.team === ctx.params.id))
+            throw conflict(`Team "${ctx.params.id}" still has keys; revoke them first`);
+          await store.deleteTeam(ctx.params.id);
+          return { id: ctx.params.id, deleted: true };
+        }),
     }),
     defineRoute({
       method: "GET",
       path: "/admin/usage",
       absolute: true,
-      summary: "Usage and spend grouped by key, team, user, model or day (JSON or CSV)",
+      summary: "Usage and spend grouped by key, team, user, model or day (JSON or CSV); a team-admin's by key or team, their own",
       schema: { query: usageQuerySchema },
       handler: async (ctx) => {
+        const principal = allowed(ctx, "usage.read");
+        const scope = scopeOf(principal);
+        const groupBy = ctx.query.groupBy;
+        // The history has no team filter on other groupings yet: a team-admin reads by key or team only.
+        if (scope !== undefined && groupBy !== "key" && groupBy !== "team")
+          throw new AuthorizationError(`A team-admin reads usage grouped by key or team, not by ${groupBy}`, {
+            code: "ADMIN_ROLE_FORBIDDEN",
+            details: { role: principal.role, groupBy: ["key", "team"] },
+          });
         const to = ctx.query.to ? new Date(ctx.query.to) : new Date();
         const from = ctx.query.from ? new Date(ctx.query.from) : new Date(to.getTime() - 30 * 86_400_000);
         if (from > to) throw badRequest("from", "from must not be after to");
-        const rows = await usage.query({ groupBy: ctx.query.groupBy, from, to });
-        if (ctx.query.groupBy === "key" || ctx.query.groupBy === "team") {
-          const names = new Map<string, string>(
-            (ctx.query.groupBy === "key" ? await store.listKeys() : await store.listTeams()).map((record) => [record.id, record.name]),
-          );
+        let rows = await usage.query({ groupBy, from, to });
+        if (groupBy === "key" || groupBy === "team") {
+          const records = groupBy === "key" ? await store.listKeys() : await store.listTeams();
+          const names = new Map<string, string>(records.map((record) => [record.id, record.name]));
           for (const row of rows) {
             const name = names.get(row.group);
             if (name !== undefined) row.name = name;
+          }
+          if (scope !== undefined) {
+            const own =
+              groupBy === "team"
+                ? new Set([scope])
+                : new Set((records as KeyRecord[]).filter((key) => key.team === scope).map((key) => key.id));
+            rows = rows.filter((row) => own.has(row.group));
           }
         }
         if (ctx.query.format === "csv") return rawResponse(usageCsv(rows), { headers: { "content-type": "text/csv; charset=utf-8" } });
         return rows;
       },
     }),
+    auditRoute(options.audit, allowed),
   ];
   return {
     prefix: "",

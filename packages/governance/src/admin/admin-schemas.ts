@@ -100,3 +100,14 @@ export const usageQuerySchema = z.strictObject({
   to: z.iso.datetime({ offset: true }).optional(),
   format: z.enum(["json", "csv"]).default("json"),
 });
+
+/** `GET /admin/audit` query. */
+export const auditQuerySchema = z.strictObject({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  actor: z.string().min(1).max(200).optional(),
+  action: z.string().min(1).max(100).optional(),
+  target: z.string().min(1).max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  format: z.enum(["json", "csv"]).default("json"),
+});

@@ -1,9 +1,19 @@
 import { MAX_OUTPUT_TOKENS_LIMIT, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
+import { type AdminRole, parseAdminRole } from "../admin/admin-roles.js";
 
-/** The `admin` config key: admin secrets of at least 32 characters. */
+const adminKeySecret = z.string().min(32, "an admin key has at least 32 characters");
+const adminRole = z
+  .string()
+  .refine((role) => parseAdminRole(role) !== undefined, 'a role is "admin", "viewer", "auditor" or "team-admin:<team id>"')
+  .transform((role) => parseAdminRole(role) as AdminRole);
+
+/**
+ * The `admin` config key: admin secrets of at least 32 characters, each a bare string (role
+ * `admin`) or `{"key", "role"}` with a role of the admin API.
+ */
 export const adminConfigSchema = z.strictObject({
-  keys: z.array(z.string().min(32, "an admin key has at least 32 characters")).default([]),
+  keys: z.array(z.union([adminKeySecret, z.strictObject({ key: adminKeySecret, role: adminRole })])).default([]),
 });
 
 /** The `keys` config key: turns virtual keys on. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { type SessionInfo, api, formatNumber, formatUsd } from "../api.js";
+import { type SessionInfo, api, can, formatNumber, formatUsd } from "../api.js";
 import { Bar, Panel, Problem, Status } from "../components/common.js";
 import { useData } from "../use-data.js";
 
@@ -74,7 +74,7 @@ export function AccountsPage(props: { session: SessionInfo }) {
             <th scope="col">Requests</th>
             <th scope="col">Tokens in / out</th>
             <th scope="col">Cost</th>
-            {props.session.features.accountControl && <th scope="col">Action</th>}
+            {props.session.features.accountControl && can(props.session, "accounts.write") && <th scope="col">Action</th>}
           </tr>
         </thead>
         <tbody>
@@ -108,7 +108,7 @@ export function AccountsPage(props: { session: SessionInfo }) {
                 {formatNumber(account.usage.totals.inputTokens)} / {formatNumber(account.usage.totals.outputTokens)}
               </td>
               <td>{formatUsd(account.usage.totals.cost)}</td>
-              {props.session.features.accountControl && (
+              {props.session.features.accountControl && can(props.session, "accounts.write") && (
                 <td>
                   {account.status === "disabled" ? (
                     <button type="button" onClick={() => act(account.id, "enable")}>

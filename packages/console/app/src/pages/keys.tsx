@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, formatUsd } from "../api.js";
+import { type SessionInfo, api, can, formatUsd } from "../api.js";
 import { Bar, Panel, Problem } from "../components/common.js";
 import { useData } from "../use-data.js";
 import { SecretOnce } from "./secret-once.js";
@@ -156,7 +156,10 @@ function CreateTeam(props: { onCreated: () => void }) {
   );
 }
 
-export function KeysPage() {
+export function KeysPage(props: { session: Pick<SessionInfo, "permissions"> }) {
+  // Hidden, not merely disabled: the admin API refuses these writes for the role anyway (403).
+  const writesKeys = can(props.session, "keys.write");
+  const writesTeams = can(props.session, "teams.write");
   const keys = useData(() => withSpend<KeyRow>("keys"), 10_000);
   const teams = useData(() => withSpend<TeamRow>("teams"), 10_000);
   const [secret, setSecret] = useState<{ name: string; key: string }>();
@@ -190,13 +193,15 @@ export function KeysPage() {
       {secret && <SecretOnce name={secret.name} secret={secret.key} onClose={() => setSecret(undefined)} />}
       <Panel title="Keys">
         <Problem error={keys.error ?? error} />
-        <CreateKey
-          teams={teams.data ?? []}
-          onCreated={(created) => {
-            setSecret(created);
-            keys.reload();
-          }}
-        />
+        {writesKeys && (
+          <CreateKey
+            teams={teams.data ?? []}
+            onCreated={(created) => {
+              setSecret(created);
+              keys.reload();
+            }}
+          />
+        )}
         <table>
           <caption>Virtual keys (secrets are never shown again after creation)</caption>
           <thead>
@@ -206,7 +211,7 @@ export function KeysPage() {
               <th scope="col">Team</th>
               <th scope="col">Models</th>
               <th scope="col">Spend against budget</th>
-              <th scope="col">Actions</th>
+              {writesKeys && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody>
@@ -221,14 +226,16 @@ export function KeysPage() {
                 <td>
                   <SpendBars owner={row.name} spend={row.spend} />
                 </td>
-                <td class="actions">
-                  <button type="button" onClick={() => rotate(row)}>
-                    Rotate
-                  </button>
-                  <button type="button" class="danger" onClick={() => revoke(row)}>
-                    Revoke
-                  </button>
-                </td>
+                {writesKeys && (
+                  <td class="actions">
+                    <button type="button" onClick={() => rotate(row)}>
+                      Rotate
+                    </button>
+                    <button type="button" class="danger" onClick={() => revoke(row)}>
+                      Revoke
+                    </button>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -236,7 +243,7 @@ export function KeysPage() {
       </Panel>
       <Panel title="Teams">
         <Problem error={teams.error} />
-        <CreateTeam onCreated={teams.reload} />
+        {writesTeams && <CreateTeam onCreated={teams.reload} />}
         <table>
           <caption>Teams: their limits and budgets cap all their keys together</caption>
           <thead>

@@ -114,6 +114,7 @@ export function Overview() {
       </div>
       <Chart
         label="Requests and 5xx errors per second, live"
+        axis="clock"
         x={history.x}
         series={[
           { label: "requests/s", values: history.rps },

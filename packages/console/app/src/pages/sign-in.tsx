@@ -1,7 +1,13 @@
 import { useState } from "preact/hooks";
-import { type SessionInfo, api } from "../api.js";
+import { type SessionInfo, api, apiUrl } from "../api.js";
 
-export function SignIn(props: { onSignedIn: (session: SessionInfo) => void }) {
+export function SignIn(props: {
+  onSignedIn: (session: SessionInfo) => void;
+  /** Single sign-on, when the server offers it. */
+  sso?: { name: string } | undefined;
+  /** After a single sign-on session ended: the provider's own sign-out, when it has one. */
+  endSession?: { url: string; provider: string } | undefined;
+}) {
   const [credential, setCredential] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -22,6 +28,18 @@ export function SignIn(props: { onSignedIn: (session: SessionInfo) => void }) {
   return (
     <main class="sign-in">
       <h1>Conduit console</h1>
+      {props.endSession && (
+        <p class="notice" role="status">
+          Signed out of the console. <a href={props.endSession.url}>Sign out of {props.endSession.provider} too</a>
+        </p>
+      )}
+      {props.sso && (
+        <p>
+          <a class="button sso" href={apiUrl("sso/start")}>
+            Sign in with {props.sso.name}
+          </a>
+        </p>
+      )}
       <form class="form" onSubmit={submit} aria-label="Sign in">
         <label>
           Admin key

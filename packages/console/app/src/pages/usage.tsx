@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, apiUrl, formatNumber, formatUsd } from "../api.js";
+import { utcDays } from "../components/chart-axes.js";
 import { Chart } from "../components/chart.js";
 import { Bar, Panel, Problem } from "../components/common.js";
 import { useData } from "../use-data.js";
@@ -34,7 +35,10 @@ export function UsagePage() {
   const [days, setDays] = useState(30);
   const daily = useData(() => api<UsageRow[]>(query("day", days)), 30_000, [days]);
   const grouped = useData(() => api<UsageRow[]>(query(groupBy, days)), 30_000, [groupBy, days]);
-  const dayRows = [...(daily.data ?? [])].sort((a, b) => a.group.localeCompare(b.group));
+  // Every day of the period, a day without usage at zero: the chart spans the period asked for, in days.
+  const byDay = new Map((daily.data ?? []).map((row) => [row.group, row]));
+  const dayX = utcDays(days + 1);
+  const dayRows = dayX.map((seconds) => byDay.get(new Date(seconds * 1000).toISOString().slice(0, 10)));
   const maxCost = Math.max(0, ...(grouped.data ?? []).map((row) => row.costUsd));
 
   return (
@@ -70,11 +74,12 @@ export function UsagePage() {
       <Problem error={daily.error ?? grouped.error} />
       <Chart
         label="Tokens and cost per day"
-        x={dayRows.map((row) => Date.parse(`${row.group}T00:00:00Z`) / 1000)}
+        axis="day"
+        x={dayX}
         series={[
-          { label: "input tokens", values: dayRows.map((row) => row.inputTokens) },
-          { label: "output tokens", values: dayRows.map((row) => row.outputTokens) },
-          { label: "cost (millidollars)", values: dayRows.map((row) => Math.round(row.costUsd * 1000)) },
+          { label: "input tokens", values: dayRows.map((row) => row?.inputTokens ?? 0) },
+          { label: "output tokens", values: dayRows.map((row) => row?.outputTokens ?? 0) },
+          { label: "cost (millidollars)", values: dayRows.map((row) => Math.round((row?.costUsd ?? 0) * 1000)) },
         ]}
       />
       <table>
