@@ -109,7 +109,7 @@ describe("settlements survive a lost store connection", () => {
     const started = Date.now();
     const decision = admitted(await gate.admit({ credential, ...ask, timeoutMs: 1_000 }));
     await new Promise((resolve) => setTimeout(resolve, 2_300));
-    // A 1 s lease renewed every second (half its life, at least a second): still held, still counted.
+    // A 1 s lease renewed every 333 ms (a third of its life): still held, still counted.
     const [lease] = await admin.zrange(leaseKey(id), "0", "-1");
     expect(Number(await admin.zscore(leaseKey(id), lease as string))).toBeGreaterThan(started + 2_000);
     expect(await gate.admit({ credential, ...ask })).toMatchObject({ status: 429, reason: "concurrency_timeout" });

@@ -17,6 +17,11 @@ export interface UsageEvent {
   costUsd: number;
   status: number;
   latencyMs: number;
+  /**
+   * The figures are the call's reservation, not upstream's report: its process was lost before
+   * it settled (status 499), and the lost-call sweeper charged what was reserved.
+   */
+  estimated?: boolean;
 }
 
 export type UsageGroupBy = "key" | "team" | "user" | "model" | "day";
@@ -37,6 +42,8 @@ export interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /** Of `requests`, those charged at their reservation because their process was lost (`UsageEvent.estimated`). */
+  estimatedRequests: number;
 }
 
 /** Where usage events go: memory (lost on restart) or PostgreSQL (durable, batched). */
@@ -44,6 +51,12 @@ export interface UsageSink {
   readonly kind: "memory" | "postgres";
   /** Never blocks the request: buffered, written later. */
   append(event: UsageEvent): void;
+  /**
+   * Writes these events now, each id at most once however often it comes (a durable history:
+   * the drain of the Redis outbox calls it). Resolves once they are committed; rejects when they
+   * cannot be (they stay in the outbox). A sink without it gets events through `append`.
+   */
+  write?(events: UsageEvent[]): Promise<void>;
   query(query: UsageQuery): Promise<UsageRow[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;
