@@ -64,7 +64,8 @@ function countOf(value: number | undefined, cap: number): number {
  * Admission is one store call (one Redis round trip: the admit script), priced at the dearest
  * model the call may reach; a call over a concurrency cap waits in a FIFO line up to
  * `limits.queueTimeoutMs`; settlement is one more, and survives a lost store connection (queued
- * and retried, idempotent by the lease id) while the usage event is written at once.
+ * and retried, idempotent by the lease id). The usage event goes with the settlement when the
+ * store keeps events (Redis with a durable history: its outbox), else to the usage sink at once.
  *
  * @example
  * const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: mergePrices() });
