@@ -1,12 +1,14 @@
 import type { UsageEvent } from "../usage/usage-event.js";
-import type { WindowClock } from "../windows.js";
+import { windowClock } from "../windows.js";
 import type { AdmitInput, Reservation } from "./governance-store.js";
+import { windowExpiries } from "./stored-key.js";
 
 /**
  * What the admit script stores beside an admitted call's lease (`{tag}:calls`, by lease id) until
  * its settlement removes it: all a sweeper needs to settle the call when its process is lost —
  * the reservation exactly as admitted, and the usage event to write for it. The key's `user` is
- * added by the script from the key's record.
+ * added by the script from the key's record. The windows and minute the reservation sits in are
+ * not stored: they are a function of the admission time (`windowClock`), recomputed by the sweeper.
  */
 export interface OpenCall {
   keyId: string;
@@ -17,9 +19,7 @@ export interface OpenCall {
   inputTokens: number;
   outputTokens: number;
   reservedPicoUsd: number;
-  minute: string;
-  windowIds: WindowClock["ids"];
-  windowExpiries: WindowClock["ends"];
+  /** The admission's clock (`WindowClock.nowMs`): its windows, minute and the event's time. */
   admittedAtMs: number;
 }
 
@@ -32,7 +32,6 @@ export function openCallOf(
   input: AdmitInput,
   keyId: string,
   team: string | undefined,
-  windowExpiries: WindowClock["ends"],
 ): Omit<OpenCall, "user"> {
   return {
     keyId,
@@ -41,9 +40,6 @@ export function openCallOf(
     inputTokens: call.inputTokens,
     outputTokens: call.outputTokens,
     reservedPicoUsd: input.estimatedPicoUsd,
-    minute: input.clock.minute,
-    windowIds: input.clock.ids,
-    windowExpiries,
     admittedAtMs: input.clock.nowMs,
   };
 }
@@ -65,21 +61,14 @@ export function parseOpenCall(json: string): OpenCall | undefined {
   } catch {
     return undefined;
   }
-  const { windowIds, windowExpiries } = value;
   if (
     typeof value.keyId !== "string" ||
     typeof value.model !== "string" ||
-    typeof value.minute !== "string" ||
+    (value.team !== undefined && typeof value.team !== "string") ||
     !isCount(value.inputTokens) ||
     !isCount(value.outputTokens) ||
     !isCount(value.reservedPicoUsd) ||
-    !isCount(value.admittedAtMs) ||
-    typeof windowIds !== "object" ||
-    windowIds === null ||
-    typeof windowExpiries !== "object" ||
-    windowExpiries === null ||
-    ![windowIds.day, windowIds.week, windowIds.month, windowIds.total].every((id) => typeof id === "string") ||
-    ![windowExpiries.day, windowExpiries.week, windowExpiries.month].every(isCount)
+    !isCount(value.admittedAtMs)
   )
     return undefined;
   return value as OpenCall;
@@ -87,13 +76,14 @@ export function parseOpenCall(json: string): OpenCall | undefined {
 
 /** The reservation an open call holds, as its own settlement would have named it. */
 export function reservationOfCall(leaseId: string, call: OpenCall): Reservation {
+  const clock = windowClock(call.admittedAtMs);
   return {
     keyId: call.keyId,
     ...(call.team ? { team: call.team } : {}),
     leaseId,
-    minute: call.minute,
-    windowIds: call.windowIds,
-    windowExpiries: call.windowExpiries,
+    minute: clock.minute,
+    windowIds: clock.ids,
+    windowExpiries: windowExpiries(clock),
     reservedTokens: call.inputTokens + call.outputTokens,
     reservedPicoUsd: call.reservedPicoUsd,
   };

@@ -140,7 +140,7 @@ export class RedisGovernanceStore implements GovernanceStore {
     const { calls, due } = openCallKeys(this.#tag(route.id, team));
     keys.push(calls, due);
     const expiries = windowExpiries(clock);
-    const call = input.call ? openCallJson(openCallOf(input.call, input, route.id, team, expiries)) : "";
+    const call = input.call ? openCallJson(openCallOf(input.call, input, route.id, team)) : "";
     const reply = await this.#redis.conduitGovernanceAdmit(
       keys.length,
       ...keys,
