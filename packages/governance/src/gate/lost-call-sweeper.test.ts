@@ -7,6 +7,7 @@ import { keyDigest, newKeySecret } from "../key-secret.js";
 import { OutboxDrain } from "../outbox/outbox-drain.js";
 import { RedisOutbox } from "../outbox/redis-outbox.js";
 import type { KeyRecord } from "../records.js";
+import { lostCallEvent, reservationOfCall } from "../store/open-call.js";
 import { RedisOpenCalls } from "../store/redis-open-calls.js";
 import { RedisGovernanceStore } from "../store/redis-store.js";
 import { PostgresUsageSink } from "../usage/postgres-usage-sink.js";
@@ -187,6 +188,40 @@ describe("LostCallSweeper on a real Redis and PostgreSQL", () => {
     await other.drain.drainTags([`{${namespace}:k:${id}}`]);
     expect((await live.store.spendOf({ keyId: id }, windowClock(Date.now()))).total).toBe((7 * 3 + 3 * 15) * 1e6);
     expect(await historyOf(id)).toEqual({ rows: 1, estimated: 0, lost: 0, cost: (7 * 3 + 3 * 15) / 1e6 });
+  });
+
+  it("a lease renewed after the sweeper read it (its process is back) is left alone, and its own settlement applies", async () => {
+    const back = processOn();
+    const { credential, id } = await mint(back.store, {});
+    const decision = admitted(
+      await back.gate.admit({
+        credential,
+        surface: "anthropic",
+        model: MODEL,
+        estimatedInputTokens: 100,
+        maxOutputTokens: 10,
+        timeoutMs: 100,
+      }),
+    );
+    await back.redis.quit();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sweeper = processOn();
+    const openCalls = new RedisOpenCalls({ redis: sweeper.redis, namespace });
+    const tag = `{${namespace}:k:${id}}`;
+    const now = Date.now();
+    const [due] = await openCalls.due(tag, now, 10);
+    const call = due?.call;
+    if (!due || !call) throw new Error("the call is not due");
+    expect(call).toMatchObject({ keyId: id, model: MODEL, inputTokens: 100, outputTokens: 10 });
+    // Between the sweeper's read and its settlement, the process reconnects and renews the lease.
+    await back.redis.connect();
+    const reservation = reservationOfCall(due.leaseId, call);
+    await back.store.renewLease(reservation, Date.now() + 60_000);
+    expect(await sweeper.store.settleLost(reservation, lostCallEvent(due.leaseId, call), now)).toBe(false);
+    await decision.settle({ model: MODEL, inputTokens: 90, outputTokens: 8, status: 200, latencyMs: 300 });
+    await back.drain.flush();
+    expect((await back.store.spendOf({ keyId: id }, windowClock(Date.now()))).total).toBe((90 * 3 + 8 * 15) * 1e6);
+    expect(await historyOf(id)).toEqual({ rows: 1, estimated: 0, lost: 0, cost: (90 * 3 + 8 * 15) / 1e6 });
   });
 
   it("a deleted key's tag is still visited: its calls are swept after it is gone", async () => {

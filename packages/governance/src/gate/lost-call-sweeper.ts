@@ -104,10 +104,8 @@ export class LostCallSweeper {
           await openCalls.forget(tag, leaseId);
           continue;
         }
-        const reservation = reservationOfCall(leaseId, call);
         const event = lostCallEvent(leaseId, call);
-        const whole = { actualTokens: reservation.reservedTokens, actualPicoUsd: reservation.reservedPicoUsd };
-        if (!(await store.settle(reservation, whole, event))) continue;
+        if (!(await store.settleLost(reservationOfCall(leaseId, call), event, now))) continue;
         swept += 1;
         if (!store.keepsUsageEvents) usage.append(event);
         this.#options.onUsage?.(event);

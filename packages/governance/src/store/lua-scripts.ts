@@ -173,24 +173,33 @@ return { 'ok', keyJson }
  * KEYS, per scope: lease, minute, then the day, week, month and total counters the reservation
  * sits in; last, the tag's open calls, their expiries, and its usage outbox (records, due).
  * ARGV: lease id, reserved tokens, actual tokens, the reservation negated, actual pico-dollars,
- * day, week and month counter expiries (ms), the usage event's JSON ('' none), now (ms).
+ * day, week and month counter expiries (ms), the usage event's JSON ('' none), now (ms), and for
+ * the sweep of a lost call the moment its lease must have expired before ('' for a settlement).
  *
  * Idempotent: the key's lease record is the guard. It exists from admission until the first
  * settlement removes it, so a settlement retried (its reply lost with the connection), replayed
  * from a spill file, or raced by the sweeper of a lost call is applied once; answers 1 when
  * applied, 0 when it was already. The usage event goes to the outbox in the same step: it exists
- * iff the settlement applied, and it is durable once the settlement is acknowledged.
+ * iff the settlement applied, and it is durable once the settlement is acknowledged. A sweep
+ * checks the lease in the same step: one renewed since the sweeper read it (its process is back)
+ * is left alone.
  */
 export const SETTLE_SCRIPT = `${ARGUMENT_CHECK}${OUTBOX_PUSH_LUA}
 local leaseId, event = ARGV[1], ARGV[9] or ''
 local reserved, actual, negated, pico, now = int(2), int(3), int(4), int(5), int(10)
 local expiries = { int(6), int(7), int(8) }
+local sweepBefore = false
+if (ARGV[11] or '') ~= '' then sweepBefore = int(11) end
 local scopeKeys = #KEYS - 4
 if not (reserved and actual and negated and pico and now and expiries[1] and expiries[2] and expiries[3])
-  or leaseId == '' or scopeKeys < 6 or scopeKeys % 6 ~= 0 then
+  or sweepBefore == nil or leaseId == '' or scopeKeys < 6 or scopeKeys % 6 ~= 0 then
   return redis.error_reply('conduit governance: invalid settle arguments')
 end
 local calls, callsDue, outbox, outboxDue = KEYS[#KEYS - 3], KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS]
+if sweepBefore then
+  local leaseUntil = redis.call('ZSCORE', KEYS[1], leaseId)
+  if leaseUntil and tonumber(leaseUntil) >= sweepBefore then return 0 end
+end
 redis.call('HDEL', calls, leaseId)
 redis.call('ZREM', callsDue, leaseId)
 if redis.call('ZREM', KEYS[1], leaseId) == 0 then return 0 end

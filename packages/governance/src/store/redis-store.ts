@@ -174,13 +174,23 @@ export class RedisGovernanceStore implements GovernanceStore {
     return this.#settle(reservation, reservation.reservedTokens, 0);
   }
 
+  /**
+   * The sweep of a call whose process was lost: settled at its whole reservation, with `event`,
+   * if its lease expired before `expiredBeforeMs` — checked in the settle script itself, so a
+   * lease renewed since the sweeper read it is left alone. True when this call applied it.
+   */
+  async settleLost(reservation: Reservation, event: UsageEvent, expiredBeforeMs: number): Promise<boolean> {
+    const kept = this.#outbox ? event : undefined;
+    return this.#settle(reservation, reservation.reservedTokens, reservation.reservedPicoUsd, kept, expiredBeforeMs);
+  }
+
   #reservationKeys(reservation: Reservation): string[] {
     const keys = this.#scopeKeys(this.#keyScope(reservation.keyId, reservation.team), reservation.minute, reservation.windowIds);
     if (reservation.team) keys.push(...this.#scopeKeys(this.#teamScope(reservation.team), reservation.minute, reservation.windowIds));
     return keys;
   }
 
-  async #settle(reservation: Reservation, tokens: number, picoUsd: number, event?: UsageEvent): Promise<boolean> {
+  async #settle(reservation: Reservation, tokens: number, picoUsd: number, event?: UsageEvent, expiredBeforeMs?: number): Promise<boolean> {
     const keys = this.#reservationKeys(reservation);
     const tag = this.#tag(reservation.keyId, reservation.team);
     const { calls, due } = openCallKeys(tag);
@@ -199,6 +209,7 @@ export class RedisGovernanceStore implements GovernanceStore {
       reservation.windowExpiries.month,
       event ? JSON.stringify(event) : "",
       Date.now(),
+      expiredBeforeMs ?? "",
     );
     if (applied === 1 && event) this.#outbox?.notePush(tag, USAGE_STREAM);
     return applied === 1;
