@@ -224,6 +224,33 @@ describe("LostCallSweeper on a real Redis and PostgreSQL", () => {
     expect(await historyOf(id)).toEqual({ rows: 1, estimated: 0, lost: 0, cost: (90 * 3 + 8 * 15) / 1e6 });
   });
 
+  it("a record stream of its own under a fixed tag (an audit log) is drained by the sweep when its writer died", async () => {
+    const tag = `{${namespace}:audit}`;
+    const written: string[] = [];
+    const writerSide = new RedisOutbox({ redis: processOn().redis });
+    await writerSide.append(tag, "audit", "change-1", JSON.stringify({ id: "change-1", what: "key created" }));
+    await writerSide.append(tag, "audit", "change-2", JSON.stringify({ id: "change-2", what: "key revoked" }));
+    // The writer dies before its drain runs; another process's sweep knows the stream and its tag.
+    const other = processOn();
+    const audit = new OutboxDrain({
+      outbox: new RedisOutbox({ redis: other.redis }),
+      stream: "audit",
+      standingTags: [tag],
+      write: async (entries) => {
+        written.push(...entries.map((entry) => entry.id));
+      },
+    });
+    const sweeper = new LostCallSweeper({
+      store: other.store,
+      openCalls: new RedisOpenCalls({ redis: other.redis, namespace }),
+      usage: sink,
+      drains: [other.drain, audit],
+    });
+    expect(await sweeper.sweep()).toEqual({ swept: 0, written: 2 });
+    expect(written.sort()).toEqual(["change-1", "change-2"]);
+    expect(await sweeper.sweep()).toEqual({ swept: 0, written: 0 });
+  });
+
   it("a deleted key's tag is still visited: its calls are swept after it is gone", async () => {
     const lost = processOn();
     const { credential, id } = await mint(lost.store, {});

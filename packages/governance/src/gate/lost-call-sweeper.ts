@@ -113,8 +113,9 @@ export class LostCallSweeper {
     }
     let written = 0;
     for (const drain of drains) {
-      const visible = await drain.visible(tags);
-      const waiting = tags.filter((_, index) => (visible[index] ?? 0) > 0);
+      const visited = [...new Set([...tags, ...drain.standingTags])];
+      const visible = await drain.visible(visited);
+      const waiting = visited.filter((_, index) => (visible[index] ?? 0) > 0);
       if (waiting.length > 0) written += await drain.drainTags(waiting);
     }
     await openCalls.dropEmptyRetired(tags, async (retired) => {

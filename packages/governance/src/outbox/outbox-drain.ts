@@ -5,6 +5,11 @@ export interface OutboxDrainOptions {
   /** The stream drained (`usage`; an audit log its own). */
   stream: string;
   /**
+   * Tags this stream writes under besides governance's own (a stream with one fixed tag, e.g.
+   * `{conduit:gov:audit}`): the lost-call sweep visits them too, so a dead writer's records are drained.
+   */
+  standingTags?: readonly string[];
+  /**
    * Writes records for good (PostgreSQL): resolves once they are committed, and writes each id at
    * most once however often it is given (an insert that skips known ids). Rejects when it cannot:
    * the records stay in the outbox and are tried again.
@@ -36,6 +41,7 @@ const TAGS_PER_ROUND = 20;
  */
 export class OutboxDrain {
   readonly stream: string;
+  readonly standingTags: readonly string[];
   readonly #outbox: RedisOutbox;
   readonly #write: OutboxDrainOptions["write"];
   readonly #intervalMs: number;
@@ -54,6 +60,7 @@ export class OutboxDrain {
 
   constructor(options: OutboxDrainOptions) {
     this.stream = options.stream;
+    this.standingTags = options.standingTags ?? [];
     this.#outbox = options.outbox;
     this.#write = options.write;
     this.#intervalMs = options.intervalMs ?? 500;
