@@ -239,11 +239,14 @@ forEachAdapter("governance: the /admin API and virtual keys on /api", ({ start }
           cacheReadTokens: 0,
           cacheWriteTokens: 0,
           costUsd: expect.closeTo(expected, 9),
+          estimatedRequests: 0,
         },
       ]);
     const csv = await server.call("GET", "/admin/usage?groupBy=team&format=csv", undefined, asAdmin);
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    expect(csv.text.split("\r\n")[0]).toBe("group,name,requests,inputTokens,outputTokens,cacheReadTokens,cacheWriteTokens,costUsd");
+    expect(csv.text.split("\r\n")[0]).toBe(
+      "group,name,requests,inputTokens,outputTokens,cacheReadTokens,cacheWriteTokens,costUsd,estimatedRequests",
+    );
     expect(csv.text.split("\r\n")[1]).toMatch(/^ops,Ops,1,/);
     expect((await server.call("GET", "/admin/usage?groupBy=planet", undefined, asAdmin)).status).toBe(400);
     // The per-team figures are an admin's to read (metrics-access.test.ts).

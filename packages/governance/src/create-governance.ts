@@ -21,10 +21,15 @@ import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-mid
 import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
 import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
 import { GovernanceGate } from "./gate/governance-gate.js";
+import { LostCallSweeper } from "./gate/lost-call-sweeper.js";
 import { governanceMetrics } from "./governance-metrics.js";
 import { keyDigest } from "./key-secret.js";
+import { OutboxDrain } from "./outbox/outbox-drain.js";
+import { type OutboxEntry, RedisOutbox } from "./outbox/redis-outbox.js";
 import type { GovernanceStore } from "./store/governance-store.js";
 import { MemoryGovernanceStore } from "./store/memory-store.js";
+import { RedisOpenCalls } from "./store/redis-open-calls.js";
+import { USAGE_STREAM } from "./store/redis-keyspace.js";
 import { RedisGovernanceStore } from "./store/redis-store.js";
 import { MemoryUsageSink } from "./usage/memory-usage-sink.js";
 import { PostgresUsageSink } from "./usage/postgres-usage-sink.js";
@@ -67,6 +72,15 @@ export interface GovernanceOptions {
   credentialFailures?: CredentialFailureGuard;
   /** Where settlements the key store could not take spill (default `./conduit-settlement-spill.ndjson`; one per store namespace). */
   settlementSpillFile?: string;
+  /** How often this process writes the usage events it recorded to the history (default 500 ms). */
+  usageWriteIntervalMs?: number;
+  /**
+   * With Redis: how often a lost-call sweep runs (default 10 s; one process per period does it) —
+   * it settles the calls of processes that died and drains the usage outboxes nobody drains.
+   */
+  sweepIntervalMs?: number;
+  /** How long a call's lease outlives its timeout before the sweeper may take it (default 30 s). */
+  leaseMarginMs?: number;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
   /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`, `CONDUIT_USAGE_SPILL_FILE`. Default `process.env`. */
@@ -79,6 +93,8 @@ export interface Governance {
   readonly gate: GovernanceGate;
   readonly store: GovernanceStore;
   readonly usage: UsageSink;
+  /** With Redis: the sweeper of calls whose process died (`sweep()` runs a pass now). */
+  readonly sweeper: LostCallSweeper | undefined;
   /** Whether an admin credential exists (the admin API is mounted only then). */
   readonly adminEnabled: boolean;
   /** The admin check the operator console is handed (`identify` for the caller's role, `delegate` for its single sign-on sessions). */
@@ -126,11 +142,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   ];
   const keysSecret = keys.secret ?? (env.CONDUIT_KEYS_SECRET || undefined);
   const onWarning = options.onWarning ?? (() => {});
-  let store: GovernanceStore;
-  if (keys.store === "redis") {
-    if (!options.redis) throw new Error('governance: keys.store is "redis" but no Redis client was given (set REDIS_URL)');
-    store = new RedisGovernanceStore({ redis: options.redis, ...(options.namespace ? { namespace: options.namespace } : {}) });
-  } else store = new MemoryGovernanceStore();
+  if (keys.store === "redis" && !options.redis)
+    throw new Error('governance: keys.store is "redis" but no Redis client was given (set REDIS_URL)');
   let ownPool: Pool | undefined;
   let usage = options.usage;
   let pool = options.pool;
@@ -146,7 +159,13 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   }
   if (!usage && pool) {
     const spillFile = options.spillFile ?? (env.CONDUIT_USAGE_SPILL_FILE || undefined);
-    usage = new PostgresUsageSink({ pool, onWarning, ...(spillFile ? { spillFile } : {}) });
+    usage = new PostgresUsageSink({
+      pool,
+      onWarning,
+      waitingElsewhere: () => usageDrain?.pending ?? 0,
+      ...(spillFile ? { spillFile } : {}),
+      ...(options.usageWriteIntervalMs !== undefined ? { flushIntervalMs: options.usageWriteIntervalMs } : {}),
+    });
   }
   usage ??= new MemoryUsageSink();
   const auditSpillFile = options.auditSpillFile ?? (env.CONDUIT_AUDIT_SPILL_FILE || undefined);
@@ -154,6 +173,40 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     options.audit ??
     (pool ? new PostgresAuditSink({ pool, onWarning, ...(auditSpillFile ? { spillFile: auditSpillFile } : {}) }) : new MemoryAuditSink());
   const listeners: Array<(event: UsageEvent) => void> = [];
+  const onUsage = (event: UsageEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const sink = usage;
+  let store: GovernanceStore;
+  let usageDrain: OutboxDrain | undefined;
+  let sweeper: LostCallSweeper | undefined;
+  if (keys.store === "redis" && options.redis) {
+    const { redis } = options;
+    const namespace = options.namespace ? { namespace: options.namespace } : {};
+    // A durable history (a sink that writes): each usage event is kept in Redis by the settle
+    // script itself and drained from there, so a process killed before its next write loses none.
+    const writer = sink.write?.bind(sink);
+    const outbox = writer ? new RedisOutbox({ redis }) : undefined;
+    const redisStore = new RedisGovernanceStore({ redis, ...namespace, ...(outbox ? { outbox } : {}) });
+    if (outbox && writer)
+      usageDrain = new OutboxDrain({
+        outbox,
+        stream: USAGE_STREAM,
+        write: (entries) => writer(usageEventsOf(entries, onWarning)),
+        ...(options.usageWriteIntervalMs !== undefined ? { intervalMs: options.usageWriteIntervalMs } : {}),
+      });
+    sweeper = new LostCallSweeper({
+      store: redisStore,
+      openCalls: new RedisOpenCalls({ redis, ...namespace }),
+      usage: sink,
+      drains: usageDrain ? [usageDrain] : [],
+      onUsage,
+      onWarning,
+      ...(options.sweepIntervalMs !== undefined ? { intervalMs: options.sweepIntervalMs } : {}),
+    });
+    sweeper.start();
+    store = redisStore;
+  } else store = new MemoryGovernanceStore();
   const defaultMaxOutputTokens = keys.defaultMaxOutputTokens ?? 4096;
   const gate = new GovernanceGate({
     store,
@@ -164,9 +217,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     unpricedModels: keys.unpricedModels,
     onWarning,
     ...(options.settlementSpillFile ? { settlementSpillFile: options.settlementSpillFile } : {}),
-    onUsage: (event) => {
-      for (const listener of listeners) listener(event);
-    },
+    ...(options.leaseMarginMs !== undefined ? { leaseMarginMs: options.leaseMarginMs } : {}),
+    onUsage,
   });
   const check = createAdminCheck({ keys: adminKeys, ...(options.serverAdminRole ? {} : { roles: [] }) });
   const credentialFailures =
@@ -202,6 +254,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     store,
     usage,
     audit,
+    sweeper,
     adminEnabled,
     checkAdmin: check,
     credentialFailures,
@@ -231,12 +284,28 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       }
     },
     async close() {
-      // Settlements first: one still waiting for the store spills before the store goes.
+      // Settlements first: one still waiting for the store spills before the store goes; then the
+      // usage events they put in the outbox are written (what cannot be stays there for the others).
       await gate.close();
+      await sweeper?.close();
+      await usageDrain?.close();
       await usage.close();
       await audit.close();
       await store.close();
       await ownPool?.end();
     },
   };
+}
+
+/** Outbox records as usage events; one that is not JSON (never written so) is dropped with a warning rather than block the rest. */
+function usageEventsOf(entries: readonly OutboxEntry[], onWarning: (message: string) => void): UsageEvent[] {
+  const events: UsageEvent[] = [];
+  for (const entry of entries) {
+    try {
+      events.push(JSON.parse(entry.json) as UsageEvent);
+    } catch {
+      onWarning(`governance: an unreadable usage event (${entry.id}) in the Redis outbox was dropped`);
+    }
+  }
+  return events;
 }

@@ -20,6 +20,11 @@ export type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "
 export { MemoryUsageSink, aggregateUsage } from "./usage/memory-usage-sink.js";
 export { PostgresUsageSink, type PostgresUsageSinkOptions } from "./usage/postgres-usage-sink.js";
 export { GovernanceGate, type GovernanceGateOptions, LEASE_MARGIN_MS } from "./gate/governance-gate.js";
+export { LostCallSweeper, type LostCallSweeperOptions, type SweepReport } from "./gate/lost-call-sweeper.js";
+export { OUTBOX_PUSH_LUA, type OutboxEntry, type OutboxKeys, RedisOutbox } from "./outbox/redis-outbox.js";
+export { OutboxDrain, type OutboxDrainOptions } from "./outbox/outbox-drain.js";
+export { type DueCall, RedisOpenCalls } from "./store/redis-open-calls.js";
+export { type OpenCall, PROCESS_LOST_STATUS } from "./store/open-call.js";
 export type { UnpricedModelPolicy } from "./gate/model-pricing.js";
 export {
   type AdminConfig,

@@ -8,6 +8,7 @@
  * (read from the server process itself), which wanders less on a noisy machine.
  *
  * Options: --framework hono  --rounds 6  --duration 3  --connections 32
+ *          env BENCH_DATABASE_URL: the usage history on PostgreSQL in the governance-on server
  *          --profile <dir> (a CPU profile of the governance-on server, its top functions printed)
  */
 import { randomBytes } from "node:crypto";

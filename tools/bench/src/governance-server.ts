@@ -37,6 +37,9 @@ const governance =
         redis: await connectRedis<Redis>({ form: "url", url: redisUrl }, { feature: "bench" }),
         namespace,
         prices: {},
+        // `BENCH_DATABASE_URL`: the usage history on PostgreSQL too — with Redis, each settle then
+        // keeps its event in the Redis outbox, and a drain writes it.
+        ...(process.env.BENCH_DATABASE_URL ? { databaseUrl: process.env.BENCH_DATABASE_URL } : {}),
         env: {},
       })
     : undefined;

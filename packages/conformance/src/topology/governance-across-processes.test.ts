@@ -2,8 +2,13 @@ import { randomBytes } from "node:crypto";
 import {
   GovernanceGate,
   type KeyRecord,
+  LostCallSweeper,
   MemoryUsageSink,
+  OutboxDrain,
   RedisGovernanceStore,
+  RedisOpenCalls,
+  RedisOutbox,
+  type UsageEvent,
   keyDigest,
   newKeySecret,
   windowClock,
@@ -19,7 +24,8 @@ import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
  * cluster (3 primaries + 3 replicas) or a sentinel-managed primary, as they are on one server
  * (`packages/governance/src/gate/exact-across-processes.test.ts`): two gates, each with its own
  * client from server-core's factory — two processes as far as Redis can tell. The admit and
- * settle scripts touch one hash tag, so on the cluster each runs in one slot.
+ * settle scripts touch one hash tag, so on the cluster each runs in one slot — the call records,
+ * the usage outbox and the lost-call sweep included.
  */
 
 const ask = { surface: "anthropic" as const, model: "claude-haiku-4-5", estimatedInputTokens: 10, maxOutputTokens: 10 };
@@ -38,11 +44,12 @@ describe.each(REDIS_TOPOLOGIES)("governance exact across two processes on Redis 
   let stores: RedisGovernanceStore[] = [];
   let gates: GovernanceGate[] = [];
   const sinks = [new MemoryUsageSink(), new MemoryUsageSink()];
+  let where: RedisTopology;
 
   beforeAll(async () => {
     const topology = await start();
     stopTopology = topology.stop;
-    const where = redisTopologyFrom(topology.env) as RedisTopology;
+    where = redisTopologyFrom(topology.env) as RedisTopology;
     for (let index = 0; index < 2; index++)
       clients.push(await connectRedis<Redis | Cluster>(where, { feature: "governance suite", from: import.meta.url, bootWaitMs: 10_000 }));
     const namespace = `test:gov:${randomBytes(6).toString("hex")}`;
@@ -115,6 +122,68 @@ describe.each(REDIS_TOPOLOGIES)("governance exact across two processes on Redis 
       expect(decision).toMatchObject({ status: 429, reason: "rate_limited", final: false });
     await Promise.all(passed.map((decision) => decision.settle(usage)));
   }, 80_000);
+
+  it("a process lost mid-call: the other's sweep charges its reservations once; settled events reach the history once through the outbox", async () => {
+    const team = `t_${randomBytes(4).toString("hex")}`;
+    await stores[0]?.createTeam({ id: team, name: "lost", createdAt: new Date().toISOString() });
+    const solo = await mint({ budgets: [{ usd: 5, window: "total" }] });
+    const member = await mint({ team });
+    const namespace = (stores[0] as unknown as { namespace: string }).namespace;
+    // Each side with the usage outbox, drained into a history that records every write.
+    const written: UsageEvent[] = [];
+    const history = Object.assign(new MemoryUsageSink(), {
+      write: async (events: UsageEvent[]) => {
+        written.push(...events);
+      },
+    });
+    // The lost side has a connection of its own, closed once its calls are admitted: a dead process renews nothing.
+    const lostClient = await connectRedis<Redis | Cluster>(where, {
+      feature: "governance suite",
+      from: import.meta.url,
+      bootWaitMs: 10_000,
+    });
+    const sides = [lostClient, ...clients].map((redis) => {
+      const outbox = new RedisOutbox({ redis });
+      const store = new RedisGovernanceStore({ redis, namespace, outbox });
+      const drain = new OutboxDrain({
+        outbox,
+        stream: "usage",
+        write: (entries) => history.write(entries.map((entry) => JSON.parse(entry.json))),
+      });
+      const gate = new GovernanceGate({ store, usage: history, prices: DEFAULT_PRICES, leaseMarginMs: 0 });
+      const sweeper = new LostCallSweeper({ store, openCalls: new RedisOpenCalls({ redis, namespace }), usage: history, drains: [drain] });
+      return { gate, sweeper, drain };
+    });
+    const [lost, survivor, other] = sides as [(typeof sides)[number], (typeof sides)[number], (typeof sides)[number]];
+    const settled = await lost.gate.admit({ credential: member.credential, ...ask, timeoutMs: 200 });
+    if (!admitted(settled)) throw new Error("refused");
+    await settled.settle(usage);
+    // The lost side's admissions: never settled, never renewed (closed, as a dead process's are).
+    const open = await Promise.all([solo, solo, member].map(({ credential }) => lost.gate.admit({ credential, ...ask, timeoutMs: 200 })));
+    expect(open.every(admitted)).toBe(true);
+    await closeRedis(lostClient);
+    // Its settled call's event is still in the outbox: it never wrote it.
+    await lost.drain.close();
+    expect(written).toEqual([]);
+    const reservation = 10 * 1e-6 + 10 * 5e-6; // haiku-4-5: $1 in, $5 out per million
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Both survivors sweep at once: each call is settled by one of them.
+    const swept = (await Promise.all([survivor.sweeper.sweep(), other.sweeper.sweep()])).reduce((sum, report) => sum + report.swept, 0);
+    expect(swept).toBe(3);
+    await Promise.all([survivor.drain.flush(), other.drain.flush()]);
+    const clock = windowClock(Date.now());
+    expect(((await stores[1]?.spendOf({ keyId: solo.id }, clock))?.total ?? 0) / 1e12).toBeCloseTo(2 * reservation, 12);
+    expect(((await stores[1]?.spendOf({ team }, clock))?.total ?? 0) / 1e12).toBeCloseTo(2 * reservation, 12);
+    const ids = new Set(written.map((event) => event.id));
+    expect(ids.size).toBe(4);
+    expect(
+      written
+        .filter((event) => event.estimated)
+        .map((event) => event.key)
+        .sort(),
+    ).toEqual([solo.id, solo.id, member.id].sort());
+    expect(written.filter((event) => !event.estimated)).toEqual([expect.objectContaining({ key: member.id, status: 200 })]);
+  }, 30_000);
 
   it("a team caps its keys together, across processes", async () => {
     await awayFromMinuteEdge();

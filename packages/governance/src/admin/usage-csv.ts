@@ -1,6 +1,16 @@
 import type { UsageRow } from "../usage/usage-event.js";
 
-const FIELDS = ["group", "name", "requests", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"] as const;
+const FIELDS = [
+  "group",
+  "name",
+  "requests",
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "costUsd",
+  "estimatedRequests",
+] as const;
 
 function cell(value: unknown): string {
   const text = value === undefined ? "" : String(value);
@@ -13,7 +23,7 @@ function cell(value: unknown): string {
  * Usage rows as CSV with a header row of the field names.
  *
  * @example
- * usageCsv([{ group: "k_1", requests: 2, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01 }]);
+ * usageCsv([{ group: "k_1", requests: 2, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, estimatedRequests: 0 }]);
  */
 export function usageCsv(rows: UsageRow[]): string {
   return `${[FIELDS.join(","), ...rows.map((row) => FIELDS.map((field) => cell(row[field])).join(","))].join("\r\n")}\r\n`;

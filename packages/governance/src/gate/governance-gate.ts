@@ -66,7 +66,8 @@ function countOf(value: number | undefined, cap: number): number {
  * Admission is one store call (one Redis round trip: the admit script), priced at the dearest
  * model the call may reach; a call over a concurrency cap waits in a FIFO line up to
  * `limits.queueTimeoutMs`; settlement is one more, and survives a lost store connection (queued
- * and retried, idempotent by the lease id) while the usage event is written at once.
+ * and retried, idempotent by the lease id). The usage event goes with the settlement when the
+ * store keeps events (Redis with a durable history: its outbox), else to the usage sink at once.
  *
  * @example
  * const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: mergePrices() });
@@ -85,7 +86,7 @@ export class GovernanceGate implements Gate {
     this.#lines = new ConcurrencyLines({ maxLength: options.maxQueueLength ?? 1_000 });
     this.#pricing = new ModelPricing(options.prices, options.unpricedModels ?? "refuse", options.onWarning);
     this.#settlements = new PendingSettlements({
-      apply: ({ reservation, actual }) => options.store.settle(reservation, actual),
+      apply: ({ reservation, actual, event }) => options.store.settle(reservation, actual, event),
       ...(options.maxPendingSettlements !== undefined ? { maxPending: options.maxPendingSettlements } : {}),
       ...(options.settlementSpillFile !== undefined ? { spillFile: options.settlementSpillFile } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
@@ -142,6 +143,8 @@ export class GovernanceGate implements Gate {
       estimatedTokens: inputTokens + outputTokens,
       estimatedPicoUsd: priced.picoUsd,
       leaseTtlMs,
+      // Kept with the lease: what the call is recorded as if this process dies before it settles.
+      call: { model: request.model ?? models?.[0] ?? "unknown", inputTokens, outputTokens },
       ...(priced.unpricedModel !== undefined ? { unpricedModel: priced.unpricedModel } : {}),
       ...(request.surface === "mcp" ? { kind: "tool" as const } : {}),
     };
@@ -206,10 +209,10 @@ export class GovernanceGate implements Gate {
     let done = false;
     const identity = { keyId: key.id, name: key.name, ...(key.team ? { team: key.team } : {}), ...(key.user ? { user: key.user } : {}) };
     const renewal = this.#renewal(reservation, leaseTtlMs);
-    const finish = async (actual: { actualTokens: number; actualPicoUsd: number }) => {
+    const finish = async (actual: { actualTokens: number; actualPicoUsd: number }, event?: UsageEvent) => {
       clearTimeout(renewal.timer);
       // Never rejects: a store that is away gets it later (queued, retried, idempotent).
-      await this.#settlements.submit({ reservation, actual });
+      await this.#settlements.submit({ reservation, actual, ...(event ? { event } : {}) });
       this.#lines.notify(`key:${key.id}`);
       if (key.team) this.#lines.notify(`team:${key.team}`);
     };
@@ -230,7 +233,6 @@ export class GovernanceGate implements Gate {
             picoUsd(cacheWrite, price.cacheWrite ?? price.input),
           Number.MAX_SAFE_INTEGER,
         );
-        // The history first: written whatever becomes of the settlement (queued through an outage).
         const event: UsageEvent = {
           id: reservation.leaseId,
           time: new Date().toISOString(),
@@ -248,10 +250,15 @@ export class GovernanceGate implements Gate {
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
         };
-        this.#options.usage.append(event);
         this.#options.onUsage?.(event);
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
-        await finish({ actualTokens: tokens, actualPicoUsd: pico });
+        // A store with an outbox keeps the event in the settle script itself: durable once settled,
+        // and it waits with its settlement through a store outage. Else the sink takes it at once.
+        if (this.#options.store.keepsUsageEvents) await finish({ actualTokens: tokens, actualPicoUsd: pico }, event);
+        else {
+          this.#options.usage.append(event);
+          await finish({ actualTokens: tokens, actualPicoUsd: pico });
+        }
       },
       release: async () => {
         if (done) return;
@@ -262,13 +269,15 @@ export class GovernanceGate implements Gate {
   }
 
   /**
-   * Keeps a long call's lease alive: renewed at half its life while the call is open (a stream
-   * longer than its route's timeout), so the lease can be short — a process that dies or loses
-   * its store frees the slot after the call's own timeout, not after a fixed quarter hour.
+   * Keeps a long call's lease alive: renewed at a third of its life while the call is open (a
+   * stream longer than its route's timeout), so the lease can be short — a process that dies or
+   * loses its store frees the slot after the call's own timeout, not after a fixed quarter hour.
+   * A third, not a half: one renewal lost to a store hiccup still leaves another before the lease
+   * expires and the lost-call sweeper takes the call for a dead process's.
    */
   #renewal(reservation: Reservation, leaseTtlMs: number): { timer: NodeJS.Timeout | undefined } {
     const renewal: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
-    const everyMs = Math.max(1_000, Math.floor(leaseTtlMs / 2));
+    const everyMs = Math.max(200, Math.floor(leaseTtlMs / 3));
     const stopAt = Date.now() + LEASE_RENEWAL_LIMIT_MS;
     const renew = () => {
       if (Date.now() >= stopAt) return;

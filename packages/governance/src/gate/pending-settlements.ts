@@ -1,11 +1,14 @@
 import { existsSync } from "node:fs";
 import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import type { Reservation, SettleInput } from "../store/governance-store.js";
+import type { UsageEvent } from "../usage/usage-event.js";
 
 /** A settlement (or a release: the reservation's tokens, no dollars) the store has not confirmed yet. */
 export interface PendingSettlement {
   reservation: Reservation;
   actual: SettleInput;
+  /** The usage event the store keeps with it (a store with an outbox): it waits, and lands, with its settlement. */
+  event?: UsageEvent;
 }
 
 export interface PendingSettlementsOptions {

@@ -1,4 +1,5 @@
 import type { KeyRecord, TeamRecord } from "../records.js";
+import type { UsageEvent } from "../usage/usage-event.js";
 import type { WindowClock } from "../windows.js";
 
 /** What one admission asks the store, all decided in one atomic step. */
@@ -21,6 +22,11 @@ export interface AdmitInput {
   unpricedModel?: string;
   /** `tool`: an MCP tool call, which names no model: the model allow-lists do not apply (the `mcp` policy does). */
   kind?: "tool";
+  /**
+   * What the call is recorded as if its process is lost before it settles (the Redis store keeps
+   * it with the lease, for the sweeper): the model it names and the tokens of `estimatedTokens`.
+   */
+  call?: { model: string; inputTokens: number; outputTokens: number };
 }
 
 /**
@@ -77,12 +83,16 @@ export type SpendFigures = Record<"day" | "week" | "month" | "total", number>;
  */
 export interface GovernanceStore {
   readonly kind: "memory" | "redis";
+  /** Whether `settle` keeps the usage event it is given (in a durable outbox, for a drainer). */
+  readonly keepsUsageEvents: boolean;
   admit(input: AdmitInput): Promise<AdmitOutcome>;
   /**
    * Settles a reservation to real usage and frees its lease, once: a repeat (a retry whose first
    * attempt was applied but its answer lost) changes nothing. True when this call applied it.
+   * With `event`, a store that keeps usage events (`keepsUsageEvents`) stores it in the same
+   * atomic step — it exists iff the settlement applied; other stores ignore it.
    */
-  settle(reservation: Reservation, actual: SettleInput): Promise<boolean>;
+  settle(reservation: Reservation, actual: SettleInput, event?: UsageEvent): Promise<boolean>;
   /** Drops a reservation and frees its slot, charging nothing (once, like `settle`). */
   release(reservation: Reservation): Promise<boolean>;
   /** Extends a lease still held to `untilMs` (a call running longer than its lease). */

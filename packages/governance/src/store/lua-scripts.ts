@@ -1,3 +1,5 @@
+import { OUTBOX_PUSH_LUA } from "../outbox/redis-outbox.js";
+
 /**
  * The scripts of the Redis store: everything a call needs on the way in (authentication, status,
  * team, model allow-list, rpm/tpm, budgets, concurrency lease, reservation) in one, the
@@ -22,11 +24,13 @@ end
 
 /**
  * KEYS, per scope (the key, then its team when it has one): record, lease, minute, then its
- * counters of the day, week, month and total windows.
+ * counters of the day, week, month and total windows; last, the tag's open calls (`calls`) and
+ * their lease expiries (`calls:due`).
  *
  * ARGV: digest, now, model, estimated tokens, estimated pico-dollars, seconds to the day, week
  * and month resets, seconds to the next minute, lease id, lease expiry (ms), day, week and month
  * counter expiries (ms), the unpriced model ('' when priced), lease record retention (ms), the
+ * call's record for the sweeper (JSON ending in `}`; the key's `user` is appended here), the
  * call's kind ('tool' for an MCP tool call, else '').
  * (The window ids are in the counters' key names.)
  */
@@ -38,8 +42,14 @@ for index, name in pairs(NUMERIC) do
   local value = int(index)
   if value == nil or value < 0 then return { 'invalid_argument', '', name } end
 end
-if ARGV[10] == nil or ARGV[10] == '' or #KEYS % 7 ~= 0 then return { 'invalid_argument', '', 'keys' } end
+local scopeKeys = #KEYS - 2
+if ARGV[10] == nil or ARGV[10] == '' or scopeKeys < 7 or scopeKeys % 7 ~= 0 then return { 'invalid_argument', '', 'keys' } end
+local callRecord = ARGV[17] or ''
+if callRecord ~= '' and (string.sub(callRecord, 1, 1) ~= '{' or string.sub(callRecord, -1) ~= '}') then
+  return { 'invalid_argument', '', 'call' }
+end
 local digest, model, leaseId, unpriced = ARGV[1], ARGV[3], ARGV[10], ARGV[15] or ''
+local calls, callsDue = KEYS[#KEYS - 1], KEYS[#KEYS]
 local now, estTokens, estPico, toMinute, leaseUntil, retention = int(2), int(4), int(5), int(9), int(11), int(16)
 local resets = { day = int(6), week = int(7), month = int(8) }
 local expiries = { int(12), int(13), int(14) }
@@ -84,7 +94,7 @@ local function scopeOf(name, policy, first)
     ctr = { day = KEYS[first + 3], week = KEYS[first + 4], month = KEYS[first + 5], total = KEYS[first + 6] } }
 end
 local scopes = { scopeOf('key', key, 1) }
-if #KEYS > 7 then
+if scopeKeys > 7 then
   local teamJson = redis.call('HGET', KEYS[8], 'config')
   if not teamJson then return { 'invalid_key' } end
   local team = decode(teamJson)
@@ -101,9 +111,9 @@ local function allows(models)
   return false
 end
 
--- ARGV[17] 'tool': an MCP tool call names no model, so the model allow-lists do not apply.
+-- ARGV[18] 'tool': an MCP tool call names no model, so the model allow-lists do not apply.
 for _, scope in ipairs(scopes) do
-  if ARGV[17] ~= 'tool' and not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
+  if ARGV[18] ~= 'tool' and not allows(scope.policy.models) then return { 'model_not_allowed', keyJson } end
 end
 if unpriced ~= '' then
   for _, scope in ipairs(scopes) do
@@ -150,28 +160,53 @@ for _, scope in ipairs(scopes) do
     if expiries[index] then redis.call('PEXPIREAT', scope.ctr[window], expiries[index]) end
   end
 end
+-- The sweeper's record of the call, until its settlement removes it (see SETTLE_SCRIPT).
+if callRecord ~= '' then
+  if type(key.user) == 'string' then
+    callRecord = string.sub(callRecord, 1, -2) .. ',"user":' .. cjson.encode(key.user) .. '}'
+  end
+  redis.call('HSET', calls, leaseId, callRecord)
+  redis.call('ZADD', callsDue, leaseUntil, leaseId)
+end
 return { 'ok', keyJson }
 `;
 
 /**
  * KEYS, per scope: lease, minute, then the day, week, month and total counters the reservation
- * sits in. ARGV: lease id, reserved tokens, actual tokens, the reservation negated, actual
- * pico-dollars, day, week and month counter expiries (ms).
+ * sits in; last, the tag's open calls, their expiries, and its usage outbox (records, due).
+ * ARGV: lease id, reserved tokens, actual tokens, the reservation negated, actual pico-dollars,
+ * day, week and month counter expiries (ms), the usage event's JSON ('' none), now (ms), and for
+ * the sweep of a lost call the moment its lease must have expired before ('' for a settlement).
  *
  * Idempotent: the key's lease record is the guard. It exists from admission until the first
- * settlement removes it, so a settlement retried (its reply lost with the connection) or
- * replayed from a spill file is applied once; answers 1 when applied, 0 when it was already.
+ * settlement removes it, so a settlement retried (its reply lost with the connection), replayed
+ * from a spill file, or raced by the sweeper of a lost call is applied once; answers 1 when
+ * applied, 0 when it was already. The usage event goes to the outbox in the same step: it exists
+ * iff the settlement applied, and it is durable once the settlement is acknowledged. A sweep
+ * checks the lease in the same step: one renewed since the sweeper read it (its process is back)
+ * is left alone.
  */
-export const SETTLE_SCRIPT = `${ARGUMENT_CHECK}
-local leaseId = ARGV[1]
-local reserved, actual, negated, pico = int(2), int(3), int(4), int(5)
+export const SETTLE_SCRIPT = `${ARGUMENT_CHECK}${OUTBOX_PUSH_LUA}
+local leaseId, event = ARGV[1], ARGV[9] or ''
+local reserved, actual, negated, pico, now = int(2), int(3), int(4), int(5), int(10)
 local expiries = { int(6), int(7), int(8) }
-if not (reserved and actual and negated and pico and expiries[1] and expiries[2] and expiries[3]) or leaseId == '' or #KEYS % 6 ~= 0 then
+local sweepBefore = false
+if (ARGV[11] or '') ~= '' then sweepBefore = int(11) end
+local scopeKeys = #KEYS - 4
+if not (reserved and actual and negated and pico and now and expiries[1] and expiries[2] and expiries[3])
+  or sweepBefore == nil or leaseId == '' or scopeKeys < 6 or scopeKeys % 6 ~= 0 then
   return redis.error_reply('conduit governance: invalid settle arguments')
 end
+local calls, callsDue, outbox, outboxDue = KEYS[#KEYS - 3], KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS]
+if sweepBefore then
+  local leaseUntil = redis.call('ZSCORE', KEYS[1], leaseId)
+  if leaseUntil and tonumber(leaseUntil) >= sweepBefore then return 0 end
+end
+redis.call('HDEL', calls, leaseId)
+redis.call('ZREM', callsDue, leaseId)
 if redis.call('ZREM', KEYS[1], leaseId) == 0 then return 0 end
 local tokenDelta = actual - reserved
-for index = 1, #KEYS, 6 do
+for index = 1, scopeKeys, 6 do
   if index > 1 then redis.call('ZREM', KEYS[index], leaseId) end
   local minute = KEYS[index + 1]
   if tokenDelta ~= 0 and redis.call('EXISTS', minute) == 1 then
@@ -184,17 +219,23 @@ for index = 1, #KEYS, 6 do
     if window < 3 then redis.call('PEXPIREAT', counters, expiries[window + 1]) end
   end
 end
+if event ~= '' then outboxPush(outbox, outboxDue, leaseId, event, now) end
 return 1
 `;
 
-/** KEYS: the leases of the call's scopes. ARGV: lease id, new expiry (ms), retention (ms). Extends a lease still held. */
+/**
+ * KEYS: the leases of the call's scopes, then the tag's open-call expiries. ARGV: lease id, new
+ * expiry (ms), retention (ms). Extends a lease still held (and when the sweeper may take it).
+ */
 export const RENEW_SCRIPT = `${ARGUMENT_CHECK}
 local expiry, retention = int(2), int(3)
-if not expiry or not retention then return redis.error_reply('conduit governance: invalid renew arguments') end
-for _, lease in ipairs(KEYS) do
+if not expiry or not retention or #KEYS < 2 then return redis.error_reply('conduit governance: invalid renew arguments') end
+for index = 1, #KEYS - 1 do
+  local lease = KEYS[index]
   if redis.call('ZADD', lease, 'XX', 'GT', 'CH', expiry, ARGV[1]) == 1 then
     redis.call('PEXPIREAT', lease, expiry + retention, 'GT')
   end
 end
+redis.call('ZADD', KEYS[#KEYS], 'XX', 'GT', expiry, ARGV[1])
 return 1
 `;

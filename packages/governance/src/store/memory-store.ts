@@ -61,6 +61,8 @@ function endOfWindowId(id: string): number | undefined {
  */
 export class MemoryGovernanceStore implements GovernanceStore {
   readonly kind = "memory" as const;
+  /** The gate appends usage events to its sink itself: a process's memory dies with its counters. */
+  readonly keepsUsageEvents = false;
   readonly #keys = new Map<string, { record: KeyRecord; digests: Map<string, number> }>();
   readonly #digests = new Map<string, string>();
   readonly #teams = new Map<string, TeamRecord>();

@@ -1,6 +1,8 @@
 import { BoundedCache } from "@conduit-ai/server-core/middleware";
 import type { Cluster, Redis } from "ioredis";
+import { RedisOutbox } from "../outbox/redis-outbox.js";
 import type { KeyRecord, TeamRecord } from "../records.js";
+import type { UsageEvent } from "../usage/usage-event.js";
 import type { WindowClock } from "../windows.js";
 import {
   type AdmitInput,
@@ -12,6 +14,8 @@ import {
   type SpendFigures,
 } from "./governance-store.js";
 import { ADMIT_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from "./lua-scripts.js";
+import { openCallJson, openCallOf } from "./open-call.js";
+import { USAGE_STREAM, hashTagOf, openCallKeys, retiredTagsKey } from "./redis-keyspace.js";
 import { admitOutcomeOf, storedKeyJson, windowExpiries } from "./stored-key.js";
 
 type RedisClient = Redis | Cluster;
@@ -34,6 +38,12 @@ export interface RedisGovernanceStoreOptions {
   redis: RedisClient;
   /** Namespace of every key (default `conduit:gov`). */
   namespace?: string;
+  /**
+   * Keep each settlement's usage event in the tag's outbox (`{tag}:outbox:usage`), in the same
+   * script as the settlement, for an `OutboxDrain` to write to the durable history. Without it the
+   * gate hands events to its usage sink itself.
+   */
+  outbox?: RedisOutbox;
 }
 
 /**
@@ -42,19 +52,27 @@ export interface RedisGovernanceStoreOptions {
  * a team, the key's own — so the admit and settle scripts each touch one slot. A digest index
  * (outside any script) routes a credential to its key id; it is cached, so a known key costs one
  * round trip. The index only routes: the script checks the digest against the key's own record.
+ * Beside each lease the admit script keeps the call's record (`{tag}:calls`), which its settlement
+ * removes, so a sweeper can settle the calls of a process that died (`LostCallSweeper`).
  *
  * @example
  * const store = new RedisGovernanceStore({ redis: new Redis(process.env.REDIS_URL) });
  */
 export class RedisGovernanceStore implements GovernanceStore {
   readonly kind = "redis" as const;
+  readonly keepsUsageEvents: boolean;
+  readonly namespace: string;
   readonly #redis: ScriptClient;
   readonly #namespace: string;
+  readonly #outbox: RedisOutbox | undefined;
   /** digest → key id and team ("" none); bounded, and harmless when stale (the script decides). */
   readonly #routes = new BoundedCache<{ id: string; team: string }>({ maxEntries: 10_000 });
 
   constructor(options: RedisGovernanceStoreOptions) {
     this.#namespace = options.namespace ?? "conduit:gov";
+    this.namespace = this.#namespace;
+    this.#outbox = options.outbox;
+    this.keepsUsageEvents = options.outbox !== undefined;
     const redis = options.redis as ScriptClient;
     if (typeof redis.conduitGovernanceRenew !== "function") {
       redis.defineCommand("conduitGovernanceAdmit", { lua: ADMIT_SCRIPT });
@@ -65,7 +83,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   #tag(keyId: string, team: string | undefined): string {
-    return team ? `{${this.#namespace}:t:${team}}` : `{${this.#namespace}:k:${keyId}}`;
+    return hashTagOf(this.#namespace, keyId, team);
   }
 
   #recordKey(keyId: string, team: string | undefined): string {
@@ -119,7 +137,10 @@ export class RedisGovernanceStore implements GovernanceStore {
     const { clock } = input;
     const keys = [this.#recordKey(route.id, team), ...this.#scopeKeys(this.#keyScope(route.id, team), clock.minute, clock.ids)];
     if (team) keys.push(this.#teamRecordKey(team), ...this.#scopeKeys(this.#teamScope(team), clock.minute, clock.ids));
+    const { calls, due } = openCallKeys(this.#tag(route.id, team));
+    keys.push(calls, due);
     const expiries = windowExpiries(clock);
+    const call = input.call ? openCallJson(openCallOf(input.call, input, route.id, team)) : "";
     const reply = await this.#redis.conduitGovernanceAdmit(
       keys.length,
       ...keys,
@@ -139,18 +160,29 @@ export class RedisGovernanceStore implements GovernanceStore {
       expiries.month,
       input.unpricedModel ?? "",
       LEASE_RECORD_RETENTION_MS,
+      call,
       input.kind ?? "",
     );
     if (reply[0] === "invalid_key") this.#routes.delete(input.digest);
     return admitOutcomeOf(reply, input);
   }
 
-  async settle(reservation: Reservation, actual: SettleInput): Promise<boolean> {
-    return this.#settle(reservation, actual.actualTokens, actual.actualPicoUsd);
+  async settle(reservation: Reservation, actual: SettleInput, event?: UsageEvent): Promise<boolean> {
+    return this.#settle(reservation, actual.actualTokens, actual.actualPicoUsd, this.#outbox ? event : undefined);
   }
 
   async release(reservation: Reservation): Promise<boolean> {
     return this.#settle(reservation, reservation.reservedTokens, 0);
+  }
+
+  /**
+   * The sweep of a call whose process was lost: settled at its whole reservation, with `event`,
+   * if its lease expired before `expiredBeforeMs` — checked in the settle script itself, so a
+   * lease renewed since the sweeper read it is left alone. True when this call applied it.
+   */
+  async settleLost(reservation: Reservation, event: UsageEvent, expiredBeforeMs: number): Promise<boolean> {
+    const kept = this.#outbox ? event : undefined;
+    return this.#settle(reservation, reservation.reservedTokens, reservation.reservedPicoUsd, kept, expiredBeforeMs);
   }
 
   #reservationKeys(reservation: Reservation): string[] {
@@ -159,8 +191,12 @@ export class RedisGovernanceStore implements GovernanceStore {
     return keys;
   }
 
-  async #settle(reservation: Reservation, tokens: number, picoUsd: number): Promise<boolean> {
+  async #settle(reservation: Reservation, tokens: number, picoUsd: number, event?: UsageEvent, expiredBeforeMs?: number): Promise<boolean> {
     const keys = this.#reservationKeys(reservation);
+    const tag = this.#tag(reservation.keyId, reservation.team);
+    const { calls, due } = openCallKeys(tag);
+    const outbox = RedisOutbox.keys(tag, USAGE_STREAM);
+    keys.push(calls, due, outbox.records, outbox.due);
     const applied = await this.#redis.conduitGovernanceSettle(
       keys.length,
       ...keys,
@@ -172,13 +208,18 @@ export class RedisGovernanceStore implements GovernanceStore {
       reservation.windowExpiries.day,
       reservation.windowExpiries.week,
       reservation.windowExpiries.month,
+      event ? JSON.stringify(event) : "",
+      Date.now(),
+      expiredBeforeMs ?? "",
     );
+    if (applied === 1 && event) this.#outbox?.notePush(tag, USAGE_STREAM);
     return applied === 1;
   }
 
   async renewLease(reservation: Reservation, untilMs: number): Promise<void> {
     const scopes = [this.#keyScope(reservation.keyId, reservation.team), ...(reservation.team ? [this.#teamScope(reservation.team)] : [])];
     const keys = scopes.map(({ tag, name }) => `${tag}:lease:${name}`);
+    keys.push(openCallKeys(this.#tag(reservation.keyId, reservation.team)).due);
     await this.#redis.conduitGovernanceRenew(keys.length, ...keys, reservation.leaseId, Math.round(untilMs), LEASE_RECORD_RETENTION_MS);
   }
 
@@ -223,11 +264,14 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async deleteKey(id: string): Promise<boolean> {
-    const recordKey = await this.#keyRecordKey(id);
-    if (!recordKey) return false;
+    const team = await this.#redis.hget(`${this.#namespace}:keys`, id);
+    if (team === null) return false;
+    const recordKey = this.#recordKey(id, team || undefined);
     const digests = (await this.#redis.hkeys(recordKey)).filter((field) => field.startsWith("d:")).map((field) => field.slice(2));
     // The record goes first: from this moment every process's script refuses the key.
     await this.#redis.del(recordKey);
+    // A teamless key's tag is its own: its open calls and usage events outlive it there.
+    if (!team) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#tag(id, undefined));
     await this.#redis.hdel(`${this.#namespace}:keys`, id);
     if (digests.length > 0) await this.#redis.del(...digests.map((digest) => `${this.#namespace}:digest:${digest}`));
     return true;
@@ -269,6 +313,7 @@ export class RedisGovernanceStore implements GovernanceStore {
 
   async deleteTeam(id: string): Promise<boolean> {
     const removed = await this.#redis.del(this.#teamRecordKey(id));
+    if (removed > 0) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#tag("", id));
     await this.#redis.srem(`${this.#namespace}:teams`, id);
     return removed > 0;
   }

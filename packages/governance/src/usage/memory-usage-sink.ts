@@ -46,7 +46,16 @@ export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery):
     const group = groupOf(event, query.groupBy);
     let row = rows.get(group);
     if (!row) {
-      row = { group, requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      row = {
+        group,
+        requests: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+        estimatedRequests: 0,
+      };
       rows.set(group, row);
     }
     row.requests += 1;
@@ -55,6 +64,7 @@ export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery):
     row.cacheReadTokens += event.cacheReadTokens;
     row.cacheWriteTokens += event.cacheWriteTokens;
     row.costUsd += event.costUsd;
+    if (event.estimated === true) row.estimatedRequests += 1;
   }
   return [...rows.values()].sort((a, b) => a.group.localeCompare(b.group));
 }

@@ -14,6 +14,8 @@ export interface PostgresUsageSinkOptions {
   spillFile?: string;
   batchSize?: number;
   flushIntervalMs?: number;
+  /** Events waiting for this sink elsewhere (the Redis outbox, after a failed write): counted in `bufferedEvents`. */
+  waitingElsewhere?: () => number;
   onWarning?: (message: string) => void;
 }
 
@@ -38,7 +40,16 @@ const COLUMNS = [
   "kind",
   "server",
   "tool",
+  "estimated",
 ] as const;
+
+/** Columns added after the table's first release: created with it now, added to an older table on first use. */
+const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ["kind", "text NOT NULL DEFAULT 'model'"],
+  ["server", "text"],
+  ["tool", "text"],
+  ["estimated", "boolean NOT NULL DEFAULT false"],
+];
 
 const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
   key: "key_id",
@@ -67,6 +78,7 @@ function rowOf(event: UsageEvent): unknown[] {
     event.kind ?? "model",
     event.server ?? null,
     event.tool ?? null,
+    event.estimated === true,
   ];
 }
 
@@ -74,7 +86,9 @@ function rowOf(event: UsageEvent): unknown[] {
  * The durable history: usage events written to PostgreSQL in batches by a timer, never on the
  * request path. While PostgreSQL is away they wait in a bounded buffer, then in an NDJSON spill
  * file, and are written on recovery. Delivery is at least once; the event id is the primary key
- * and inserts skip ids already there, so nothing is counted twice.
+ * and inserts skip ids already there, so nothing is counted twice. With governance on Redis the
+ * events do not pass through this process's buffer at all: they wait in the Redis outbox, kept by
+ * the settle script itself, and the outbox's drain hands them to `write`.
  *
  * @example
  * const sink = new PostgresUsageSink({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
@@ -87,6 +101,7 @@ export class PostgresUsageSink implements UsageSink {
   readonly #spillFile: string;
   readonly #batchSize: number;
   readonly #onWarning: (message: string) => void;
+  readonly #waitingElsewhere: () => number;
   #buffer: UsageEvent[] = [];
   /** True until a spill file (this process's or a previous one's) has been replayed. */
   #spilled = true;
@@ -104,6 +119,7 @@ export class PostgresUsageSink implements UsageSink {
     this.#spillFile = options.spillFile ?? "conduit-usage-spill.ndjson";
     this.#batchSize = options.batchSize ?? 500;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#waitingElsewhere = options.waitingElsewhere ?? (() => 0);
     this.#timer = setInterval(() => void this.flush().catch(() => undefined), options.flushIntervalMs ?? 500);
     this.#timer.unref();
   }
@@ -135,21 +151,30 @@ export class PostgresUsageSink implements UsageSink {
           id text PRIMARY KEY, time timestamptz NOT NULL, key_id text NOT NULL, team text, user_id text,
           model text NOT NULL, target text, input_tokens bigint NOT NULL, output_tokens bigint NOT NULL,
           cache_read_tokens bigint NOT NULL, cache_write_tokens bigint NOT NULL, cost_usd numeric(24, 12) NOT NULL,
-          status integer NOT NULL, latency_ms integer NOT NULL)`,
+          status integer NOT NULL, latency_ms integer NOT NULL, ${ADDED_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", ")})`,
       )
       .then(() => this.#pool.query(`CREATE INDEX IF NOT EXISTS ${this.#table}_time ON ${this.#table} (time)`))
-      // Tables made before tool calls were recorded gain their columns (kind, server, tool).
-      .then(() =>
-        this.#pool.query(
-          `ALTER TABLE ${this.#table} ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'model', ADD COLUMN IF NOT EXISTS server text, ADD COLUMN IF NOT EXISTS tool text`,
-        ),
-      )
+      .then(() => this.#addMissingColumns())
       .then(() => undefined)
       .catch((error: unknown) => {
         this.#ready = undefined;
         throw error;
       });
     return this.#ready;
+  }
+
+  /** A table created before a column of `ADDED_COLUMNS` existed gets it (looked up first: ALTER TABLE locks it even when there is nothing to do). */
+  async #addMissingColumns(): Promise<void> {
+    const { rows } = await this.#pool.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+      [this.#table.toLowerCase()],
+    );
+    const present = new Set(rows.map((row) => row.column_name));
+    const missing = ADDED_COLUMNS.filter(([name]) => !present.has(name));
+    if (missing.length > 0)
+      await this.#pool.query(
+        `ALTER TABLE ${this.#table} ${missing.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(", ")}`,
+      );
   }
 
   async #insert(events: UsageEvent[]): Promise<void> {
@@ -174,13 +199,30 @@ export class PostgresUsageSink implements UsageSink {
   }
 
   async #flushOnce(): Promise<void> {
-    try {
+    await this.#tracked(async () => {
       if (this.#spilled) await this.#replaySpill();
       while (this.#buffer.length > 0) {
         const batch = this.#buffer.slice(0, this.#batchSize);
         await this.#insert(batch);
         this.#buffer.splice(0, batch.length);
       }
+    });
+  }
+
+  /**
+   * Writes these events now (the Redis outbox's drain): each id once, however often it comes.
+   * Rejects while PostgreSQL is away — they wait in the outbox, not here.
+   */
+  async write(events: UsageEvent[]): Promise<void> {
+    await this.#tracked(async () => {
+      for (let start = 0; start < events.length; start += this.#batchSize) await this.#insert(events.slice(start, start + this.#batchSize));
+    });
+  }
+
+  /** Runs a write, warning once when PostgreSQL goes away and once when it is back. */
+  async #tracked(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
       if (!this.#healthy) this.#onWarning("governance: PostgreSQL is back; buffered usage events written");
       this.#healthy = true;
     } catch (error) {
@@ -233,7 +275,8 @@ export class PostgresUsageSink implements UsageSink {
     const group = GROUP_COLUMNS[query.groupBy];
     const result = await this.#pool.query(
       `SELECT ${group} AS "group", count(*) AS requests, sum(input_tokens) AS input, sum(output_tokens) AS output,
-        sum(cache_read_tokens) AS cache_read, sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost
+        sum(cache_read_tokens) AS cache_read, sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost,
+        count(*) FILTER (WHERE estimated) AS estimated
        FROM ${this.#table} WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY 1`,
       [query.from.toISOString(), query.to.toISOString()],
     );
@@ -245,6 +288,7 @@ export class PostgresUsageSink implements UsageSink {
       cacheReadTokens: Number(row.cache_read),
       cacheWriteTokens: Number(row.cache_write),
       costUsd: Number(row.cost),
+      estimatedRequests: Number(row.estimated),
     }));
   }
 
@@ -255,7 +299,7 @@ export class PostgresUsageSink implements UsageSink {
    */
   async health(): Promise<DependencyHealth> {
     const started = performance.now();
-    const bufferedEvents = () => this.#buffer.length;
+    const bufferedEvents = () => this.#buffer.length + this.#waitingElsewhere();
     try {
       await storeCall("usage history", () => this.#pool.query("SELECT 1"), HEALTH_DEADLINE_MS);
     } catch {

@@ -22,6 +22,11 @@ export interface UsageEvent {
   /** A tool call's MCP server and its tool's own name; never its arguments or result. */
   server?: string;
   tool?: string;
+  /**
+   * The figures are the call's reservation, not upstream's report: its process was lost before
+   * it settled (status 499), and the lost-call sweeper charged what was reserved.
+   */
+  estimated?: boolean;
 }
 
 export type UsageGroupBy = "key" | "team" | "user" | "model" | "day";
@@ -42,6 +47,8 @@ export interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /** Of `requests`, those charged at their reservation because their process was lost (`UsageEvent.estimated`). */
+  estimatedRequests: number;
 }
 
 /** Where usage events go: memory (lost on restart) or PostgreSQL (durable, batched). */
@@ -49,6 +56,12 @@ export interface UsageSink {
   readonly kind: "memory" | "postgres";
   /** Never blocks the request: buffered, written later. */
   append(event: UsageEvent): void;
+  /**
+   * Writes these events now, each id at most once however often it comes (a durable history:
+   * the drain of the Redis outbox calls it). Resolves once they are committed; rejects when they
+   * cannot be (they stay in the outbox). A sink without it gets events through `append`.
+   */
+  write?(events: UsageEvent[]): Promise<void>;
   query(query: UsageQuery): Promise<UsageRow[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;
