@@ -10,24 +10,24 @@ import {
   type ServerContext,
 } from "@conduit-ai/server-core";
 import { RedisRateLimitStore, createRateLimiter } from "@conduit-ai/server-core/middleware";
-import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
+import { createMessagesRelay, messagesWire } from "./targets/anthropic/messages-relay.js";
 import { createRelay } from "./relay/relay.js";
 import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";
 import { createClientCheck } from "./admission/client-auth.js";
-import { createCodexRouteGroup } from "./codex/codex-route.js";
-import { createCodexRelay } from "./codex/codex-sender.js";
+import { createCodexRouteGroup } from "./surfaces/codex/codex-route.js";
+import { createCodexRelay } from "./targets/codex/codex-relay.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
 import { replyToResponse } from "./relay/proxy-reply.js";
 import { UpstreamClient } from "./relay/transport.js";
-import { createProxyRouteGroups } from "./routes.js";
-import type { SendMessages } from "./send-messages.js";
-import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./openai/responses/response-store.js";
-import { chatCompletionsFor } from "./openai/openai-surfaces.js";
-import { MemoryPoolStore } from "./store/memory-store.js";
-import type { PoolStore } from "./store/pool-store.js";
-import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
-import { guardedStore } from "./store/store-outage.js";
+import { createProxyRouteGroups } from "./surfaces/proxy-routes.js";
+import type { SendMessages } from "./targets/anthropic/send-messages.js";
+import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./surfaces/responses/response-store.js";
+import { chatCompletionsFor } from "./surfaces/openai-surfaces.js";
+import { MemoryPoolStore } from "./pool/store/memory-store.js";
+import type { PoolStore } from "./pool/store/pool-store.js";
+import { type RedisPoolClient, RedisPoolStore } from "./pool/store/redis-store.js";
+import { guardedStore } from "./pool/store/store-outage.js";
 import { createModelTable } from "./routing/model-table.js";
 
 export interface ProxyOptions {

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatCompletionsFor } from "../openai/openai-surfaces.js";
+import { chatCompletionsFor } from "../surfaces/openai-surfaces.js";
 import { type FakeAnthropic, startFakeAnthropic, listenOnLoopback } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 
