@@ -67,7 +67,8 @@ export {
   type ResponseStoreRedis,
 } from "./surfaces/responses/response-store.js";
 export { type ChatRequest, chatRequestSchema } from "./wire/openai-chat/chat-request-schema.js";
-export { toMessagesRequest, type MessagesRequest } from "./wire/openai-chat/to-messages-request.js";
+export { toMessagesRequest } from "./wire/openai-chat/to-messages-request.js";
+export type { MessagesRequest } from "./wire/anthropic-messages/messages-request.js";
 export { fromMessagesResponse, type ChatCompletion } from "./wire/openai-chat/from-messages-response.js";
 export { ChunkTranslator, type ChatCompletionChunk } from "./wire/openai-chat/chunk-translator.js";
 export { translateMessagesStream } from "./surfaces/chat-completions/chat-stream.js";

@@ -78,9 +78,22 @@ describe("chat completions for runtime models", () => {
     });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
-    const delta = chunks.find((chunk) => chunk.choices[0]?.delta.tool_calls)!.choices[0]!.delta.tool_calls![0]!;
-    expect(delta).toMatchObject({ index: 0, type: "function", function: { name: "lookup" } });
+    const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
+    // As Claude's calls stream: the call with its id and name first, then its arguments.
+    expect(calls[0]).toMatchObject({ index: 0, type: "function", function: { name: "lookup", arguments: "" } });
+    expect(calls[0]!.id).toBeTruthy();
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.slice(1).every((call) => call.index === 0 && call.id === undefined && call.function?.name === undefined)).toBe(true);
+    expect(JSON.parse(calls.map((call) => call.function?.arguments ?? "").join(""))).toEqual({ query: "x" });
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("tool_calls");
+  });
+
+  it("refuses what no runtime provider is asked for with a 400 before a stream starts", async () => {
+    const refused = await client.chat.completions
+      .create({ model: "local", messages: [{ role: "user", content: "x" }], logprobs: true, stream: true })
+      .catch((error) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused.error).toMatchObject({ param: "logprobs", code: "unsupported_parameter" });
   });
 
   it("honours response_format with a JSON Schema", async () => {
@@ -176,5 +189,29 @@ describe("responses for runtime models", () => {
       tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: {} }, strict: false }],
     });
     expect(second.output_text).toContain("the lookup tool returned rainy");
+  });
+
+  it("streams a client tool call as its own item, in the order the model answered", async () => {
+    const stream = await client.responses.create({
+      model: "local",
+      input: "lookup Bergen",
+      stream: true,
+      tools: [
+        { type: "function", name: "lookup", parameters: { type: "object", properties: { query: { type: "string" } } }, strict: false },
+      ],
+      tool_choice: { type: "function", name: "lookup" },
+    });
+    const added: string[] = [];
+    let argumentDeltas = "";
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) {
+      if (event.type === "response.output_item.added") added.push(`${event.output_index}:${event.item.type}`);
+      if (event.type === "response.function_call_arguments.delta") argumentDeltas += event.delta;
+      if (event.type === "response.completed") completed = event.response;
+    }
+    // The model said no text: no empty message item before its call.
+    expect(added).toEqual(["0:function_call"]);
+    expect(JSON.parse(argumentDeltas)).toEqual({ query: "lookup Bergen" });
+    expect(completed!.output).toEqual([expect.objectContaining({ type: "function_call", name: "lookup", status: "completed" })]);
   });
 });

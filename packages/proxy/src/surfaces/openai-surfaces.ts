@@ -4,6 +4,7 @@ import { createClientCheck } from "../admission/client-auth.js";
 import { createModelsRoutes } from "./models/models-route.js";
 import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "./probes/client-probes.js";
 import { type ModelRoute, createModelTable } from "../routing/model-table.js";
+import type { RelayMessages } from "../targets/anthropic/messages-relay.js";
 import type { SendMessages } from "../targets/anthropic/send-messages.js";
 import { createChatCompletionsRoute } from "./chat-completions/chat-completions-route.js";
 import { createEmbeddingsRoute } from "./embeddings/embeddings-route.js";
@@ -21,6 +22,8 @@ export interface OpenAISurfaceOptions {
 /** What the OpenAI-compatible surfaces need of a proxy. */
 export interface OpenAISurfaceHost {
   sendMessages: SendMessages;
+  /** The pool's relay behind `sendMessages` (a proxy's): the surfaces send through it when given. */
+  relayMessages?: RelayMessages;
   responseStore?: ResponseStore;
   config: {
     clientKeys: readonly string[];
@@ -53,6 +56,7 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
       dropParams,
       models,
       sendMessages: proxy.sendMessages,
+      ...(proxy.relayMessages ? { relayMessages: proxy.relayMessages } : {}),
       isClientAllowed,
       forwardHeaders,
       ...(runtime ? { runtime } : {}),

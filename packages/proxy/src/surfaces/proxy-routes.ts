@@ -1,9 +1,10 @@
-import { ConfigurationError, type RouteDefinition, type RouteGroup, type Runtime, type ServerContext } from "@conduit-ai/server-core";
+import { ConfigurationError, type RouteDefinition, type RouteGroup, type ServerContext } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import type { ProxyConfig } from "../config.js";
 import type { AccountPool } from "../pool/account-pool.js";
 import type { Relay } from "../relay/relay.js";
 import type { ModelTable } from "../routing/model-table.js";
+import type { ProxyTargets } from "../routing/targets.js";
 import type { RelayMessages } from "../targets/anthropic/messages-relay.js";
 import { anthropicErrorShape } from "../wire/anthropic-messages/error-shape.js";
 import { openaiErrorShape } from "../wire/openai-chat/error-shape.js";
@@ -23,8 +24,8 @@ export interface ProxyRouteDeps {
   isClientAllowed: (ctx: ServerContext) => boolean;
   /** The `models` routing table (public names → targets and fallbacks). */
   models: ModelTable;
-  /** Answers runtime targets of the routing table (`local`, `<provider>/<model>`); without one they are 404. */
-  runtime?: Runtime;
+  /** What the routing table's names resolve to: the pool's Messages API and the runtime's providers. */
+  targets: ProxyTargets;
   /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
   admission: ClientAdmission;
   onWarning?: (message: string) => void;

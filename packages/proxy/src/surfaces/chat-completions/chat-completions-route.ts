@@ -1,19 +1,25 @@
-import { type RouteDefinition, type Runtime, ServerAdapterError, type ServerContext, callContextOf } from "@conduit-ai/server-core";
-import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
+import { randomUUID } from "node:crypto";
+import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
-import { serveWithFallbacks } from "../../routing/fallbacks.js";
-import { type ModelTable, createModelTable, modelsReachedBy } from "../../routing/model-table.js";
-import { chatRequestSchema } from "../../wire/openai-chat/chat-request-schema.js";
-import { serveChatTarget } from "./chat-targets.js";
-import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
-import { fromRuntimeError, newCompletionId } from "../../targets/runtime/runtime-completion.js";
-import type { SendMessages } from "../../targets/anthropic/send-messages.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
+import { settleTargetUsage } from "../../admission/settlement.js";
+import { serveWithFallbacks } from "../../routing/fallbacks.js";
+import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
+import { createTargets, targetOf } from "../../routing/targets.js";
+import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
+import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
+import { chatRequestSchema } from "../../wire/openai-chat/chat-request-schema.js";
+import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
+import { openaiFailureOf } from "../openai-failure.js";
+import { passedOnHeaders, readJsonText } from "../openai-request.js";
+import { chatResponseOf } from "./chat-encoder.js";
 
 export interface ChatCompletionsRouteOptions {
   /** Sends Messages API requests through the account pool; Claude models go here. */
   sendMessages: SendMessages;
+  /** The pool's relay itself (a proxy's `relayMessages`): used instead of `sendMessages`, without its WHATWG `Response`. */
+  relayMessages?: RelayMessages;
   /**
    * Who may call (the proxy's `createClientCheck(clientKeys)`); refused callers get OpenAI's 401
    * before their body is read. Required so that forgetting it cannot open the surface.
@@ -42,57 +48,30 @@ export interface ChatCompletionsRouteOptions {
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
 
-/** What an alias of the table may reach, for the gate's reservation (nothing for a plain model name). */
-export function reachable(models: ModelTable, model: string): { models?: string[] } {
-  const reached = modelsReachedBy(models.configured(model));
-  return reached ? { models: reached } : {};
-}
-
 const unauthorized = (ctx: ServerContext) =>
   new OpenAIWireError(401, clientKeyRefusal(ctx), "invalid_request_error", null, "invalid_api_key");
 
-/**
- * The body is read here (the route takes it raw) so that every body problem is answered in
- * OpenAI's error shape rather than the server's envelope. JSON whatever its declared media type (OpenAI's API reads JSON only, and `curl -d`
- * says form): too large → 413, malformed or too deeply nested → 400, all in OpenAI's shape.
- */
-export async function readJsonBody(ctx: ServerContext): Promise<unknown> {
-  return (await readJsonText(ctx)).body;
-}
-
-/** `readJsonBody`, with the text it parsed (a gate estimates from its size and checks its top-level keys). */
-export async function readJsonText(ctx: ServerContext): Promise<{ text: string; body: unknown }> {
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = await ctx.readRawBody();
-  } catch (error) {
-    const status = ServerAdapterError.isInstance(error) ? error.statusCode : 400;
-    throw new OpenAIWireError(status, (error as Error).message, "invalid_request_error");
-  }
-  const text = bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  if (text.trim() === "") throw invalidRequest("The request body must be a JSON object");
-  if (jsonDepthExceeds(text, DEFAULT_MAX_BODY_DEPTH))
-    throw invalidRequest(`The JSON body is nested deeper than ${DEFAULT_MAX_BODY_DEPTH} levels`);
-  try {
-    return { text, body: JSON.parse(text) };
-  } catch {
-    throw invalidRequest("We could not parse the JSON body of your request.");
-  }
+/** `chatcmpl-…`, as OpenAI spells a completion's id. */
+export function newCompletionId(): string {
+  return `chatcmpl-${randomUUID().replace(/-/g, "")}`;
 }
 
 /**
  * `POST /v1/chat/completions`: OpenAI's Chat Completions for Claude models (translated to the
  * Messages API and looped through the pool) and for the runtime's providers, JSON or SSE,
- * errors in OpenAI's `{error:{message,type,param,code}}` shape.
+ * errors in OpenAI's `{error:{message,type,param,code}}` shape. The route reads, admits and
+ * routes; the targets translate; the answer is encoded here, the same way whoever served it.
  *
  * @example
  * adapter.registerRoute(createChatCompletionsRoute({ sendMessages: proxy.sendMessages, isClientAllowed: createClientCheck(keys), runtime }));
  */
 export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions): RouteDefinition {
-  const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
-  const isClaudeModel = options.isClaudeModel ?? isClaudeByName;
-  const dropParams = options.dropParams ?? false;
-  const models = options.models ?? createModelTable({}, isClaudeModel);
+  const translation = { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams: options.dropParams ?? false };
+  const models = options.models ?? createModelTable({}, options.isClaudeModel ?? isClaudeByName);
+  const targets = createTargets({
+    relayMessages: options.relayMessages ?? relayMessagesOf(options.sendMessages),
+    runtime: options.runtime,
+  });
   return {
     method: "POST",
     path: "/v1/chat/completions",
@@ -124,33 +103,39 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           ...reachable(models, request.model),
         });
         const estimate = call.request;
-        const extraHeaders: Record<string, string> = {};
-        for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
-          const value = ctx.header(name);
-          if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
-        }
-        const targets = models.targetsFor(request.model);
-        const attempt = {
-          request,
-          sendMessages: options.sendMessages,
-          runtime: options.runtime,
-          context: () => callContextOf(ctx),
-          signal: ctx.abortSignal,
-          traceSpan: ctx.traceSpan,
-          meta: { id: newCompletionId(), created: Math.floor(Date.now() / 1000) },
-          defaultMaxTokens,
-          dropParams,
-          extraHeaders,
-          admitted,
-          estimate,
-          gated: call.gated,
+        const headers = passedOnHeaders(ctx, options.forwardHeaders);
+        const meta = {
+          id: newCompletionId(),
+          created: Math.floor(Date.now() / 1000),
+          includeUsage: request.stream_options?.include_usage === true,
         };
-        return await serveWithFallbacks(targets, ctx.abortSignal, (target) =>
-          serveChatTarget(target, { ...attempt, hasFallback: target !== targets.at(-1) }),
-        );
+        return await serveWithFallbacks(models.targetsFor(request.model), ctx.abortSignal, async (route, hasFallback) => {
+          const answer = await targetOf(targets, route).serve({
+            wire: "openai-chat",
+            request,
+            translation,
+            model: route.model,
+            signal: ctx.abortSignal,
+            headers,
+            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+            context: () => callContextOf(ctx),
+            hasFallback,
+            ...(admitted && estimate
+              ? {
+                  onUsage: settleTargetUsage(admitted, estimate, {
+                    gated: call.gated,
+                    hasFallback,
+                    poolModel: route.model,
+                    reservationModel: () => route.model,
+                  }),
+                }
+              : {}),
+          });
+          return { response: chatResponseOf(answer, { ...meta, model: route.model }), servedBy: answer.servedBy };
+        });
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
+        return call.failed(error, (failure) => openaiFailureOf(failure).toResponse());
       }
     },
   };

@@ -8,9 +8,9 @@ import {
 } from "@conduit-ai/server-core";
 import type { Admitted, ClientAdmission } from "../../admission/client-admission.js";
 import { z } from "zod";
-import { readJsonBody } from "../chat-completions/chat-completions-route.js";
+import { readJsonBody } from "../openai-request.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
-import { fromRuntimeError } from "../../targets/runtime/runtime-completion.js";
+import { fromRuntimeError } from "../openai-failure.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 
 const MAX_INPUTS = 2048;

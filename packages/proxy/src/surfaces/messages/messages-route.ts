@@ -4,23 +4,18 @@ import {
   ServerValidationError,
   callContextOf,
   isStoreUnavailable,
-  rawResponse,
 } from "@conduit-ai/server-core";
-import type { AdmissionRequest, Admitted } from "../../admission/client-admission.js";
+import type { AdmissionRequest } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
-import type { ProxyReply } from "../../relay/proxy-reply.js";
+import { reservationUsage, settleFromAnswer, settleTargetUsage } from "../../admission/settlement.js";
+import { replyToRouteResult } from "../../relay/proxy-reply.js";
 import { serveWithFallbacks } from "../../routing/fallbacks.js";
 import { modelsReachedBy } from "../../routing/model-table.js";
-import type { RuntimeUsage } from "../../targets/runtime/runtime-messages.js";
+import { targetOf } from "../../routing/targets.js";
 import { topLevelModelOf } from "../../wire/anthropic-messages/body-model.js";
 import { headersOf, searchOf } from "../client-request.js";
 import type { ProxyRouteDeps } from "../proxy-routes.js";
-import { serveMessagesTarget } from "./messages-targets.js";
-
-function asRouteResult(reply: ProxyReply) {
-  return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
-}
+import { messagesResponseOf } from "./messages-encoder.js";
 
 /** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */
 export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
@@ -53,28 +48,39 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       const admitted = await admission.admit(ctx, request);
       const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
-      const relayRequest = {
-        headers: headersOf(ctx),
-        signal: ctx.abortSignal,
-        ...(search ? { search } : {}),
-        ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-        ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
-      };
+      const headers = headersOf(ctx);
       try {
-        if (model === undefined) return asRouteResult(await deps.relayMessages(body, relayRequest));
-        const targets = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
-        const attempt = {
-          body,
-          model,
-          relayMessages: deps.relayMessages,
-          runtime: deps.runtime,
-          context: () => callContextOf(ctx),
-          request: relayRequest,
-          onRuntimeUsage: settleRuntimeAnswer(admitted, request),
-        };
-        return await serveWithFallbacks(targets, ctx.abortSignal, (next) =>
-          serveMessagesTarget(next, { ...attempt, hasFallback: next !== targets.at(-1) }),
-        );
+        if (model === undefined)
+          return replyToRouteResult(
+            await deps.relayMessages(body, {
+              headers,
+              signal: ctx.abortSignal,
+              ...(search ? { search } : {}),
+              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+              ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
+            }),
+          );
+        const routes = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
+        return await serveWithFallbacks(routes, ctx.abortSignal, async (route, hasFallback) => {
+          const answer = await targetOf(deps.targets, route).serve({
+            wire: "anthropic-messages",
+            request: { body, model },
+            model: route.model,
+            signal: ctx.abortSignal,
+            headers,
+            ...(search ? { search } : {}),
+            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+            context: () => callContextOf(ctx),
+            hasFallback,
+            onUsage: settleTargetUsage(admitted, request, {
+              gated: admission.gated,
+              hasFallback,
+              poolModel: request.model,
+              reservationModel: (servedBy) => servedBy,
+            }),
+          });
+          return { response: messagesResponseOf(answer), servedBy: answer.servedBy };
+        });
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
         if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
@@ -84,26 +90,5 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
         throw error;
       }
     },
-  };
-}
-
-/**
- * Settles a runtime-served Messages call: the tokens its provider reported, priced by the served
- * model; none reported (cut, failed) → the reservation stands.
- */
-function settleRuntimeAnswer(admitted: Admitted, request: AdmissionRequest) {
-  const started = performance.now();
-  return (servedBy: string, usage: RuntimeUsage | undefined) => {
-    const latencyMs = Math.round(performance.now() - started);
-    if (!usage) return admitted.settle(reservationUsage(request, { vendor: "runtime", model: servedBy }, 200, latencyMs));
-    const model = servedBy.slice(servedBy.indexOf("/") + 1);
-    admitted.settle({
-      model,
-      target: `runtime/${servedBy}`,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      status: 200,
-      latencyMs,
-    });
   };
 }

@@ -6,7 +6,7 @@ import { OpenAIWireError } from "../../wire/openai-chat/openai-wire-error.js";
 import { resolveRuntimeModel } from "../../targets/runtime/runtime-completion.js";
 import { withModel } from "../../wire/anthropic-messages/body-model.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
-import { parseMessagesBody } from "../../wire/runtime/from-messages.js";
+import { parseMessagesBody } from "../../wire/anthropic-messages/messages-request.js";
 import { type RuntimeUsage, respondMessagesWithRuntime } from "../../targets/runtime/runtime-messages.js";
 
 /** What one `/v1/messages` attempt needs besides its target. */

@@ -1,32 +1,30 @@
-import {
-  type RawResponse,
-  type RouteDefinition,
-  type Runtime,
-  type ServerContext,
-  callContextOf,
-  rawResponse,
-} from "@conduit-ai/server-core";
+import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
-import { primedStream } from "../../routing/primed-runtime.js";
-import { EVENT_STREAM_HEADERS } from "../event-stream.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
-import { settleFromAnswer } from "../../admission/settlement.js";
-import { reachable, readJsonText } from "../chat-completions/chat-completions-route.js";
-import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
-import { fromRuntimeError, resolveRuntimeModel } from "../../targets/runtime/runtime-completion.js";
-import { type Served, serveWithFallbacks } from "../../routing/fallbacks.js";
-import { type ModelTable, type RouteTarget, createModelTable, isFallbackStatus } from "../../routing/model-table.js";
-import type { SendMessages } from "../../targets/anthropic/send-messages.js";
-import { respondWithClaude } from "../../targets/anthropic/claude-responses.js";
-import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
-import { type ResponseStore, asInputItems } from "./response-store.js";
-import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "../../wire/openai-responses/responses-request-schema.js";
-import { respondWithRuntime } from "../../targets/runtime/runtime-responses.js";
-import { toMessages } from "../../wire/openai-responses/to-messages.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
+import { settleTargetUsage } from "../../admission/settlement.js";
+import { serveWithFallbacks } from "../../routing/fallbacks.js";
+import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
+import { createTargets, targetOf } from "../../routing/targets.js";
+import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
+import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
+import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
+import { ClientToolNames } from "../../wire/openai-responses/client-tool-names.js";
+import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
+import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "../../wire/openai-responses/responses-request-schema.js";
+import { openaiFailureOf } from "../openai-failure.js";
+import { passedOnHeaders, readJsonText } from "../openai-request.js";
+import { type ResponseStore, asInputItems } from "./response-store.js";
+import { responsesResponseOf } from "./responses-encoder.js";
+
+/** The pool never answered: this surface has always said so as one 502 (`upstream_unavailable`), whatever the cause. */
+const unreachable = () =>
+  new OpenAIWireError(502, "The upstream Messages API could not be reached", "server_error", null, "upstream_unavailable");
 
 export interface ResponsesRouteOptions {
   sendMessages: SendMessages;
+  /** The pool's relay itself (a proxy's `relayMessages`): used instead of `sendMessages`, without its WHATWG `Response`. */
+  relayMessages?: RelayMessages;
   /** Who may call; refused callers get OpenAI's 401 before their body is read. */
   isClientAllowed: (ctx: ServerContext) => boolean;
   /** Answers every non-Claude model (`local` included); without one they are 404 `model_not_found`. */
@@ -76,14 +74,6 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
   return items;
 }
 
-/** The streamed body of an answer still being made, as one iterable. */
-async function* bodyOf(answer: Promise<RawResponse>): AsyncGenerator<Uint8Array | string> {
-  const { body } = await answer;
-  if (body === null) return;
-  if (typeof body === "string" || body instanceof Uint8Array) yield body;
-  else yield* body;
-}
-
 /**
  * `POST /v1/responses`: OpenAI's Responses API for Claude models (translated to the Messages
  * API and looped through the pool) and for the runtime's providers, JSON or SSE, errors in
@@ -93,9 +83,12 @@ async function* bodyOf(answer: Promise<RawResponse>): AsyncGenerator<Uint8Array 
  * adapter.registerRoute(createResponsesRoute({ sendMessages: proxy.sendMessages, isClientAllowed, runtime, store: new MemoryResponseStore() }));
  */
 export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
-  const isClaudeModel = options.isClaudeModel ?? ((model: string) => /^claude/i.test(model));
-  const dropParams = options.dropParams ?? false;
-  const models = options.models ?? createModelTable({}, isClaudeModel);
+  const translation = { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams: options.dropParams ?? false };
+  const models = options.models ?? createModelTable({}, options.isClaudeModel ?? ((model: string) => /^claude/i.test(model)));
+  const targets = createTargets({
+    relayMessages: options.relayMessages ?? relayMessagesOf(options.sendMessages),
+    runtime: options.runtime,
+  });
   return {
     method: "POST",
     path: "/v1/responses",
@@ -123,7 +116,6 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           ...reachable(models, request.model),
         });
         const estimate = call.request;
-        const settled = admitted;
         const history = await historyOf(request, options.store);
         const keep = request.store !== false && options.store !== undefined;
         const shell = responseShell(request, { id: newId("resp"), createdAt: Math.floor(Date.now() / 1000), store: keep });
@@ -131,76 +123,36 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         const onComplete = async (response: ResponseObject) => {
           if (keep) await options.store!.save(response.id, [...history, ...input, ...asInputItems(response.output)]);
         };
-        const extraHeaders: Record<string, string> = {};
-        for (const name of ["anthropic-beta", ...(options.forwardHeaders ?? [])]) {
-          const value = ctx.header(name);
-          if (value !== undefined) extraHeaders[name.toLowerCase()] = value;
-        }
-        const targets = models.targetsFor(request.model);
-        const serve = async (target: RouteTarget): Promise<Served> => {
-          const attempt = { ...request, model: target.model };
-          const hasFallback = target !== targets.at(-1);
-          if (target.kind === "anthropic") {
-            const translation = toMessages(attempt, history, { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams });
-            const settle =
-              settled && estimate && call.gated
-                ? settleFromAnswer(settled, estimate, { vendor: "anthropic", model: target.model })
-                : undefined;
-            const response = await respondWithClaude(options.sendMessages, translation, {
-              shell,
-              signal: ctx.abortSignal,
-              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-              extraHeaders,
-              onComplete,
-              ...(settle
-                ? {
-                    // An answer the next target replaces is not the call's usage.
-                    onAnswered: (status: number, outcome: Parameters<typeof settle>[1]) =>
-                      !(hasFallback && isFallbackStatus(status)) && settle(status, outcome),
-                  }
-                : {}),
-            });
-            return { response, servedBy: target.name };
-          }
-          if (!options.runtime)
-            throw new OpenAIWireError(
-              404,
-              `The model \`${attempt.model}\` does not exist or you do not have access to it.`,
-              "invalid_request_error",
-              "model",
-              "model_not_found",
-            );
-          const resolved = await resolveRuntimeModel(options.runtime, attempt.model);
-          const servedBy = `${resolved.provider}/${resolved.model}`;
-          const started = performance.now();
-          const runtime = options.runtime;
-          const respond = (answering: Runtime) =>
-            respondWithRuntime(answering, attempt, {
-              shell,
-              history,
-              context: callContextOf(ctx),
-              dropParams,
-              onComplete: async (answer) => {
-                settled?.settle({
-                  model: resolved.model,
-                  target: `runtime/${servedBy}`,
-                  inputTokens: answer.usage?.input_tokens ?? 0,
-                  outputTokens: answer.usage?.output_tokens ?? 0,
-                  status: 200,
-                  latencyMs: Math.round(performance.now() - started),
-                });
-                await onComplete(answer);
-              },
-            });
-          if (!(request.stream && hasFallback)) return { response: await respond(runtime), servedBy };
-          // With a later target, held back until the provider answered or failed: a 429/5xx then falls back before any byte.
-          const body = await primedStream(runtime, (answering) => bodyOf(respond(answering)));
-          return { response: rawResponse(body, { headers: EVENT_STREAM_HEADERS }), servedBy };
-        };
-        return await serveWithFallbacks(targets, ctx.abortSignal, serve);
+        const answering = { shell, toolNames: ClientToolNames.of(request.tools), onComplete };
+        const headers = passedOnHeaders(ctx, options.forwardHeaders);
+        return await serveWithFallbacks(models.targetsFor(request.model), ctx.abortSignal, async (route, hasFallback) => {
+          const answer = await targetOf(targets, route).serve({
+            wire: "openai-responses",
+            request,
+            history,
+            translation,
+            model: route.model,
+            signal: ctx.abortSignal,
+            headers,
+            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+            context: () => callContextOf(ctx),
+            hasFallback,
+            ...(admitted && estimate
+              ? {
+                  onUsage: settleTargetUsage(admitted, estimate, {
+                    gated: call.gated,
+                    hasFallback,
+                    poolModel: route.model,
+                    reservationModel: () => route.model,
+                  }),
+                }
+              : {}),
+          });
+          return { response: await responsesResponseOf(answer, answering), servedBy: answer.servedBy };
+        });
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
-        return call.failed(error, (failure) => fromRuntimeError(failure).toResponse());
+        return call.failed(error, (failure) => openaiFailureOf(failure, unreachable).toResponse());
       }
     },
   };

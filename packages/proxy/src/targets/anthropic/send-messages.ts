@@ -1,5 +1,6 @@
 import type { TraceSpan } from "@conduit-ai/server-core";
 import type { TapOutcome } from "../../relay/body-tap.js";
+import type { RelayMessages } from "./messages-relay.js";
 
 /**
  * Sends one Messages API request through the account pool: account choice, retries and
@@ -20,3 +21,37 @@ export type SendMessages = (
     traceSpan?: TraceSpan;
   },
 ) => Promise<Response>;
+
+/** A WHATWG body as chunks to pull; returning early cancels it (and the request behind it). */
+function chunksOfStream(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const reader = stream.getReader();
+      return {
+        next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+        return: async () => {
+          await reader.cancel().catch(() => undefined);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * A `SendMessages` as the pool's relay (what the Messages target sends through), for a surface
+ * mounted with a `sendMessages` of its own rather than a proxy's relay.
+ *
+ * @example
+ * const target = createAnthropicTarget(relayMessagesOf(sendMessages));
+ */
+export function relayMessagesOf(sendMessages: SendMessages): RelayMessages {
+  return async (body, request) => {
+    const response = await sendMessages(body, request);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return { status: response.status, headers, body: response.body ? chunksOfStream(response.body) : null };
+  };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Runtime, type RuntimeCallContext, ServerAdapterError, type ToolCallRecord } from "@conduit-ai/server-core";
 import type { ChatToolCall, FinishReason } from "../../wire/openai-chat/chat-completion-shapes.js";
-import { runtimeRequestOf } from "../../wire/runtime/from-chat.js";
+import { runtimeRequestOfChat as runtimeRequestOf } from "../../wire/runtime/from-chat.js";
 import type { ChatRequest } from "../../wire/openai-chat/chat-request-schema.js";
 import type { ChatCompletionChunk } from "../../wire/openai-chat/chunk-translator.js";
 import type { ChatCompletion } from "../../wire/openai-chat/from-messages-response.js";

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type RawResponse, type Runtime, type RuntimeCallContext, type ToolCallRecord, rawResponse } from "@conduit-ai/server-core";
 import { EVENT_STREAM_HEADERS, jsonEventFrame } from "../../surfaces/event-stream.js";
-import { type MessagesBody, runtimeRequestOfMessages, stopReasonOf } from "../../wire/runtime/from-messages.js";
+import type { MessagesBody } from "../../wire/anthropic-messages/messages-request.js";
+import { runtimeRequestOfMessages } from "../../wire/runtime/from-messages.js";
+import { stopReasonOf } from "../../wire/runtime/to-messages-answer.js";
 
 const toolUseOf = (call: ToolCallRecord) => ({ type: "tool_use" as const, id: call.id, name: call.name, input: call.arguments });
 

@@ -5,7 +5,7 @@ import type { ClientToolNames } from "../../wire/openai-responses/client-tool-na
 import { type OutputItem, type ResponseObject, newId } from "../../wire/openai-responses/response-object.js";
 import type { InputItem, ResponsesRequest } from "../../wire/openai-responses/responses-request-schema.js";
 import { ResponsesSse } from "../../surfaces/responses/responses-sse.js";
-import { runtimeRequestOf } from "../../wire/runtime/from-responses.js";
+import { runtimeRequestOfResponses as runtimeRequestOf } from "../../wire/runtime/from-responses.js";
 import type { ResponsesEvent } from "../../wire/openai-responses/stream-translator.js";
 
 // The answer half of a Response answered by the runtime: the result as a Response object, or

@@ -176,7 +176,8 @@ function withoutNulls(usage: VendorUsage | undefined): VendorUsage {
   return kept;
 }
 
+/** Upstream's error type as OpenAI's: failures of the upstream (overloaded, broken streams) are OpenAI's `server_error`. */
 function vendorErrorType(type: string | undefined): string {
-  if (type === "overloaded_error" || type === "api_error" || type === undefined) return "server_error";
+  if (type === "overloaded_error" || type === "api_error" || type === "upstream_stream_error" || type === undefined) return "server_error";
   return type;
 }

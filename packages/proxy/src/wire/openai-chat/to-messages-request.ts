@@ -1,42 +1,11 @@
 import type { ChatMessage, ChatRequest } from "./chat-request-schema.js";
+import {
+  type MessagesBlock,
+  type MessagesMessage,
+  type MessagesRequest,
+  structuredOutputOf,
+} from "../anthropic-messages/messages-request.js";
 import { invalidRequest } from "./openai-wire-error.js";
-
-/** A Messages API content block as Conduit sends it. */
-export type MessagesBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; tool_use_id: string; content: string };
-
-export interface MessagesMessage {
-  role: "user" | "assistant";
-  content: MessagesBlock[];
-}
-
-export interface MessagesRequest {
-  model: string;
-  max_tokens: number;
-  messages: MessagesMessage[];
-  system?: string;
-  stop_sequences?: string[];
-  temperature?: number;
-  top_p?: number;
-  stream?: boolean;
-  tools?: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
-  tool_choice?: { type: "auto" | "any" | "none" | "tool"; name?: string; disable_parallel_tool_use?: boolean };
-  metadata?: { user_id: string };
-  thinking?: { type: "enabled"; budget_tokens: number };
-  /** Structured output: the answer's text is JSON matching the schema (Claude's `output_config.format`). */
-  output_config?: { format: { type: "json_schema"; schema: Record<string, unknown> } };
-}
-
-/**
- * A JSON Schema response format as Claude's structured output; a model without it answers
- * upstream's 400, which the client gets in its own shape (never a silent drop).
- */
-export function structuredOutputOf(schema: Record<string, unknown>): NonNullable<MessagesRequest["output_config"]> {
-  return { format: { type: "json_schema", schema } };
-}
 
 export interface TranslateOptions {
   /** `max_tokens` when the client sends neither `max_tokens` nor `max_completion_tokens`. */

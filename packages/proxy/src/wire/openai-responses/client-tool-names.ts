@@ -20,6 +20,22 @@ export class ClientToolNames {
   private readonly custom = new Set<string>();
   private readonly namespaced = new Map<string, Required<ClientCallName>>();
 
+  /**
+   * The names of a request's tools: `custom` tools, and the function tools of each `namespace`
+   * (what every target translating a Responses request declares, and every answer is read by).
+   */
+  static of(
+    tools: ReadonlyArray<{ type: string; name?: string; tools?: ReadonlyArray<{ type: string; name?: string }> }> | null | undefined,
+  ) {
+    const names = new ClientToolNames();
+    for (const tool of tools ?? []) {
+      if (tool.type === "custom") names.addCustom(tool.name ?? "");
+      else if (tool.type === "namespace")
+        for (const member of tool.tools ?? []) if (member.type === "function") names.addNamespaced(tool.name ?? "", member.name ?? "");
+    }
+    return names;
+  }
+
   /** The flat name of a namespaced tool. */
   static flat(namespace: string, name: string): string {
     return `${namespace}__${name}`;

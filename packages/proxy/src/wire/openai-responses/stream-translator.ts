@@ -84,8 +84,8 @@ export class ResponsesStreamTranslator {
       case "message_stop":
         return this.finish();
       case "error":
-        this.finished = true;
-        return [this.failure(data.error?.type ?? "api_error", data.error?.message ?? "Upstream stream error")];
+        // A stream that fails before it started still opens the response the client waits for.
+        return [...this.start(), this.failure(data.error?.type ?? "api_error", data.error?.message ?? "Upstream stream error")];
       default:
         return [];
     }

@@ -1,5 +1,6 @@
 import { invalidRequest } from "../openai-chat/openai-wire-error.js";
-import { type MessagesBlock, type MessagesRequest, imageBlock, structuredOutputOf } from "../openai-chat/to-messages-request.js";
+import { type MessagesBlock, type MessagesRequest, structuredOutputOf } from "../anthropic-messages/messages-request.js";
+import { imageBlock } from "../openai-chat/to-messages-request.js";
 import { ClientToolNames } from "./client-tool-names.js";
 import { decodeThinking } from "./response-object.js";
 import { type InputItem, type MessageItem, type ResponsesRequest, isMessageItem } from "./responses-request-schema.js";
@@ -117,7 +118,7 @@ function functionTool(fn: FunctionTool, name = fn.name) {
   };
 }
 
-function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, toolNames: ClientToolNames): ResponsesMessagesRequest["tools"] {
+function toolsOf(request: ResponsesRequest, options: ToMessagesOptions): ResponsesMessagesRequest["tools"] {
   const tools: NonNullable<ResponsesMessagesRequest["tools"]> = [];
   (request.tools ?? []).forEach((tool, index) => {
     if (tool.type === "function") {
@@ -126,7 +127,7 @@ function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, toolName
       // A group of function tools (Codex's MCP servers and agents): flattened, the calls split back.
       const namespace = tool as { name: string; tools: Array<FunctionTool & { type: string }> };
       namespace.tools.forEach((member, memberIndex) => {
-        if (member.type === "function") tools.push(functionTool(member, toolNames.addNamespaced(namespace.name, member.name)));
+        if (member.type === "function") tools.push(functionTool(member, ClientToolNames.flat(namespace.name, member.name)));
         else
           refuse(options, `tools[${index}].tools[${memberIndex}].type`, `Tools of type '${member.type}' are not supported by this model`);
       });
@@ -135,7 +136,6 @@ function toolsOf(request: ResponsesRequest, options: ToMessagesOptions, toolName
       if (!tools.includes(WEB_SEARCH_TOOL)) tools.push(WEB_SEARCH_TOOL);
     } else if (tool.type === "custom") {
       const custom = tool as { name: string; description?: string | null };
-      toolNames.addCustom(custom.name);
       tools.push({
         name: custom.name,
         ...(custom.description ? { description: custom.description } : {}),
@@ -179,7 +179,7 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
   const input: InputItem[] = typeof request.input === "string" ? [{ role: "user", content: request.input }] : (request.input ?? []);
   const { system, turns } = turnsOf([...history, ...input], thinkingOn);
   if (turns.length === 0) throw invalidRequest("The input must contain at least one user message", "input");
-  const toolNames = new ClientToolNames();
+  const toolNames = ClientToolNames.of(request.tools);
   const result: ResponsesMessagesRequest = { model: request.model, max_tokens: maxTokens, messages: turns };
   const instructions = [request.instructions ?? "", ...system].filter((text) => text !== "");
   if (instructions.length > 0) result.system = instructions.join("\n\n");
@@ -196,7 +196,7 @@ export function toMessages(request: ResponsesRequest, history: InputItem[], opti
   if (format?.type === "json_schema" && format.schema) result.output_config = structuredOutputOf(format.schema);
   else if (format !== undefined && format.type !== "text")
     refuse(options, "text.format", `text.format of type '${format.type}' is not supported by this model (json_schema with a schema is)`);
-  const tools = toolsOf(request, options, toolNames);
+  const tools = toolsOf(request, options);
   if (tools) {
     result.tools = tools;
     const choice = toolChoiceOf(request);

@@ -71,7 +71,11 @@ export function conversationOf(messages: readonly ChatMessage[]): ConversationMe
  * `top_p`, `seed` and the penalties. What no provider is asked for is a 400 naming it, unless
  * `dropParams`.
  */
-export function runtimeRequestOf(request: ChatRequest, target: { provider: string; model: string }, dropParams: boolean): GenerateRequest {
+export function runtimeRequestOfChat(
+  request: ChatRequest,
+  target: { provider: string; model: string },
+  dropParams: boolean,
+): GenerateRequest {
   if (!dropParams)
     for (const param of UNSUPPORTED_BY_RUNTIME)
       if (request[param] !== null && request[param] !== undefined && request[param] !== false)

@@ -1,48 +1,5 @@
-import {
-  type ConversationMessage,
-  type ConversationPart,
-  type GenerateRequest,
-  ServerValidationError,
-  type ToolCallRecord,
-} from "@conduit-ai/server-core";
-
-type Block =
-  | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content?: string | Block[] }
-  | { type: string };
-
-/** The part of a Messages API request a runtime provider is asked for. */
-export interface MessagesBody {
-  model: string;
-  system?: string | Block[];
-  messages: { role: "user" | "assistant"; content: string | Block[] }[];
-  max_tokens?: number;
-  temperature?: number;
-  top_p?: number;
-  stop_sequences?: string[];
-  stream?: boolean;
-  tools?: { name: string; description?: string; input_schema?: Record<string, unknown> }[];
-  tool_choice?: { type: "auto" | "any" | "tool" | "none"; name?: string };
-}
-
-/** Thrown: the group's error writer answers it in Anthropic's shape (`invalid_request_error`). */
-const invalid = (message: string) => new ServerValidationError(message, [{ field: "body", message }]);
-
-/** A Messages body parsed for a runtime target; not an object with `messages` is Anthropic's 400. */
-export function parseMessagesBody(body: Uint8Array): MessagesBody {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8"));
-  } catch {
-    throw invalid("The request body is not valid JSON");
-  }
-  const candidate = parsed as Partial<MessagesBody> | null;
-  if (!candidate || typeof candidate !== "object" || !Array.isArray(candidate.messages) || typeof candidate.model !== "string")
-    throw invalid("messages: a list of messages is required");
-  return candidate as MessagesBody;
-}
+import type { ConversationMessage, ConversationPart, GenerateRequest, ToolCallRecord } from "@conduit-ai/server-core";
+import type { MessagesBody, MessagesBodyBlock as Block } from "../anthropic-messages/messages-request.js";
 
 const textOf = (content: string | Block[] | undefined): string =>
   typeof content === "string"
@@ -118,10 +75,4 @@ export function runtimeRequestOfMessages(body: MessagesBody, target: { provider:
   if (typeof body.top_p === "number") request.topP = body.top_p;
   if (body.stop_sequences?.length) request.stopSequences = body.stop_sequences;
   return request;
-}
-
-/** The runtime's finish reason as a Messages `stop_reason`. */
-export function stopReasonOf(reason: string | undefined): "end_turn" | "max_tokens" | "tool_use" {
-  if (reason === "tool-calls") return "tool_use";
-  return reason === "length" || reason === "max-tokens" ? "max_tokens" : "end_turn";
 }

@@ -76,7 +76,7 @@ const CUSTOM_PARAMETERS = { type: "object", properties: { input: { type: "string
  * `temperature`, `top_p`, `max_output_tokens`. Hosted tools and `reasoning.effort` are a 400
  * naming them, unless `dropParams`.
  */
-export function runtimeRequestOf(
+export function runtimeRequestOfResponses(
   request: ResponsesRequest,
   history: InputItem[],
   target: { provider: string; model: string },
@@ -85,7 +85,7 @@ export function runtimeRequestOf(
   const refuse = (param: string, message: string) => {
     if (!dropParams) throw invalidRequest(message, param, "unsupported_parameter");
   };
-  const toolNames = new ClientToolNames();
+  const toolNames = ClientToolNames.of(request.tools);
   const clientTools: ClientToolDefinition[] = [];
   type Named = { type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null };
   const declare = (named: Named, name = named.name ?? "") =>
@@ -97,13 +97,12 @@ export function runtimeRequestOf(
   (request.tools ?? []).forEach((tool, index) => {
     const named = tool as Named;
     if (tool.type === "function" || tool.type === "custom") {
-      if (tool.type === "custom") toolNames.addCustom(named.name ?? "");
       declare(named);
     } else if (tool.type === "namespace") {
       // A group of function tools (Codex's MCP servers and agents): flattened, the calls split back.
       const namespace = tool as { name: string; tools: Named[] };
       namespace.tools.forEach((member, memberIndex) => {
-        if (member.type === "function") declare(member, toolNames.addNamespaced(namespace.name, member.name ?? ""));
+        if (member.type === "function") declare(member, ClientToolNames.flat(namespace.name, member.name ?? ""));
         else
           refuse(
             `tools[${index}].tools[${memberIndex}].type`,
