@@ -71,7 +71,6 @@ export { toMessagesRequest } from "./wire/openai-chat/to-messages-request.js";
 export type { MessagesRequest } from "./wire/anthropic-messages/messages-request.js";
 export { fromMessagesResponse, type ChatCompletion } from "./wire/openai-chat/from-messages-response.js";
 export { ChunkTranslator, type ChatCompletionChunk } from "./wire/openai-chat/chunk-translator.js";
-export { translateMessagesStream } from "./surfaces/chat-completions/chat-stream.js";
 export { OpenAIError, OpenAIWireError, fromVendorError } from "./wire/openai-chat/openai-wire-error.js";
 export { openaiErrorShape, openaiKindOf, writeOpenAIError } from "./wire/openai-chat/error-shape.js";
 // The codex engine (mounted by `conduit proxy` only).

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { jsonEventFrame } from "./event-stream.js";
-import { SSE_DONE, sseData } from "./chat-completions/chat-stream.js";
+import { SSE_DONE } from "./chat-completions/chat-encoder.js";
 import { ResponsesSse } from "./responses/responses-sse.js";
 
 // The bytes each vendor's SDK parses, now produced by server-core's one SSE framer.
 describe("the proxy's event-stream frames", () => {
   it("frames a chat completions chunk and the last frame as OpenAI sends them", () => {
-    expect(sseData({ id: "chatcmpl-1", choices: [] })).toBe('data: {"id":"chatcmpl-1","choices":[]}\n\n');
+    expect(jsonEventFrame({ id: "chatcmpl-1", choices: [] })).toBe('data: {"id":"chatcmpl-1","choices":[]}\n\n');
     expect(SSE_DONE).toBe("data: [DONE]\n\n");
   });
 

@@ -8,7 +8,7 @@ import { fromMessagesResponse } from "../../wire/openai-chat/from-messages-respo
 import { EVENT_STREAM_HEADERS, jsonEventFrame } from "../event-stream.js";
 
 /** The chat completions stream's last frame. */
-const SSE_DONE = formatSseFrame({ data: "[DONE]" });
+export const SSE_DONE = formatSseFrame({ data: "[DONE]" });
 
 /** One translated item as its `data:` frame (no event name: OpenAI's chat stream has none). */
 function frameOf(item: TranslatedEvent): string {
