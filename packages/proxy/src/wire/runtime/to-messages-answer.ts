@@ -12,9 +12,13 @@ export interface RuntimeUsage {
   outputTokens: number;
 }
 
-/** The runtime's finish reason as a Messages `stop_reason`. */
-export function stopReasonOf(reason: string | undefined): "end_turn" | "max_tokens" | "tool_use" {
+/**
+ * The runtime's finish reason as a Messages `stop_reason`; a provider's content filter is the
+ * Messages API's `refusal` (chat completions then say `content_filter`, as they always did).
+ */
+export function stopReasonOf(reason: string | undefined): "end_turn" | "max_tokens" | "tool_use" | "refusal" {
   if (reason === "tool-calls") return "tool_use";
+  if (reason === "content-filter") return "refusal";
   return reason === "length" || reason === "max-tokens" ? "max_tokens" : "end_turn";
 }
 
