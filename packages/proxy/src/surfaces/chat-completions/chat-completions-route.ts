@@ -36,7 +36,7 @@ export interface ChatCompletionsRouteOptions {
   runtime?: Runtime;
   /** `max_tokens` for Claude models when the client sets none (default 4096). */
   defaultMaxTokens?: number;
-  /** Client headers passed on to `sendMessages` (e.g. the pool's sticky-session header). */
+  /** Client headers passed on to the pool (e.g. its sticky-session header). */
   forwardHeaders?: string[];
   /** Which models go to the Messages API (default: names starting with `claude`). */
   isClaudeModel?: (model: string) => boolean;

@@ -35,7 +35,7 @@ export interface ResponsesRouteOptions {
   defaultMaxTokens?: number;
   /** Leave out parameters a model cannot honour instead of a 400 naming them. */
   dropParams?: boolean;
-  /** Client headers passed on to `sendMessages` (e.g. the pool's sticky-session header). */
+  /** Client headers passed on to the pool (e.g. its sticky-session header). */
   forwardHeaders?: string[];
   isClaudeModel?: (model: string) => boolean;
   /** Time allowed for a non-streamed answer (the proxy's `timeoutMs`, 10 minutes by default). */

@@ -6,7 +6,8 @@ import type { RelayMessages } from "./messages-relay.js";
  * Sends one Messages API request through the account pool: account choice, retries and
  * failover included. `body` goes upstream byte for byte; the answer is upstream's (status,
  * headers, body as sent) or, when no account can serve, an Anthropic-shaped error.
- * The chat-completions surface loops Claude models back through exactly this.
+ * A surface mounted on its own (`createChatCompletionsRoute({ sendMessages })`) sends Claude
+ * models through exactly this; a proxy's surfaces use the relay behind it (`relayMessages`).
  */
 export type SendMessages = (
   body: Uint8Array,

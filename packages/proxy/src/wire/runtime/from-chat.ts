@@ -70,6 +70,9 @@ export function conversationOf(messages: readonly ChatMessage[]): ConversationMe
  * never run by the runtime), `tool_choice`, `response_format` (JSON or a JSON Schema), `stop`,
  * `top_p`, `seed` and the penalties. What no provider is asked for is a 400 naming it, unless
  * `dropParams`.
+ *
+ * @example
+ * runtime.stream(runtimeRequestOfChat(request, { provider: "local", model: "echo" }, false), context);
  */
 export function runtimeRequestOfChat(
   request: ChatRequest,

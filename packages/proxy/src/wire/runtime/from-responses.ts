@@ -4,7 +4,7 @@ import { ClientToolNames } from "../openai-responses/client-tool-names.js";
 import { type InputItem, type ResponsesRequest, isMessageItem } from "../openai-responses/responses-request-schema.js";
 
 // The request half of a Response answered by the runtime: Responses input and tools as the
-// runtime's `GenerateRequest` (the answer half, JSON or stream, is runtime-responses.ts).
+// runtime's `GenerateRequest` (the answer half, for every surface, is to-messages-answer.ts).
 
 type Part = { type: string; text?: unknown; image_url?: unknown };
 
@@ -75,6 +75,9 @@ const CUSTOM_PARAMETERS = { type: "object", properties: { input: { type: "string
  * and custom tools declared as the client's own, `tool_choice`, `text.format` (JSON Schema),
  * `temperature`, `top_p`, `max_output_tokens`. Hosted tools and `reasoning.effort` are a 400
  * naming them, unless `dropParams`.
+ *
+ * @example
+ * const { generate } = runtimeRequestOfResponses(request, history, { provider: "local", model: "echo" }, false);
  */
 export function runtimeRequestOfResponses(
   request: ResponsesRequest,
