@@ -10,25 +10,26 @@ import {
   type ServerContext,
 } from "@conduit-ai/server-core";
 import { RedisRateLimitStore, createRateLimiter } from "@conduit-ai/server-core/middleware";
-import { createMessagesRelay, messagesWire } from "./anthropic/messages-sender.js";
+import { type RelayMessages, createMessagesRelay, messagesWire } from "./targets/anthropic/messages-relay.js";
 import { createRelay } from "./relay/relay.js";
 import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";
 import { createClientCheck } from "./admission/client-auth.js";
-import { createCodexRouteGroup } from "./codex/codex-route.js";
-import { createCodexRelay } from "./codex/codex-sender.js";
+import { createCodexRouteGroup } from "./surfaces/codex/codex-route.js";
+import { createCodexRelay } from "./targets/codex/codex-relay.js";
 import { type ProxyConfig, type ProxyConfigInput, parseProxyConfig } from "./config.js";
 import { AccountPool } from "./pool/account-pool.js";
 import { replyToResponse } from "./relay/proxy-reply.js";
 import { UpstreamClient } from "./relay/transport.js";
-import { createProxyRouteGroups } from "./routes.js";
-import type { SendMessages } from "./send-messages.js";
-import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./openai/responses/response-store.js";
-import { chatCompletionsFor } from "./openai/openai-surfaces.js";
-import { MemoryPoolStore } from "./store/memory-store.js";
-import type { PoolStore } from "./store/pool-store.js";
-import { type RedisPoolClient, RedisPoolStore } from "./store/redis-store.js";
-import { guardedStore } from "./store/store-outage.js";
+import { createProxyRouteGroups } from "./surfaces/proxy-routes.js";
+import type { SendMessages } from "./targets/anthropic/send-messages.js";
+import { MemoryResponseStore, RedisResponseStore, type ResponseStore } from "./surfaces/responses/response-store.js";
+import { chatCompletionsFor } from "./surfaces/openai-surfaces.js";
+import { MemoryPoolStore } from "./pool/store/memory-store.js";
+import type { PoolStore } from "./pool/store/pool-store.js";
+import { type RedisPoolClient, RedisPoolStore } from "./pool/store/redis-store.js";
+import { guardedStore } from "./pool/store/store-outage.js";
 import { createModelTable } from "./routing/model-table.js";
+import { createTargets } from "./routing/targets.js";
 
 export interface ProxyOptions {
   /** Required when `store: "redis"`; the caller owns (and closes) it. */
@@ -66,6 +67,8 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly config: ProxyConfig;
   readonly pool: AccountPool;
   readonly sendMessages: SendMessages;
+  /** The same relay as `sendMessages`, answering a `ProxyReply` (no WHATWG `Response` in between): what the surfaces send through. */
+  readonly relayMessages: RelayMessages;
   /** Responses kept for `/v1/responses`' `previous_response_id`: Redis when the pool is, else this process. */
   readonly responseStore: ResponseStore;
   /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
@@ -100,6 +103,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const isClientAllowed = createClientCheck(config.clientKeys);
   const openaiSurfaces = options.chatCompletions ?? chatCompletionsFor(options.runtime);
   const models = createModelTable(config.models);
+  const targets = createTargets({ relayMessages, runtime: options.runtime });
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
   const admission = createClientAdmission({
@@ -112,6 +116,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     config,
     pool,
     sendMessages,
+    relayMessages,
     responseStore,
     admission,
     createCodexRoutes() {
@@ -126,7 +131,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         pool,
         config,
         models,
-        ...(options.runtime ? { runtime: options.runtime } : {}),
+        targets,
         relayMessages,
         relayCountTokens,
         isClientAllowed,

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { ServerContext } from "@conduit-ai/server-core";
+import { AuthenticationError, type ServerContext } from "@conduit-ai/server-core";
 
 /**
  * Whether a request may use the proxy: the server's own auth already admitted it (`ctx.user`),
@@ -64,4 +64,15 @@ export function credentialDigest(ctx: object, credential: string): Buffer {
   const computed = digest(credential);
   requestDigests.set(ctx, { credential, digest: computed });
   return computed;
+}
+
+/**
+ * A caller without a valid client key, thrown so the route group's one error step shapes it
+ * (Anthropic's shape on `/v1/messages`, the envelope on `/accounts` and `/limits`).
+ *
+ * @example
+ * if (!isClientAllowed(ctx)) throw clientKeyError(ctx);
+ */
+export function clientKeyError(ctx: Pick<ServerContext, "header">): AuthenticationError {
+  return new AuthenticationError(clientKeyRefusal(ctx));
 }

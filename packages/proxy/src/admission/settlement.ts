@@ -1,5 +1,7 @@
 import type { GateUsage } from "@conduit-ai/server-core";
 import type { TapOutcome } from "../relay/body-tap.js";
+import { isFallbackStatus } from "../routing/model-table.js";
+import type { TargetUsage } from "../targets/target.js";
 import type { AdmissionRequest, Admitted } from "./client-admission.js";
 
 /** How a surface names what served a call in the usage it settles. */
@@ -56,5 +58,54 @@ export function reservationUsage(request: AdmissionRequest, target: SettlementTa
     ...zeroUsage(target, status, latencyMs),
     inputTokens: request.estimatedInputTokens,
     outputTokens: request.maxOutputTokens ?? 0,
+  };
+}
+
+/** How a surface names what upstream did not name in the usage a target reported. */
+export interface TargetSettlementOptions {
+  /** A gate settles usage: the pool's answers are counted (without one only runtime answers are reported). */
+  gated: boolean;
+  /** A later target exists: an answer it replaces (a 429/5xx) is not the call's usage. */
+  hasFallback: boolean;
+  /** The model of a pool answer that reports none (and of its reservation). */
+  poolModel: string | undefined;
+  /** The model a runtime answer's reservation is named by, from what served it. */
+  reservationModel: (servedBy: string) => string | undefined;
+}
+
+/**
+ * The one settlement hook a surface hands a target (`TargetCall.onUsage`): a pool answer as
+ * `settleFromAnswer` reads it; a runtime answer with the tokens its provider reported, priced by
+ * the model that served; none reported (cut, failed) — the reservation stands.
+ *
+ * @example
+ * const onUsage = settleTargetUsage(admitted, request, { gated, hasFallback, poolModel: model, reservationModel: () => model });
+ */
+export function settleTargetUsage(
+  admitted: Admitted,
+  request: AdmissionRequest,
+  options: TargetSettlementOptions,
+): (usage: TargetUsage) => void {
+  const pool = options.gated ? settleFromAnswer(admitted, request, { vendor: "anthropic", model: options.poolModel }) : undefined;
+  const started = performance.now();
+  return (reported) => {
+    if (reported.from === "pool") {
+      if (pool && !(options.hasFallback && isFallbackStatus(reported.status))) pool(reported.status, reported.outcome);
+      return;
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    const usage = reported.usage;
+    if (!usage) {
+      const model = options.reservationModel(reported.servedBy);
+      return admitted.settle(reservationUsage(request, { vendor: "runtime", model }, 200, latencyMs));
+    }
+    admitted.settle({
+      model: reported.model,
+      target: `runtime/${reported.servedBy}`,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      status: 200,
+      latencyMs,
+    });
   };
 }

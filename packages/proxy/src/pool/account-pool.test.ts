@@ -1,7 +1,7 @@
 import { isStoreUnavailable } from "@conduit-ai/server-core";
 import { describe, expect, it } from "vitest";
-import { MemoryPoolStore } from "../store/memory-store.js";
-import { guardedStore } from "../store/store-outage.js";
+import { MemoryPoolStore } from "./store/memory-store.js";
+import { guardedStore } from "./store/store-outage.js";
 import type { Lease, Selection } from "./account-pool.js";
 import { createAccountPool } from "./create-pool.js";
 

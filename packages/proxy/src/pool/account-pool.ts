@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AccountConfig, ProxyConfig, Vendor } from "../config.js";
-import { MAX_COOLDOWN_MS } from "../anthropic/rate-limit-headers.js";
+import { MAX_COOLDOWN_MS } from "../wire/anthropic-messages/rate-limit-headers.js";
 import { type PriceTable, type TokenUsage, costOf, mergePrices } from "../prices.js";
-import type { AccountState, ImmediatePoolStore, PoolStore, Quota, UsageTotals } from "../store/pool-store.js";
-import { emptyTotals, isImmediateStore } from "../store/pool-store.js";
+import type { AccountState, ImmediatePoolStore, PoolStore, Quota, UsageTotals } from "./store/pool-store.js";
+import { emptyTotals, isImmediateStore } from "./store/pool-store.js";
 import { OAuthRefresher } from "./oauth-refresher.js";
 import { UnknownAccountError } from "./unknown-account-error.js";
 

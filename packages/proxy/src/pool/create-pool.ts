@@ -1,6 +1,6 @@
 import { type ProxyConfigInput, parseProxyConfig } from "../config.js";
-import { MemoryPoolStore } from "../store/memory-store.js";
-import type { PoolStore } from "../store/pool-store.js";
+import { MemoryPoolStore } from "./store/memory-store.js";
+import type { PoolStore } from "./store/pool-store.js";
 import { AccountPool } from "./account-pool.js";
 
 /**

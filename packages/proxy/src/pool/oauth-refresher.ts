@@ -1,5 +1,5 @@
 import type { OAuthAccountConfig } from "../config.js";
-import type { OAuthTokens, PoolStore } from "../store/pool-store.js";
+import type { OAuthTokens, PoolStore } from "./store/pool-store.js";
 
 /** Refresh this long before expiry so no request leaves with a token about to lapse. */
 const REFRESH_SKEW_MS = 60_000;

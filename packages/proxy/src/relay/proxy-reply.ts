@@ -1,3 +1,5 @@
+import { type RawResponse, rawResponse } from "@conduit-ai/server-core";
+
 /** An answer of the proxy before it becomes a route result or a WHATWG `Response`. */
 export interface ProxyReply {
   status: number;
@@ -30,4 +32,9 @@ export function replyToResponse(reply: ProxyReply): Response {
     { highWaterMark: 0 },
   );
   return new Response(stream, { status: reply.status, headers });
+}
+
+/** The reply as a route's raw result (status, headers and body as they are; a stream stays pulled). */
+export function replyToRouteResult(reply: ProxyReply): RawResponse {
+  return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
 }

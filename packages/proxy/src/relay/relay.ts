@@ -33,7 +33,7 @@ const WHOLE_JSON_LIMIT = 1024 * 1024;
  * stickiness and in-flight cap). The lease is held until the answer's body ended.
  *
  * @example
- * const relay = createRelay({ pool, config, wire: anthropicMessagesWire(config) });
+ * const relay = createRelay({ pool, config, wire: messagesWire(config) });
  */
 export function createRelay(options: RelayOptions): Relay {
   const { pool, config, wire } = options;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { TraceSpan } from "@conduit-ai/server-core";
 import type { AccountConfig, Vendor } from "../config.js";
-import type { Quota } from "../store/pool-store.js";
+import type { Quota } from "../pool/store/pool-store.js";
 import type { TapOutcome, UsageScanner } from "./body-tap.js";
 import type { ProxyReply } from "./proxy-reply.js";
 

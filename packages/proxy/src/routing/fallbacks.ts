@@ -29,18 +29,18 @@ export function namedAnswer(response: RawResponse, servedBy: string): RawRespons
  * failure stands as it is; a client that left stops the loop.
  *
  * @example
- * return serveWithFallbacks(table.targetsFor(request.model), ctx.abortSignal, (target) => serveOne(target));
+ * return serveWithFallbacks(table.targetsFor(request.model), ctx.abortSignal, (target, hasFallback) => serveOne(target, hasFallback));
  */
 export async function serveWithFallbacks(
   targets: readonly RouteTarget[],
   signal: AbortSignal,
-  serve: (target: RouteTarget) => Promise<Served>,
+  serve: (target: RouteTarget, hasFallback: boolean) => Promise<Served>,
 ): Promise<RawResponse> {
   for (const [index, target] of targets.entries()) {
     const last = index === targets.length - 1;
     let served: Served;
     try {
-      served = await serve(target);
+      served = await serve(target, !last);
     } catch (error) {
       const status = failureStatusOf(error);
       if (last || signal.aborted || status === undefined || !isFallbackStatus(status)) throw error;

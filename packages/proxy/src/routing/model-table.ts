@@ -90,3 +90,14 @@ export function modelsReachedBy(targets: readonly RouteTarget[] | undefined): st
 export function isFallbackStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
+
+/**
+ * What an alias of the table may reach, for the gate's reservation (nothing for a plain name).
+ *
+ * @example
+ * call.admit("openai", body, request.model, { text, ...reachable(models, request.model) });
+ */
+export function reachable(models: ModelTable, model: string): { models?: string[] } {
+  const reached = modelsReachedBy(models.configured(model));
+  return reached ? { models: reached } : {};
+}

@@ -1,8 +1,9 @@
 import { createServer } from "node:http";
+import Anthropic from "@anthropic-ai/sdk";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatCompletionsFor } from "../openai/openai-surfaces.js";
+import { chatCompletionsFor } from "../surfaces/openai-surfaces.js";
 import { type FakeAnthropic, startFakeAnthropic, listenOnLoopback } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 
@@ -76,6 +77,17 @@ describe("a runtime target answering 429 falls back to Claude", () => {
     expect(response.headers.get("x-conduit-model")).toBe("anthropic/claude-haiku-4-5");
     let text = "";
     for await (const event of data) if (event.type === "response.output_text.delta") text += event.delta;
+    expect(text).toBe("Hello from the fake — ünïcödé ✓ 🚀");
+  });
+
+  it("on /v1/messages, streamed", async () => {
+    const anthropic = new Anthropic({ apiKey: CLIENT_KEY, baseURL: server.url, maxRetries: 0 });
+    const { data, response } = await anthropic.messages
+      .create({ model: "sturdy", max_tokens: 64, stream: true, messages: [{ role: "user", content: "Hi" }] })
+      .withResponse();
+    expect(response.headers.get("x-conduit-model")).toBe("anthropic/claude-haiku-4-5");
+    let text = "";
+    for await (const event of data) if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
     expect(text).toBe("Hello from the fake — ünïcödé ✓ 🚀");
   });
 

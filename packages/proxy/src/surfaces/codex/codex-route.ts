@@ -1,0 +1,104 @@
+import { type RouteDefinition, type RouteGroup, type ServerContext, ServerValidationError, rawResponse } from "@conduit-ai/server-core";
+import type { ClientAdmission } from "../../admission/client-admission.js";
+import { admissionRequestOf } from "../../admission/request-estimate.js";
+import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
+import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "../probes/client-probes.js";
+import type { Relay } from "../../relay/relay.js";
+import type { SendCodex } from "../../targets/codex/codex-relay.js";
+import { codexErrorShape } from "../../wire/codex/error-shape.js";
+import { codexError } from "../../wire/codex/usage-limit.js";
+import { clientKeyRefusal } from "../../admission/client-auth.js";
+
+export type CodexRouteOptions =
+  | {
+      sendCodex: SendCodex;
+      /** Who may call (the proxy's `createClientCheck(clientKeys)`); others get 401 before their body is read. */
+      isClientAllowed: (ctx: ServerContext) => boolean;
+    }
+  | {
+      relayCodex: Relay;
+      /** The proxy's admission: client keys or its gate, and the per-credential limit. */
+      admission: ClientAdmission;
+      /** Time until the answer starts (default the server's). */
+      timeoutMs?: number;
+    };
+
+function headersOf(ctx: ServerContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+/**
+ * `POST /backend-api/codex/responses`: the codex engine over the pool's codex accounts, body and
+ * answer byte for byte. Mounted by `conduit proxy` only, never by `createAllRoutes`.
+ *
+ * @example
+ * adapter.registerRouteGroup(proxy.createCodexRoutes());
+ */
+export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
+  const route: Omit<RouteDefinition, "handler"> = {
+    method: "POST",
+    path: "/backend-api/codex/responses",
+    absolute: true,
+    rawBody: true,
+    streaming: true,
+    summary: "Codex Responses passthrough over the pool's codex accounts",
+    tags: ["proxy"],
+  };
+  if ("sendCodex" in options) {
+    return {
+      ...route,
+      handler: async (ctx: ServerContext) => {
+        if (!options.isClientAllowed(ctx)) return codexError(401, "invalid_api_key", clientKeyRefusal(ctx));
+        const body = await ctx.readRawBody();
+        if (!body || body.byteLength === 0) return codexError(400, "invalid_request_error", "Request body is required");
+        return options.sendCodex(body, { headers: headersOf(ctx), signal: ctx.abortSignal });
+      },
+    };
+  }
+  return {
+    ...route,
+    // The proxy limits its callers per credential, not per address.
+    rateLimit: false,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    handler: async (ctx: ServerContext) => {
+      options.admission.precheck(ctx);
+      const body = await ctx.readRawBody();
+      if (!body || body.byteLength === 0)
+        throw new ServerValidationError("Request body is required", [{ field: "body", message: "a Responses API request" }]);
+      const request = admissionRequestOf("codex", body);
+      const admitted = await options.admission.admit(ctx, request);
+      const target = { vendor: "codex", model: request.model };
+      try {
+        const reply = await options.relayCodex(body, {
+          headers: headersOf(ctx),
+          signal: ctx.abortSignal,
+          onAnswered: settleFromAnswer(admitted, request, target),
+          ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+        });
+        return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
+      } catch (error) {
+        // Gone before any answer: the call may have reached upstream, so the reservation stands.
+        if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
+        else admitted.release();
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The codex route as a group, with the codex error shape for Conduit's own errors on its paths
+ * (auth, limits, timeouts, body limits, unknown codex routes).
+ *
+ * @example
+ * server.registerRouteGroup(createCodexRouteGroup({ sendCodex, isClientAllowed }));
+ */
+export function createCodexRouteGroup(options: CodexRouteOptions): RouteGroup {
+  // Codex's built-in provider tries a WebSocket on the same path first: a 426 sends it to HTTP at once.
+  const refusal = createUpgradeRefusalRoute("/backend-api/codex/responses", UPGRADE_REFUSAL_BODY);
+  return { prefix: "", routes: [createCodexRoute(options), refusal], tags: ["proxy"], errorShapes: [codexErrorShape] };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { TokenUsage } from "../../prices.js";
+import { tapUsage } from "./usage-tap.js";
+
+const STREAM = [
+  'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-haiku-4-5","usage":{"input_tokens":10,"cache_read_input_tokens":4,"cache_creation_input_tokens":2,"output_tokens":1}}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"the word \\"usage\\" ✓"}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42}}\n\n',
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+].join("");
+
+async function run(chunks: Uint8Array[], contentType: string) {
+  const seen: Array<{ model: string; usage: TokenUsage }> = [];
+  let ended = 0;
+  const out: Buffer[] = [];
+  async function* source() {
+    yield* chunks;
+  }
+  for await (const chunk of tapUsage(
+    source(),
+    contentType,
+    (model, usage) => seen.push({ model, usage }),
+    () => ended++,
+  ))
+    out.push(Buffer.from(chunk));
+  return { seen, ended, bytes: Buffer.concat(out) };
+}
+
+describe("tapUsage", () => {
+  it("reads stream usage whatever the chunk boundaries, passing bytes unchanged", async () => {
+    const bytes = Buffer.from(STREAM);
+    for (const size of [1, 3, 7, 64, bytes.byteLength]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.byteLength; at += size) chunks.push(bytes.subarray(at, at + size));
+      const result = await run(chunks, "text/event-stream; charset=utf-8");
+      expect(result.bytes.equals(bytes)).toBe(true);
+      expect(result.ended).toBe(1);
+      expect(result.seen).toEqual([
+        { model: "claude-haiku-4-5", usage: { inputTokens: 10, outputTokens: 42, cacheReadTokens: 4, cacheCreationTokens: 2 } },
+      ]);
+    }
+  });
+
+  it("reads a JSON message's usage; an error body counts nothing", async () => {
+    const json = Buffer.from(JSON.stringify({ type: "message", model: "m", usage: { input_tokens: 3, output_tokens: 5 } }));
+    expect((await run([json.subarray(0, 5), json.subarray(5)], "application/json")).seen).toEqual([
+      { model: "m", usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 0, cacheCreationTokens: 0 } },
+    ]);
+    expect((await run([Buffer.from('{"type":"error","error":{}}')], "application/json")).seen).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+import type { TokenUsage } from "../../prices.js";
+import { MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
+
+/** Largest JSON answer kept aside to read its usage; bigger ones pass through uncounted. */
+const MAX_JSON_BYTES = 8 * 1024 * 1024;
+
+export type UsageListener = (model: string, usage: TokenUsage) => void;
+
+interface WireUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+function applyUsage(target: TokenUsage, usage: WireUsage | undefined): void {
+  if (!usage) return;
+  if (typeof usage.input_tokens === "number") target.inputTokens = usage.input_tokens;
+  if (typeof usage.output_tokens === "number") target.outputTokens = usage.output_tokens;
+  if (typeof usage.cache_read_input_tokens === "number") target.cacheReadTokens = usage.cache_read_input_tokens;
+  if (typeof usage.cache_creation_input_tokens === "number") target.cacheCreationTokens = usage.cache_creation_input_tokens;
+}
+
+function zeroUsage(): TokenUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
+}
+
+/** The Messages API's usage reader for an answer of `contentType` (SSE or JSON). */
+export function messagesUsageScanner(contentType: string): UsageScanner {
+  return contentType.includes("text/event-stream") ? new EventStreamUsage() : new JsonUsage();
+}
+
+/**
+ * The upstream body, byte for byte, with its token usage read on the way: a JSON message's
+ * `usage`, or a stream's `message_start` usage updated by each `message_delta` (cumulative
+ * counts). `onUsage` runs once the body ended, never for an aborted one; `onEnd` runs once
+ * however it ends, and a body left unfinished is destroyed (which aborts the upstream request).
+ *
+ * @example
+ * const body = tapUsage(upstream.body, "text/event-stream", (model, usage) => record(model, usage), () => lease.release());
+ */
+export function tapUsage(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  contentType: string,
+  onUsage: UsageListener,
+  onEnd: () => void,
+): AsyncIterable<Uint8Array> {
+  return tapBody(body, messagesUsageScanner(contentType), ({ completed, usage }) => {
+    onEnd();
+    if (completed && usage) onUsage(usage.model, usage.usage);
+  });
+}
+
+/** The usage of a whole JSON message; undefined for anything else (errors included). */
+export function jsonUsage(bytes: Buffer): ScannedUsage | undefined {
+  try {
+    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
+    if (message.type !== "message" || !message.usage) return undefined;
+    const usage = zeroUsage();
+    applyUsage(usage, message.usage);
+    return { model: String(message.model ?? "unknown"), usage };
+  } catch {
+    return undefined;
+  }
+}
+
+class JsonUsage implements UsageScanner {
+  private readonly chunks: Uint8Array[] = [];
+  private size = 0;
+
+  push(chunk: Uint8Array): void {
+    this.size += chunk.byteLength;
+    if (this.size <= MAX_JSON_BYTES) this.chunks.push(chunk);
+  }
+
+  finish(): ScannedUsage | undefined {
+    return this.size > MAX_JSON_BYTES ? undefined : jsonUsage(Buffer.concat(this.chunks));
+  }
+}
+
+/** Reads only the events that mention usage (`message_start`, `message_delta`). */
+class EventStreamUsage implements UsageScanner {
+  private model: string | undefined;
+  private readonly usage = zeroUsage();
+  private readonly lines = new MarkedEventLines('"usage"', (data) => this.readEvent(data));
+
+  push(chunk: Uint8Array): void {
+    this.lines.push(chunk);
+  }
+
+  private readEvent(data: string): void {
+    try {
+      const event = JSON.parse(data) as { type?: string; message?: { model?: string; usage?: WireUsage }; usage?: WireUsage };
+      if (event.type === "message_start") {
+        this.model = String(event.message?.model ?? "unknown");
+        applyUsage(this.usage, event.message?.usage);
+      } else if (event.type === "message_delta") {
+        applyUsage(this.usage, event.usage);
+      }
+    } catch {
+      // Not an event of ours (or not JSON): passthrough never depends on it.
+    }
+  }
+
+  finish(): ScannedUsage | undefined {
+    this.lines.flush();
+    return this.model === undefined ? undefined : { model: this.model, usage: { ...this.usage } };
+  }
+}
