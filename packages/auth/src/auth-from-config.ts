@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareDefinition } from "@conduit-ai/server-core";
-import { type CredentialRule, credentialSourceOf, readCredential } from "@conduit-ai/server-core/middleware";
+import { type CredentialRule, credentialSourceOf, readCredential } from "@conduit-ai/server-core/internal";
 import { createApiKeyAuthMiddleware } from "./api-key-middleware.js";
 import { ApiKeyStore } from "./api-key-store.js";
 import { type StaticAuthConfig, type StaticBasicUserConfig, parseStaticAuthConfig } from "./auth-config-schema.js";

@@ -5,7 +5,8 @@ import {
   ServerAdapterError,
   type ServerContext,
 } from "@conduit-ai/server-core";
-import { type Deadline, DeadlineQueue, requestLogger } from "@conduit-ai/server-core/middleware";
+import { requestLogger } from "@conduit-ai/server-core/middleware";
+import { type Deadline, DeadlineQueue } from "@conduit-ai/server-core/internal";
 import { runWithAuthContext, setAuthContext } from "./auth-context.js";
 import type { AuthContext, AuthMiddlewareOptions, AuthRefusal, AuthType, AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";

@@ -1,5 +1,5 @@
 import type { ServerContext } from "@conduit-ai/server-core";
-import { isLoopbackAddress } from "@conduit-ai/server-core/middleware";
+import { isLoopbackAddress } from "@conduit-ai/server-core/internal";
 
 /** The header the dev playground sends. */
 export const DEV_PLAYGROUND_HEADER = "x-dev-playground";

@@ -5,7 +5,7 @@ import {
   credentialFromHeader,
   defaultCredentialHeader,
   readCredential,
-} from "@conduit-ai/server-core/middleware";
+} from "@conduit-ai/server-core/internal";
 import type { AuthMiddlewareOptions, AuthType } from "./auth-types.js";
 
 /** The header each scheme reads by default. */

@@ -57,7 +57,7 @@ export {
 export { type BasicAuthOptions, createBasicAuthMiddleware } from "./basic-auth-middleware.js";
 export { type BearerAuthOptions, createBearerAuthMiddleware } from "./bearer-middleware.js";
 export { secretsEqual } from "./constant-time.js";
-export { decodeBasicCredential, parseAuthorization, readCookie } from "@conduit-ai/server-core/middleware";
+export { decodeBasicCredential, parseAuthorization, readCookie } from "@conduit-ai/server-core/internal";
 export { credentialFromHeader, defaultHeaderName, extractCredential } from "./extract-token.js";
 export { DEV_PLAYGROUND_HEADER, devPlaygroundEnabled, isDevPlaygroundRequest } from "./dev-playground.js";
 export { type PermissionMiddlewareOptions, createPermissionMiddleware } from "./permission-middleware.js";

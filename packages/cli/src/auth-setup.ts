@@ -2,7 +2,7 @@ import { ALWAYS_PUBLIC_PATHS, createAuthFromConfig, createAuthRoutes, createStat
 import type { SessionRedisClient } from "@conduit-ai/auth-providers";
 import type { RuntimeTokenProvider } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type MiddlewareDefinition, type RouteGroup, importOptionalDependency } from "@conduit-ai/server-core";
-import type { CredentialRule } from "@conduit-ai/server-core/middleware";
+import type { CredentialRule } from "@conduit-ai/server-core/internal";
 import type { WebSocketAuthConfig } from "@conduit-ai/websocket";
 import { UsageError } from "./usage-error.js";
 

@@ -1,6 +1,6 @@
 import type { Governance } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
-import type { CredentialRule } from "@conduit-ai/server-core/middleware";
+import type { CredentialRule } from "@conduit-ai/server-core/internal";
 import type { SharedRedis } from "./redis-setup.js";
 import { withoutAuthProviders } from "./mcp-gateway-setup.js";
 import { UsageError } from "./usage-error.js";

@@ -3,7 +3,7 @@ import { forwardInProcess, mountConsole } from "@conduit-ai/console";
 import { type Governance, createGovernance } from "@conduit-ai/governance";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, type ServerAdapterConfig, registerAllRoutes } from "@conduit-ai/server-core";
-import { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { type RunningServer, forEachAdapter } from "./harness.js";

@@ -3,7 +3,7 @@ import { RedisConsoleSessionStore, mountConsole } from "@conduit-ai/console";
 import { type Governance, createGovernance } from "@conduit-ai/governance";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
-import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { type ThrowawayRedis, freePort, startThrowawayRedis } from "./fixtures/throwaway-redis.js";

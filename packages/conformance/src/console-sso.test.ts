@@ -6,7 +6,7 @@ import { type OidcSsoServer, startOidcSsoServer } from "@conduit-ai/auth-provide
 import { mountConsole } from "@conduit-ai/console";
 import { type Governance, createGovernance } from "@conduit-ai/governance";
 import { createRuntime } from "@conduit-ai/runtime";
-import { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { type RunningServer, forEachAdapter } from "./harness.js";
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, createAgentRoutes, createHealthRoutes, createMemoryRoutes, silentLogger } from "@conduit-ai/server-core";
-import { FAIL_FAST_REDIS_OPTIONS, RedisCacheStore, RedisRateLimitStore, createCacheMiddleware } from "@conduit-ai/server-core/middleware";
+import { RedisCacheStore, RedisRateLimitStore, createCacheMiddleware } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";

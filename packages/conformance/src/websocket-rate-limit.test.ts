@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { FAIL_FAST_REDIS_OPTIONS, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import { Redis } from "ioredis";
 import { afterAll, expect, it } from "vitest";

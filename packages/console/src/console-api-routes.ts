@@ -9,7 +9,7 @@ import {
   rawResponse,
 } from "@conduit-ai/server-core";
 import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
-import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/middleware";
+import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import { type AdminRequestCheck, CONSOLE_PERMISSIONS, consoleAllows } from "./admin-check.js";
 import { type ConsoleAuditLog, type ConsolePermission, type ConsolePrincipal, consoleAuditEvent } from "./console-principal.js";

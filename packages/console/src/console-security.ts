@@ -1,5 +1,5 @@
 import { type MiddlewareDefinition, ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
-import { servedOverHttps } from "@conduit-ai/server-core/middleware";
+import { servedOverHttps } from "@conduit-ai/server-core/internal";
 
 /**
  * The console's Content-Security-Policy: only its own files, no inline script or style

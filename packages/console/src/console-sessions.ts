@@ -1,5 +1,5 @@
 import { ServerAdapterError, type ServerContext, storeCall } from "@conduit-ai/server-core";
-import { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { credentialDigest } from "./admin-check.js";
 import { type ConsoleAuditLog, type ConsolePrincipal, UNKNOWN_ACTOR, consoleAuditEvent } from "./console-principal.js";
 import { readCookie, sessionCookie } from "./session-cookie.js";

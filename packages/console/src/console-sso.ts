@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { type RouteDefinition, ServerAdapterError, type ServerContext, rawResponse, storeCall } from "@conduit-ai/server-core";
-import { servedOverHttps } from "@conduit-ai/server-core/middleware";
+import { servedOverHttps } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { ConsolePrincipal } from "./console-principal.js";
 import { ownOrigin } from "./console-security.js";

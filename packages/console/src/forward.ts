@@ -1,5 +1,5 @@
 import { type RequestHandler, type ServerContext, rawResponse } from "@conduit-ai/server-core";
-import { type CredentialRule, defaultCredentialHeader } from "@conduit-ai/server-core/middleware";
+import { type CredentialRule, defaultCredentialHeader } from "@conduit-ai/server-core/internal";
 import { type AdminRequestCheck, isAdminKey } from "./admin-check.js";
 
 /** The request headers that present a credential to the server (`Authorization: Bearer …`, `x-api-key: …`). */

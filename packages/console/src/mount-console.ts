@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { HealthSource, MiddlewareDefinition, RequestHandler, RouteDefinition, RouteGroup } from "@conduit-ai/server-core";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
-import { type CredentialFailureGuard, type CredentialRule, installRequestFeed } from "@conduit-ai/server-core/middleware";
+import { type CredentialFailureGuard, type CredentialRule, installRequestFeed } from "@conduit-ai/server-core/internal";
 import { createStaticRoutes } from "@conduit-ai/server-core/node";
 import { type AdminRequestCheck, type CredentialUserResolver, adminCredentialPrincipal } from "./admin-check.js";
 import type { ConsoleAuditLog } from "./console-principal.js";

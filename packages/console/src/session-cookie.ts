@@ -1,5 +1,5 @@
 import type { ServerContext } from "@conduit-ai/server-core";
-import { servedOverHttps } from "@conduit-ai/server-core/middleware";
+import { servedOverHttps } from "@conduit-ai/server-core/internal";
 
 /** The cookie holding the console session's random id (and nothing else). */
 export const CONSOLE_COOKIE = "conduit_console";

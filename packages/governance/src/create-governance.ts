@@ -9,7 +9,8 @@ import {
   mergePrices,
 } from "@conduit-ai/server-core";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
-import { CredentialFailureGuard, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import type { Cluster, Redis } from "ioredis";
 import type { Pool } from "pg";
 import { type AdminCheck, type AdminKeyEntry, createAdminCheck } from "./admin/admin-check.js";

@@ -1,5 +1,5 @@
 import type { DependencyHealth, Gate, RouteGroup, ServerAdapter } from "@conduit-ai/server-core";
-import type { RedisEvalClient } from "@conduit-ai/server-core/middleware";
+import type { RedisEvalClient } from "@conduit-ai/server-core/internal";
 import { CallerResolver } from "./auth/caller-resolver.js";
 import type { OAuthResource } from "./auth/oauth-resource.js";
 import type { TokenExchanger } from "./auth/token-exchange.js";

@@ -9,7 +9,8 @@ import {
   type ServerAdapter,
   type ServerContext,
 } from "@conduit-ai/server-core";
-import { RedisRateLimitStore, createRateLimiter } from "@conduit-ai/server-core/middleware";
+import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { createRateLimiter } from "@conduit-ai/server-core/internal";
 import { type RelayMessages, createMessagesRelay, messagesWire } from "./targets/anthropic/messages-relay.js";
 import { createRelay } from "./relay/relay.js";
 import { CLIENT_LIMIT_KEY, type ClientAdmission, createClientAdmission } from "./admission/client-admission.js";

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { type ServerAdapterError, type ServerContext, type TrustProxyConfig, wrapError } from "@conduit-ai/server-core";
-import { type RateLimiter, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
+import { type RateLimiter, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { upgradeContext } from "@conduit-ai/server-core/node";
 import type { WebSocketUser } from "./websocket-config.js";
 import { toAuthenticatedUser } from "./websocket-user.js";

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ServerAdapterError } from "@conduit-ai/server-core";
-import { type CredentialScheme, credentialSourceOf, readCredential, within } from "@conduit-ai/server-core/middleware";
+import { type CredentialScheme, credentialSourceOf, readCredential, within } from "@conduit-ai/server-core/internal";
 import type { WebSocketAuthConfig, WebSocketUser } from "./websocket-config.js";
 
 export type UpgradeAuthResult =

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger, TrustProxyConfig } from "@conduit-ai/server-core";
-import type { RateLimiter } from "@conduit-ai/server-core/middleware";
+import type { RateLimiter } from "@conduit-ai/server-core/internal";
 import type { ClientMessage } from "./message-protocol.js";
 import type { WebSocketConfig } from "./websocket-config.js";
 import type { WebSocketConnection } from "./websocket-connection.js";

@@ -5,7 +5,8 @@
  * never a header) and its very rate-limit store objects behind each ecosystem's limiter.
  */
 import { randomUUID } from "node:crypto";
-import { MemoryRateLimitStore, RedisRateLimitStore, SAFE_REQUEST_ID, redactedUrl } from "@conduit-ai/server-core/middleware";
+import { MemoryRateLimitStore, RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
+import { SAFE_REQUEST_ID, redactedUrl } from "@conduit-ai/server-core/internal";
 import type { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
 import { RATE_LIMIT, WINDOW_MS } from "./stack-ecosystem.js";

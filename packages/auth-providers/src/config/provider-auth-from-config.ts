@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { AuthenticatedUser } from "@conduit-ai/auth";
 import type { MiddlewareDefinition } from "@conduit-ai/server-core";
-import { type CredentialRule, credentialSourceOf, readCredential } from "@conduit-ai/server-core/middleware";
+import { type CredentialRule, credentialSourceOf, readCredential } from "@conduit-ai/server-core/internal";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { AuthProviderError, ProviderInitializationError } from "../errors/auth-errors.js";
 import { type MonitoredServer, monitorAuthProvider } from "../health/provider-monitoring.js";

@@ -1,5 +1,5 @@
 import type { MiddlewareDefinition, ServerContext } from "@conduit-ai/server-core";
-import { pathMatchesFilter } from "@conduit-ai/server-core/middleware";
+import { pathMatchesFilter } from "@conduit-ai/server-core/internal";
 import type { BaseAuthProvider } from "../base-provider.js";
 import { InsufficientPermissionsError, MissingTokenError } from "../errors/auth-errors.js";
 import { RbacPolicy, type RbacOptions } from "./rbac-policy.js";

@@ -1,14 +1,6 @@
 import { storeCall } from "@conduit-ai/server-core";
-import {
-  type PingableRedis,
-  type RedisConnectionState,
-  type RedisTopology,
-  createRedisClient,
-  pingRedis,
-  redisTopologyFrom,
-  slotPrefix,
-  whenConnected,
-} from "@conduit-ai/server-core/middleware";
+import { type RedisTopology, createRedisClient, redisTopologyFrom } from "@conduit-ai/server-core/middleware";
+import { type PingableRedis, type RedisConnectionState, pingRedis, slotPrefix, whenConnected } from "@conduit-ai/server-core/internal";
 import type { AuthSession } from "../types.js";
 import { type SessionStore, parseStoredSession } from "./session-store.js";
 

@@ -1,4 +1,4 @@
-import { secretDigest } from "@conduit-ai/server-core/middleware";
+import { secretDigest } from "@conduit-ai/server-core/internal";
 
 // Per verified claim set (the same object for a cached token): one digest per token, not per request.
 const bindings = new WeakMap<object, string>();

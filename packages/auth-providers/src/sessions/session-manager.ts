@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AuthSessionSource } from "@conduit-ai/auth";
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import { SessionExpiredError, SessionNotFoundError } from "../errors/auth-errors.js";
 import type { AuthSession, AuthenticatedUser, CreateSessionOptions } from "../types.js";
 import { MemorySessionStore } from "./memory-session-store.js";

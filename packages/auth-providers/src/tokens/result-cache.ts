@@ -1,4 +1,4 @@
-import { BoundedCache, secretDigest } from "@conduit-ai/server-core/middleware";
+import { BoundedCache, secretDigest } from "@conduit-ai/server-core/internal";
 
 /**
  * Results keyed by a token's SHA-256 (the token itself is never kept), each until its own

@@ -1,4 +1,4 @@
-import { secretDigest } from "@conduit-ai/server-core/middleware";
+import { secretDigest } from "@conduit-ai/server-core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { VerifiedTokenCache } from "./verified-token-cache.js";
 

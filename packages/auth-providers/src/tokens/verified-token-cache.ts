@@ -1,4 +1,4 @@
-import { BoundedCache, secretDigest } from "@conduit-ai/server-core/middleware";
+import { BoundedCache, secretDigest } from "@conduit-ai/server-core/internal";
 import type { JWTPayload } from "jose";
 
 /**

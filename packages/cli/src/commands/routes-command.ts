@@ -1,5 +1,5 @@
 import type { MiddlewareDefinition, RegisteredRoute } from "@conduit-ai/server-core";
-import { MiddlewareStack, pathMatchesFilter } from "@conduit-ai/server-core/middleware";
+import { MiddlewareStack, pathMatchesFilter } from "@conduit-ai/server-core/internal";
 import type { ConduitConfigFile } from "../config-file.js";
 import { terminalStyle } from "../terminal-style.js";
 import { inspectServer, takeBooleanFlags } from "./inspect-server.js";

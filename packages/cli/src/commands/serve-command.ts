@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { resolveConfig } from "@conduit-ai/server-core";
-import { within } from "@conduit-ai/server-core/middleware";
+import { within } from "@conduit-ai/server-core/internal";
 import { shareMetricsWithCluster } from "../cluster/cluster-metrics.js";
 import { runClusterPrimary, type WorkerListeningMessage } from "../cluster/cluster-primary.js";
 import { perWorkerStateProblem } from "../cluster/shared-state-check.js";

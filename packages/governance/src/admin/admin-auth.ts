@@ -7,7 +7,7 @@ import {
   type ServerContext,
   storeCall,
 } from "@conduit-ai/server-core";
-import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import type { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { AdminCheck, AdminVerdict } from "./admin-check.js";
 import type { AdminPrincipal } from "./admin-roles.js";

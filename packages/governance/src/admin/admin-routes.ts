@@ -10,7 +10,7 @@ import {
   rawResponse,
   resourceNotFound,
 } from "@conduit-ai/server-core";
-import type { CredentialFailureGuard } from "@conduit-ai/server-core/middleware";
+import type { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { keyDigest, newKeySecret } from "../key-secret.js";
 import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
 import type { GovernanceStore, SpendFigures } from "../store/governance-store.js";

@@ -8,7 +8,7 @@ import {
   ServerValidationError,
   outputLimitOf,
 } from "@conduit-ai/server-core";
-import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/middleware";
+import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/internal";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import type { DataStreamEvent, GateAdmission, GenerateRequest, Runtime, RuntimeCallContext, TokenUsage } from "@conduit-ai/server-core";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { credentialOf } from "../key-secret.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import {
   type Gate,
   type GateAdmission,

@@ -1,4 +1,4 @@
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import { type PriceTable, type TokenPrice, mostExpensivePrice, priceOf, vendorFamilyOf } from "@conduit-ai/server-core";
 
 /** What a model without a row in the price table costs (`keys.unpricedModels`). */

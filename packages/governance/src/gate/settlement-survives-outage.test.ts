@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_PRICES, type GateAdmission, type GateRefusal, mergePrices } from "@conduit-ai/server-core";
-import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyDigest, newKeySecret } from "../key-secret.js";

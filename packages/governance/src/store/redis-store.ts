@@ -1,4 +1,4 @@
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import type { Cluster, Redis } from "ioredis";
 import { RedisOutbox } from "../outbox/redis-outbox.js";
 import type { KeyRecord, TeamRecord } from "../records.js";

@@ -1,4 +1,4 @@
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 import type { KeyRecord } from "../records.js";
 import { WINDOW_COUNTER_GRACE_MS, type WindowClock } from "../windows.js";
 import type { AdmitInput, AdmitOutcome } from "./governance-store.js";

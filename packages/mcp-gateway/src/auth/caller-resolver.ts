@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Gate, GateIdentity, ServerContext } from "@conduit-ai/server-core";
-import { BoundedCache, parseAuthorization, secretDigest } from "@conduit-ai/server-core/middleware";
+import { BoundedCache, parseAuthorization, secretDigest } from "@conduit-ai/server-core/internal";
 import type { Caller } from "./caller.js";
 import type { OAuthResource } from "./oauth-resource.js";
 

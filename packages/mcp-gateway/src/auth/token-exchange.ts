@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 
 export interface TokenExchangerOptions {
   /** The authorization server's token endpoint; or `issuer`, whose OpenID configuration names it. */

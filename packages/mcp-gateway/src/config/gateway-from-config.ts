@@ -1,5 +1,5 @@
 import type { Gate } from "@conduit-ai/server-core";
-import type { RedisEvalClient } from "@conduit-ai/server-core/middleware";
+import type { RedisEvalClient } from "@conduit-ai/server-core/internal";
 import type { z } from "zod";
 import { type AuthProviderSettings, exchangerFromAuthProvider, oauthFromAuthProvider } from "../auth/auth-provider-oauth.js";
 import type { TokenExchanger } from "../auth/token-exchange.js";

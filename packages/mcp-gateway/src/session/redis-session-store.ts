@@ -1,5 +1,5 @@
 import { storeCall } from "@conduit-ai/server-core";
-import { type RedisEvalClient, whenConnected } from "@conduit-ai/server-core/middleware";
+import { type RedisEvalClient, whenConnected } from "@conduit-ai/server-core/internal";
 import type { McpSessionCore, McpSessionRecord, McpSessionStore, UpstreamSessionState } from "./session-store.js";
 
 // One hash per session: `core` (fixed at initialize), `level`, `u:<server>` (an upstream's session)

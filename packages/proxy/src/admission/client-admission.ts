@@ -1,5 +1,5 @@
 import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
-import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/middleware";
+import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "./gate-refusal.js";
 import { clientKeyRefusal } from "./client-auth.js";

@@ -1,5 +1,5 @@
 import { ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
-import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/middleware";
+import { DEFAULT_MAX_BODY_DEPTH, jsonDepthExceeds } from "@conduit-ai/server-core/internal";
 import { invalidRequest, OpenAIWireError } from "../wire/openai-chat/openai-wire-error.js";
 
 /**

@@ -1,5 +1,5 @@
 import { type RuntimeCallContext, importOptionalDependency } from "@conduit-ai/server-core";
-import { within } from "@conduit-ai/server-core/middleware";
+import { within } from "@conduit-ai/server-core/internal";
 
 /** The part of an `@conduit-ai/auth-providers` provider the runtime needs. */
 export interface RuntimeTokenProvider {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type SessionMessage, silentLogger } from "@conduit-ai/server-core";
-import { FAIL_FAST_REDIS_OPTIONS, slotPrefix } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS, slotPrefix } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";

@@ -1,5 +1,6 @@
 import { type SessionInfo, type SessionMessage, type SessionMessagesPage, storeCall } from "@conduit-ai/server-core";
-import { type PingableRedis, closeRedis, pingRedis, slotPrefix, whenConnected } from "@conduit-ai/server-core/middleware";
+import { closeRedis } from "@conduit-ai/server-core/middleware";
+import { type PingableRedis, pingRedis, slotPrefix, whenConnected } from "@conduit-ai/server-core/internal";
 import type { RuntimeRedis } from "../redis-client.js";
 import { type ConversationStore, normalizePage } from "./conversation-store.js";
 import { DEFAULT_MEMORY_LIMITS, DEFAULT_REDIS_SESSION_TTL_MS, type MemoryLimits } from "./memory-limits.js";

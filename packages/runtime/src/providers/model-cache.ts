@@ -1,4 +1,4 @@
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 
 /**
  * Model ids held per provider at most. Ids are checked against the provider's configured list

@@ -6,7 +6,8 @@ import {
   type UsageReport,
   storeCall,
 } from "@conduit-ai/server-core";
-import { closeRedis, hashTag, whenConnected } from "@conduit-ai/server-core/middleware";
+import { closeRedis } from "@conduit-ai/server-core/middleware";
+import { hashTag, whenConnected } from "@conduit-ai/server-core/internal";
 import type { RuntimeRedis } from "../redis-client.js";
 import { PriceTable } from "./price-table.js";
 import {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { UsageLedgerRecord } from "@conduit-ai/server-core";
-import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/middleware";
+import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";

@@ -1,4 +1,4 @@
-import type { RequestFeedEvent } from "@conduit-ai/server-core/middleware";
+import type { RequestFeedEvent } from "@conduit-ai/server-core/internal";
 import { useEffect, useState } from "preact/hooks";
 import { apiUrl } from "../api.js";
 import { Panel, Problem, Status } from "../components/common.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { slotPrefix } from "@conduit-ai/server-core/middleware";
+import { slotPrefix } from "@conduit-ai/server-core/internal";
 import type { TokenUsage } from "../../prices.js";
 import { type AccountState, type OAuthTokens, type PoolStore, type Quota, type UsageRow, emptyTotals } from "./pool-store.js";
 

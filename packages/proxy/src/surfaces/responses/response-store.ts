@@ -1,6 +1,6 @@
 import type { OutputItem } from "../../wire/openai-responses/response-object.js";
 import type { InputItem } from "../../wire/openai-responses/responses-request-schema.js";
-import { BoundedCache } from "@conduit-ai/server-core/middleware";
+import { BoundedCache } from "@conduit-ai/server-core/internal";
 
 /**
  * Where stored responses live, for `previous_response_id`: the whole conversation up to and
