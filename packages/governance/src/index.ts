@@ -54,7 +54,7 @@ export {
   roleAllows,
   strongestRole,
   teamOfRole,
-} from "./admin/admin-roles.js";
+} from "./roles/admin-roles.js";
 export { auditEventOf, withoutSecrets } from "./admin/admin-audit.js";
 export { auditCsv } from "./admin/audit-route.js";
 export type { AuditActor, AuditEvent, AuditQuery, AuditSink, StoredAuditEvent } from "./audit/audit-event.js";

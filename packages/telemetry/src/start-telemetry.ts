@@ -1,34 +1,14 @@
-import { type Environment, type TelemetryConfig, type TelemetrySettings, resolveTelemetrySettings } from "./settings/telemetry-settings.js";
+import type { StartTelemetryOptions, TelemetryHandle } from "./settings/telemetry-handle.js";
+import { resolveTelemetrySettings } from "./settings/telemetry-settings.js";
 
-export interface StartTelemetryOptions {
-  /** Where the `OTEL_*` variables are read (default `process.env`). */
-  environment?: Environment;
-  /** The `telemetry` config key; its fields override the variables, `false` turns tracing off. */
-  config?: TelemetryConfig | false;
-  /** `service.version` of the resource (e.g. the CLI's version). */
-  serviceVersion?: string;
-  /** Export problems and ignored settings (never with the export headers). */
-  onWarning?: (message: string) => void;
-  /** Send each span as soon as it ends instead of in batches (tests and short scripts). Default false. */
-  exportImmediately?: boolean;
-}
-
-/** A running tracer. */
-export interface TelemetryHandle {
-  readonly settings: TelemetrySettings;
-  /** Sends every span ended so far. */
-  forceFlush(): Promise<void>;
-  /** Sends what is left and removes the tracer (the tracing hook is a no-op again). */
-  shutdown(): Promise<void>;
-}
+export type { StartTelemetryOptions, TelemetryHandle };
 
 /**
  * Turns tracing on when the `OTEL_*` variables or the `telemetry` config key ask for it, exporting
  * OTLP over HTTP (protobuf or JSON) from Conduit's tracing hook: with the lean built-in engine
  * (`sdk: "conduit"`, default), which loads no OpenTelemetry module, or with an OpenTelemetry
  * tracer provider (`sdk: "opentelemetry"`, its SDK packages installed beside this one), imported
- * only then. Resolves
- * to `undefined` when tracing is off.
+ * only then. Resolves to `undefined` when tracing is off.
  *
  * @example
  * const telemetry = await startTelemetry({ config: conduitConfig.telemetry });

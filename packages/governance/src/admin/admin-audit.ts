@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ServerAdapterError, type ServerContext } from "@conduit-ai/server-core";
 import type { AuditEvent, AuditSink } from "../audit/audit-event.js";
-import type { AdminPrincipal } from "./admin-roles.js";
+import type { AdminPrincipal } from "../roles/admin-roles.js";
 import { isOutOfScope } from "./admin-scope.js";
 
 /** Fields that are, or would lead to, a secret: never in an audit entry's before/after. */

@@ -10,7 +10,7 @@ import {
 import type { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { AdminCheck, AdminVerdict } from "./admin-check.js";
-import type { AdminPrincipal } from "./admin-roles.js";
+import type { AdminPrincipal } from "../roles/admin-roles.js";
 
 /** Where the admin guard leaves the caller's principal for the routes (`ctx.state`). */
 const PRINCIPAL_STATE = "conduit.adminPrincipal";

@@ -1,6 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ServerContext } from "@conduit-ai/server-core";
-import { type AdminPermission, type AdminPrincipal, type AdminRole, parseAdminRole, roleAllows, strongestRole } from "./admin-roles.js";
+import {
+  type AdminPermission,
+  type AdminPrincipal,
+  type AdminRole,
+  parseAdminRole,
+  roleAllows,
+  strongestRole,
+} from "../roles/admin-roles.js";
 
 /** Who an admin request is: someone with a role on the admin API, someone authenticated without one, or nobody known. */
 export type AdminVerdict = "admin" | "forbidden" | "unauthenticated";

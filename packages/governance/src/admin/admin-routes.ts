@@ -20,7 +20,7 @@ import type { AuditSink } from "../audit/audit-event.js";
 import type { AdminCheck, AdminVerdict } from "./admin-check.js";
 import { adminAuthMiddleware, adminPrincipalOf } from "./admin-auth.js";
 import { type AuditedAct, audited } from "./admin-audit.js";
-import { type AdminPermission, type AdminPrincipal, requirePermission } from "./admin-roles.js";
+import { type AdminPermission, type AdminPrincipal, requirePermission } from "../roles/admin-roles.js";
 import { keyInScope, scopeOf, teamInScope, withinTeamPolicy } from "./admin-scope.js";
 import { auditRoute } from "./audit-route.js";
 import { adminStore, adminUsage } from "./admin-stores.js";

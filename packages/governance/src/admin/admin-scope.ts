@@ -1,6 +1,6 @@
 import { AuthorizationError, type ServerAdapterError, resourceNotFound } from "@conduit-ai/server-core";
 import type { KeyRecord, Limits, Policy, TeamRecord } from "../records.js";
-import { type AdminPrincipal, teamOfRole } from "./admin-roles.js";
+import { type AdminPrincipal, teamOfRole } from "../roles/admin-roles.js";
 
 const OUT_OF_SCOPE = Symbol.for("@conduit-ai/governance/out-of-scope");
 

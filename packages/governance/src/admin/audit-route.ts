@@ -1,6 +1,6 @@
 import { type RouteDefinition, type ServerContext, ServerAdapterError, defineRoute, rawResponse, storeCall } from "@conduit-ai/server-core";
 import type { AuditSink, StoredAuditEvent } from "../audit/audit-event.js";
-import type { AdminPermission, AdminPrincipal } from "./admin-roles.js";
+import type { AdminPermission, AdminPrincipal } from "../roles/admin-roles.js";
 import { scopeOf } from "./admin-scope.js";
 import { auditQuerySchema } from "./admin-schemas.js";
 

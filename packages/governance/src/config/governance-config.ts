@@ -1,6 +1,6 @@
 import { MAX_OUTPUT_TOKENS_LIMIT, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
-import { type AdminRole, parseAdminRole } from "../admin/admin-roles.js";
+import { type AdminRole, parseAdminRole } from "../roles/admin-roles.js";
 
 const adminKeySecret = z.string().min(32, "an admin key has at least 32 characters");
 const adminRole = z

@@ -1,7 +1,7 @@
 import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
-import { GateRefusedError } from "./gate-refusal.js";
+import { GateRefusedError } from "../wire/gate-refusal.js";
 import { clientKeyRefusal } from "./client-auth.js";
 
 /** What a surface knows of a call before it goes upstream. */

@@ -1,11 +1,4 @@
-import { ConfigurationError, type RouteDefinition, type RouteGroup, type ServerContext } from "@conduit-ai/server-core";
-import type { ClientAdmission } from "../admission/client-admission.js";
-import type { ProxyConfig } from "../config.js";
-import type { AccountPool } from "../pool/account-pool.js";
-import type { Relay } from "../relay/relay.js";
-import type { ModelTable } from "../routing/model-table.js";
-import type { ProxyTargets } from "../routing/targets.js";
-import type { RelayMessages } from "../targets/anthropic/messages-relay.js";
+import { ConfigurationError, type RouteDefinition, type RouteGroup } from "@conduit-ai/server-core";
 import { anthropicErrorShape } from "../wire/anthropic-messages/error-shape.js";
 import { openaiErrorShape } from "../wire/openai-chat/error-shape.js";
 import { createAccountsRoute } from "./accounts/accounts-route.js";
@@ -14,23 +7,9 @@ import { headersOf, searchOf } from "./client-request.js";
 import { createCountTokensRoute } from "./messages/count-tokens-route.js";
 import { createMessagesRoute } from "./messages/messages-route.js";
 import { createBaseUrlProbeRoutes } from "./probes/client-probes.js";
+import type { ProxyRouteDeps } from "./route-deps.js";
 
-export interface ProxyRouteDeps {
-  pool: AccountPool;
-  config: ProxyConfig;
-  relayMessages: RelayMessages;
-  /** The pool's relay to `/v1/messages/count_tokens`. */
-  relayCountTokens?: Relay;
-  isClientAllowed: (ctx: ServerContext) => boolean;
-  /** The `models` routing table (public names → targets and fallbacks). */
-  models: ModelTable;
-  /** What the routing table's names resolve to: the pool's Messages API and the runtime's providers. */
-  targets: ProxyTargets;
-  /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
-  admission: ClientAdmission;
-  onWarning?: (message: string) => void;
-  fetch?: typeof fetch;
-}
+export type { ProxyRouteDeps };
 
 /** The proxy's route groups for the surfaces asked for. */
 export function createProxyRouteGroups(

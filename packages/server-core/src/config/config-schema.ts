@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { builtOnce } from "../core/built-once.js";
+import { builtOnce } from "../core/lifecycle/built-once.js";
 import { SERVER_FRAMEWORKS } from "../contracts/http.js";
-import type { RateLimitStore } from "../middleware/rate-limit/rate-limit-store.js";
+import type { RateLimitStore } from "../contracts/rate-limit-store.js";
 
 const nonNegativeInt = builtOnce(() => z.number().int().nonnegative());
 const positiveInt = builtOnce(() => z.number().int().positive());

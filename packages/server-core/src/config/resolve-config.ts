@@ -4,7 +4,7 @@ import type { RequiredServerAdapterConfig, ServerAdapterConfig } from "../contra
 import type { ServerFramework } from "../contracts/http.js";
 import { ConfigurationError } from "../errors/server-errors.js";
 import { formatZodIssues } from "../errors/zod-issues.js";
-import { compileTrustProxy } from "../core/client-address.js";
+import { compileTrustProxy } from "../core/credentials/client-address.js";
 import { DEFAULT_SERVER_CONFIG } from "./defaults.js";
 import { serverAdapterConfigSchema, serverFrameworkSchema } from "./config-schema.js";
 

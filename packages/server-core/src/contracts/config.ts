@@ -1,4 +1,4 @@
-import type { RateLimitStore } from "../middleware/rate-limit/rate-limit-store.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
 import type { ServerContext } from "./context.js";
 import type { ServerFramework } from "./http.js";
 

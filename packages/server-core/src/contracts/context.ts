@@ -1,9 +1,8 @@
 import type { TraceSpan } from "./tracing.js";
-import type { HttpMethod, ResponseHeaders } from "./http.js";
-import type { MatchedRoute } from "./route-options.js";
+import type { HttpMethod, IncomingHeaders, ResponseHeaders } from "./http.js";
 
-/** Request headers as Node gives them: lower-case names. */
-export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;
+export type { IncomingHeaders };
+import type { MatchedRoute } from "./route-options.js";
 
 export type QueryValues = Record<string, string | string[]>;
 

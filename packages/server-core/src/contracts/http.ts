@@ -7,3 +7,6 @@ export type ServerFramework = (typeof SERVER_FRAMEWORKS)[number];
 
 /** Response headers as the core keeps them: lower-case names; arrays for repeated headers such as `set-cookie`. */
 export type ResponseHeaders = Record<string, string | string[]>;
+
+/** Request headers as Node gives them: lower-case names. */
+export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -4,7 +4,7 @@
  * in) is installed with `setTracing`, so the core and its siblings carry no tracing dependency
  * and pay one property read per request when tracing is off.
  */
-import type { IncomingHeaders } from "./context.js";
+import type { IncomingHeaders } from "./http.js";
 
 export type TraceAttributeValue = string | number | boolean | readonly string[] | readonly number[];
 

@@ -38,18 +38,18 @@ export { hashTag, slotPrefix } from "../middleware/redis/hash-tag.js";
 export { type PingableRedis, pingRedis } from "../middleware/redis/ping-redis.js";
 export { SAFE_REQUEST_ID } from "../middleware/request-id.js";
 export { servedOverHttps } from "../middleware/security-headers.js";
-export { MiddlewareStack } from "../core/middleware-stack.js";
+export { MiddlewareStack } from "../core/pipeline/middleware-stack.js";
 // One bounded LRU/TTL cache for every in-process cache, and the digest a secret is keyed by.
-export { BoundedCache, type BoundedCacheEntryOptions, type BoundedCacheOptions } from "../core/bounded-cache.js";
-export { secretDigest } from "../core/secret-digest.js";
-export { type Deadline, DeadlineQueue } from "../core/deadline-queue.js";
-export { within } from "../core/within.js";
-export { pathMatchesFilter } from "../core/path-pattern.js";
-export { isLoopbackAddress } from "../core/client-address.js";
-export { DEFAULT_MAX_BODY_DEPTH } from "../core/body-parser.js";
-export { jsonDepthExceeds } from "../core/json-depth.js";
+export { BoundedCache, type BoundedCacheEntryOptions, type BoundedCacheOptions } from "../core/cache/bounded-cache.js";
+export { secretDigest } from "../core/credentials/secret-digest.js";
+export { type Deadline, DeadlineQueue } from "../core/pipeline/deadline-queue.js";
+export { within } from "../core/pipeline/within.js";
+export { pathMatchesFilter } from "../core/pipeline/path-pattern.js";
+export { isLoopbackAddress } from "../core/credentials/client-address.js";
+export { DEFAULT_MAX_BODY_DEPTH } from "../core/body/body-parser.js";
+export { jsonDepthExceeds } from "../core/body/json-depth.js";
 // One credential rule (header, cookie, query) for HTTP and the WebSocket upgrade.
-export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "../core/credentials.js";
+export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "../core/credentials/credentials.js";
 export {
   type CredentialRule,
   type CredentialScheme,
@@ -58,7 +58,7 @@ export {
   credentialSourceOf,
   defaultCredentialHeader,
   readCredential,
-} from "../core/credential-rule.js";
+} from "../core/credentials/credential-rule.js";
 export { callTokenOf, setCallToken } from "../routes/call-token.js";
 export { type HealthSource, checkReadiness } from "../routes/health-status.js";
 // How `/api` runtime calls ended, for a gatekeeper such as governance.
@@ -69,7 +69,7 @@ export {
   observedCall,
   observedStream,
   reportRuntimeCall,
-} from "../core/runtime-call-observer.js";
+} from "../core/pipeline/runtime-call-observer.js";
 // The live request feed (the operator console's "Live requests").
 export {
   type RequestFeedAnnotation,
@@ -79,4 +79,4 @@ export {
   annotateRequestFeed,
   createRequestFeedMiddleware,
   installRequestFeed,
-} from "../core/request-feed.js";
+} from "../core/pipeline/request-feed.js";

@@ -1,7 +1,7 @@
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RouteDefinition } from "../contracts/route.js";
 import type { MetricsConfig } from "../contracts/config.js";
-import { joinPaths } from "../core/path-pattern.js";
+import { joinPaths } from "../core/pipeline/path-pattern.js";
 import { createMetricsAccessMiddleware } from "./metrics-access.js";
 import { createMetricsMiddleware } from "./metrics-middleware.js";
 import { createMetricsRoute } from "./metrics-route.js";

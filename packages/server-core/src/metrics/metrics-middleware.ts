@@ -1,8 +1,8 @@
-import { performance } from "../core/clock.js";
+import { performance } from "../core/pipeline/clock.js";
 import type { ResponseBody, ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { middlewareFromHooks } from "../core/middleware-hooks.js";
-import { isAsyncIterable } from "../core/raw-response.js";
+import { middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
+import { isAsyncIterable } from "../core/pipeline/raw-response.js";
 import { wrapError } from "../errors/wrap-error.js";
 import type { ServerMetrics } from "./server-metrics.js";
 

@@ -1,6 +1,6 @@
 import type { IncomingHeaders } from "../contracts/context.js";
 import { defineRoute, type RouteDefinition } from "../contracts/route.js";
-import { rawResponse } from "../core/raw-response.js";
+import { rawResponse } from "../core/pipeline/raw-response.js";
 import { documentRawResponse } from "../openapi/raw-route.js";
 import { metricsForScope, metricsScopeOf } from "./metrics-access.js";
 import { formatPrometheusText } from "./prometheus-text.js";

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { rawResponse } from "../core/raw-response.js";
+import { rawResponse } from "../core/pipeline/raw-response.js";
 import { createCompressionMiddleware, negotiateEncoding } from "./compression.js";
 import { createTestApp } from "../testing/test-kit.js";
 

@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, deflate, gzip } from "node:zlib";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { middlewareFromHooks } from "../core/middleware-hooks.js";
+import { middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
 
 export type CompressionEncoding = "br" | "gzip" | "deflate";
 

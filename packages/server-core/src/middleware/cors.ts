@@ -2,7 +2,7 @@ import type { CORSConfig, CORSOriginFunction, CORSOriginMatcher } from "../contr
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RouteOptions } from "../contracts/route-options.js";
-import { ANSWERED, PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
+import { ANSWERED, PASSED_ON, middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
 import { ConfigurationError } from "../errors/server-errors.js";
 
 const DEFAULT_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];

@@ -1,7 +1,7 @@
 import type { RequiredServerAdapterConfig } from "../contracts/config.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import type { Logger } from "../core/logger.js";
-import type { RouteTable } from "../core/route-table.js";
+import type { Logger } from "../core/lifecycle/logger.js";
+import type { RouteTable } from "../core/pipeline/route-table.js";
 import { createCompressionMiddleware } from "./compression.js";
 import { createCorsMiddleware } from "./cors.js";
 import { createErrorHandlingMiddleware } from "./error-handling.js";

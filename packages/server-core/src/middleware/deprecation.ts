@@ -1,6 +1,6 @@
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { pathMatchesFilter } from "../core/path-pattern.js";
+import { pathMatchesFilter } from "../core/pipeline/path-pattern.js";
 
 export interface DeprecatedRoute {
   /** Exact path, or a prefix ending in `*` (as sent, e.g. `/api/v1/*`). */

@@ -1,8 +1,8 @@
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { TAKES_PART, middlewareFromHooks } from "../core/middleware-hooks.js";
-import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "../core/error-handling-state.js";
-import type { Logger } from "../core/logger.js";
+import { TAKES_PART, middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
+import { ERROR_HANDLING_STATE_KEY, type RequestErrorHandling } from "../core/errors/error-handling-state.js";
+import type { Logger } from "../core/lifecycle/logger.js";
 import type { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { wrapPipelineError } from "../errors/wrap-error.js";
 import { requestLogger } from "./logging/request-logger.js";

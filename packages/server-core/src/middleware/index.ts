@@ -22,7 +22,7 @@ export {
 } from "./logging/logging.js";
 export { RequestLogger, requestLogger } from "./logging/request-logger.js";
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from "./rate-limit/memory-rate-limit-store.js";
-export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit/rate-limit-store.js";
+export type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "../contracts/rate-limit-store.js";
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit/redis-rate-limit-store.js";
 export { type TokenBucketRateLimitOptions, createTokenBucketRateLimitMiddleware } from "./rate-limit/token-bucket-rate-limit.js";
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pathMatchesFilter } from "../core/path-pattern.js";
+import { pathMatchesFilter } from "../core/pipeline/path-pattern.js";
 import { matchesPathPrefix, prefixFilters } from "./path-prefix.js";
 
 describe("prefixFilters", () => {

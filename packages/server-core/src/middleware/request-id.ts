@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
+import { PASSED_ON, middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
 
 /** Only ids that cannot smuggle anything into logs or headers are honored (same rule as the core). */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

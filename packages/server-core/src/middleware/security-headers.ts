@@ -1,6 +1,6 @@
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { PASSED_ON, middlewareFromHooks } from "../core/middleware-hooks.js";
+import { PASSED_ON, middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
 
 /** Each header's value, or `false` to leave it out. */
 export interface SecurityHeadersOptions {

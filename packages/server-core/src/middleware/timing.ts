@@ -1,7 +1,7 @@
-import { performance } from "../core/clock.js";
+import { performance } from "../core/pipeline/clock.js";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
-import { middlewareFromHooks } from "../core/middleware-hooks.js";
+import { middlewareFromHooks } from "../core/pipeline/middleware-hooks.js";
 
 export interface TimingOptions {
   /** Header with the duration, e.g. `12.34ms` (default `X-Response-Time`). */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { LingerOptions } from "../core/request-handler.js";
+import type { LingerOptions } from "../core/pipeline/request-handler.js";
 
 /**
  * Lingering close (as Apache and nginx do it) for an answer that closes the connection while

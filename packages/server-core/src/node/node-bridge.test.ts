@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { OutgoingResponse } from "../core/request-handler.js";
+import type { OutgoingResponse } from "../core/pipeline/request-handler.js";
 import { writeNodeResponse } from "./node-bridge.js";
 
 interface Trace {

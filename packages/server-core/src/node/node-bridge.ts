@@ -1,8 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { RegisteredRoute } from "../contracts/route.js";
-import type { BodySource } from "../core/body-parser.js";
-import { lastResortErrorJson } from "../core/envelope.js";
-import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/request-handler.js";
+import type { BodySource } from "../core/body/body-parser.js";
+import { lastResortErrorJson } from "../core/errors/envelope.js";
+import type { IncomingRequest, OutgoingResponse, RequestHandler } from "../core/pipeline/request-handler.js";
 import { lingerBeforeClose } from "./lingering-close.js";
 
 export interface NodeRequestOptions {

@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { BaseServerAdapter } from "../core/base-adapter.js";
-import type { ServerTransport } from "../core/server-transport.js";
-import { stopListening } from "../core/shutdown-steps.js";
+import { BaseServerAdapter } from "../adapter/base-adapter.js";
+import type { ServerTransport } from "../core/lifecycle/server-transport.js";
+import { stopListening } from "../core/lifecycle/shutdown-steps.js";
 import { guardNodeServer } from "./server-guards.js";
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { errorBodyJson, errorResponse } from "../core/envelope.js";
-import type { RequestHandler } from "../core/request-handler.js";
+import { errorBodyJson, errorResponse } from "../core/errors/envelope.js";
+import type { RequestHandler } from "../core/pipeline/request-handler.js";
 import { ErrorCode } from "../errors/codes.js";
 import { ServerAdapterError } from "../errors/server-adapter-error.js";
 import { ServerValidationError, TimeoutError, methodNotAllowed } from "../errors/server-errors.js";

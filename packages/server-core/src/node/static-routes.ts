@@ -3,7 +3,7 @@ import { extname, join, relative, sep } from "node:path";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RouteDefinition, RouteGroup } from "../contracts/route.js";
-import { rawResponse } from "../core/raw-response.js";
+import { rawResponse } from "../core/pipeline/raw-response.js";
 import { resourceNotFound } from "../routes/route-support.js";
 
 /** Content types by extension; a file with any other extension is never served. */

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AuthenticatedUser, ServerContext } from "../contracts/context.js";
 import type { TrustProxyConfig } from "../contracts/config.js";
-import { compileTrustProxy } from "../core/client-address.js";
-import { RequestContext } from "../core/request-context.js";
+import { compileTrustProxy } from "../core/credentials/client-address.js";
+import { RequestContext } from "../core/pipeline/request-context.js";
 
 /**
  * A `ServerContext` for a request that never enters the HTTP pipeline (a WebSocket upgrade,

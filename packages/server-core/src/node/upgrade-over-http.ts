@@ -1,6 +1,6 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import type { RequestHandler } from "../core/request-handler.js";
+import type { RequestHandler } from "../core/pipeline/request-handler.js";
 import { toIncomingRequest } from "./node-bridge.js";
 
 /** A streamed answer to an upgrade is cut here: the socket is written once, not piped. */

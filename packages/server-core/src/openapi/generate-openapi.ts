@@ -11,7 +11,7 @@ import type {
 import type { z } from "zod";
 import type { RegisteredRoute, RouteDefinition } from "../contracts/route.js";
 import type { JsonSchema, OpenAPIDocument } from "./openapi-document.js";
-import { joinPaths } from "../core/path-pattern.js";
+import { joinPaths } from "../core/pipeline/path-pattern.js";
 import { VERSION } from "../version.js";
 import { envelopeComponents, errorResponseComponents } from "./envelope-schemas.js";
 import { routeOperation, toOpenApiPath } from "./route-operation.js";

@@ -1,6 +1,6 @@
 import { readFile, readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { optionalDependencyDirectory } from "../core/optional-dependency.js";
+import { optionalDependencyDirectory } from "../core/lifecycle/optional-dependency.js";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",

@@ -2,11 +2,11 @@ import { defineRoute, type RouteGroup } from "../contracts/route.js";
 import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
 import { embedManyResponseSchema, embedResponseSchema, generateResponseSchema, providersResponseSchema } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
-import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } from "../core/ui-message-stream.js";
-import { observedCall, observedStream } from "../core/runtime-call-observer.js";
+import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } from "../core/streams/ui-message-stream.js";
+import { observedCall, observedStream } from "../core/pipeline/runtime-call-observer.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
-import { ENVELOPE_METADATA_STATE } from "../core/envelope.js";
+import { ENVELOPE_METADATA_STATE } from "../core/errors/envelope.js";
 
 /** Response header of `/agent/execute` and `/agent/generate` when the conversation store was down (`unavailable`). */
 export const MEMORY_HEADER = "x-conduit-memory";

@@ -1,5 +1,5 @@
 import type { RouteDefinition } from "../contracts/route.js";
-import { rawResponse } from "../core/raw-response.js";
+import { rawResponse } from "../core/pipeline/raw-response.js";
 import { VERSION } from "../version.js";
 import { type HealthSource, checkReadiness, processUptimeSeconds } from "./health-status.js";
 

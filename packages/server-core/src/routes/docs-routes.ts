@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineRoute, type RegisteredRoute, type RouteDefinition, type RouteGroup } from "../contracts/route.js";
-import { joinPaths } from "../core/path-pattern.js";
-import { loadOptionalDependency, requireInstalled } from "../core/optional-dependency.js";
-import { rawResponse } from "../core/raw-response.js";
+import { joinPaths } from "../core/pipeline/path-pattern.js";
+import { loadOptionalDependency, requireInstalled } from "../core/lifecycle/optional-dependency.js";
+import { rawResponse } from "../core/pipeline/raw-response.js";
 import { generateOpenAPIDocument, type OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
 import { documentRawResponse } from "../openapi/raw-route.js";
 import { DOCS_FEATURE, readSwaggerUiAsset, swaggerUiDirectory, swaggerUiInitializer, swaggerUiPage } from "../openapi/swagger-ui-assets.js";

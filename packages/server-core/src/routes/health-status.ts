@@ -1,6 +1,6 @@
 import type { ServerLifecycleState } from "../contracts/lifecycle.js";
 import type { DependencyHealth, Runtime } from "../contracts/runtime.js";
-import { uptimeClock } from "../core/clock.js";
+import { uptimeClock } from "../core/pipeline/clock.js";
 
 /** What health routes need to know about the server they run in. */
 export interface HealthSource {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { builtOnce } from "../core/built-once.js";
+import { builtOnce } from "../core/lifecycle/built-once.js";
 
 /**
  * Schemas of the success envelope's `data` for the built-in groups (issue 5 "Response

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { builtOnce } from "../core/built-once.js";
+import { builtOnce } from "../core/lifecycle/built-once.js";
 
 /**
  * Request schemas of the built-in route groups. One source for both the core's

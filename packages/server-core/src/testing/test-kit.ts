@@ -2,8 +2,8 @@ import type { ServerAdapterConfig } from "../contracts/config.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import type { RouteDefinition } from "../contracts/route.js";
 import type { Runtime } from "../contracts/runtime.js";
-import { type AdapterOptions, BaseServerAdapter } from "../core/base-adapter.js";
-import type { OutgoingResponse } from "../core/request-handler.js";
+import { type AdapterOptions, BaseServerAdapter } from "../adapter/base-adapter.js";
+import type { OutgoingResponse } from "../core/pipeline/request-handler.js";
 
 /** An adapter without a framework, for unit tests that drive the core's pipeline without a socket. */
 class SocketlessAdapter extends BaseServerAdapter<null> {

@@ -4,8 +4,8 @@
  * their redaction hook.
  */
 export * from "./web-bridge.js";
-export { type SseFrame, formatSseComment, formatSseFrame } from "../core/sse-frame.js";
-export { formatNdjsonLine } from "../core/ndjson-line.js";
+export { type SseFrame, formatSseComment, formatSseFrame } from "../core/streams/sse-frame.js";
+export { formatNdjsonLine } from "../core/streams/ndjson-line.js";
 export {
   type EncodeStreamOptions,
   type EventStreamFormat,
@@ -18,7 +18,7 @@ export {
   negotiateStreamFormat,
   streamHeaders,
   toStreamEvent,
-} from "../core/stream-encoding.js";
+} from "../core/streams/stream-encoding.js";
 export {
   DEFAULT_REDACTED_FIELDS,
   DEFAULT_REDACTION_PLACEHOLDER,
@@ -27,7 +27,7 @@ export {
   createStreamRedactor,
   redactStreamEvent,
   streamEventTransformFor,
-} from "../core/stream-redaction.js";
+} from "../core/streams/stream-redaction.js";
 export {
   UI_MESSAGE_STREAM_FORMAT,
   UI_MESSAGE_STREAM_HEADERS,
@@ -35,5 +35,5 @@ export {
   UiMessageStreamEncoder,
   fromUiChatRequest,
   wantsUiMessageStream,
-} from "../core/ui-message-stream.js";
-export { STREAM_KEEP_ALIVE_MS } from "../core/event-stream-response.js";
+} from "../core/streams/ui-message-stream.js";
+export { STREAM_KEEP_ALIVE_MS } from "../core/streams/event-stream-response.js";

@@ -1,6 +1,6 @@
 import type { RegisteredRoute } from "../contracts/route.js";
-import { lastResortErrorJson } from "../core/envelope.js";
-import type { OutgoingResponse, RequestHandler } from "../core/request-handler.js";
+import { lastResortErrorJson } from "../core/errors/envelope.js";
+import type { OutgoingResponse, RequestHandler } from "../core/pipeline/request-handler.js";
 
 const encoder = new TextEncoder();
 

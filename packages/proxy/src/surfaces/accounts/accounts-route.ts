@@ -1,6 +1,6 @@
 import type { RouteDefinition, ServerContext } from "@conduit-ai/server-core";
 import { clientKeyError } from "../../admission/client-auth.js";
-import type { ProxyRouteDeps } from "../proxy-routes.js";
+import type { ProxyRouteDeps } from "../route-deps.js";
 
 /** `GET /accounts`: one row per account, no secret. */
 export function createAccountsRoute(deps: ProxyRouteDeps): RouteDefinition {

@@ -2,7 +2,7 @@ import type { RouteDefinition, ServerContext } from "@conduit-ai/server-core";
 import { clientKeyError } from "../../admission/client-auth.js";
 import { parseRateLimitHeaders } from "../../wire/anthropic-messages/rate-limit-headers.js";
 import { credentialHeaders } from "../../wire/anthropic-messages/request-headers.js";
-import type { ProxyRouteDeps } from "../proxy-routes.js";
+import type { ProxyRouteDeps } from "../route-deps.js";
 
 /**
  * `GET /limits`: quota per account. Live by default (a one-token request per usable account

@@ -14,7 +14,7 @@ import { modelsReachedBy } from "../../routing/model-table.js";
 import { targetOf } from "../../routing/targets.js";
 import { topLevelModelOf } from "../../wire/anthropic-messages/body-model.js";
 import { headersOf, searchOf } from "../client-request.js";
-import type { ProxyRouteDeps } from "../proxy-routes.js";
+import type { ProxyRouteDeps } from "../route-deps.js";
 import { messagesResponseOf } from "./messages-encoder.js";
 
 /** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */

@@ -1,5 +1,5 @@
 import type { ErrorShape, ServerAdapterError } from "@conduit-ai/server-core";
-import { gateRefusalOf } from "../../admission/gate-refusal.js";
+import { gateRefusalOf } from "../gate-refusal.js";
 import { retryHint } from "../../relay/final-status.js";
 
 /** OpenAI's `type` and `code` for a status. */

@@ -1,4 +1,4 @@
-import { BoundedCache } from "../../core/bounded-cache.js";
+import { BoundedCache } from "../../core/cache/bounded-cache.js";
 import type { CacheEntry, CacheStore } from "./cache-store.js";
 
 /**

@@ -1,10 +1,10 @@
-import { performance } from "../../core/clock.js";
+import { performance } from "../../core/pipeline/clock.js";
 import type { DestinationStream, Logger as PinoLogger } from "pino";
 import type { LogLevel } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
-import { PASSED_ON, TAKES_PART, middlewareFromHooks } from "../../core/middleware-hooks.js";
-import { loadOptionalDependency } from "../../core/optional-dependency.js";
+import { PASSED_ON, TAKES_PART, middlewareFromHooks } from "../../core/pipeline/middleware-hooks.js";
+import { loadOptionalDependency } from "../../core/lifecycle/optional-dependency.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { matchesPathPrefix, prefixFilters } from "../path-prefix.js";
 import { type QueryValueLogging, REDACTED, REDACT_PATHS, redactedUrl } from "./redact.js";

@@ -1,6 +1,6 @@
 import type { Logger as PinoLogger } from "pino";
 import type { ServerContext } from "../../contracts/context.js";
-import type { Logger } from "../../core/logger.js";
+import type { Logger } from "../../core/lifecycle/logger.js";
 
 /** `ctx.state` key of the per-request logger (bound to the request id) set by the logging middleware. */
 export const REQUEST_LOGGER_STATE_KEY = "conduit.logger";

@@ -1,6 +1,6 @@
 import type { TrustProxyConfig } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
-import { compileTrustProxy, resolveClientAddress } from "../../core/client-address.js";
+import { compileTrustProxy, resolveClientAddress } from "../../core/credentials/client-address.js";
 
 /**
  * The client's address as a rate-limit key: `ctx.clientAddress` (the server's

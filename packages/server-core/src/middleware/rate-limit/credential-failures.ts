@@ -3,10 +3,10 @@ import type { ServerContext } from "../../contracts/context.js";
 import { ErrorCategory } from "../../errors/codes.js";
 import { ServerAdapterError } from "../../errors/server-adapter-error.js";
 import { StoreUnavailableError, storeCall } from "../../errors/store-unavailable.js";
-import { BoundedCache } from "../../core/bounded-cache.js";
+import { BoundedCache } from "../../core/cache/bounded-cache.js";
 import { clientKey } from "./client-key.js";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store.js";
-import type { RateLimitStore, WindowCheck } from "./rate-limit-store.js";
+import type { RateLimitStore, WindowCheck } from "../../contracts/rate-limit-store.js";
 
 export interface CredentialFailureGuardOptions {
   /** Where the counts live: memory (default) or `RedisRateLimitStore`, shared by every process on it. */

@@ -1,4 +1,4 @@
-import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit-store.js";
+import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "../../contracts/rate-limit-store.js";
 
 interface WindowEntry {
   kind: "window";

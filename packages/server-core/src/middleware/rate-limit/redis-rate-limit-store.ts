@@ -1,7 +1,7 @@
 import { storeCall } from "../../errors/store-unavailable.js";
 import { type RedisEvalClient, runScript, whenConnected } from "../redis-client.js";
 import { type PingableRedis, pingRedis } from "../redis/ping-redis.js";
-import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "./rate-limit-store.js";
+import type { BucketCheck, BucketResult, RateLimitStore, WindowCheck, WindowResult } from "../../contracts/rate-limit-store.js";
 
 /*
  * Each check is ONE Lua script, so the read, the decision and the write are atomic on the

@@ -1,7 +1,7 @@
 import type { DependencyHealth } from "../../contracts/runtime.js";
-import type { Logger } from "../../core/logger.js";
+import type { Logger } from "../../core/lifecycle/logger.js";
 import { StoreUnavailableError, isStoreUnavailable } from "../../errors/store-unavailable.js";
-import type { RateLimitStore } from "./rate-limit-store.js";
+import type { RateLimitStore } from "../../contracts/rate-limit-store.js";
 
 /** How often a limiter running open repeats its warning while the store stays down. */
 const WARN_EVERY_MS = 30_000;

@@ -1,9 +1,9 @@
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
-import { compileTrustProxy } from "../../core/client-address.js";
+import { compileTrustProxy } from "../../core/credentials/client-address.js";
 import { clientKey } from "./client-key.js";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store.js";
-import type { RateLimitStore } from "./rate-limit-store.js";
+import type { RateLimitStore } from "../../contracts/rate-limit-store.js";
 import { StoreGuard } from "./store-guard.js";
 import { type RateLimitOptions, rejectRequest, setRateLimitHeaders } from "./window-rate-limit.js";
 

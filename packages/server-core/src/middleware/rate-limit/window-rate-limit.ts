@@ -1,6 +1,6 @@
 import type { ServerContext } from "../../contracts/context.js";
 import type { MiddlewareDefinition } from "../../contracts/middleware.js";
-import { PASSED_ON, middlewareFromHooks } from "../../core/middleware-hooks.js";
+import { PASSED_ON, middlewareFromHooks } from "../../core/pipeline/middleware-hooks.js";
 import { prefixFilters } from "../path-prefix.js";
 import { type RateLimiter, type RateLimiterOptions, createRateLimiter, setRateLimitHeaders } from "./rate-limiter.js";
 

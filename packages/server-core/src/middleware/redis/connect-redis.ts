@@ -1,5 +1,5 @@
-import type { Logger } from "../../core/logger.js";
-import { loadOptionalDependency } from "../../core/optional-dependency.js";
+import type { Logger } from "../../core/lifecycle/logger.js";
+import { loadOptionalDependency } from "../../core/lifecycle/optional-dependency.js";
 import { FAIL_FAST_REDIS_OPTIONS, type RedisEvalClient } from "../redis-client.js";
 import { type RedisTopology, describeRedisTopology } from "./redis-topology.js";
 

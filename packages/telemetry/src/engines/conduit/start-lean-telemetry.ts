@@ -1,5 +1,5 @@
 import { setTracing } from "@conduit-ai/server-core";
-import type { StartTelemetryOptions, TelemetryHandle } from "../../start-telemetry.js";
+import type { StartTelemetryOptions, TelemetryHandle } from "../../settings/telemetry-handle.js";
 import type { Environment, TelemetrySettings } from "../../settings/telemetry-settings.js";
 import { BatchExporter, batchOptionsFrom } from "./batch-exporter.js";
 import { LeanTracing } from "./lean-tracing.js";

@@ -1,5 +1,5 @@
 import { setTracing } from "@conduit-ai/server-core";
-import type { StartTelemetryOptions, TelemetryHandle } from "../../start-telemetry.js";
+import type { StartTelemetryOptions, TelemetryHandle } from "../../settings/telemetry-handle.js";
 import type { Environment, TelemetrySettings } from "../../settings/telemetry-settings.js";
 import { VERSION } from "../../version.js";
 import { batchOptionsFrom } from "../conduit/batch-exporter.js";
