@@ -111,15 +111,15 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     const act = deps.accounts?.[action];
     if (act === undefined) throw notAvailable("Account control");
     const id = (ctx.params as { id: string }).id;
-    const record = (outcome: "success" | "failure") =>
+    const record = async (outcome: "success" | "failure") =>
       deps.audit?.append(consoleAuditEvent(ctx, principal, { action: `account.${action}`, target: { type: "account", id } }, outcome));
     try {
       await act.call(deps.accounts, id);
     } catch (error) {
-      record("failure");
+      await record("failure");
       throw error;
     }
-    record("success");
+    await record("success");
     return { id, status: action === "disable" ? "disabled" : "active" };
   };
   const noStore = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };

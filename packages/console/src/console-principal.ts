@@ -39,7 +39,8 @@ export interface ConsoleAuditEvent {
 
 /** Where the console's acts go: governance's audit sink (`governance.audit`). */
 export interface ConsoleAuditLog {
-  append(event: ConsoleAuditEvent): void;
+  /** Awaited before the act's answer (governance's Redis outbox makes the event durable then); never rejects. */
+  append(event: ConsoleAuditEvent): void | Promise<void>;
 }
 
 /** An actor for a sign-in that named nobody (a refused credential): never the credential, nor a digest of it. */

@@ -67,16 +67,16 @@ export class ConsoleSessions {
   async signIn(ctx: ServerContext, credential: unknown): Promise<ConsoleSession> {
     const invalid = () => new ServerAdapterError("That admin credential is not valid", { code: "INVALID_CREDENTIAL", statusCode: 401 });
     if (typeof credential !== "string" || credential.length === 0 || credential.length > 4096) {
-      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
+      await this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
       throw invalid();
     }
-    const attempt = await this.failures.check(ctx, credential).catch((error: unknown) => {
-      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "denied");
+    const attempt = await this.failures.check(ctx, credential).catch(async (error: unknown) => {
+      await this.record(ctx, UNKNOWN_ACTOR, "console.signin", "denied");
       throw error;
     });
     const principal = await this.verify(credential);
     if (!principal) {
-      this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
+      await this.record(ctx, UNKNOWN_ACTOR, "console.signin", "failure");
       await this.failures.failed(attempt);
       throw invalid();
     }
@@ -84,7 +84,7 @@ export class ConsoleSessions {
     const digest = credentialDigest(credential);
     this.remember(digest, credential);
     const session = await this.open(ctx, { credentialDigest: digest });
-    this.record(ctx, principal, "console.signin", "success");
+    await this.record(ctx, principal, "console.signin", "success");
     return session;
   }
 
@@ -94,13 +94,18 @@ export class ConsoleSessions {
    */
   async signInAs(ctx: ServerContext, principal: ConsolePrincipal, provider: string): Promise<ConsoleSession> {
     const session = await this.open(ctx, { principal, provider });
-    this.record(ctx, principal, "console.signin", "success", { provider });
+    await this.record(ctx, principal, "console.signin", "success", { provider });
     return session;
   }
 
   /** Records a refused single sign-on (no role mapped, a bad callback): who, when known, and why. */
-  refused(ctx: ServerContext, actor: Pick<ConsolePrincipal, "kind" | "id" | "hint"> | undefined, reason: string, provider: string): void {
-    this.record(ctx, actor ?? UNKNOWN_ACTOR, "console.signin", "failure", { provider, reason });
+  refused(
+    ctx: ServerContext,
+    actor: Pick<ConsolePrincipal, "kind" | "id" | "hint"> | undefined,
+    reason: string,
+    provider: string,
+  ): Promise<void> {
+    return this.record(ctx, actor ?? UNKNOWN_ACTOR, "console.signin", "failure", { provider, reason });
   }
 
   /** The failed-sign-in guard the single sign-on callback shares with the credential form. */
@@ -114,7 +119,7 @@ export class ConsoleSessions {
     const id = readCookie(ctx);
     if (isSessionId(id)) await this.stored(() => this.options.store.delete(sessionKey(id)));
     ctx.setHeader("set-cookie", sessionCookie(ctx, { id: "", path: this.options.path, maxAgeSeconds: 0 }));
-    if (current) this.record(ctx, current.principal, "console.signout", "success");
+    if (current) await this.record(ctx, current.principal, "console.signout", "success");
     return current?.session;
   }
 
@@ -137,9 +142,12 @@ export class ConsoleSessions {
     action: string,
     outcome: "success" | "denied" | "failure",
     after?: Record<string, string>,
-  ): void {
-    this.options.audit?.append(
-      consoleAuditEvent(ctx, actor, { action, target: { type: "console", id: this.options.path }, ...(after ? { after } : {}) }, outcome),
+  ): Promise<void> {
+    // Awaited by every caller: with governance's Redis outbox the event is durable before the answer.
+    return Promise.resolve(
+      this.options.audit?.append(
+        consoleAuditEvent(ctx, actor, { action, target: { type: "console", id: this.options.path }, ...(after ? { after } : {}) }, outcome),
+      ),
     );
   }
 

@@ -114,11 +114,11 @@ export function createSsoRoutes(options: {
       throw error;
     });
     if (attempt === undefined) {
-      sessions.refused(ctx, undefined, "too many failed sign-ins", sso.name);
+      await sessions.refused(ctx, undefined, "too many failed sign-ins", sso.name);
       return refusalPage(prefix, 429, "Too many failed sign-ins", "Too many failed sign-ins from this address; try again later.");
     }
     const refuse = async (status: number, title: string, message: string, actor?: Pick<ConsolePrincipal, "kind" | "id" | "hint">) => {
-      sessions.refused(ctx, actor, title, sso.name);
+      await sessions.refused(ctx, actor, title, sso.name);
       try {
         await sessions.failureGuard.failed(attempt);
       } catch {

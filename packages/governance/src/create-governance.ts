@@ -16,6 +16,7 @@ import type { Pool } from "pg";
 import { type AdminCheck, type AdminKeyEntry, createAdminCheck } from "./admin/admin-check.js";
 import type { AuditSink } from "./audit/audit-event.js";
 import { MemoryAuditSink } from "./audit/memory-audit-sink.js";
+import { OutboxAuditSink } from "./audit/outbox-audit-sink.js";
 import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
 import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
@@ -30,7 +31,7 @@ import { type OutboxEntry, RedisOutbox } from "./outbox/redis-outbox.js";
 import type { GovernanceStore } from "./store/governance-store.js";
 import { MemoryGovernanceStore } from "./store/memory-store.js";
 import { RedisOpenCalls } from "./store/redis-open-calls.js";
-import { USAGE_STREAM } from "./store/redis-keyspace.js";
+import { USAGE_STREAM, auditTagOf } from "./store/redis-keyspace.js";
 import { RedisGovernanceStore } from "./store/redis-store.js";
 import { MemoryUsageSink } from "./usage/memory-usage-sink.js";
 import { PostgresUsageSink } from "./usage/postgres-usage-sink.js";
@@ -53,7 +54,10 @@ export interface GovernanceOptions {
   pool?: Pool;
   /** Or any sink. */
   usage?: UsageSink;
-  /** The audit log's sink (default: PostgreSQL with `databaseUrl`/`pool`, else memory — lost on restart). */
+  /**
+   * The audit log's sink (default: PostgreSQL with `databaseUrl`/`pool` — with `keys.store: "redis"`
+   * each event goes through a Redis outbox before the admin answer — else memory, lost on restart).
+   */
   audit?: AuditSink;
   /**
    * Where an outage's overflow of audit events spills: this, else env `CONDUIT_AUDIT_SPILL_FILE`,
@@ -75,6 +79,8 @@ export interface GovernanceOptions {
   settlementSpillFile?: string;
   /** How often this process writes the usage events it recorded to the history (default 500 ms). */
   usageWriteIntervalMs?: number;
+  /** How often this process writes the audit events it recorded to PostgreSQL (default 500 ms). */
+  auditWriteIntervalMs?: number;
   /**
    * With Redis: how often a lost-call sweep runs (default 10 s; one process per period does it) —
    * it settles the calls of processes that died and drains the usage outboxes nobody drains.
@@ -170,9 +176,18 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
   }
   usage ??= new MemoryUsageSink();
   const auditSpillFile = options.auditSpillFile ?? (env.CONDUIT_AUDIT_SPILL_FILE || undefined);
-  const audit: AuditSink =
-    options.audit ??
-    (pool ? new PostgresAuditSink({ pool, onWarning, ...(auditSpillFile ? { spillFile: auditSpillFile } : {}) }) : new MemoryAuditSink());
+  // The audit table's writer; with Redis its events reach it through an outbox (below).
+  const auditTable =
+    !options.audit && pool
+      ? new PostgresAuditSink({
+          pool,
+          onWarning,
+          waitingElsewhere: () => auditOutbox?.drain.pending ?? 0,
+          ...(auditSpillFile ? { spillFile: auditSpillFile } : {}),
+          ...(options.auditWriteIntervalMs !== undefined ? { flushIntervalMs: options.auditWriteIntervalMs } : {}),
+        })
+      : undefined;
+  let auditOutbox: OutboxAuditSink | undefined;
   const listeners: Array<(event: UsageEvent) => void> = [];
   const onUsage = (event: UsageEvent) => {
     for (const listener of listeners) listener(event);
@@ -187,8 +202,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     // A durable history (a sink that writes): each usage event is kept in Redis by the settle
     // script itself and drained from there, so a process killed before its next write loses none.
     const writer = sink.write?.bind(sink);
-    const outbox = writer ? new RedisOutbox({ redis }) : undefined;
-    const redisStore = new RedisGovernanceStore({ redis, ...namespace, ...(outbox ? { outbox } : {}) });
+    const outbox = writer || auditTable ? new RedisOutbox({ redis }) : undefined;
+    const redisStore = new RedisGovernanceStore({ redis, ...namespace, ...(outbox && writer ? { outbox } : {}) });
     if (outbox && writer)
       usageDrain = new OutboxDrain({
         outbox,
@@ -196,11 +211,20 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
         write: (entries) => writer(usageEventsOf(entries, onWarning)),
         ...(options.usageWriteIntervalMs !== undefined ? { intervalMs: options.usageWriteIntervalMs } : {}),
       });
+    // The audit log likewise: each event is in Redis before the admin answer, drained by any process.
+    if (outbox && auditTable)
+      auditOutbox = new OutboxAuditSink({
+        outbox,
+        tag: auditTagOf(redisStore.namespace),
+        table: auditTable,
+        onWarning,
+        ...(options.auditWriteIntervalMs !== undefined ? { intervalMs: options.auditWriteIntervalMs } : {}),
+      });
     sweeper = new LostCallSweeper({
       store: redisStore,
       openCalls: new RedisOpenCalls({ redis, ...namespace }),
       usage: sink,
-      drains: usageDrain ? [usageDrain] : [],
+      drains: [...(usageDrain ? [usageDrain] : []), ...(auditOutbox ? [auditOutbox.drain] : [])],
       onUsage,
       onWarning,
       ...(options.sweepIntervalMs !== undefined ? { intervalMs: options.sweepIntervalMs } : {}),
@@ -208,6 +232,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     sweeper.start();
     store = redisStore;
   } else store = new MemoryGovernanceStore();
+  const audit: AuditSink = options.audit ?? auditOutbox ?? auditTable ?? new MemoryAuditSink();
   const defaultMaxOutputTokens = keys.defaultMaxOutputTokens ?? 4096;
   const gate = new GovernanceGate({
     store,

@@ -61,6 +61,7 @@ export type { AuditActor, AuditEvent, AuditQuery, AuditSink, StoredAuditEvent } 
 export { GENESIS_HASH, type ChainBreak, canonicalJson, chainHash, chained, verifyChain } from "./audit/audit-chain.js";
 export { MemoryAuditSink } from "./audit/memory-audit-sink.js";
 export { PostgresAuditSink, type PostgresAuditSinkOptions } from "./audit/postgres-audit-sink.js";
+export { OutboxAuditSink, type OutboxAuditSinkOptions } from "./audit/outbox-audit-sink.js";
 export { AUDIT_TABLE, ensureAuditTable, eventOfRow, insertChained, queryAuditTable } from "./audit/postgres-audit-table.js";
 export { type AuditVerification, verifyAuditDatabase, verifyAuditLog } from "./audit/verify-audit-log.js";
 export { adminPrincipalOf, admitAdminKeysPast } from "./admin/admin-auth.js";

@@ -61,7 +61,8 @@ export function auditEventOf(
 /**
  * Runs a state-changing admin act and appends exactly one audit event for it: `success` with
  * before/after, `denied` when the role or scope refused it (403/404), `failure` otherwise
- * (invalid, conflicting, a store outage); the error is rethrown unchanged. `act` is filled in by
+ * (invalid, conflicting, a store outage); the error is rethrown unchanged. The event is appended
+ * (awaited) before the act's answer or error goes back. `act` is filled in by
  * `run` as it learns (the record before, the team), so a refusal still names its target.
  */
 export async function audited<T>(
@@ -71,13 +72,15 @@ export async function audited<T>(
   act: AuditedAct,
   run: (act: AuditedAct) => Promise<T>,
 ): Promise<T> {
+  let result: T;
   try {
-    const result = await run(act);
-    audit.append(auditEventOf(ctx, principal, act, "success"));
-    return result;
+    result = await run(act);
   } catch (error) {
     const denied = (ServerAdapterError.isInstance(error) && error.statusCode === 403) || isOutOfScope(error);
-    audit.append(auditEventOf(ctx, principal, { ...act, after: undefined }, denied ? "denied" : "failure"));
+    await audit.append(auditEventOf(ctx, principal, { ...act, after: undefined }, denied ? "denied" : "failure"));
     throw error;
   }
+  // Awaited: with a Redis outbox the event is durable before the answer leaves.
+  await audit.append(auditEventOf(ctx, principal, act, "success"));
+  return result;
 }

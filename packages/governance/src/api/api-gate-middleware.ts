@@ -55,7 +55,7 @@ export function outputCapOf(body: { maxTokens?: unknown; model?: unknown } | und
 
 export interface ApiGateOptions {
   gate: Gate;
-  /** Output tokens charged when a stream ends before its usage (the reservation stands). */
+  /** Output tokens reserved when a request names no `maxTokens` (`keys.defaultMaxOutputTokens`). */
   defaultMaxOutputTokens: number;
   /** The server's request timeout (`config.timeout`): a call's lease lasts this long past it when its route names none. */
   timeoutMs?: number;
@@ -148,21 +148,21 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
       };
       observeRuntimeCall(ctx, (outcome) =>
         finish(() => {
-          if (outcome.failed && !outcome.usage) return decision.release();
+          // A client that left makes the runtime end in an abort error: no failure of the call, whose reservation stands.
+          const failed = outcome.failed && !ctx.abortSignal.aborted;
+          if (failed && !outcome.usage) return decision.release();
           const usage = outcome.usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens };
-          annotateRequestFeed(ctx, {
-            model: outcome.model ?? model ?? "unknown",
-            inputTokens: usage.inputTokens,
-            outputTokens: usage.outputTokens,
-          });
-          return decision.settle({
-            model: outcome.model ?? model ?? "unknown",
-            ...(outcome.provider ? { target: `${outcome.provider}/${outcome.model ?? model ?? "unknown"}` } : {}),
-            inputTokens: usage.inputTokens,
-            outputTokens: usage.outputTokens,
-            status: outcome.failed ? 500 : 200,
+          const served = outcome.model ?? model ?? "unknown";
+          annotateRequestFeed(ctx, { model: served, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+          const named = {
+            model: served,
+            ...(outcome.provider ? { target: `${outcome.provider}/${served}` } : {}),
+            status: failed ? 500 : 200,
             latencyMs: performance.now() - started,
-          });
+          };
+          // A client gone before the stream's usage: the reservation stands, exactly as reserved.
+          if (!outcome.usage && decision.settleAtReservation) return decision.settleAtReservation(named);
+          return decision.settle({ ...named, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
         }),
       );
       try {

@@ -67,7 +67,11 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
           await settle(decision, result.model, result.usage, started, false).catch(() => undefined);
           return result;
         } catch (error) {
-          await decision.release().catch(() => undefined);
+          if (context?.signal?.aborted && decision.settleAtReservation) {
+            // Gone before the answer: the call may have reached its provider, so the reservation stands.
+            const named = request.model ? { model: request.model } : {};
+            await decision.settleAtReservation({ ...named, status: 499, latencyMs: performance.now() - started }).catch(() => undefined);
+          } else await decision.release().catch(() => undefined);
           throw error;
         }
       },
@@ -87,9 +91,14 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
               yield event;
             }
           } finally {
+            // A client that left makes the runtime end in an abort error: no failure of the call, whose reservation stands.
+            if (context?.signal?.aborted) failed = false;
             if (failed && !usage) await decision.release().catch(() => undefined);
-            else {
-              // A client gone before the finish: the reservation stands.
+            else if (!usage && decision.settleAtReservation) {
+              // A client gone before the finish: the reservation stands, exactly as reserved.
+              const named = request.model ? { model: request.model } : {};
+              await decision.settleAtReservation({ ...named, status: 200, latencyMs: performance.now() - started }).catch(() => undefined);
+            } else {
               const charged = usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens, totalTokens: 0 };
               await settle(decision, request.model ?? "unknown", charged, started, failed).catch(() => undefined);
             }

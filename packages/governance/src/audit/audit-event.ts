@@ -55,11 +55,15 @@ export interface AuditQuery {
   limit: number;
 }
 
-/** Where audit events go: memory (lost on restart) or PostgreSQL (durable, hash-chained). */
+/** Where audit events go: memory (lost on restart) or PostgreSQL (durable, hash-chained; with Redis through an outbox). */
 export interface AuditSink {
   readonly kind: "memory" | "postgres";
-  /** Never blocks the request: buffered, written later, never lost (a PostgreSQL outage spills to a file). */
-  append(event: AuditEvent): void;
+  /**
+   * Records an act; the caller awaits it before answering. Never rejects. With a Redis outbox it
+   * resolves once the event is in Redis (a process killed after its answer loses none); otherwise
+   * at once: buffered, written later (a PostgreSQL outage spills to a file).
+   */
+  append(event: AuditEvent): void | Promise<void>;
   query(query: AuditQuery): Promise<StoredAuditEvent[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;

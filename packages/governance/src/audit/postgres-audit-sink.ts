@@ -15,6 +15,8 @@ export interface PostgresAuditSinkOptions {
   spillFile?: string;
   batchSize?: number;
   flushIntervalMs?: number;
+  /** Events waiting for this table elsewhere (a Redis outbox, after a failed write): counted in `bufferedEvents`. */
+  waitingElsewhere?: () => number;
   onWarning?: (message: string) => void;
 }
 
@@ -28,8 +30,9 @@ const HEALTH_DEADLINE_MS = 1_000;
  * on recovery — in the order they were appended. Delivery is at least once; the event id is
  * unique and a known id is skipped, so nothing is recorded twice.
  *
- * The delivery half (buffer, spill file, timer) follows the usage sink's; the write half
- * (`insertChained`) is all that a shared durable outbox, drained by any process, would call.
+ * This is the delivery without Redis (buffer, spill file, timer: a SIGKILL loses what is still in
+ * memory). With Redis, `OutboxAuditSink` delivers through an outbox and hands its drained events
+ * to `write`, the same write half (`insertChained`).
  *
  * @example
  * const audit = new PostgresAuditSink({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
@@ -42,6 +45,7 @@ export class PostgresAuditSink implements AuditSink {
   readonly #spillFile: string;
   readonly #batchSize: number;
   readonly #onWarning: (message: string) => void;
+  readonly #waitingElsewhere: () => number;
   #buffer: AuditEvent[] = [];
   /** True until a spill file (this process's or a previous one's) has been replayed. */
   #spilled = true;
@@ -58,6 +62,7 @@ export class PostgresAuditSink implements AuditSink {
     this.#spillFile = options.spillFile ?? "conduit-audit-spill.ndjson";
     this.#batchSize = options.batchSize ?? 500;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#waitingElsewhere = options.waitingElsewhere ?? (() => 0);
     this.#timer = setInterval(() => void this.flush().catch(() => undefined), options.flushIntervalMs ?? 500);
     this.#timer.unref();
   }
@@ -94,6 +99,22 @@ export class PostgresAuditSink implements AuditSink {
   async #insert(events: AuditEvent[]): Promise<void> {
     await this.#ensureTable();
     await insertChained(this.#pool, events, this.#table);
+  }
+
+  /**
+   * Writes events delivered by someone else (a Redis outbox's drain) straight into the chain, in
+   * the order given; resolves once committed, rejects while PostgreSQL refuses. Known ids are skipped.
+   */
+  async write(events: AuditEvent[]): Promise<void> {
+    try {
+      await this.#insert(events);
+      if (!this.#healthy) this.#onWarning("governance: PostgreSQL is back; waiting audit events written");
+      this.#healthy = true;
+    } catch (error) {
+      if (this.#healthy) this.#onWarning(`governance: PostgreSQL unavailable, audit events wait (${(error as Error).message})`);
+      this.#healthy = false;
+      throw error;
+    }
   }
 
   /** Writes the buffer (and, first, a spill file left by an outage). One flush at a time. */
@@ -165,7 +186,7 @@ export class PostgresAuditSink implements AuditSink {
 
   /** `SELECT 1` within a second: `ok`, `degraded` while events written during an outage wait, `down` when PostgreSQL does not answer. */
   async health(): Promise<DependencyHealth> {
-    const waiting = () => this.#buffer.length;
+    const waiting = () => this.#buffer.length + this.#waitingElsewhere();
     try {
       await storeCall("audit log", () => this.#pool.query("SELECT 1"), HEALTH_DEADLINE_MS);
     } catch {

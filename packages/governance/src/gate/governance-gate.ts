@@ -6,6 +6,7 @@ import {
   type GateIdentity,
   type GateRefusal,
   type GateRequest,
+  type GateReservationOutcome,
   type GateUsage,
   MAX_OUTPUT_TOKENS_LIMIT,
   type PriceTable,
@@ -174,7 +175,7 @@ export class GovernanceGate implements Gate {
         priced.unpricedModel,
       );
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
-    return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs);
+    return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
   }
 
   /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
@@ -205,6 +206,7 @@ export class GovernanceGate implements Gate {
     reservedPrice: TokenPrice,
     admittedFor: readonly string[],
     leaseTtlMs: number,
+    reserved: { model: string; inputTokens: number; outputTokens: number },
   ): GateAdmission {
     let done = false;
     const identity = { keyId: key.id, name: key.name, ...(key.team ? { team: key.team } : {}), ...(key.user ? { user: key.user } : {}) };
@@ -215,6 +217,16 @@ export class GovernanceGate implements Gate {
       await this.#settlements.submit({ reservation, actual, ...(event ? { event } : {}) });
       this.#lines.notify(`key:${key.id}`);
       if (key.team) this.#lines.notify(`team:${key.team}`);
+    };
+    const record = async (event: UsageEvent, actual: { actualTokens: number; actualPicoUsd: number }) => {
+      this.#options.onUsage?.(event);
+      // A store with an outbox keeps the event in the settle script itself: durable once settled,
+      // and it waits with its settlement through a store outage. Else the sink takes it at once.
+      if (this.#options.store.keepsUsageEvents) await finish(actual, event);
+      else {
+        this.#options.usage.append(event);
+        await finish(actual);
+      }
     };
     return {
       identity,
@@ -250,15 +262,33 @@ export class GovernanceGate implements Gate {
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
         };
-        this.#options.onUsage?.(event);
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
-        // A store with an outbox keeps the event in the settle script itself: durable once settled,
-        // and it waits with its settlement through a store outage. Else the sink takes it at once.
-        if (this.#options.store.keepsUsageEvents) await finish({ actualTokens: tokens, actualPicoUsd: pico }, event);
-        else {
-          this.#options.usage.append(event);
-          await finish({ actualTokens: tokens, actualPicoUsd: pico });
-        }
+        await record(event, { actualTokens: tokens, actualPicoUsd: pico });
+      },
+      // What the lost-call sweeper charges a call whose process died (../store/open-call.ts
+      // `lostCallEvent`): the reservation's tokens and pico-dollars exactly, the event estimated.
+      settleAtReservation: async (outcome: GateReservationOutcome) => {
+        if (done) return;
+        done = true;
+        const model = outcome.model ?? reserved.model;
+        const event: UsageEvent = {
+          id: reservation.leaseId,
+          time: new Date().toISOString(),
+          key: key.id,
+          ...(key.team ? { team: key.team } : {}),
+          ...(key.user ? { user: key.user } : {}),
+          model,
+          ...(outcome.target ? { target: outcome.target } : {}),
+          inputTokens: reserved.inputTokens,
+          outputTokens: reserved.outputTokens,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: reservation.reservedPicoUsd / 1e12,
+          status: outcome.status,
+          latencyMs: outcome.latencyMs,
+          estimated: true,
+        };
+        await record(event, { actualTokens: reservation.reservedTokens, actualPicoUsd: reservation.reservedPicoUsd });
       },
       release: async () => {
         if (done) return;

@@ -270,4 +270,37 @@ describe("LostCallSweeper on a real Redis and PostgreSQL", () => {
     expect((await processOn().sweeper.sweep()).swept).toBe(1);
     expect(await historyOf(id)).toEqual({ rows: 1, estimated: 1, lost: 1, cost: (1000 * 3) / 1e6 });
   });
+
+  it("a call settled at its reservation (its client left before usage) is charged exactly what the sweep charges a lost call: the default output cap at the reserved price, its row estimated", async () => {
+    const live = processOn();
+    const lost = processOn();
+    const settledKey = await mint(live.store, { budgets: [{ usd: 10, window: "total" }] });
+    const sweptKey = await mint(lost.store, { budgets: [{ usd: 10, window: "total" }] });
+    // No output cap: the gate reserves its default (4096) output tokens.
+    const ask = (credential: string) => ({
+      credential,
+      surface: "anthropic" as const,
+      model: MODEL,
+      estimatedInputTokens: 120,
+      timeoutMs: 100,
+    });
+    const decision = admitted(await live.gate.admit(ask(settledKey.credential)));
+    admitted(await lost.gate.admit(ask(sweptKey.credential)));
+    lost.redis.disconnect();
+    await decision.settleAtReservation?.({ status: 200, latencyMs: 40 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await processOn().sweeper.sweep()).swept).toBe(1);
+    const reserved = (120 * 3 + 4096 * 15) * 1e6;
+    const clock = windowClock(Date.now());
+    expect((await live.store.spendOf({ keyId: settledKey.id }, clock)).total).toBe(reserved);
+    expect((await live.store.spendOf({ keyId: sweptKey.id }, clock)).total).toBe(reserved);
+    expect(await live.redis.hget(`{${namespace}:k:${settledKey.id}}:ctr:key:${settledKey.id}:total`, "res")).toBe("0");
+    // The event went to the outbox with the settlement; estimated like the swept call's, with the status the client got.
+    await live.drain.flush();
+    expect(await historyOf(settledKey.id)).toEqual({ rows: 1, estimated: 1, lost: 0, cost: reserved / 1e12 });
+    expect(await historyOf(sweptKey.id)).toEqual({ rows: 1, estimated: 1, lost: 1, cost: reserved / 1e12 });
+    const tokens = "SELECT model, input_tokens, output_tokens FROM conduit_usage_events WHERE key_id = $1";
+    expect((await pool.query(tokens, [settledKey.id])).rows).toEqual((await pool.query(tokens, [sweptKey.id])).rows);
+    expect((await pool.query(tokens, [settledKey.id])).rows).toEqual([{ model: MODEL, input_tokens: "120", output_tokens: "4096" }]);
+  });
 });

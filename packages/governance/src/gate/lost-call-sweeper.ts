@@ -113,13 +113,14 @@ export class LostCallSweeper {
     }
     let written = 0;
     for (const drain of drains) {
-      const visited = [...new Set([...tags, ...drain.standingTags])];
+      const visited = drain.standingTagsOnly ? drain.standingTags : [...new Set([...tags, ...drain.standingTags])];
       const visible = await drain.visible(visited);
       const waiting = visited.filter((_, index) => (visible[index] ?? 0) > 0);
       if (waiting.length > 0) written += await drain.drainTags(waiting);
     }
     await openCalls.dropEmptyRetired(tags, async (retired) => {
-      const sizes = await Promise.all(drains.map((drain) => drain.sizes(retired)));
+      // A stream that writes under its standing tags alone has nothing under a retired key's or team's tag.
+      const sizes = await Promise.all(drains.filter((drain) => !drain.standingTagsOnly).map((drain) => drain.sizes(retired)));
       return retired.map((_, index) => sizes.reduce((sum, each) => sum + (each[index] ?? 0), 0));
     });
     return { swept, written };

@@ -10,6 +10,11 @@ export interface OutboxDrainOptions {
    */
   standingTags?: readonly string[];
   /**
+   * The stream writes under its standing tags alone (the audit log's one tag): the sweep visits
+   * only those, not every tag of governance's keys and teams.
+   */
+  standingTagsOnly?: boolean;
+  /**
    * Writes records for good (PostgreSQL): resolves once they are committed, and writes each id at
    * most once however often it is given (an insert that skips known ids). Rejects when it cannot:
    * the records stay in the outbox and are tried again.
@@ -42,6 +47,7 @@ const TAGS_PER_ROUND = 20;
 export class OutboxDrain {
   readonly stream: string;
   readonly standingTags: readonly string[];
+  readonly standingTagsOnly: boolean;
   readonly #outbox: RedisOutbox;
   readonly #write: OutboxDrainOptions["write"];
   readonly #intervalMs: number;
@@ -61,6 +67,7 @@ export class OutboxDrain {
   constructor(options: OutboxDrainOptions) {
     this.stream = options.stream;
     this.standingTags = options.standingTags ?? [];
+    this.standingTagsOnly = options.standingTagsOnly === true;
     this.#outbox = options.outbox;
     this.#write = options.write;
     this.#intervalMs = options.intervalMs ?? 500;

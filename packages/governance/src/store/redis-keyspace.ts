@@ -7,6 +7,17 @@
 /** The outbox stream usage events go to (`{tag}:outbox:usage`). */
 export const USAGE_STREAM = "usage";
 
+/** The outbox stream audit events go to (`{ns:audit}:outbox:audit`). */
+export const AUDIT_STREAM = "audit";
+
+/**
+ * The one hash tag of the audit outbox: the log has one chain, so every process appends under the
+ * same tag, and the sweeper visits it as a standing tag (a dead process's events are drained).
+ */
+export function auditTagOf(namespace: string): string {
+  return `{${namespace}:audit}`;
+}
+
 /** The hash tag, braces included, of a key's records and counters: its team's, else its own. */
 export function hashTagOf(namespace: string, keyId: string, team: string | undefined): string {
   return team ? `{${namespace}:t:${team}}` : `{${namespace}:k:${keyId}}`;

@@ -24,7 +24,8 @@ export interface UsageEvent {
   tool?: string;
   /**
    * The figures are the call's reservation, not upstream's report: its process was lost before
-   * it settled (status 499), and the lost-call sweeper charged what was reserved.
+   * it settled (status 499, charged by the lost-call sweeper), or its client left before upstream
+   * reported usage (`GateAdmission.settleAtReservation`).
    */
   estimated?: boolean;
 }
@@ -47,7 +48,7 @@ export interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
-  /** Of `requests`, those charged at their reservation because their process was lost (`UsageEvent.estimated`). */
+  /** Of `requests`, those charged at their reservation: their process was lost, or their client left before usage was reported (`UsageEvent.estimated`). */
   estimatedRequests: number;
 }
 

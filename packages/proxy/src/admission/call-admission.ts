@@ -1,7 +1,7 @@
 import { type RawResponse, ServerAdapterError, type ServerContext, ServerValidationError } from "@conduit-ai/server-core";
 import type { AdmissionRequest, Admitted, ClientAdmission } from "./client-admission.js";
 import { estimateOf, gatedBodyProblem } from "./request-estimate.js";
-import { reservationUsage } from "./settlement.js";
+import { reservationOutcome } from "./settlement.js";
 
 /** An admission refusal on its way past the route's own error conversion, to the group's error writer. */
 class PassThrough {
@@ -114,7 +114,7 @@ export class CallAdmission {
     if (error instanceof PassThrough) throw error.error;
     const { admitted, estimate } = this;
     if (admitted && estimate && this.ctx.abortSignal.aborted)
-      admitted.settle(reservationUsage(estimate, { vendor: "proxy", model: estimate.model }, 499, 0));
+      admitted.settleAtReservation(reservationOutcome({ vendor: "proxy", model: estimate.model }, 499, 0));
     else admitted?.release();
     return answer(error);
   }

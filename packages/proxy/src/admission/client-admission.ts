@@ -1,4 +1,11 @@
-import { AuthenticationError, type Gate, type GateSurface, type GateUsage, type ServerContext } from "@conduit-ai/server-core";
+import {
+  AuthenticationError,
+  type Gate,
+  type GateReservationOutcome,
+  type GateSurface,
+  type GateUsage,
+  type ServerContext,
+} from "@conduit-ai/server-core";
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "../wire/gate-refusal.js";
@@ -15,9 +22,14 @@ export interface AdmissionRequest {
   maxOutputTokens?: number;
 }
 
-/** An admitted call: `settle` with upstream's usage or `release` when nothing reached upstream, once. */
+/**
+ * An admitted call, finished once: `settle` with upstream's usage; `settleAtReservation` when the
+ * call may have reached upstream but no usage was reported (the client left, the stream was cut):
+ * charged exactly what the gate reserved; `release` when nothing reached upstream.
+ */
 export interface Admitted {
   settle(usage: GateUsage): void;
+  settleAtReservation(outcome: GateReservationOutcome): void;
   release(): void;
 }
 
@@ -96,7 +108,13 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
       if (request.model !== undefined) annotateRequestFeed(ctx, { model: request.model });
       if (!gate) {
         await limit(ctx);
-        return { settle: (usage) => annotateUsage(ctx, usage), release: () => {} };
+        return {
+          settle: (usage) => annotateUsage(ctx, usage),
+          settleAtReservation: (outcome) => {
+            if (outcome.model !== undefined) annotateRequestFeed(ctx, { model: outcome.model });
+          },
+          release: () => {},
+        };
       }
       const decision = await gate.admit({
         credential: presentedCredential(ctx),
@@ -125,6 +143,24 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
           done = true;
           annotateUsage(ctx, usage);
           decision.settle(usage).catch(() => warn("proxy: settling a gate admission failed"));
+        },
+        settleAtReservation(outcome) {
+          if (done) return;
+          done = true;
+          if (outcome.model !== undefined) annotateRequestFeed(ctx, { model: outcome.model });
+          const failed = () => warn("proxy: settling a gate admission failed");
+          if (decision.settleAtReservation) return void decision.settleAtReservation(outcome).catch(failed);
+          // A gate without it is told, as usage, the part of the reservation the proxy knows.
+          decision
+            .settle({
+              model: outcome.model ?? request.model ?? "unknown",
+              ...(outcome.target ? { target: outcome.target } : {}),
+              inputTokens: request.estimatedInputTokens,
+              outputTokens: request.maxOutputTokens ?? 0,
+              status: outcome.status,
+              latencyMs: outcome.latencyMs,
+            })
+            .catch(failed);
         },
         release() {
           if (done) return;

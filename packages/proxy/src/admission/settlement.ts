@@ -1,8 +1,8 @@
-import type { GateUsage } from "@conduit-ai/server-core";
+import type { GateReservationOutcome, GateUsage } from "@conduit-ai/server-core";
 import type { TapOutcome } from "../relay/body-tap.js";
 import { isFallbackStatus } from "../routing/model-table.js";
 import type { TargetUsage } from "../targets/target.js";
-import type { AdmissionRequest, Admitted } from "./client-admission.js";
+import type { Admitted } from "./client-admission.js";
 
 /** How a surface names what served a call in the usage it settles. */
 export interface SettlementTarget {
@@ -15,22 +15,18 @@ export interface SettlementTarget {
 /**
  * Settles an admission from a relayed answer: the usage upstream reported (a stream cut short:
  * what it reported so far), zero for an error answer, and — when a cut stream reported nothing —
- * the reservation itself (the estimate stands, nothing is released).
+ * the reservation itself, exactly as the gate holds it (`settleAtReservation`).
  *
  * @example
- * relay(body, { headers, signal, onAnswered: settleFromAnswer(admitted, request, { vendor: "anthropic", model }) });
+ * relay(body, { headers, signal, onAnswered: settleFromAnswer(admitted, { vendor: "anthropic", model }) });
  */
-export function settleFromAnswer(
-  admitted: Admitted,
-  request: AdmissionRequest,
-  target: SettlementTarget,
-): (status: number, outcome: TapOutcome) => void {
+export function settleFromAnswer(admitted: Admitted, target: SettlementTarget): (status: number, outcome: TapOutcome) => void {
   const started = performance.now();
   return (status, outcome) => {
     const latencyMs = Math.round(performance.now() - started);
     const scanned = outcome.usage;
     if (!scanned) {
-      if (!outcome.completed) return admitted.settle(reservationUsage(request, target, status, latencyMs));
+      if (!outcome.completed) return admitted.settleAtReservation(reservationOutcome(target, status, latencyMs));
       return admitted.settle({ ...zeroUsage(target, status, latencyMs) });
     }
     const model = scanned.model === "unknown" ? (target.model ?? "unknown") : scanned.model;
@@ -52,12 +48,17 @@ function zeroUsage(target: SettlementTarget, status: number, latencyMs: number):
   return { model, target: `${target.vendor}/${model}`, inputTokens: 0, outputTokens: 0, status, latencyMs };
 }
 
-/** The reservation as usage: the estimated input and the whole `max_tokens`. */
-export function reservationUsage(request: AdmissionRequest, target: SettlementTarget, status: number, latencyMs: number): GateUsage {
+/**
+ * A call settled at its reservation, named by what it was sent to (the price is the reservation's).
+ *
+ * @example
+ * admitted.settleAtReservation(reservationOutcome({ vendor: "anthropic", model }, 499, 0));
+ */
+export function reservationOutcome(target: SettlementTarget, status: number, latencyMs: number): GateReservationOutcome {
   return {
-    ...zeroUsage(target, status, latencyMs),
-    inputTokens: request.estimatedInputTokens,
-    outputTokens: request.maxOutputTokens ?? 0,
+    status,
+    latencyMs,
+    ...(target.model !== undefined ? { model: target.model, target: `${target.vendor}/${target.model}` } : {}),
   };
 }
 
@@ -76,17 +77,13 @@ export interface TargetSettlementOptions {
 /**
  * The one settlement hook a surface hands a target (`TargetCall.onUsage`): a pool answer as
  * `settleFromAnswer` reads it; a runtime answer with the tokens its provider reported, priced by
- * the model that served; none reported (cut, failed) — the reservation stands.
+ * the model that served; none reported (cut, failed) — the reservation stands, as the gate holds it.
  *
  * @example
- * const onUsage = settleTargetUsage(admitted, request, { gated, hasFallback, poolModel: model, reservationModel: () => model });
+ * const onUsage = settleTargetUsage(admitted, { gated, hasFallback, poolModel: model, reservationModel: () => model });
  */
-export function settleTargetUsage(
-  admitted: Admitted,
-  request: AdmissionRequest,
-  options: TargetSettlementOptions,
-): (usage: TargetUsage) => void {
-  const pool = options.gated ? settleFromAnswer(admitted, request, { vendor: "anthropic", model: options.poolModel }) : undefined;
+export function settleTargetUsage(admitted: Admitted, options: TargetSettlementOptions): (usage: TargetUsage) => void {
+  const pool = options.gated ? settleFromAnswer(admitted, { vendor: "anthropic", model: options.poolModel }) : undefined;
   const started = performance.now();
   return (reported) => {
     if (reported.from === "pool") {
@@ -95,10 +92,10 @@ export function settleTargetUsage(
     }
     const latencyMs = Math.round(performance.now() - started);
     const usage = reported.usage;
-    if (!usage) {
-      const model = options.reservationModel(reported.servedBy);
-      return admitted.settle(reservationUsage(request, { vendor: "runtime", model }, 200, latencyMs));
-    }
+    if (!usage)
+      return admitted.settleAtReservation(
+        reservationOutcome({ vendor: "runtime", model: options.reservationModel(reported.servedBy) }, 200, latencyMs),
+      );
     admitted.settle({
       model: reported.model,
       target: `runtime/${reported.servedBy}`,

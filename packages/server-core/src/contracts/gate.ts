@@ -81,11 +81,30 @@ export interface GateIdentity {
   mcp?: McpAccessPolicy[];
 }
 
-/** An admitted call. Exactly one of `settle` or `release` must be called, once. */
+/** How a call settled at its reservation ended (`GateAdmission.settleAtReservation`). */
+export interface GateReservationOutcome {
+  /** The HTTP status the client got (499 when it left before any answer). */
+  status: number;
+  latencyMs: number;
+  /** The model that served, when known (named in the usage event; the price stays the reservation's). */
+  model?: string;
+  /** What served it, as in `GateUsage.target`. */
+  target?: string;
+}
+
+/** An admitted call. Exactly one of `settle`, `settleAtReservation` or `release` must be called, once. */
 export interface GateAdmission {
   readonly identity: GateIdentity;
   /** Settle the reservation to real usage, free the concurrency slot, append the usage event. */
   settle(usage: GateUsage): Promise<void>;
+  /**
+   * Settle at exactly what was reserved — the estimated input and the output cap (the gate's
+   * default when the request named none), at the price the reservation was priced at — and
+   * record the usage event as estimated: the client left before upstream reported usage, and
+   * upstream may have served and charged the call. Optional: a surface whose gate lacks it
+   * settles the reservation's tokens it knows (`maxOutputTokens ?? 0`) through `settle`.
+   */
+  settleAtReservation?(outcome: GateReservationOutcome): Promise<void>;
   /** The call never reached upstream: drop the reservation and free the slot, charging nothing. */
   release(): Promise<void>;
 }

@@ -1,7 +1,12 @@
 import { type FakeServer, sendJson, startFakeServer } from "../fake-server.js";
 
-/** A scripted answer of the codex backend: a raw SSE body, or a JSON error with a status. */
-export type CodexReply = { kind: "sse"; text: string } | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> };
+/**
+ * A scripted answer of the codex backend: a raw SSE body (`hold`: written, then the stream stays
+ * open without another byte — a backend stalled before its usage), or a JSON error with a status.
+ */
+export type CodexReply =
+  | { kind: "sse"; text: string; hold?: boolean }
+  | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> };
 
 export interface FakeCodex extends FakeServer {
   /** Account ids (`chatgpt-account-id`) answered with `usage_limit_reached` (429) until removed. */
@@ -56,6 +61,7 @@ export async function startFakeCodex(): Promise<FakeCodex> {
     const reply = queue.shift() ?? { kind: "sse", text: codexStream() };
     if (reply.kind === "json") return sendJson(response, reply.status, reply.body, reply.headers);
     response.writeHead(200, { "content-type": "text/event-stream" });
+    if (reply.hold) return void response.write(reply.text);
     // Two writes split inside an event: the proxy must not care where chunks fall.
     const middle = Math.floor(reply.text.length / 2);
     response.write(reply.text.slice(0, middle));

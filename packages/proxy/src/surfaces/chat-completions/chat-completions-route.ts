@@ -122,7 +122,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
             hasFallback,
             ...(admitted && estimate
               ? {
-                  onUsage: settleTargetUsage(admitted, estimate, {
+                  onUsage: settleTargetUsage(admitted, {
                     gated: call.gated,
                     hasFallback,
                     poolModel: route.model,

@@ -1,7 +1,7 @@
 import { type RouteDefinition, type RouteGroup, type ServerContext, ServerValidationError, rawResponse } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer } from "../../admission/settlement.js";
+import { reservationOutcome, settleFromAnswer } from "../../admission/settlement.js";
 import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "../probes/client-probes.js";
 import type { Relay } from "../../relay/relay.js";
 import type { SendCodex } from "../../targets/codex/codex-relay.js";
@@ -76,13 +76,13 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
         const reply = await options.relayCodex(body, {
           headers: headersOf(ctx),
           signal: ctx.abortSignal,
-          onAnswered: settleFromAnswer(admitted, request, target),
+          onAnswered: settleFromAnswer(admitted, target),
           ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
         });
         return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
-        if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
+        if (ctx.abortSignal.aborted) admitted.settleAtReservation(reservationOutcome(target, 499, 0));
         else admitted.release();
         throw error;
       }

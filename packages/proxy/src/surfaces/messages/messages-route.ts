@@ -7,7 +7,7 @@ import {
 } from "@conduit-ai/server-core";
 import type { AdmissionRequest } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
-import { reservationUsage, settleFromAnswer, settleTargetUsage } from "../../admission/settlement.js";
+import { reservationOutcome, settleFromAnswer, settleTargetUsage } from "../../admission/settlement.js";
 import { replyToRouteResult } from "../../relay/proxy-reply.js";
 import { serveWithFallbacks } from "../../routing/fallbacks.js";
 import { modelsReachedBy } from "../../routing/model-table.js";
@@ -57,7 +57,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
               signal: ctx.abortSignal,
               ...(search ? { search } : {}),
               ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-              ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, request, target) } : {}),
+              ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
             }),
           );
         const routes = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
@@ -72,7 +72,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
             ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
             context: () => callContextOf(ctx),
             hasFallback,
-            onUsage: settleTargetUsage(admitted, request, {
+            onUsage: settleTargetUsage(admitted, {
               gated: admission.gated,
               hasFallback,
               poolModel: request.model,
@@ -83,7 +83,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
         });
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
-        if (ctx.abortSignal.aborted) admitted.settle(reservationUsage(request, target, 499, 0));
+        if (ctx.abortSignal.aborted) admitted.settleAtReservation(reservationOutcome(target, 499, 0));
         else admitted.release();
         // A store outage (Redis) leaves as 503 STORE_UNAVAILABLE, in Anthropic's shape on this path.
         if (isStoreUnavailable(error)) deps.onWarning?.("proxy: the pool's store is unavailable");

@@ -139,7 +139,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             hasFallback,
             ...(admitted && estimate
               ? {
-                  onUsage: settleTargetUsage(admitted, estimate, {
+                  onUsage: settleTargetUsage(admitted, {
                     gated: call.gated,
                     hasFallback,
                     poolModel: route.model,
