@@ -207,7 +207,7 @@ export {
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
 export type { GenerateRequestBody } from "./routes/schemas.js";
 export { VERSION } from "./version.js";
-// One price table for the whole server (issue 21): the proxy, the runtime's ledger and governance.
+// One price table for the whole server: the proxy, the runtime's ledger and governance.
 export {
   DEFAULT_PRICES,
   type TokenPrice,

@@ -195,7 +195,7 @@ export class InvalidLifecycleStateError extends ServerAdapterError {
   }
 }
 
-/** Wire-level errors outside the spec's class table (413, 415, 503, 405), built on the base class. */
+/** Wire-level errors outside docs/spec.md's class table (413, 415, 503, 405), built on the base class. */
 export function payloadTooLarge(limitBytes: number): ServerAdapterError {
   return new ServerAdapterError(`Request body exceeds the ${limitBytes} byte limit`, {
     code: ErrorCode.PAYLOAD_TOO_LARGE,
