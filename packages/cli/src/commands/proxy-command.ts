@@ -69,7 +69,9 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message)}`);
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
-  if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
+  // A gateway of runtime providers alone needs no Anthropic account.
+  if (proxy.accounts.length === 0 && file.providers === undefined)
+    throw new UsageError(`Config file ${path}: proxy.accounts is empty and no providers are configured (nothing to serve)`);
   if (proxy.clientKeys.length === 0 && file.keys === undefined)
     throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
   const sharedKeys = (file.keys as { store?: unknown } | undefined)?.store === "redis";

@@ -96,9 +96,13 @@ export class ProviderKeyPools {
   };
 
   /** False when the provider has a pool and none of its keys can serve now (all cooling or disabled). */
-  async usable(provider: string): Promise<boolean> {
+  usable(provider: string): boolean | Promise<boolean> {
     const pool = this.pools.get(provider);
     if (pool === undefined) return true;
+    return this.anyUsable(pool);
+  }
+
+  private async anyUsable(pool: AccountPool<ProviderKey>): Promise<boolean> {
     const members = pool.list();
     const states = await this.options.store.readStates(members.map((member) => member.id));
     const now = Date.now();
