@@ -1,44 +1,9 @@
-import { z } from "zod";
+import type { ModelRoute, ModelRouteInput } from "../config.js";
 import { DEFAULT_PRICES, type PriceTable } from "../prices.js";
 import { MemoryRoutingStats, type RoutingStats } from "./routing-stats.js";
-import { type Deployment, STRATEGIES, type Strategy, type TokenEstimate, orderOf } from "./strategies.js";
+import { type Deployment, type Strategy, type TokenEstimate, orderOf } from "./strategies.js";
 
-/** One deployment of a routing name: `"<provider>/<model>"`, or with its share under `weighted`. */
-const deploymentSchema = z.union([
-  z.string().min(1),
-  z
-    .object({
-      target: z.string().min(1),
-      weight: z.number().positive().max(1_000_000).default(1),
-    })
-    .strict(),
-]);
-
-/**
- * One public model name of the `models` table: a target, a target with ordered fallbacks, or
- * deployments spread by a strategy. A target is `anthropic/<model>` (through the pool),
- * `<provider>/<model>` of the runtime, or a bare provider name (that provider's default model).
- */
-export const modelRouteSchema = z.union([
-  z.string().min(1),
-  z
-    .object({
-      target: z.string().min(1),
-      /** Tried in order when the target answers 429 or 5xx, or every pool account is cooling. */
-      fallbacks: z.array(z.string().min(1)).default([]),
-    })
-    .strict(),
-  z
-    .object({
-      targets: z.array(deploymentSchema).min(1),
-      /** Which deployment a call tries first; the others follow, then `fallbacks`. */
-      strategy: z.enum(STRATEGIES).default("priority"),
-      fallbacks: z.array(z.string().min(1)).default([]),
-    })
-    .strict(),
-]);
-export type ModelRouteInput = z.input<typeof modelRouteSchema>;
-export type ModelRoute = z.output<typeof modelRouteSchema>;
+export type { ModelRoute, ModelRouteInput } from "../config.js";
 
 /** Where one attempt goes: the Messages API through the pool, or a runtime provider. */
 export type RouteTarget = { kind: "anthropic"; model: string; name: string } | { kind: "runtime"; model: string; name: string };

@@ -1,8 +1,8 @@
+import type { ROUTING_STRATEGIES } from "../config.js";
 import { type PriceTable, priceOf } from "../prices.js";
 import type { RoutingStats } from "./routing-stats.js";
 
-export const STRATEGIES = ["priority", "weighted", "least-busy", "latency", "cost"] as const;
-export type Strategy = (typeof STRATEGIES)[number];
+export type Strategy = (typeof ROUTING_STRATEGIES)[number];
 
 /** One deployment of a routing name: a target and its share under `weighted`. */
 export interface Deployment {
