@@ -65,7 +65,12 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
               inputTokens: estimate.estimatedInputTokens || Math.ceil(body.byteLength / 4),
               outputTokens: estimate.maxOutputTokens ?? 500,
             })
-          : { targets: [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }] };
+          : // `<provider>/<model>` of the runtime is routed like any name; any other name is the pool's, whatever it looks like.
+            {
+              targets: model.includes("/")
+                ? deps.models.targetsFor(model)
+                : [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }],
+            };
         return await serveWithFallbacks(
           plan.targets,
           ctx.abortSignal,
