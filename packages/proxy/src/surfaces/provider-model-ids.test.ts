@@ -76,4 +76,28 @@ describe("<provider>/<model> on every proxy surface", () => {
     expect(claude.has_more).toBe(false);
     expect(claude.data.find((model) => model.id === "east/llama3")?.type).toBe("model");
   });
+
+  it("drops hosted tools a runtime target cannot run, keeps function tools, and says so in x-conduit-dropped-tools", async () => {
+    const tools = [
+      { type: "web_search" },
+      {
+        type: "function",
+        name: "shell",
+        description: "Runs a command",
+        parameters: { type: "object", properties: { command: { type: "string" } } },
+      },
+      { type: "file_search", vector_store_ids: ["vs_1"] },
+    ];
+    for (const stream of [false, true]) {
+      const before = east.requests.length;
+      const response = await post("/v1/responses", { model: "east/llama3", input: "Hi", tools, stream });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-conduit-dropped-tools")).toBe("web_search, file_search");
+      await response.text();
+      const upstream = east.requests.slice(before).at(-1)?.body as { tools?: Array<{ function: { name: string } }> };
+      expect(upstream.tools?.map((tool) => tool.function.name)).toEqual(["shell"]);
+    }
+    const plain = await post("/v1/responses", { model: "east/llama3", input: "Hi", tools: tools.slice(1, 2) });
+    expect(plain.headers.get("x-conduit-dropped-tools")).toBeNull();
+  });
 });

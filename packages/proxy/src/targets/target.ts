@@ -60,10 +60,17 @@ export type TargetCall = SurfaceRequest & {
  * - `events`: a stream decoded once into Messages events, in batches (one per upstream read),
  *   ending with `message_stop` or `error`; returning early cancels the upstream request.
  */
-export type TargetAnswer =
+/** The response header naming the client's hosted tools a target could not run and left out. */
+export const DROPPED_TOOLS_HEADER = "x-conduit-dropped-tools";
+
+export type TargetAnswer = (
   | { kind: "passthrough"; reply: ProxyReply; servedBy: string }
   | { kind: "message"; message: MessageObject; servedBy: string }
-  | { kind: "events"; events: AsyncIterable<MessagesStreamEvent[]>; servedBy: string };
+  | { kind: "events"; events: AsyncIterable<MessagesStreamEvent[]>; servedBy: string }
+) & {
+  /** Hosted tool types (`web_search`, …) left out because this target cannot run them. */
+  droppedTools?: readonly string[];
+};
 
 /**
  * Where a call goes: one upstream (the pool's Messages API, the runtime's providers, …). A

@@ -9,6 +9,7 @@ import { type ModelTable, createModelTable, reachable } from "../../routing/mode
 import { createTargets, targetOf } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
+import { DROPPED_TOOLS_HEADER } from "../../targets/target.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
 import { ClientToolNames } from "../../wire/openai-responses/client-tool-names.js";
 import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
@@ -153,6 +154,8 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
                   }
                 : {}),
             });
+            // Codex always sends `web_search`: a target that cannot run it says what it left out.
+            if (answer.droppedTools) ctx.setHeader(DROPPED_TOOLS_HEADER, answer.droppedTools.join(", "));
             return { response: await responsesResponseOf(answer, answering), servedBy: answer.servedBy };
           },
           routingOf(ctx, plan),
