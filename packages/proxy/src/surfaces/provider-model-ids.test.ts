@@ -57,6 +57,12 @@ describe("<provider>/<model> on every proxy surface", () => {
     const responses = await post("/v1/responses", { model: "east/unknown", input: "Hi" });
     expect(responses.status).toBe(404);
     expect(((await responses.json()) as { error: { message: string } }).error.message).toContain("east/llama3");
+    const embeddings = await post("/v1/embeddings", { model: "nope/x", input: "Hi" });
+    expect(embeddings.status).toBe(404);
+    expect(((await embeddings.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "model_not_found",
+      message: expect.stringContaining("Models here: local, east"),
+    });
     const messages = await post("/v1/messages", { model: "nope/x", max_tokens: 16, messages: ask }, anthropic);
     expect(messages.status).toBe(404);
     const body = (await messages.json()) as { type: string; error: { type: string; message: string } };
