@@ -67,12 +67,13 @@ describe("a provider's key pool", () => {
     const runtime = runtimeWith(pools, ["limited", "healthy"]);
     try {
       const texts: string[] = [];
+      // A stream first (Conduit's own Chat Completions client swaps the key), then both kinds.
       for (let call = 0; call < 5; call++) {
-        texts.push((await runtime.generate({ input: { text: "hi" }, model: "vllm/llama3" })).content);
         let streamed = "";
         for await (const event of runtime.stream({ input: { text: "hi" }, model: "vllm/llama3" }))
           if (event.type === "text-delta") streamed += (event.data as { delta: string }).delta;
         texts.push(streamed);
+        texts.push((await runtime.generate({ input: { text: "hi" }, model: "vllm/llama3" })).content);
       }
       expect(texts).toEqual(Array(10).fill("served by healthy"));
       // The limited key was tried once, then cooled for its retry-after: never again.
@@ -80,6 +81,16 @@ describe("a provider's key pool", () => {
       expect(await pools.usable("vllm")).toBe(true);
     } finally {
       await runtime.close();
+    }
+    // The AI SDK's path (a JSON call) swaps the key as well when it meets the limited key first.
+    seen.length = 0;
+    const fresh = new ProviderKeyPools({ store: new MemoryPoolStore(), resetAt: keyResetAt, warn: () => {} });
+    const other = runtimeWith(fresh, ["limited", "healthy"]);
+    try {
+      expect((await other.generate({ input: { text: "hi" }, model: "vllm/llama3" })).content).toBe("served by healthy");
+      expect(seen).toEqual(["limited", "healthy"]);
+    } finally {
+      await other.close();
     }
   });
 
