@@ -17,6 +17,10 @@ async function withoutKey(response: Response, key: string): Promise<Response> {
   return new Response(text.replaceAll(key, REDACTED), { status: response.status, statusText: response.statusText, headers });
 }
 
+function isReplayable(body: RequestInit["body"]): boolean {
+  return body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array || body instanceof ArrayBuffer;
+}
+
 /**
  * The `fetch` a provider's package is built with: before each request it takes a key from
  * `keys` and sets the credential header (`header(key)`), after it reports the status and headers
@@ -35,7 +39,8 @@ export function keyedFetch(
 ): typeof fetch {
   if (keys === undefined || header === undefined) return (input, init) => base(input, init);
   return async (input, init) => {
-    const attempts = Math.max(1, keys.keys ?? 1);
+    // A stream body can be sent once: then the refusal is the answer.
+    const attempts = isReplayable(init?.body) ? Math.max(1, keys.keys ?? 1) : 1;
     let refused: Response | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       let lease: KeyLease;
