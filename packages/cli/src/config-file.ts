@@ -38,6 +38,7 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   console: ["serve", "proxy"],
   prices: ["serve", "proxy"],
   providers: ["serve", "proxy"],
+  models: ["serve", "proxy"],
   redis: ["serve", "proxy"],
   telemetry: ["serve", "proxy"],
   metrics: ["serve", "proxy"],
@@ -149,9 +150,27 @@ export function readConfigFile(path: string, command: ConfigFileCommand = "serve
     throw new UsageError(
       `Config file ${path}: ${elsewhere.join(", ")} ${elsewhere.length > 1 ? "are" : "is"} not used by conduit ${command} (conduit serve honours ${elsewhere.length > 1 ? "them" : "it"}; allowed here: ${allowed.join(", ")})`,
     );
-  const file = parsed as ConduitConfigFile;
+  const file = withTopLevelModels(parsed as ConduitConfigFile, `Config file ${path}`);
   checkConfigSections(file, `Config file ${path}`);
   return file;
+}
+
+/**
+ * The top-level `models` (routing names) is `proxy.models` by another name: merged into the
+ * `proxy` section, a name given in both stops the start (exit 2) instead of one silently winning.
+ */
+function withTopLevelModels(file: ConduitConfigFile, where: string): ConduitConfigFile {
+  const models = (file as { models?: unknown }).models;
+  if (models === undefined) return file;
+  if (typeof models !== "object" || models === null || Array.isArray(models))
+    throw new UsageError(`${where}: models must be an object of routing names`);
+  const proxy = (file.proxy ?? {}) as Record<string, unknown>;
+  if (typeof proxy !== "object" || proxy === null || Array.isArray(proxy)) return file;
+  const nested = (proxy.models ?? {}) as Record<string, unknown>;
+  const twice = Object.keys(models).filter((name) => Object.hasOwn(nested, name));
+  if (twice.length > 0) throw new UsageError(`${where}: models.${twice[0]} is also in proxy.models (give each routing name once)`);
+  const { models: _models, ...rest } = file as ConduitConfigFile & { models?: unknown };
+  return { ...rest, proxy: { ...proxy, models: { ...nested, ...models } } } as ConduitConfigFile;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ConduitProxy } from "@conduit-ai/proxy";
+import type { ConduitProxy, ProviderKeyPools } from "@conduit-ai/proxy";
 import { type Gate, type Runtime, type TokenPrice, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -17,6 +17,7 @@ export async function setupProxy(
     keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
     gate,
     prices,
+    keyPools,
   }: {
     redis: SharedRedis | undefined;
     runtime: Runtime;
@@ -25,6 +26,8 @@ export async function setupProxy(
     gate?: Gate;
     /** The server's one price table (`proxy.prices`, then `prices`); the pool prices accounts' spend with it. */
     prices?: Record<string, TokenPrice>;
+    /** The providers' key pools: routing skips a provider whose keys all cool or are disabled. */
+    keyPools?: ProviderKeyPools;
   },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
@@ -50,5 +53,6 @@ export async function setupProxy(
     chatCompletions: chatCompletionsFor(runtime),
     runtime,
     ...(gate ? { gate } : {}),
+    ...(keyPools ? { keyPools } : {}),
   });
 }

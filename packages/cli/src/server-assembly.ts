@@ -12,6 +12,7 @@ import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
 import { setupAuth } from "./auth-setup.js";
+import { attachKeyStatusGauge, setupKeyPools } from "./key-pools-setup.js";
 import { setupGovernance } from "./governance-setup.js";
 import { setupMcpGateway } from "./mcp-gateway-setup.js";
 import { CONSOLE_PUBLIC_PATHS, consoleWanted, serverAuthSection, setupConsole } from "./console-setup.js";
@@ -71,8 +72,15 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     redis?.disconnect();
     throw error;
   }
+  // Providers with several apiKeys: one pool per provider, on the proxy's pool code, shared through Redis.
+  const keyPools = await setupKeyPools(options.file.providers, {
+    redis,
+    keyPrefix,
+    warn: (message) => createConsoleLogger("warn").warn({ component: "providers" }, message),
+  });
   const runtime = createRuntime({
     env,
+    ...(keyPools ? { keySources: keyPools.keySource } : {}),
     // Checked by parseServeOptions already (exit 2 naming the key).
     providers: options.file.providers as Record<string, ProviderConfig> | undefined,
     mcpServers: options.file.mcpServers as Record<string, McpServerConfig> | undefined,
@@ -84,7 +92,14 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   try {
     // Every configured provider's package now: a missing one stops the start with its install line.
     await runtime.loadProviders();
-    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, prices, ...(governance ? { gate: governance.gate } : {}) });
+    proxy = await setupProxy(options.file.proxy, {
+      redis,
+      runtime,
+      keyPrefix,
+      prices,
+      ...(governance ? { gate: governance.gate } : {}),
+      ...(keyPools ? { keyPools } : {}),
+    });
   } catch (error) {
     await runtime.close();
     await auth.close();
@@ -97,6 +112,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix: `${keyPrefix}ratelimit:` }) };
   }
   const server = await createServer(runtime, { framework: options.framework, config });
+  attachKeyStatusGauge(server, keyPools);
   // With an admin API, a request to it bearing an admin key passes the server's auth (and only
   // there): the admin key alone opens /admin, and the console's forward with it is admitted.
   let authMiddleware = auth.middleware;

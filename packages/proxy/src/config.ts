@@ -1,6 +1,5 @@
 import { ConfigurationError, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
-import { modelRouteSchema } from "./routing/model-table.js";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
 export const vendorSchema = z.enum(["anthropic", "codex"]);
@@ -37,6 +36,46 @@ export const accountConfigSchema = z.discriminatedUnion("type", [apiKeyAccountSc
 export type AccountConfig = z.infer<typeof accountConfigSchema>;
 export type ApiKeyAccountConfig = z.infer<typeof apiKeyAccountSchema>;
 export type OAuthAccountConfig = z.infer<typeof oauthAccountSchema>;
+
+/** How a routing name with several deployments picks the one a call tries first. */
+export const ROUTING_STRATEGIES = ["priority", "weighted", "least-busy", "latency", "cost"] as const;
+
+/** One deployment of a routing name: `"<provider>/<model>"`, or with its share under `weighted`. */
+const deploymentSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      target: z.string().min(1),
+      weight: z.number().positive().max(1_000_000).default(1),
+    })
+    .strict(),
+]);
+
+/**
+ * One public model name of the `models` table: a target, a target with ordered fallbacks, or
+ * deployments spread by a strategy. A target is `anthropic/<model>` (through the pool),
+ * `<provider>/<model>` of the runtime, or a bare provider name (that provider's default model).
+ */
+export const modelRouteSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      target: z.string().min(1),
+      /** Tried in order when the target answers 429 or 5xx, or every pool account is cooling. */
+      fallbacks: z.array(z.string().min(1)).default([]),
+    })
+    .strict(),
+  z
+    .object({
+      targets: z.array(deploymentSchema).min(1),
+      /** Which deployment a call tries first; the others follow, then `fallbacks`. */
+      strategy: z.enum(ROUTING_STRATEGIES).default("priority"),
+      fallbacks: z.array(z.string().min(1)).default([]),
+    })
+    .strict(),
+]);
+export type ModelRouteInput = z.input<typeof modelRouteSchema>;
+export type ModelRoute = z.output<typeof modelRouteSchema>;
 
 /** Dollars per million tokens, at most `MAX_TOKEN_PRICE` (a budget counts them in 64-bit integers). */
 const usdPerMillion = z.number().nonnegative().max(MAX_TOKEN_PRICE);

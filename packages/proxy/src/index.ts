@@ -42,6 +42,8 @@ export { OpenAIError, OpenAIWireError } from "./wire/openai-chat/openai-wire-err
 
 // The account pool and its state.
 export { createAccountPool } from "./pool/create-pool.js";
+export { createProviderKeyPools, type ProviderKeyPoolsOptions } from "./provider-keys.js";
+export type { KeyStatusGauge, ProviderKeyPools } from "./pool/provider-key-pools.js";
 export {
   type AccountPoolOptions,
   type AccountRow,

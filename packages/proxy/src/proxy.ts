@@ -29,7 +29,10 @@ import { MemoryPoolStore } from "./pool/store/memory-store.js";
 import type { PoolStore } from "./pool/store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./pool/store/redis-store.js";
 import { guardedStore } from "./pool/store/store-outage.js";
-import { createModelTable } from "./routing/model-table.js";
+import { type ModelTable, type RouteTarget, createModelTable } from "./routing/model-table.js";
+import { RedisRoutingStats } from "./routing/routing-stats.js";
+import type { ProviderKeyPools } from "./pool/provider-key-pools.js";
+import { mergePrices } from "./prices.js";
 import { createTargets } from "./routing/targets.js";
 
 export interface ProxyOptions {
@@ -61,6 +64,11 @@ export interface ProxyOptions {
    * from `chatCompletionsFor(runtime)`.
    */
   runtime?: Runtime;
+  /**
+   * The runtime providers' key pools (`createProviderKeyPools`, also given to `createRuntime` as
+   * `keySources`): routing tries a provider whose keys all cool or are disabled last.
+   */
+  keyPools?: ProviderKeyPools;
 }
 
 /** A configured proxy: its pool, its `sendMessages`, and its routes for `createAllRoutes`. */
@@ -72,6 +80,8 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly relayMessages: RelayMessages;
   /** Responses kept for `/v1/responses`' `previous_response_id`: Redis when the pool is, else this process. */
   readonly responseStore: ResponseStore;
+  /** The `models` routing table every surface routes by (one table: one set of in-flight counts and latencies). */
+  readonly models: ModelTable;
   /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
   readonly admission: ClientAdmission;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
@@ -103,7 +113,14 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const sendMessages: SendMessages = async (body, init) => replyToResponse(await relayMessages(body, init));
   const isClientAllowed = createClientCheck(config.clientKeys);
   const openaiSurfaces = options.chatCompletions ?? chatCompletionsFor(options.runtime);
-  const models = createModelTable(config.models);
+  const models = createModelTable(config.models, {
+    prices: mergePrices(config.prices),
+    // Calls in flight counted across processes when the pool is shared.
+    ...(config.store === "redis" && options.redis
+      ? { stats: new RedisRoutingStats(options.redis, options.redisPrefix, config.timeoutMs) }
+      : {}),
+    ...(options.keyPools ? { usable: usableWith(options.keyPools) } : {}),
+  });
   const targets = createTargets({ relayMessages, runtime: options.runtime });
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
@@ -120,6 +137,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     relayMessages,
     responseStore,
     admission,
+    models,
     createCodexRoutes() {
       const relay = createCodexRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
       return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });
@@ -148,6 +166,15 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     },
   };
   return proxy;
+}
+
+/** A runtime target is usable while its provider has a key that is neither cooling nor disabled. */
+function usableWith(keyPools: ProviderKeyPools): (target: RouteTarget) => boolean | Promise<boolean> {
+  return (target) => {
+    if (target.kind !== "runtime") return true;
+    const slash = target.name.indexOf("/");
+    return keyPools.usable(slash > 0 ? target.name.slice(0, slash) : target.name);
+  };
 }
 
 /** The per-credential limiter: in memory, or shared through the pool's Redis (fail closed). */

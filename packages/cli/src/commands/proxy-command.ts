@@ -12,6 +12,7 @@ import { adminKeysOf, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
+import { attachKeyStatusGauge, setupKeyPools } from "../key-pools-setup.js";
 
 export const PROXY_USAGE = `Usage: conduit proxy --config file.json [--port N] [--host H]
 Serves the file's "proxy" section: /v1/messages, /limits, /accounts, /v1/chat/completions and /backend-api/codex/responses.
@@ -68,7 +69,9 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message)}`);
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
-  if (proxy.accounts.length === 0) throw new UsageError(`Config file ${path}: proxy.accounts is empty`);
+  // A gateway of runtime providers alone needs no Anthropic account.
+  if (proxy.accounts.length === 0 && file.providers === undefined)
+    throw new UsageError(`Config file ${path}: proxy.accounts is empty and no providers are configured (nothing to serve)`);
   if (proxy.clientKeys.length === 0 && file.keys === undefined)
     throw new UsageError(`Config file ${path}: proxy.clientKeys is empty (the proxy never serves without a credential)`);
   const sharedKeys = (file.keys as { store?: unknown } | undefined)?.store === "redis";
@@ -142,7 +145,14 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     const telemetry = await startTelemetryIfAsked(env, options.telemetry, (message) => logger.warn({ component: "telemetry" }, message));
     // One price table: the usage ledger charges what the proxy's pool and governance charge.
     const prices = serverPrices(options.governance);
-    const runtime = createRuntime({ env, usage: { prices }, ...(options.providers ? { providers: options.providers } : {}) });
+    // Providers with several apiKeys: one pool per provider, on the accounts' pool code and store.
+    const keyPools = await setupKeyPools(options.providers, { redis, keyPrefix: options.redis?.keyPrefix ?? "conduit:", warn });
+    const runtime = createRuntime({
+      env,
+      usage: { prices },
+      ...(options.providers ? { providers: options.providers } : {}),
+      ...(keyPools ? { keySources: keyPools.keySource } : {}),
+    });
     // Every configured provider's package now: a missing one stops the start with its install line.
     await runtime.loadProviders();
     const proxy = createProxy(
@@ -153,12 +163,14 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         chatCompletions: chatCompletionsFor(runtime),
         // Runtime targets of the `models` table on /v1/messages (a Claude model falling back to `local`).
         runtime,
+        ...(keyPools ? { keyPools } : {}),
         // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
         ...(governance ? { gate: governance.gate } : {}),
       },
     );
     const server = await createServer(runtime, { config: options.server });
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
+    attachKeyStatusGauge(server, keyPools);
     // The same `/api/health` group as `conduit serve`, so probes and manifests fit both commands.
     server.registerRouteGroup(createHealthRoutes(server, { processDetails: server.getConfig().health.processDetails }));
     // The admin API (with an admin credential) and the per-team metrics.

@@ -1,27 +1,39 @@
 import { createHash } from "node:crypto";
-import type { AccountConfig, ProxyConfig, Vendor } from "../config.js";
-import { MAX_COOLDOWN_MS } from "../wire/anthropic-messages/rate-limit-headers.js";
+import type { AccountConfig, ProxyConfig } from "../config.js";
+import { MAX_COOLDOWN_MS } from "./cooldown-cap.js";
 import { type PriceTable, type TokenUsage, costOf, mergePrices } from "../prices.js";
 import type { AccountState, ImmediatePoolStore, PoolStore, Quota, UsageTotals } from "./store/pool-store.js";
 import { emptyTotals, isImmediateStore } from "./store/pool-store.js";
 import { OAuthRefresher } from "./oauth-refresher.js";
 import { UnknownAccountError } from "./unknown-account-error.js";
 
+/**
+ * What the pool needs of a member: the proxy's accounts and a provider's API keys both are one.
+ * `vendor` groups members leased together (`anthropic`, `codex`, `provider:<name>`).
+ */
+export interface PoolMember {
+  id: string;
+  vendor: string;
+  type: AccountConfig["type"];
+  priority: number;
+  maxInFlight: number;
+}
+
 /** One account held for one upstream attempt; `release()` exactly once. */
-export interface Lease {
-  readonly account: AccountConfig;
+export interface Lease<A extends PoolMember = AccountConfig> {
+  readonly account: A;
   release(): void;
 }
 
-export type Selection =
-  | { kind: "lease"; lease: Lease }
+export type Selection<A extends PoolMember = AccountConfig> =
+  | { kind: "lease"; lease: Lease<A> }
   /** Every usable account is cooling; the soonest is back at `retryAt` (epoch ms). */
   | { kind: "cooling"; retryAt: number }
   /** No account can serve (none configured, all disabled or already tried). */
   | { kind: "none" };
 
 export interface AcquireOptions {
-  vendor: Vendor;
+  vendor: string;
   /** Sticky-session key (a header or the request's `metadata.user_id`). */
   sessionKey?: string | undefined;
   /** Accounts this request already tried. */
@@ -34,7 +46,7 @@ export type AccountStatus = "active" | "cooling" | "disabled";
 /** One account as `/accounts` shows it: never a secret. */
 export interface AccountRow {
   id: string;
-  vendor: Vendor;
+  vendor: string;
   type: AccountConfig["type"];
   priority: number;
   status: AccountStatus;
@@ -46,8 +58,8 @@ export interface AccountRow {
   usage: { totals: UsageTotals; byModel: Record<string, UsageTotals> };
 }
 
-export interface AccountPoolOptions {
-  config: Pick<ProxyConfig, "accounts" | "strategy" | "prices" | "stickyTtlMs">;
+export interface AccountPoolOptions<A extends PoolMember = AccountConfig> {
+  config: Pick<ProxyConfig, "strategy" | "prices" | "stickyTtlMs"> & { accounts: readonly A[] };
   store: PoolStore;
   fetch?: typeof fetch;
 }
@@ -58,18 +70,18 @@ export interface AccountPoolOptions {
  * cooldowns and disabled marks, quota and usage. Vendor-generic: the Messages passthrough and
  * the codex engine both lease from it.
  */
-export class AccountPool {
+export class AccountPool<A extends PoolMember = AccountConfig> {
   readonly store: PoolStore;
   /** The store again when it answers in the same turn: the request path then calls it directly. */
   private readonly immediate: ImmediatePoolStore | undefined;
   readonly oauth: OAuthRefresher;
-  private readonly accounts: readonly AccountConfig[];
+  private readonly accounts: readonly A[];
   private readonly inFlight = new Map<string, number>();
   private readonly slotWaiters = new Set<() => void>();
   private readonly prices: PriceTable;
   private roundRobinNext = 0;
 
-  constructor(private readonly options: AccountPoolOptions) {
+  constructor(private readonly options: AccountPoolOptions<A>) {
     this.store = options.store;
     this.immediate = isImmediateStore(options.store) ? options.store : undefined;
     this.oauth = new OAuthRefresher(options.store, options.fetch);
@@ -78,7 +90,7 @@ export class AccountPool {
     this.prices = mergePrices(options.config.prices);
   }
 
-  list(vendor?: Vendor): readonly AccountConfig[] {
+  list(vendor?: string): readonly A[] {
     return vendor ? this.accounts.filter((account) => account.vendor === vendor) : this.accounts;
   }
 
@@ -86,7 +98,7 @@ export class AccountPool {
    * An account for one attempt. Waits while every healthy account is at its in-flight cap;
    * answers `cooling` / `none` at once when nothing healthy is left.
    */
-  acquire(options: AcquireOptions): Promise<Selection> {
+  acquire(options: AcquireOptions): Promise<Selection<A>> {
     const stickyKey = options.sessionKey ? createHash("sha256").update(options.sessionKey).digest("base64url") : undefined;
     const immediate = this.immediate;
     if (immediate) {
@@ -102,7 +114,7 @@ export class AccountPool {
     return this.acquireWaiting(options, stickyKey);
   }
 
-  private async acquireWaiting(options: AcquireOptions, stickyKey: string | undefined): Promise<Selection> {
+  private async acquireWaiting(options: AcquireOptions, stickyKey: string | undefined): Promise<Selection<A>> {
     for (;;) {
       const accounts = this.list(options.vendor);
       const [states, stuckId] = await Promise.all([
@@ -125,11 +137,11 @@ export class AccountPool {
 
   /** The selection from the accounts' states (a lease is taken), or undefined when every healthy one is at its cap. */
   private select(
-    accounts: readonly AccountConfig[],
+    accounts: readonly A[],
     states: Record<string, AccountState>,
     stuckId: string | undefined,
     exclude: ReadonlySet<string> | undefined,
-  ): Selection | undefined {
+  ): Selection<A> | undefined {
     const now = Date.now();
     const healthy = accounts.filter((account) => !exclude?.has(account.id) && isHealthy(states[account.id], now));
     if (healthy.length === 0) {
@@ -158,7 +170,7 @@ export class AccountPool {
     return this.inFlight.get(accountId) ?? 0;
   }
 
-  private lease(account: AccountConfig): Lease {
+  private lease(account: A): Lease<A> {
     this.inFlight.set(account.id, this.inFlightOf(account.id) + 1);
     let released = false;
     return {

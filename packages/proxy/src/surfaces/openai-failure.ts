@@ -2,11 +2,11 @@ import { ServerAdapterError } from "@conduit-ai/server-core";
 import { TargetFailure } from "../targets/target.js";
 import { OpenAIWireError, fromVendorError } from "../wire/openai-chat/openai-wire-error.js";
 
-/** OpenAI's 404 for a model nothing here serves. */
-export function modelNotFound(model: string): OpenAIWireError {
+/** OpenAI's 404 for a model nothing here serves; `message` names what exists when the target knew. */
+export function modelNotFound(model: string, message?: string): OpenAIWireError {
   return new OpenAIWireError(
     404,
-    `The model \`${model}\` does not exist or you do not have access to it.`,
+    message ?? `The model \`${model}\` does not exist or you do not have access to it.`,
     "invalid_request_error",
     "model",
     "model_not_found",
@@ -54,7 +54,7 @@ export function openaiFailureOf(error: unknown, unreachable: (cause: unknown) =>
   if (!(error instanceof TargetFailure)) return fromRuntimeError(error);
   switch (error.reason) {
     case "model_not_found":
-      return modelNotFound(error.model ?? "");
+      return modelNotFound(error.model ?? "", error.code === "model_not_found" ? error.message : undefined);
     case "upstream_error": {
       const upstream = error.upstream ?? { status: error.statusCode, body: "", headers: {} };
       const headers = new Headers();

@@ -3,7 +3,7 @@ import type { ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
 import { createModelsRoutes } from "./models/models-route.js";
 import { UPGRADE_REFUSAL_BODY, createUpgradeRefusalRoute } from "./probes/client-probes.js";
-import { type ModelRoute, createModelTable } from "../routing/model-table.js";
+import { type ModelRoute, type ModelTable, createModelTable } from "../routing/model-table.js";
 import type { RelayMessages } from "../targets/anthropic/messages-relay.js";
 import type { SendMessages } from "../targets/anthropic/send-messages.js";
 import { createChatCompletionsRoute } from "./chat-completions/chat-completions-route.js";
@@ -35,6 +35,8 @@ export interface OpenAISurfaceHost {
   };
   /** The proxy's admission (client keys or its gate, then the per-credential limit). */
   admission?: ClientAdmission;
+  /** The proxy's routing table (shared figures for `least-busy` and `latency`); built from `config.models` when absent. */
+  models?: ModelTable;
 }
 
 /**
@@ -50,7 +52,8 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
     const isClientAllowed = createClientCheck(proxy.config.clientKeys);
     const forwardHeaders = [proxy.config.sessionHeader];
     const dropParams = extra.dropParams ?? proxy.config.dropParams ?? false;
-    const models = createModelTable(proxy.config.models ?? {}, extra.isClaudeModel);
+    const models =
+      proxy.models && !extra.isClaudeModel ? proxy.models : createModelTable(proxy.config.models ?? {}, extra.isClaudeModel ?? {});
     const shared = {
       ...extra,
       dropParams,

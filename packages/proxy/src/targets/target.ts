@@ -60,10 +60,17 @@ export type TargetCall = SurfaceRequest & {
  * - `events`: a stream decoded once into Messages events, in batches (one per upstream read),
  *   ending with `message_stop` or `error`; returning early cancels the upstream request.
  */
-export type TargetAnswer =
+/** The response header naming the client's hosted tools a target could not run and left out. */
+export const DROPPED_TOOLS_HEADER = "x-conduit-dropped-tools";
+
+export type TargetAnswer = (
   | { kind: "passthrough"; reply: ProxyReply; servedBy: string }
   | { kind: "message"; message: MessageObject; servedBy: string }
-  | { kind: "events"; events: AsyncIterable<MessagesStreamEvent[]>; servedBy: string };
+  | { kind: "events"; events: AsyncIterable<MessagesStreamEvent[]>; servedBy: string }
+) & {
+  /** Hosted tool types (`web_search`, …) left out because this target cannot run them. */
+  droppedTools?: readonly string[];
+};
 
 /**
  * Where a call goes: one upstream (the pool's Messages API, the runtime's providers, …). A
@@ -79,6 +86,17 @@ export interface Target {
 }
 
 /** Why a target could not answer, in no client's shape: `/v1/messages` answers it as a server error, the OpenAI surfaces in theirs. */
+/** How many model names an unknown-model error lists before pointing at `/v1/models`. */
+const LISTED_MODELS = 20;
+
+function availableNote(available: readonly string[]): string {
+  if (available.length === 0) return "";
+  const shown = available.slice(0, LISTED_MODELS).join(", ");
+  return available.length > LISTED_MODELS
+    ? ` Models here: ${shown}, … (${available.length} in all: GET /v1/models).`
+    : ` Models here: ${shown}.`;
+}
+
 export type TargetFailureReason = "model_not_found" | "upstream_error" | "upstream_protocol_error" | "upstream_unreachable";
 
 /**
@@ -105,9 +123,9 @@ export class TargetFailure extends ServerAdapterError {
     this.upstream = details.upstream;
   }
 
-  /** A runtime target name no provider serves (`model_not_found`, 404). */
-  static unknownModel(model: string): TargetFailure {
-    const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+  /** A runtime target name no provider serves (`model_not_found`, 404), naming the models that exist. */
+  static unknownModel(model: string, available: readonly string[] = []): TargetFailure {
+    const message = `The model \`${model}\` does not exist or you do not have access to it.${availableNote(available)}`;
     return new TargetFailure("model_not_found", message, 404, "model_not_found", { model });
   }
 

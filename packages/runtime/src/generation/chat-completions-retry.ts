@@ -20,6 +20,11 @@ function isRetryable(error: unknown): boolean {
   return error instanceof Error && error.name !== "AbortError" && error.name !== "TimeoutError";
 }
 
+/** A refusal of the key rather than the request (rate limited, revoked): another key of a pool may succeed. */
+function isKeyRefusal(error: unknown): boolean {
+  return APICallError.isInstance(error) && (error.statusCode === 429 || error.statusCode === 401 || error.statusCode === 403);
+}
+
 function retryDelay(error: unknown, attempt: number): number {
   const exponential = INITIAL_RETRY_DELAY_MS * 2 ** attempt;
   const told = APICallError.isInstance(error) ? retryAfterMs(error.responseHeaders) : undefined;
@@ -33,6 +38,8 @@ export async function openStream(
   plan: GenerationPlan,
   guard: CallGuard,
 ): Promise<IncomingMessage> {
+  // A pool's refused key is swapped for another at once, not counted as a retry.
+  let keysLeft = (endpoint.keys?.keys ?? 1) - 1;
   for (let attempt = 0; ; attempt++) {
     guard.check();
     const lease = await endpoint.keys?.pick(plan.context.signal);
@@ -41,6 +48,11 @@ export async function openStream(
     try {
       return await response;
     } catch (error) {
+      if (keysLeft > 0 && isKeyRefusal(error)) {
+        keysLeft--;
+        attempt--;
+        continue;
+      }
       if (attempt >= plan.maxRetries || !isRetryable(error)) throw error;
       await guard.sleep(retryDelay(error, attempt));
     }

@@ -25,6 +25,11 @@ export interface KeyLease {
  * const one: KeySource = { pick: () => ({ key: process.env.GROQ_API_KEY ?? "", report: () => {} }) };
  */
 export interface KeySource {
+  /**
+   * How many keys it holds (a pool). A request its key was refused for (429, 401, 403) is sent
+   * again with another key, up to this many attempts in all; one key when absent.
+   */
+  readonly keys?: number;
   /** A key for the next request; may wait (honouring `signal`) or reject when no key can serve. */
   pick(signal?: AbortSignal): KeyLease | Promise<KeyLease>;
 }

@@ -4,7 +4,8 @@ import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 import { settleTargetUsage } from "../../admission/settlement.js";
-import { serveWithFallbacks } from "../../routing/fallbacks.js";
+import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
+import { tokenEstimateOf } from "../../routing/strategies.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
 import { createTargets, targetOf } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
@@ -109,30 +110,36 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           created: Math.floor(Date.now() / 1000),
           includeUsage: request.stream_options?.include_usage === true,
         };
-        return await serveWithFallbacks(models.targetsFor(request.model), ctx.abortSignal, async (route, hasFallback) => {
-          const answer = await targetOf(targets, route).serve({
-            wire: "openai-chat",
-            request,
-            translation,
-            model: route.model,
-            signal: ctx.abortSignal,
-            headers,
-            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-            context: () => callContextOf(ctx),
-            hasFallback,
-            ...(admitted && estimate
-              ? {
-                  onUsage: settleTargetUsage(admitted, {
-                    gated: call.gated,
-                    hasFallback,
-                    poolModel: route.model,
-                    reservationModel: () => route.model,
-                  }),
-                }
-              : {}),
-          });
-          return { response: chatResponseOf(answer, { ...meta, model: route.model }), servedBy: answer.servedBy };
-        });
+        const plan = await models.plan(request.model, tokenEstimateOf(text, estimate));
+        return await serveWithFallbacks(
+          plan.targets,
+          ctx.abortSignal,
+          async (route, hasFallback) => {
+            const answer = await targetOf(targets, route).serve({
+              wire: "openai-chat",
+              request,
+              translation,
+              model: route.model,
+              signal: ctx.abortSignal,
+              headers,
+              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+              context: () => callContextOf(ctx),
+              hasFallback,
+              ...(admitted && estimate
+                ? {
+                    onUsage: settleTargetUsage(admitted, {
+                      gated: call.gated,
+                      hasFallback,
+                      poolModel: route.model,
+                      reservationModel: () => route.model,
+                    }),
+                  }
+                : {}),
+            });
+            return { response: chatResponseOf(answer, { ...meta, model: route.model }), servedBy: answer.servedBy };
+          },
+          routingOf(ctx, plan),
+        );
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
         return call.failed(error, (failure) => openaiFailureOf(failure).toResponse());

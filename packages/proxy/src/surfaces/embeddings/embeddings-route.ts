@@ -10,8 +10,9 @@ import { estimateTokens } from "@conduit-ai/server-core/internal";
 import type { Admitted, ClientAdmission } from "../../admission/client-admission.js";
 import { z } from "zod";
 import { readJsonBody } from "../openai-request.js";
+import { TargetFailure } from "../../targets/target.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
-import { fromRuntimeError } from "../openai-failure.js";
+import { fromRuntimeError, modelNotFound } from "../openai-failure.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 
 const MAX_INPUTS = 2048;
@@ -57,12 +58,13 @@ async function resolveEmbeddingModel(runtime: Runtime, model: string): Promise<{
   if (named) return slash > 0 ? { provider: named.name, model: model.slice(slash + 1) } : { provider: named.name };
   const listing = providers.find((provider) => provider.models.includes(model));
   if (listing) return { provider: listing.name, model };
-  throw new OpenAIWireError(
-    404,
-    `The model \`${model}\` does not exist or you do not have access to it.`,
-    "invalid_request_error",
-    "model",
-    "model_not_found",
+  // The same 404 as the other surfaces, naming the providers that exist.
+  throw modelNotFound(
+    model,
+    TargetFailure.unknownModel(
+      model,
+      providers.map((provider) => provider.name),
+    ).message,
   );
 }
 

@@ -9,8 +9,8 @@ import type { AdmissionRequest } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
 import { reservationOutcome, settleFromAnswer, settleTargetUsage } from "../../admission/settlement.js";
 import { replyToRouteResult } from "../../relay/proxy-reply.js";
-import { serveWithFallbacks } from "../../routing/fallbacks.js";
-import { modelsReachedBy } from "../../routing/model-table.js";
+import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
+import { type RoutePlan, modelsReachedBy } from "../../routing/model-table.js";
 import { targetOf } from "../../routing/targets.js";
 import { topLevelModelOf } from "../../wire/anthropic-messages/body-model.js";
 import { headersOf, searchOf } from "../client-request.js";
@@ -60,27 +60,42 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
               ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
             }),
           );
-        const routes = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
-        return await serveWithFallbacks(routes, ctx.abortSignal, async (route, hasFallback) => {
-          const answer = await targetOf(deps.targets, route).serve({
-            wire: "anthropic-messages",
-            request: { body, model },
-            model: route.model,
-            signal: ctx.abortSignal,
-            headers,
-            ...(search ? { search } : {}),
-            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-            context: () => callContextOf(ctx),
-            hasFallback,
-            onUsage: settleTargetUsage(admitted, {
-              gated: admission.gated,
+        const plan: RoutePlan = configured
+          ? await deps.models.plan(model, {
+              inputTokens: estimate.estimatedInputTokens || Math.ceil(body.byteLength / 4),
+              outputTokens: estimate.maxOutputTokens ?? 500,
+            })
+          : // `<provider>/<model>` of the runtime is routed like any name; any other name is the pool's, whatever it looks like.
+            {
+              targets: model.includes("/")
+                ? deps.models.targetsFor(model)
+                : [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }],
+            };
+        return await serveWithFallbacks(
+          plan.targets,
+          ctx.abortSignal,
+          async (route, hasFallback) => {
+            const answer = await targetOf(deps.targets, route).serve({
+              wire: "anthropic-messages",
+              request: { body, model },
+              model: route.model,
+              signal: ctx.abortSignal,
+              headers,
+              ...(search ? { search } : {}),
+              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+              context: () => callContextOf(ctx),
               hasFallback,
-              poolModel: request.model,
-              reservationModel: (servedBy) => servedBy,
-            }),
-          });
-          return { response: messagesResponseOf(answer), servedBy: answer.servedBy };
-        });
+              onUsage: settleTargetUsage(admitted, {
+                gated: admission.gated,
+                hasFallback,
+                poolModel: request.model,
+                reservationModel: (servedBy) => servedBy,
+              }),
+            });
+            return { response: messagesResponseOf(answer), servedBy: answer.servedBy };
+          },
+          routingOf(ctx, plan),
+        );
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
         if (ctx.abortSignal.aborted) admitted.settleAtReservation(reservationOutcome(target, 499, 0));

@@ -3,11 +3,13 @@ import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 import { settleTargetUsage } from "../../admission/settlement.js";
-import { serveWithFallbacks } from "../../routing/fallbacks.js";
+import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
+import { tokenEstimateOf } from "../../routing/strategies.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
 import { createTargets, targetOf } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
+import { DROPPED_TOOLS_HEADER } from "../../targets/target.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
 import { ClientToolNames } from "../../wire/openai-responses/client-tool-names.js";
 import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
@@ -125,31 +127,39 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         };
         const answering = { shell, toolNames: ClientToolNames.of(request.tools), onComplete };
         const headers = passedOnHeaders(ctx, options.forwardHeaders);
-        return await serveWithFallbacks(models.targetsFor(request.model), ctx.abortSignal, async (route, hasFallback) => {
-          const answer = await targetOf(targets, route).serve({
-            wire: "openai-responses",
-            request,
-            history,
-            translation,
-            model: route.model,
-            signal: ctx.abortSignal,
-            headers,
-            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-            context: () => callContextOf(ctx),
-            hasFallback,
-            ...(admitted && estimate
-              ? {
-                  onUsage: settleTargetUsage(admitted, {
-                    gated: call.gated,
-                    hasFallback,
-                    poolModel: route.model,
-                    reservationModel: () => route.model,
-                  }),
-                }
-              : {}),
-          });
-          return { response: await responsesResponseOf(answer, answering), servedBy: answer.servedBy };
-        });
+        const plan = await models.plan(request.model, tokenEstimateOf(text, estimate));
+        return await serveWithFallbacks(
+          plan.targets,
+          ctx.abortSignal,
+          async (route, hasFallback) => {
+            const answer = await targetOf(targets, route).serve({
+              wire: "openai-responses",
+              request,
+              history,
+              translation,
+              model: route.model,
+              signal: ctx.abortSignal,
+              headers,
+              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+              context: () => callContextOf(ctx),
+              hasFallback,
+              ...(admitted && estimate
+                ? {
+                    onUsage: settleTargetUsage(admitted, {
+                      gated: call.gated,
+                      hasFallback,
+                      poolModel: route.model,
+                      reservationModel: () => route.model,
+                    }),
+                  }
+                : {}),
+            });
+            // Codex always sends `web_search`: a target that cannot run it says what it left out.
+            if (answer.droppedTools) ctx.setHeader(DROPPED_TOOLS_HEADER, answer.droppedTools.join(", "));
+            return { response: await responsesResponseOf(answer, answering), servedBy: answer.servedBy };
+          },
+          routingOf(ctx, plan),
+        );
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
         return call.failed(error, (failure) => openaiFailureOf(failure, unreachable).toResponse());

@@ -21,5 +21,8 @@ export async function resolveRuntimeModel(runtime: Runtime, model: string): Prom
   // A bare provider name means its default model (`model: "local"`).
   const provider = providers.find((candidate) => candidate.name === model && candidate.models.length > 0);
   if (provider) return { provider: provider.name, model: provider.models[0]! };
-  throw TargetFailure.unknownModel(model);
+  throw TargetFailure.unknownModel(
+    model,
+    providers.flatMap((candidate) => candidate.models.map((id) => `${candidate.name}/${id}`)),
+  );
 }

@@ -17,7 +17,7 @@ function runtimeCallOf(
   call: TargetCall,
   resolved: { provider: string; model: string },
   servedBy: string,
-): { request: GenerateRequest; stream: boolean; answerModel: string } {
+): { request: GenerateRequest; stream: boolean; answerModel: string; droppedTools?: string[] } {
   switch (call.wire) {
     case "anthropic-messages": {
       const body = parseMessagesBody(call.request.body);
@@ -28,13 +28,13 @@ function runtimeCallOf(
       return { request, stream: Boolean(call.request.stream), answerModel: call.model };
     }
     case "openai-responses": {
-      const { generate } = runtimeRequestOfResponses(
+      const { generate, droppedTools } = runtimeRequestOfResponses(
         { ...call.request, model: call.model },
         call.history,
         resolved,
         call.translation.dropParams,
       );
-      return { request: generate, stream: Boolean(call.request.stream), answerModel: call.request.model };
+      return { request: generate, stream: Boolean(call.request.stream), answerModel: call.request.model, droppedTools };
     }
   }
 }
@@ -57,7 +57,8 @@ export function createRuntimeTarget(runtime: Runtime | undefined): Target {
       if (!runtime) throw TargetFailure.noRuntime(call.model);
       const resolved = await resolveRuntimeModel(runtime, call.model);
       const servedBy = `${resolved.provider}/${resolved.model}`;
-      const { request, stream, answerModel } = runtimeCallOf(call, resolved, servedBy);
+      const { request, stream, answerModel, droppedTools } = runtimeCallOf(call, resolved, servedBy);
+      const dropped = droppedTools && droppedTools.length > 0 ? { droppedTools } : {};
       const onUsage = call.onUsage;
       const report = (usage: { inputTokens: number; outputTokens: number } | undefined) =>
         onUsage?.({ from: "runtime", servedBy, model: resolved.model, usage });
@@ -65,11 +66,11 @@ export function createRuntimeTarget(runtime: Runtime | undefined): Target {
       if (!stream) {
         const result = await runtime.generate(request, call.context());
         report({ inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
-        return { kind: "message", message: messageOfResult(result, meta), servedBy };
+        return { kind: "message", message: messageOfResult(result, meta), servedBy, ...dropped };
       }
       const events = new RuntimeEvents(runtime.stream(request, call.context()), new RuntimeStreamTranslator(meta), report);
       if (call.hasFallback) await events.prime();
-      return { kind: "events", events, servedBy };
+      return { kind: "events", events, servedBy, ...dropped };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { MAX_COOLDOWN_MS } from "../../pool/cooldown-cap.js";
 import type { Quota, QuotaLimits } from "../../pool/store/pool-store.js";
 
 /** Response headers as Node gives them (lower-case names). */
@@ -10,8 +11,7 @@ function single(value: string | string[] | undefined): string | undefined {
 const PREFIX = "anthropic-ratelimit-";
 const FIELDS = new Set(["limit", "remaining", "reset", "status", "utilization"]);
 
-/** The longest window Anthropic documents (the weekly unified limit): no cooldown lasts longer. */
-export const MAX_COOLDOWN_MS = 7 * 24 * 60 * 60 * 1000;
+export { MAX_COOLDOWN_MS } from "../../pool/cooldown-cap.js";
 
 /**
  * `anthropic-ratelimit-*` and `anthropic-ratelimit-unified-*` headers by limit name:

@@ -73,8 +73,10 @@ const CUSTOM_PARAMETERS = { type: "object", properties: { input: { type: "string
 /**
  * The runtime's request for a Response: the whole conversation (stored history first), function
  * and custom tools declared as the client's own, `tool_choice`, `text.format` (JSON Schema),
- * `temperature`, `top_p`, `max_output_tokens`. Hosted tools and `reasoning.effort` are a 400
- * naming them, unless `dropParams`.
+ * `temperature`, `top_p`, `max_output_tokens`. Hosted tools (`web_search`, `file_search`, …: the
+ * runtime's providers cannot run OpenAI's) are left out and named in `droppedTools` — never a
+ * function tool — so Codex, which always sends `web_search`, works on any model.
+ * `reasoning.effort` is a 400 naming it, unless `dropParams`.
  *
  * @example
  * const { generate } = runtimeRequestOfResponses(request, history, { provider: "local", model: "echo" }, false);
@@ -84,11 +86,12 @@ export function runtimeRequestOfResponses(
   history: InputItem[],
   target: { provider: string; model: string },
   dropParams: boolean,
-): { generate: GenerateRequest; toolNames: ClientToolNames } {
+): { generate: GenerateRequest; toolNames: ClientToolNames; droppedTools: string[] } {
   const refuse = (param: string, message: string) => {
     if (!dropParams) throw invalidRequest(message, param, "unsupported_parameter");
   };
   const toolNames = ClientToolNames.of(request.tools);
+  const droppedTools: string[] = [];
   const clientTools: ClientToolDefinition[] = [];
   type Named = { type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null };
   const declare = (named: Named, name = named.name ?? "") =>
@@ -104,15 +107,11 @@ export function runtimeRequestOfResponses(
     } else if (tool.type === "namespace") {
       // A group of function tools (Codex's MCP servers and agents): flattened, the calls split back.
       const namespace = tool as { name: string; tools: Named[] };
-      namespace.tools.forEach((member, memberIndex) => {
+      namespace.tools.forEach((member) => {
         if (member.type === "function") declare(member, ClientToolNames.flat(namespace.name, member.name ?? ""));
-        else
-          refuse(
-            `tools[${index}].tools[${memberIndex}].type`,
-            `Tools of type '${member.type}' are not supported by the model '${request.model}'`,
-          );
+        else droppedTools.push(member.type);
       });
-    } else refuse(`tools[${index}].type`, `Tools of type '${tool.type}' are not supported by the model '${request.model}'`);
+    } else droppedTools.push(tool.type);
   });
   if (request.reasoning?.effort) refuse("reasoning.effort", `reasoning.effort is not supported by the model '${request.model}'`);
   const input: InputItem[] = typeof request.input === "string" ? [{ role: "user", content: request.input }] : (request.input ?? []);
@@ -135,5 +134,5 @@ export function runtimeRequestOfResponses(
   if (request.temperature !== null && request.temperature !== undefined) generate.temperature = request.temperature;
   if (request.top_p !== null && request.top_p !== undefined) generate.topP = request.top_p;
   if (request.max_output_tokens !== null && request.max_output_tokens !== undefined) generate.maxTokens = request.max_output_tokens;
-  return { generate, toolNames };
+  return { generate, toolNames, droppedTools: [...new Set(droppedTools)] };
 }
