@@ -13,6 +13,6 @@ export { GuardrailSet, type GuardrailOutcome, estimateTokens } from "./guardrail
 export { GuardrailViolation, violationMessage } from "./guardrail-violation.js";
 export { type Guardrails, type GuardrailsOptions, createGuardrails, parseGuardrailsConfig, resolveRuleNames } from "./guardrails.js";
 export { type TextSlot, textSlotsOf } from "./json-texts.js";
-export { type GuardrailHit, type TextScan } from "./match-rules.js";
+export type { GuardrailHit, TextScan } from "./match-rules.js";
 export { type ScanStep, StreamScanner } from "./stream-scanner.js";
 export type { GuardrailCallContext } from "./webhook.js";

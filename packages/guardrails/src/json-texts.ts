@@ -55,7 +55,12 @@ export function textSlotsOf(value: unknown): TextSlot[] {
     const item = (container as Record<string | number, unknown>)[key];
     if (typeof item === "string") {
       if (item.length > 0)
-        slots.push({ text: item, replace: (text) => void ((container as Record<string | number, unknown>)[key] = text) });
+        slots.push({
+          text: item,
+          replace: (text) => {
+            (container as Record<string | number, unknown>)[key] = text;
+          },
+        });
     } else if (Array.isArray(item)) for (let index = 0; index < item.length; index++) visit(item, index);
     else if (item !== null && typeof item === "object")
       for (const child of Object.keys(item)) if (!SKIPPED_KEYS.has(child)) visit(item as Record<string, unknown>, child);

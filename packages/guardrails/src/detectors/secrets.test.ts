@@ -11,7 +11,7 @@ async function masked(text: string): Promise<string> {
 
 const pem = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA7bq98S1yR0b1kzL", "-----END RSA PRIVATE KEY-----"].join("\n");
 
-export const SAMPLE_SECRETS: Record<string, string> = {
+const SAMPLE_SECRETS: Record<string, string> = {
   "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
   "github-token": `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`,
   "gitlab-token": "glpat-xYz12345678901234567",
