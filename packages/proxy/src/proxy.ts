@@ -1,3 +1,4 @@
+import type { Guardrails } from "@conduit-ai/guardrails";
 import {
   ConfigurationError,
   type Gate,
@@ -56,6 +57,11 @@ export interface ProxyOptions {
    */
   gate?: Gate;
   /**
+   * Guardrails (`createGuardrails` of `@conduit-ai/guardrails`) on every AI surface, both ways:
+   * the configured defaults plus the lists a gate's key and team name. Absent: none.
+   */
+  guardrails?: Guardrails;
+  /**
    * Answers runtime targets of the `models` table on `/v1/messages` (a Claude model falling back
    * to `local` or `<provider>/<model>`, translated both ways). The OpenAI surfaces take theirs
    * from `chatCompletionsFor(runtime)`.
@@ -111,6 +117,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     clientKeys: config.clientKeys,
     ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
     ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.guardrails ? { guardrails: options.guardrails } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const proxy: ConduitProxy = {

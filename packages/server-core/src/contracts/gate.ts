@@ -79,6 +79,11 @@ export interface GateIdentity {
    * one. Absent or empty: no restriction beyond the gateway's own server list.
    */
   mcp?: McpAccessPolicy[];
+  /**
+   * The guardrail names the team and then the key add to the configured defaults (`!name`
+   * removes one), in that order. Absent: the defaults alone.
+   */
+  guardrails?: string[];
 }
 
 /** How a call settled at its reservation ended (`GateAdmission.settleAtReservation`). */
