@@ -1,3 +1,4 @@
+import type { Guardrails } from "@conduit-ai/guardrails";
 import type { ConduitProxy } from "@conduit-ai/proxy";
 import { type Gate, type Runtime, type TokenPrice, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
@@ -17,6 +18,7 @@ export async function setupProxy(
     keyPrefix = env.REDIS_KEY_PREFIX || "conduit:",
     gate,
     prices,
+    guardrails,
   }: {
     redis: SharedRedis | undefined;
     runtime: Runtime;
@@ -25,6 +27,8 @@ export async function setupProxy(
     gate?: Gate;
     /** The server's one price table (`proxy.prices`, then `prices`); the pool prices accounts' spend with it. */
     prices?: Record<string, TokenPrice>;
+    /** The config file's `guardrails`, on every proxy surface. */
+    guardrails?: Guardrails | undefined;
   },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
@@ -50,5 +54,6 @@ export async function setupProxy(
     chatCompletions: chatCompletionsFor(runtime),
     runtime,
     ...(gate ? { gate } : {}),
+    ...(guardrails ? { guardrails } : {}),
   });
 }

@@ -10,6 +10,8 @@ import {
 import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
+import { type GuardrailsConfigInput, createGuardrails, guardrailMetrics } from "@conduit-ai/guardrails";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { setupAuth } from "./auth-setup.js";
 import { setupGovernance } from "./governance-setup.js";
 import { setupMcpGateway } from "./mcp-gateway-setup.js";
@@ -79,11 +81,20 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:` } : {}),
     ...(auth.tokenProvider ? { auth: auth.tokenProvider } : {}),
   });
+  // Checked by readConfigFile already (exit 2 naming the key path).
+  const guardrails = options.file.guardrails === undefined ? undefined : createGuardrails(options.file.guardrails as GuardrailsConfigInput);
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
     // Every configured provider's package now: a missing one stops the start with its install line.
     await runtime.loadProviders();
-    proxy = await setupProxy(options.file.proxy, { redis, runtime, keyPrefix, prices, ...(governance ? { gate: governance.gate } : {}) });
+    proxy = await setupProxy(options.file.proxy, {
+      redis,
+      runtime,
+      keyPrefix,
+      prices,
+      guardrails,
+      ...(governance ? { gate: governance.gate } : {}),
+    });
   } catch (error) {
     await runtime.close();
     await auth.close();
@@ -96,6 +107,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix: `${keyPrefix}ratelimit:` }) };
   }
   const server = await createServer(runtime, { framework: options.framework, config });
+  const metrics = guardrails ? getServerMetrics(server) : undefined;
+  if (guardrails && metrics) guardrails.onHit(guardrailMetrics(metrics.registry));
   // With an admin API, a request to it bearing an admin key passes the server's auth (and only
   // there): the admin key alone opens /admin, and the console's forward with it is admitted.
   let authMiddleware = auth.middleware;

@@ -83,8 +83,10 @@ export interface Guardrails {
   readonly config: GuardrailsConfig;
   /** The rules a call runs; undefined when none apply (the caller leaves the call untouched). */
   select(lists?: readonly (readonly string[] | undefined)[]): GuardrailSet | undefined;
-  /** Reports hits to `onHit`. */
+  /** Reports hits to `onHit` and every listener added with `onHit`. */
   record(hits: readonly GuardrailHit[]): void;
+  /** Adds a listener of hits (metrics attached once the server exists). */
+  onHit(listener: (hit: GuardrailHit) => void): void;
 }
 
 /** Parses a `guardrails` config; a problem throws `GuardrailConfigError` naming its key path. */
@@ -102,6 +104,7 @@ export function createGuardrails(input: GuardrailsConfigInput | GuardrailsConfig
   const config = parseGuardrailsConfig(input);
   const byName = new Map(config.rules.map((rule) => [rule.name, rule]));
   const sets = new Map<string, GuardrailSet | undefined>();
+  const listeners: ((hit: GuardrailHit) => void)[] = options.onHit ? [options.onHit] : [];
   return {
     config,
     select(lists = []) {
@@ -125,7 +128,10 @@ export function createGuardrails(input: GuardrailsConfigInput | GuardrailsConfig
       return set;
     },
     record(hits) {
-      if (options.onHit) for (const hit of hits) options.onHit(hit);
+      for (const hit of hits) for (const listener of listeners) listener(hit);
+    },
+    onHit(listener) {
+      listeners.push(listener);
     },
   };
 }

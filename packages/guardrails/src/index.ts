@@ -16,3 +16,4 @@ export { type TextSlot, textSlotsOf } from "./json-texts.js";
 export type { GuardrailHit, TextScan } from "./match-rules.js";
 export { type ScanStep, StreamScanner } from "./stream-scanner.js";
 export type { GuardrailCallContext } from "./webhook.js";
+export { guardrailMetrics } from "./guardrail-metrics.js";
