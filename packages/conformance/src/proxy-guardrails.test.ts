@@ -2,8 +2,10 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
+import { GovernanceGate, MemoryGovernanceStore, MemoryUsageSink, keyDigest, newKeySecret } from "@conduit-ai/governance";
 import { type GuardrailHit, type GuardrailsConfigInput, createGuardrails } from "@conduit-ai/guardrails";
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
+import { DEFAULT_PRICES } from "@conduit-ai/server-core";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -48,16 +50,20 @@ const maskBoth: GuardrailsConfigInput = {
 const blockSecrets: GuardrailsConfigInput = { rules: [{ name: "no-secrets", kind: "secrets", action: "block" }], default: ["no-secrets"] };
 
 forEachAdapter("proxy guardrails", ({ start }) => {
-  async function serve(config: GuardrailsConfigInput) {
+  async function serve(config: GuardrailsConfigInput, gate?: GovernanceGate) {
     const hits: GuardrailHit[] = [];
     const proxy = createProxy(
       {
         enabled: true,
         upstream: { anthropic: fake.url },
-        clientKeys: [CLIENT_KEY],
+        ...(gate ? {} : { clientKeys: [CLIENT_KEY] }),
         accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }],
       },
-      { chatCompletions: chatCompletionsFor(runtime), guardrails: createGuardrails(config, { onHit: (hit) => hits.push(hit) }) },
+      {
+        chatCompletions: chatCompletionsFor(runtime),
+        guardrails: createGuardrails(config, { onHit: (hit) => hits.push(hit) }),
+        ...(gate ? { gate } : {}),
+      },
     );
     const server = await start({ setup: (adapter) => void registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true }) });
     return {
@@ -133,6 +139,7 @@ forEachAdapter("proxy guardrails", ({ start }) => {
     const { post, hits, close } = await serve(maskBoth);
     try {
       fake.answer = fixedAnswer(["fine"]);
+      const before = fake.requests.length;
       const prompt = `write to ${EMAIL} with ${SECRET}`;
       const maskedPrompt = "write to [EMAIL] with [AWS_ACCESS_KEY]";
       await post("/v1/messages", {
@@ -146,7 +153,7 @@ forEachAdapter("proxy guardrails", ({ start }) => {
       expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(maskedPrompt);
       await post("/v1/responses", { model: "claude-haiku-4-5", input: prompt });
       expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(maskedPrompt);
-      expect(JSON.stringify(fake.requests.map((request) => request.body))).not.toContain(SECRET);
+      expect(JSON.stringify(fake.requests.slice(before).map((request) => request.body))).not.toContain(SECRET);
       const embedded = await post("/v1/embeddings", { model: "local", input: [prompt] });
       expect(embedded.status).toBe(200);
       expect(hits.filter((hit) => hit.direction === "request").length).toBe(2 + 1 + 2 + 2 + 2);
@@ -253,6 +260,49 @@ forEachAdapter("proxy guardrails", ({ start }) => {
       ]);
     } finally {
       await open.close();
+    }
+  });
+
+  it("applies a team's and a key's lists from governance: added to the defaults, `!name` removing one", async () => {
+    const store = new MemoryGovernanceStore();
+    const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: DEFAULT_PRICES });
+    await store.createTeam({ id: "red", name: "Red", createdAt: new Date().toISOString(), guardrails: ["no-secrets"] });
+    const keyFor = async (id: string, guardrails?: string[]) => {
+      const secret = newKeySecret("sk-conduit-");
+      await store.createKey(
+        { id, name: id, team: "red", hint: "x", createdAt: new Date().toISOString(), ...(guardrails ? { guardrails } : {}) },
+        keyDigest(secret, undefined),
+      );
+      return secret;
+    };
+    const teamOnly = await keyFor("team-only");
+    const optedOut = await keyFor("opted-out", ["!no-secrets", "pii"]);
+    const { server, close } = await serve(
+      {
+        rules: [
+          { name: "pii", kind: "pii", action: "mask", on: "request" },
+          { name: "no-secrets", kind: "secrets", action: "block", on: "request" },
+        ],
+        default: [],
+      },
+      gate,
+    );
+    try {
+      fake.answer = fixedAnswer(["fine"]);
+      const ask = (key: string) =>
+        fetch(server.url("/v1/chat/completions"), {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: JSON.stringify({ model: "claude-haiku-4-5", messages: [{ role: "user", content: `${SECRET} ${EMAIL}` }] }),
+        });
+      const blocked = await ask(teamOnly);
+      expect(blocked.status).toBe(400);
+      expect((await blocked.json()).error.code).toBe("guardrail_violation");
+      const passed = await ask(optedOut);
+      expect(passed.status).toBe(200);
+      expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(`${SECRET} [EMAIL]`);
+    } finally {
+      await close();
     }
   });
 });
