@@ -2,7 +2,7 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
-import { GovernanceGate, MemoryGovernanceStore, MemoryUsageSink, keyDigest, newKeySecret } from "@conduit-ai/governance";
+import { GovernanceGate, MemoryGovernanceStore, MemoryUsageSink, type UsageEvent, keyDigest, newKeySecret } from "@conduit-ai/governance";
 import { type GuardrailHit, type GuardrailsConfigInput, createGuardrails } from "@conduit-ai/guardrails";
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
 import { DEFAULT_PRICES } from "@conduit-ai/server-core";
@@ -265,7 +265,13 @@ forEachAdapter("proxy guardrails", ({ start }) => {
 
   it("applies a team's and a key's lists from governance: added to the defaults, `!name` removing one", async () => {
     const store = new MemoryGovernanceStore();
-    const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: DEFAULT_PRICES });
+    const events: UsageEvent[] = [];
+    const gate = new GovernanceGate({
+      store,
+      usage: new MemoryUsageSink(),
+      prices: DEFAULT_PRICES,
+      onUsage: (event) => events.push(event),
+    });
     await store.createTeam({ id: "red", name: "Red", createdAt: new Date().toISOString(), guardrails: ["no-secrets"] });
     const keyFor = async (id: string, guardrails?: string[]) => {
       const secret = newKeySecret("sk-conduit-");
@@ -301,6 +307,12 @@ forEachAdapter("proxy guardrails", ({ start }) => {
       const passed = await ask(optedOut);
       expect(passed.status).toBe(200);
       expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(`${SECRET} [EMAIL]`);
+      // The usage event names the hit (never the text).
+      await expect.poll(() => events.length).toBe(1);
+      expect(events[0]).toMatchObject({
+        key: "opted-out",
+        guardrails: [{ guardrail: "pii", action: "mask", direction: "request", entity: "email" }],
+      });
     } finally {
       await close();
     }

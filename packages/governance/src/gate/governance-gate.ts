@@ -284,6 +284,7 @@ export class GovernanceGate implements Gate {
           status: usage.status,
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
+          ...(usage.guardrails && usage.guardrails.length > 0 ? { guardrails: usage.guardrails } : {}),
         };
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
         await record(event, { actualTokens: tokens, actualPicoUsd: pico });

@@ -10,7 +10,7 @@ import type { Guardrails } from "@conduit-ai/guardrails";
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "../wire/gate-refusal.js";
-import { type CallGuard, callGuardOf } from "./call-guard.js";
+import { type CallGuard, callGuardOf, guardrailHitsOf } from "./call-guard.js";
 import { clientKeyRefusal } from "./client-auth.js";
 
 /** What a surface knows of a call before it goes upstream. */
@@ -152,7 +152,8 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
           if (done) return;
           done = true;
           annotateUsage(ctx, usage);
-          decision.settle(usage).catch(() => warn("proxy: settling a gate admission failed"));
+          const guardrails = guardrailHitsOf(ctx);
+          decision.settle(guardrails ? { ...usage, guardrails } : usage).catch(() => warn("proxy: settling a gate admission failed"));
         },
         settleAtReservation(outcome) {
           if (done) return;

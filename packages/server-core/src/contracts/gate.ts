@@ -56,6 +56,16 @@ export interface GateUsage {
   latencyMs: number;
   /** A tool call (the MCP gateway): recorded as a `kind: "tool"` usage event; never its arguments or result. */
   tool?: { server: string; name: string };
+  /** The guardrail hits of the call (names, actions, entity types): never the matched text. */
+  guardrails?: GateGuardrailHit[];
+}
+
+/** One guardrail decision of a call, as the usage event records it. */
+export interface GateGuardrailHit {
+  guardrail: string;
+  action: "block" | "mask" | "log";
+  direction: "request" | "response";
+  entity: string;
 }
 
 /**
