@@ -28,15 +28,20 @@ export interface RuleSpan extends DetectedSpan {
 
 const allowed = (rule: MatchRule, text: string) => rule.allow.some((pattern) => pattern.test(text));
 
-/** Every span any rule finds in `text`, overlapping ones included. */
-export function spansOf(rules: readonly MatchRule[], text: string): RuleSpan[] {
+/**
+ * Every span any rule finds in `text`, overlapping ones included. `hinted` (a stream's scanner)
+ * says which detectors' hints it already found, or undefined to test them here.
+ */
+export function spansOf(rules: readonly MatchRule[], text: string, hinted?: (detector: Detector) => boolean): RuleSpan[] {
   const spans: RuleSpan[] = [];
   for (const rule of rules)
-    for (const detector of rule.detectors)
-      for (const span of detect(detector, text)) {
+    for (const detector of rule.detectors) {
+      if (hinted && !hinted(detector)) continue;
+      for (const span of detect(detector, text, hinted !== undefined)) {
         if (rule.allow.length > 0 && allowed(rule, text.slice(span.start, span.end))) continue;
         spans.push({ ...span, rule });
       }
+    }
   return spans;
 }
 

@@ -1,3 +1,4 @@
+import type { Detector } from "./detectors/detector.js";
 import { type GuardrailHit, type MatchRule, hitOf, resolveSpans, spansOf } from "./match-rules.js";
 
 /** What a delta released: the text safe to send now, or the hit that ends the stream. */
@@ -10,6 +11,8 @@ export interface ScanStep {
 const CONTEXT_CHARS = 32;
 /** Characters kept while inside a private key block, so its END line is found when split. */
 const CLOSE_TAIL_CHARS = 64;
+/** Longer than any detector's hint: a hint split between held text and a new delta is still seen. */
+const HINT_OVERLAP_CHARS = 16;
 
 /**
  * Scans one streamed text (a content block) delta by delta. It holds back the last `window`
@@ -28,6 +31,8 @@ export class StreamScanner {
   private held = "";
   private closing: RegExp | undefined;
   private blocked: GuardrailHit | undefined;
+  /** Detectors whose hint is somewhere in the buffer; the others need only the new text tested. */
+  private readonly armed = new Set<Detector>();
 
   constructor(
     private readonly rules: readonly MatchRule[],
@@ -48,6 +53,23 @@ export class StreamScanner {
     return this.release("", true);
   }
 
+  /**
+   * Which detectors' hints the buffer holds. Everything but the new delta was in the previous
+   * buffer, so an unarmed detector's hint can only be in the delta (or straddle into it): ordinary
+   * prose costs a few short tests per delta instead of every pattern over the whole window.
+   */
+  private arm(buffer: string, added: number): void {
+    const fresh = buffer.slice(Math.max(0, buffer.length - added - HINT_OVERLAP_CHARS));
+    for (const rule of this.rules)
+      for (const detector of rule.detectors) {
+        const hint = detector.hint;
+        if (!hint) continue;
+        const armed = this.armed.has(detector);
+        if (hint.test(armed ? buffer : fresh)) this.armed.add(detector);
+        else if (armed) this.armed.delete(detector);
+      }
+  }
+
   private release(delta: string, final: boolean): ScanStep {
     if (this.blocked) return { text: "", block: this.blocked };
     let text = this.held + delta;
@@ -65,7 +87,10 @@ export class StreamScanner {
     }
     const base = this.context.length;
     const buffer = this.context + text;
-    const spans = spansOf(this.rules, buffer).filter((span) => span.start >= base);
+    this.arm(buffer, delta.length);
+    const spans = spansOf(this.rules, buffer, (detector) => !detector.hint || this.armed.has(detector)).filter(
+      (span) => span.start >= base,
+    );
     const blocking = spans.find((span) => span.rule.action === "block");
     if (blocking) {
       this.blocked = hitOf(blocking, "response");
