@@ -208,6 +208,45 @@ forEachAdapter("proxy guardrails", ({ start }) => {
     }
   });
 
+  it("masks whole (non-streamed) answers on every surface, and answers a blocked one with 400", async () => {
+    const masking = await serve(maskBoth);
+    try {
+      fake.answer = fixedAnswer([ANSWER]);
+      const message = await masking.anthropic.messages.create({
+        model: "claude-haiku-4-5",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "Hi" }],
+      });
+      expect(message.content).toMatchObject([{ type: "text", text: MASKED }]);
+      const completion = await masking.openai.chat.completions.create({
+        model: "claude-haiku-4-5",
+        messages: [{ role: "user", content: "Hi" }],
+      });
+      expect(completion.choices[0]?.message.content).toBe(MASKED);
+      const response = await masking.openai.responses.create({ model: "claude-haiku-4-5", input: "Hi" });
+      expect(response.output_text).toBe(MASKED);
+    } finally {
+      await masking.close();
+    }
+    const blocking = await serve({
+      rules: [{ name: "no-secrets", kind: "secrets", action: "block", on: "response" }],
+      default: ["no-secrets"],
+    });
+    try {
+      fake.answer = fixedAnswer([ANSWER]);
+      const refused = await blocking.post("/v1/chat/completions", {
+        model: "claude-haiku-4-5",
+        messages: [{ role: "user", content: "Hi" }],
+      });
+      expect(refused.status).toBe(400);
+      const text = await refused.text();
+      expect(text).not.toContain(SECRET);
+      expect(JSON.parse(text).error).toMatchObject({ code: "guardrail_violation" });
+    } finally {
+      await blocking.close();
+    }
+  });
+
   it("ends a blocked stream with the vendor's error event, no part of the secret sent", async () => {
     const { post, anthropic, close } = await serve({
       ...blockSecrets,
