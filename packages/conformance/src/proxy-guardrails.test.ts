@@ -27,7 +27,9 @@ const runtime = createRuntime({ env: {} });
 beforeAll(async () => {
   fake = await startFakeAnthropic({ anyCredential: true, answer: fixedAnswer(["Hello"]) });
   // A moderation webhook that answers after 300 ms: past a 100 ms timeout.
-  webhook = createServer((_request, response) => {
+  webhook = createServer((request, response) => {
+    // `/answers` blocks every answer at once; anything else allows, after 300 ms.
+    if (request.url === "/answers") return void response.end('{"action":"block","reason":"off-topic answer"}');
     setTimeout(() => response.end('{"action":"allow"}'), 300);
   });
   await new Promise<void>((resolve) => webhook.listen(0, "127.0.0.1", resolve));
@@ -274,6 +276,26 @@ forEachAdapter("proxy guardrails", ({ start }) => {
       const responses = await (await post("/v1/responses", { model: "claude-haiku-4-5", stream: true, input: "Hi" })).text();
       expect(responses).not.toContain("AKIA");
       expect(responses).toMatch(/event: response\.failed\ndata: {"type":"response\.failed"[^\n]*"error":{"code":"guardrail_violation"/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("asks a response webhook once a streamed answer is complete; its block ends the stream with the error event", async () => {
+    const answers = webhookUrl.replace("/moderate", "/answers");
+    const { post, close } = await serve({
+      rules: [{ name: "answer-check", kind: "webhook", url: answers, on: "response" }],
+      default: ["answer-check"],
+    });
+    try {
+      fake.answer = fixedAnswer(["a fine", " answer"]);
+      const messages = await (
+        await post("/v1/messages", { model: "claude-haiku-4-5", max_tokens: 50, stream: true, messages: [{ role: "user", content: "Hi" }] })
+      ).text();
+      expect(messages).toMatch(
+        /event: error\ndata: {"type":"error","error":{"type":"guardrail_violation","message":"Blocked by guardrail `answer-check`: off-topic answer[^"]*"}}\n\n$/,
+      );
+      expect(messages).not.toContain("message_stop");
     } finally {
       await close();
     }

@@ -10,7 +10,7 @@ export function violationMessage(hit: GuardrailHit & { reason?: string }): strin
     return `The guardrail \`${hit.guardrail}\` named for this key or team is not configured; the ${side} was blocked.`;
   if (hit.entity === "webhook-unavailable") return `Blocked by guardrail \`${hit.guardrail}\`: its moderation webhook did not answer.`;
   const found = hit.kind === "webhook" ? (hit.reason ? `: ${hit.reason}` : "") : ` (${hit.entity})`;
-  return `Blocked by guardrail \`${hit.guardrail}\`${found}: the ${side} was not sent.`;
+  return `Blocked by guardrail \`${hit.guardrail}\`${found}: the ${side === "request" ? "request was not sent" : "response was stopped"}.`;
 }
 
 /**
