@@ -2,13 +2,22 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
-import { GovernanceGate, MemoryGovernanceStore, MemoryUsageSink, type UsageEvent, keyDigest, newKeySecret } from "@conduit-ai/governance";
+import {
+  GovernanceGate,
+  MemoryGovernanceStore,
+  MemoryUsageSink,
+  type UsageEvent,
+  createGovernance,
+  keyDigest,
+  newKeySecret,
+} from "@conduit-ai/governance";
 import { type GuardrailHit, type GuardrailsConfigInput, createGuardrails } from "@conduit-ai/guardrails";
 import { chatCompletionsFor, createProxy, registerProxyRoutes } from "@conduit-ai/proxy";
 import { DEFAULT_PRICES } from "@conduit-ai/server-core";
 import { createRuntime } from "@conduit-ai/runtime";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ADMIN_KEY, mintKey } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
 // Guardrails on the proxy's surfaces (packages/guardrails): requests blocked (400 in the
@@ -278,6 +287,48 @@ forEachAdapter("proxy guardrails", ({ start }) => {
       expect(responses).toMatch(/event: response\.failed\ndata: {"type":"response\.failed"[^\n]*"error":{"code":"guardrail_violation"/);
     } finally {
       await close();
+    }
+  });
+
+  it("takes keys' and teams' guardrails from the admin API (a bad name is a 400)", async () => {
+    const governance = await createGovernance({ keys: { store: "memory" }, admin: { keys: [ADMIN_KEY] }, prices: DEFAULT_PRICES, env: {} });
+    const proxy = createProxy(
+      { enabled: true, upstream: { anthropic: fake.url }, accounts: [{ id: "acct", type: "api-key", apiKey: "sk-ant-pool" }] },
+      {
+        gate: governance.gate,
+        chatCompletions: chatCompletionsFor(runtime),
+        guardrails: createGuardrails({ rules: [{ name: "no-secrets", kind: "secrets", on: "request" }], default: [] }),
+      },
+    );
+    try {
+      const server = await start({
+        config: { rateLimit: { enabled: false } },
+        setup: (adapter) => {
+          void registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true });
+          governance.install(adapter);
+        },
+      });
+      const guarded = await mintKey(
+        server.url(""),
+        { name: "guarded", team: "red" },
+        { id: "red", name: "Red", guardrails: ["no-secrets"] },
+      );
+      const bad = await fetch(server.url("/admin/keys"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "bad", guardrails: ["no secrets"] }),
+      });
+      expect(bad.status).toBe(400);
+      const refused = await fetch(server.url("/v1/messages"), {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": guarded, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 10, messages: [{ role: "user", content: SECRET }] }),
+      });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error.type).toBe("guardrail_violation");
+    } finally {
+      await proxy.close();
+      await governance.close();
     }
   });
 
