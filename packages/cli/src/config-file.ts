@@ -1,3 +1,4 @@
+import { parseGuardrailsConfig } from "@conduit-ai/guardrails";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseProvidersConfig } from "@conduit-ai/runtime";
@@ -33,6 +34,7 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   $schema: ["serve", "proxy"],
   server: ["serve", "proxy"],
   proxy: ["serve", "proxy"],
+  guardrails: ["serve", "proxy"],
   keys: ["serve", "proxy"],
   admin: ["serve", "proxy"],
   console: ["serve", "proxy"],
@@ -185,6 +187,8 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
     parseAdminKeys(file.admin);
     parseConsoleSection(file.console);
     checkSsoProvider(file);
+    // A refused pattern (catastrophic backtracking) or an unknown rule name stops the start, naming its key path.
+    if (file.guardrails !== undefined) parseGuardrailsConfig(file.guardrails);
   } catch (error) {
     throw named(error);
   }

@@ -1,4 +1,5 @@
 import type { ConduitProxy, ProviderKeyPools } from "@conduit-ai/proxy";
+import type { Guardrails } from "@conduit-ai/guardrails";
 import { type Gate, type Runtime, type TokenPrice, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -18,6 +19,7 @@ export async function setupProxy(
     gate,
     prices,
     keyPools,
+    guardrails,
   }: {
     redis: SharedRedis | undefined;
     runtime: Runtime;
@@ -28,6 +30,8 @@ export async function setupProxy(
     prices?: Record<string, TokenPrice>;
     /** The providers' key pools: routing skips a provider whose keys all cool or are disabled. */
     keyPools?: ProviderKeyPools;
+    /** The config file's `guardrails`, on every proxy surface. */
+    guardrails?: Guardrails | undefined;
   },
 ): Promise<ConduitProxy | undefined> {
   if (section === undefined || (typeof section === "object" && section !== null && (section as { enabled?: unknown }).enabled !== true))
@@ -54,5 +58,6 @@ export async function setupProxy(
     runtime,
     ...(gate ? { gate } : {}),
     ...(keyPools ? { keyPools } : {}),
+    ...(guardrails ? { guardrails } : {}),
   });
 }

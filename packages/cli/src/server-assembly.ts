@@ -11,6 +11,8 @@ import {
 import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
+import { type GuardrailsConfigInput, createGuardrails, guardrailMetrics } from "@conduit-ai/guardrails";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { setupAuth } from "./auth-setup.js";
 import { attachKeyStatusGauge, setupKeyPools } from "./key-pools-setup.js";
 import { setupGovernance } from "./governance-setup.js";
@@ -88,6 +90,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     ...(redis ? { redis, redisKeyPrefix: `${keyPrefix}memory:` } : {}),
     ...(auth.tokenProvider ? { auth: auth.tokenProvider } : {}),
   });
+  // Checked by readConfigFile already (exit 2 naming the key path).
+  const guardrails = options.file.guardrails === undefined ? undefined : createGuardrails(options.file.guardrails as GuardrailsConfigInput);
   let proxy: Awaited<ReturnType<typeof setupProxy>>;
   try {
     // Every configured provider's package now: a missing one stops the start with its install line.
@@ -99,6 +103,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
       prices,
       ...(governance ? { gate: governance.gate } : {}),
       ...(keyPools ? { keyPools } : {}),
+      guardrails,
     });
   } catch (error) {
     await runtime.close();
@@ -113,6 +118,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   }
   const server = await createServer(runtime, { framework: options.framework, config });
   attachKeyStatusGauge(server, keyPools);
+  const metrics = guardrails ? getServerMetrics(server) : undefined;
+  if (guardrails && metrics) guardrails.onHit(guardrailMetrics(metrics.registry));
   // With an admin API, a request to it bearing an admin key passes the server's auth (and only
   // there): the admin key alone opens /admin, and the console's forward with it is admitted.
   let authMiddleware = auth.middleware;

@@ -32,6 +32,8 @@ export interface Policy {
   limits?: Limits;
   budgets?: Budget[];
   mcp?: McpPolicy;
+  /** Guardrail names added to the configured defaults for its calls; `!name` removes one (the team's apply first, then the key's). */
+  guardrails?: string[];
 }
 
 /** A team: caps its keys together. */

@@ -1,3 +1,4 @@
+import type { Guardrails } from "@conduit-ai/guardrails";
 import {
   ConfigurationError,
   type Gate,
@@ -58,6 +59,11 @@ export interface ProxyOptions {
    * (virtual keys, limits, budgets) instead of checking `clientKeys`, and settles with the real usage.
    */
   gate?: Gate;
+  /**
+   * Guardrails (`createGuardrails` of `@conduit-ai/guardrails`) on every AI surface, both ways:
+   * the configured defaults plus the lists a gate's key and team name. Absent: none.
+   */
+  guardrails?: Guardrails;
   /**
    * Answers runtime targets of the `models` table on `/v1/messages` (a Claude model falling back
    * to `local` or `<provider>/<model>`, translated both ways). The OpenAI surfaces take theirs
@@ -128,6 +134,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     clientKeys: config.clientKeys,
     ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
     ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.guardrails ? { guardrails: options.guardrails } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const proxy: ConduitProxy = {

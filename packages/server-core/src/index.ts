@@ -46,6 +46,7 @@ export type {
   FrameworkApps,
   Gate,
   GateAdmission,
+  GateGuardrailHit,
   GateIdentity,
   GateRefusal,
   GateRefusalReason,

@@ -1,5 +1,6 @@
 import { AUDIT_USAGE, runAudit } from "./audit-command.js";
 import { GENERATE_USAGE, runGenerate } from "./generate-command.js";
+import { GUARDRAILS_USAGE, runGuardrails } from "./guardrails-command.js";
 import { KEYS_USAGE, runKeys } from "./keys-command.js";
 import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
 import { PROXY_USAGE, runProxy } from "./proxy-command.js";
@@ -29,6 +30,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: "verify the audit log's hash chain in PostgreSQL (DATABASE_URL); exit 1 names the first bad row",
     usage: AUDIT_USAGE,
     run: runAudit,
+  },
+  guardrails: {
+    summary: 'show what each configured guardrail would do to a text (guardrails test --config FILE "text")',
+    usage: GUARDRAILS_USAGE,
+    run: runGuardrails,
   },
   proxy: { summary: "serve the vendor proxy of a config file's proxy section (+ the codex engine)", usage: PROXY_USAGE, run: runProxy },
 };

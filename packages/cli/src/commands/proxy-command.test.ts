@@ -158,6 +158,7 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     expect(await run.exited).toBe(0);
   });
 
+  const catastrophicGuardrail = () => ({ ...goodConfig(), guardrails: { rules: [{ name: "r", kind: "regex", patterns: ["(a+)+$"] }] } });
   it.each([
     ["no --config", [], /needs --config/],
     ["a file that is not JSON", ["--config", "{not json"], /is not valid JSON/],
@@ -173,8 +174,17 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
       /clientKeys is empty/,
     ],
     ["a bad port", ["--config", "GOOD", "--port", "70000"], /Invalid port/],
+    [
+      "a guardrail pattern that backtracks catastrophically",
+      ["--config", "CATASTROPHIC_GUARDRAIL"],
+      /guardrails\.rules\.0\.patterns\.0: refused: this pattern can backtrack catastrophically/,
+    ],
   ])("exits 2 with one line naming the problem for %s", async (_name, args, pattern) => {
-    const argv = args.map((arg, index) => (args[index - 1] === "--config" ? configFile(arg === "GOOD" ? goodConfig() : arg) : String(arg)));
+    const argv = args.map((arg, index) =>
+      args[index - 1] === "--config"
+        ? configFile(arg === "GOOD" ? goodConfig() : arg === "CATASTROPHIC_GUARDRAIL" ? catastrophicGuardrail() : arg)
+        : String(arg),
+    );
     const run = runConduit(["proxy", ...argv]);
     run.ready.catch(() => undefined);
     expect(await run.exited).toBe(2);

@@ -48,6 +48,8 @@ const mcpSchema = z.strictObject({
     .max(200)
     .optional(),
 });
+/** `guardrails`: rule names of the config's `guardrails`, `!name` to remove a default. */
+const guardrailsSchema = z.array(z.string().regex(/^!?[A-Za-z0-9_.-]{1,64}$/, "a guardrail name, with an optional leading '!'")).max(100);
 const nameSchema = text().trim().min(1).max(200);
 // "." and ".." pass the character class but name no record a URL can reach (a client folds them away).
 const idSchema = z
@@ -64,6 +66,7 @@ export const createKeySchema = z.strictObject({
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
+  guardrails: guardrailsSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   metadata: metadataSchema.optional(),
 });
@@ -89,6 +92,7 @@ export const createTeamSchema = z.strictObject({
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
+  guardrails: guardrailsSchema.optional(),
 });
 
 export const updateTeamSchema = createTeamSchema.omit({ id: true }).partial();

@@ -81,6 +81,8 @@ export class GovernanceGate implements Gate {
   readonly #settlements: PendingSettlements;
   /** digest → the line it last waited in, so newcomers queue behind waiters instead of overtaking them. */
   readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
+  /** team id → its guardrail names, read once per 5 s: the key's record comes with its admission, the team's does not. */
+  readonly #teamGuardrails = new BoundedCache<string[]>({ maxEntries: 10_000, ttlMs: 5_000 });
 
   constructor(options: GovernanceGateOptions) {
     this.#options = options;
@@ -175,7 +177,28 @@ export class GovernanceGate implements Gate {
         priced.unpricedModel,
       );
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
-    return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
+    const admission = this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
+    try {
+      const guardrails = await this.#guardrailsOf(outcome.key);
+      return guardrails.length > 0 ? { ...admission, identity: { ...admission.identity, guardrails } } : admission;
+    } catch {
+      // Fail closed: a call whose team's guardrails cannot be read does not run without them.
+      await admission.release();
+      return storeUnavailable();
+    }
+  }
+
+  /** The team's guardrail names, then the key's (the order `!name` resolves in). */
+  async #guardrailsOf(key: { team?: string; guardrails?: string[] }): Promise<string[]> {
+    let team: string[] | undefined = [];
+    if (key.team) {
+      team = this.#teamGuardrails.get(key.team);
+      if (team === undefined) {
+        team = (await this.#options.store.getTeam(key.team))?.guardrails ?? [];
+        this.#teamGuardrails.set(key.team, team);
+      }
+    }
+    return [...team, ...(key.guardrails ?? [])];
   }
 
   /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
@@ -261,6 +284,7 @@ export class GovernanceGate implements Gate {
           status: usage.status,
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
+          ...(usage.guardrails && usage.guardrails.length > 0 ? { guardrails: usage.guardrails } : {}),
         };
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
         await record(event, { actualTokens: tokens, actualPicoUsd: pico });

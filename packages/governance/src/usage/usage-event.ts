@@ -1,4 +1,4 @@
-import type { DependencyHealth } from "@conduit-ai/server-core";
+import type { DependencyHealth, GateGuardrailHit } from "@conduit-ai/server-core";
 /** One finished request, as the durable history keeps it. */
 export interface UsageEvent {
   /** Unique per request: a retried write of the same event is counted once. */
@@ -28,6 +28,8 @@ export interface UsageEvent {
    * reported usage (`GateAdmission.settleAtReservation`).
    */
   estimated?: boolean;
+  /** The call's guardrail hits (name, action, direction, entity type); never the matched text. */
+  guardrails?: GateGuardrailHit[];
 }
 
 export type UsageGroupBy = "key" | "team" | "user" | "model" | "day";

@@ -6,9 +6,11 @@ import {
   type GateUsage,
   type ServerContext,
 } from "@conduit-ai/server-core";
+import type { Guardrails } from "@conduit-ai/guardrails";
 import { type RateLimiter, annotateRequestFeed, setRateLimitHeaders } from "@conduit-ai/server-core/internal";
 import { createClientCheck, credentialDigest, presentedCredential } from "./client-auth.js";
 import { GateRefusedError } from "../wire/gate-refusal.js";
+import { type CallGuard, callGuardOf, guardrailHitsOf } from "./call-guard.js";
 import { clientKeyRefusal } from "./client-auth.js";
 
 /** What a surface knows of a call before it goes upstream. */
@@ -31,6 +33,8 @@ export interface Admitted {
   settle(usage: GateUsage): void;
   settleAtReservation(outcome: GateReservationOutcome): void;
   release(): void;
+  /** The guardrails the call runs; absent when none apply. */
+  guard?: CallGuard;
 }
 
 /**
@@ -56,6 +60,8 @@ export interface ClientAdmissionOptions {
   /** Requests per client credential (keyed by a digest of it, or the server user's id). */
   limiter?: RateLimiter;
   gate?: Gate;
+  /** The configured guardrails: each admitted call gets the set its key and team select. */
+  guardrails?: Guardrails;
   onWarning?: (message: string) => void;
 }
 
@@ -108,7 +114,9 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
       if (request.model !== undefined) annotateRequestFeed(ctx, { model: request.model });
       if (!gate) {
         await limit(ctx);
+        const guard = callGuardOf(options.guardrails, ctx);
         return {
+          ...(guard ? { guard } : {}),
           settle: (usage) => annotateUsage(ctx, usage),
           settleAtReservation: (outcome) => {
             if (outcome.model !== undefined) annotateRequestFeed(ctx, { model: outcome.model });
@@ -137,12 +145,15 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         throw error;
       }
       let done = false;
+      const guard = callGuardOf(options.guardrails, ctx, decision.identity);
       return {
+        ...(guard ? { guard } : {}),
         settle(usage) {
           if (done) return;
           done = true;
           annotateUsage(ctx, usage);
-          decision.settle(usage).catch(() => warn("proxy: settling a gate admission failed"));
+          const guardrails = guardrailHitsOf(ctx);
+          decision.settle(guardrails ? { ...usage, guardrails } : usage).catch(() => warn("proxy: settling a gate admission failed"));
         },
         settleAtReservation(outcome) {
           if (done) return;

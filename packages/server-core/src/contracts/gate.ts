@@ -56,6 +56,16 @@ export interface GateUsage {
   latencyMs: number;
   /** A tool call (the MCP gateway): recorded as a `kind: "tool"` usage event; never its arguments or result. */
   tool?: { server: string; name: string };
+  /** The guardrail hits of the call (names, actions, entity types): never the matched text. */
+  guardrails?: GateGuardrailHit[];
+}
+
+/** One guardrail decision of a call, as the usage event records it. */
+export interface GateGuardrailHit {
+  guardrail: string;
+  action: "block" | "mask" | "log";
+  direction: "request" | "response";
+  entity: string;
 }
 
 /**
@@ -79,6 +89,11 @@ export interface GateIdentity {
    * one. Absent or empty: no restriction beyond the gateway's own server list.
    */
   mcp?: McpAccessPolicy[];
+  /**
+   * The guardrail names the team and then the key add to the configured defaults (`!name`
+   * removes one), in that order. Absent: the defaults alone.
+   */
+  guardrails?: string[];
 }
 
 /** How a call settled at its reservation ended (`GateAdmission.settleAtReservation`). */

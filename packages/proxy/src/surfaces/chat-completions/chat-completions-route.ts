@@ -12,6 +12,8 @@ import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
 import { chatRequestSchema } from "../../wire/openai-chat/chat-request-schema.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
+import { guardAnswer } from "../guardrails/guard-answer.js";
+import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
 import { chatResponseOf } from "./chat-encoder.js";
@@ -104,6 +106,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           ...reachable(models, request.model),
         });
         const estimate = call.request;
+        await guardRequest(admitted?.guard, request, { surface: "openai-chat", model: request.model });
         const headers = passedOnHeaders(ctx, options.forwardHeaders);
         const meta = {
           id: newCompletionId(),
@@ -136,7 +139,8 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
                   }
                 : {}),
             });
-            return { response: chatResponseOf(answer, { ...meta, model: route.model }), servedBy: answer.servedBy };
+            const guarded = await guardAnswer(admitted?.guard, answer);
+            return { response: chatResponseOf(guarded, { ...meta, model: route.model }), servedBy: answer.servedBy };
           },
           routingOf(ctx, plan),
         );

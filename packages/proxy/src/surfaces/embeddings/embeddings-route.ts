@@ -12,6 +12,7 @@ import { z } from "zod";
 import { readJsonBody } from "../openai-request.js";
 import { TargetFailure } from "../../targets/target.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
+import { guardRequest } from "../guardrails/guard-request.js";
 import { fromRuntimeError, modelNotFound } from "../openai-failure.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 
@@ -114,6 +115,8 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
             throw ServerAdapterError.isInstance(error) ? new PassThrough(error) : error;
           }
         }
+        // Masked texts are what gets embedded; a block is OpenAI's 400 `guardrail_violation`.
+        await guardRequest(admitted?.guard, texts, { surface: "openai-embeddings", model: request.model });
         const target = await resolveEmbeddingModel(options.runtime, request.model);
         const result = await options.runtime.embedMany({ texts, ...target }, callContextOf(ctx));
         if (request.dimensions && request.dimensions !== result.dimension)

@@ -14,6 +14,8 @@ import { type RoutePlan, modelsReachedBy } from "../../routing/model-table.js";
 import { targetOf } from "../../routing/targets.js";
 import { topLevelModelOf } from "../../wire/anthropic-messages/body-model.js";
 import { headersOf, searchOf } from "../client-request.js";
+import { guardAnswer } from "../guardrails/guard-answer.js";
+import { guardMessagesBody } from "../guardrails/guard-request.js";
 import type { ProxyRouteDeps } from "../route-deps.js";
 import { messagesResponseOf } from "./messages-encoder.js";
 
@@ -49,17 +51,21 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
       const target = { vendor: "anthropic", model: request.model };
       const search = searchOf(ctx);
       const headers = headersOf(ctx);
+      const guard = admitted.guard;
       try {
-        if (model === undefined)
-          return replyToRouteResult(
-            await deps.relayMessages(body, {
-              headers,
-              signal: ctx.abortSignal,
-              ...(search ? { search } : {}),
-              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-              ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
-            }),
-          );
+        // Masked only when a request guardrail applies and found something; otherwise the client's bytes.
+        const sent = await guardMessagesBody(guard, body, model);
+        if (model === undefined) {
+          const reply = await deps.relayMessages(sent, {
+            headers,
+            signal: ctx.abortSignal,
+            ...(search ? { search } : {}),
+            ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
+            ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
+          });
+          const answer = await guardAnswer(guard, { kind: "passthrough", reply, servedBy: "anthropic" });
+          return replyToRouteResult(answer.kind === "passthrough" ? answer.reply : reply);
+        }
         const plan: RoutePlan = configured
           ? await deps.models.plan(model, {
               inputTokens: estimate.estimatedInputTokens || Math.ceil(body.byteLength / 4),
@@ -77,7 +83,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
           async (route, hasFallback) => {
             const answer = await targetOf(deps.targets, route).serve({
               wire: "anthropic-messages",
-              request: { body, model },
+              request: { body: sent, model },
               model: route.model,
               signal: ctx.abortSignal,
               headers,
@@ -92,7 +98,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
                 reservationModel: (servedBy) => servedBy,
               }),
             });
-            return { response: messagesResponseOf(answer), servedBy: answer.servedBy };
+            return { response: messagesResponseOf(await guardAnswer(guard, answer)), servedBy: answer.servedBy };
           },
           routingOf(ctx, plan),
         );

@@ -14,6 +14,8 @@ import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../..
 import { ClientToolNames } from "../../wire/openai-responses/client-tool-names.js";
 import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
 import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "../../wire/openai-responses/responses-request-schema.js";
+import { guardAnswer } from "../guardrails/guard-answer.js";
+import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
 import { type ResponseStore, asInputItems } from "./response-store.js";
@@ -118,6 +120,8 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           ...reachable(models, request.model),
         });
         const estimate = call.request;
+        // The stored history was checked when it was sent; this request's input and instructions are checked now.
+        await guardRequest(admitted?.guard, request, { surface: "openai-responses", model: request.model });
         const history = await historyOf(request, options.store);
         const keep = request.store !== false && options.store !== undefined;
         const shell = responseShell(request, { id: newId("resp"), createdAt: Math.floor(Date.now() / 1000), store: keep });
@@ -156,7 +160,10 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             });
             // Codex always sends `web_search`: a target that cannot run it says what it left out.
             if (answer.droppedTools) ctx.setHeader(DROPPED_TOOLS_HEADER, answer.droppedTools.join(", "));
-            return { response: await responsesResponseOf(answer, answering), servedBy: answer.servedBy };
+            return {
+              response: await responsesResponseOf(await guardAnswer(admitted?.guard, answer), answering),
+              servedBy: answer.servedBy,
+            };
           },
           routingOf(ctx, plan),
         );

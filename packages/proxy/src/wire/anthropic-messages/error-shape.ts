@@ -29,7 +29,13 @@ export function anthropicTypeOf(status: number): AnthropicErrorType | "timeout_e
 export function writeAnthropicError(error: ServerAdapterError, request: { requestId: string }) {
   const status = error.statusCode;
   const refusal = gateRefusalOf(error);
-  const type = refusal?.gateReason === "budget_exceeded" ? "budget_exceeded" : anthropicTypeOf(status);
+  // Named for what stopped the call where Anthropic has no type for it (the SDKs key on the status).
+  const type =
+    refusal?.gateReason === "budget_exceeded"
+      ? "budget_exceeded"
+      : error.code === "guardrail_violation"
+        ? "guardrail_violation"
+        : anthropicTypeOf(status);
   return {
     status,
     headers: { "request-id": request.requestId, ...retryHint(status), ...(refusal?.final ? { "x-should-retry": "false" } : {}) },

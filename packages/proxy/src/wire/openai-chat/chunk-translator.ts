@@ -74,21 +74,22 @@ export class ChunkTranslator {
         return [];
       case "message_stop":
         return this.finish();
-      case "error":
+      case "error": {
         this.finished = true;
-        return [
-          {
-            type: "error",
+        const error: TranslatedEvent = {
+          type: "error",
+          error: {
             error: {
-              error: {
-                message: data.error?.message ?? "Upstream stream error",
-                type: vendorErrorType(data.error?.type),
-                param: null,
-                code: data.error?.type ?? null,
-              },
+              message: data.error?.message ?? "Upstream stream error",
+              type: vendorErrorType(data.error?.type),
+              param: null,
+              code: data.error?.type ?? null,
             },
           },
-        ];
+        };
+        // A guardrail's block is a decision, not a broken stream: the error chunk, then `[DONE]` as a finished stream ends.
+        return data.error?.type === "guardrail_violation" ? [error, { type: "done" }] : [error];
+      }
       default:
         // ping, content_block_stop, thinking and signature deltas have no Chat Completions form.
         return [];

@@ -84,6 +84,9 @@ export class ResponsesStreamTranslator {
       case "message_stop":
         return this.finish();
       case "error":
+        // A guardrail's block is the response failing, as OpenAI ends a response it stopped.
+        if (data.error?.type === "guardrail_violation")
+          return [...this.start(), this.failed("guardrail_violation", data.error.message ?? "")];
         // A stream that fails before it started still opens the response the client waits for.
         return [...this.start(), this.failure(data.error?.type ?? "api_error", data.error?.message ?? "Upstream stream error")];
       default:
@@ -95,6 +98,12 @@ export class ResponsesStreamTranslator {
   failure(code: string, message: string): ResponsesEvent {
     this.finished = true;
     return { type: "error", code, message, param: null };
+  }
+
+  /** `response.failed` with the response's output so far and why (not stored: it never completed). */
+  private failed(code: string, message: string): ResponsesEvent {
+    this.finished = true;
+    return { type: "response.failed", response: { ...this.response, status: "failed", output: this.output, error: { code, message } } };
   }
 
   private blockStart(index: number, block: NonNullable<VendorEventData["content_block"]>): ResponsesEvent[] {

@@ -24,10 +24,12 @@ export interface RequestFeedEvent {
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** Guardrail hits of the call as `name:action:direction:entity` (never the matched text). */
+  guardrails?: string[];
 }
 
 /** What an AI surface or gatekeeper may add to the request's feed event. */
-export type RequestFeedAnnotation = Pick<RequestFeedEvent, "key" | "keyName" | "model" | "inputTokens" | "outputTokens">;
+export type RequestFeedAnnotation = Pick<RequestFeedEvent, "key" | "keyName" | "model" | "inputTokens" | "outputTokens" | "guardrails">;
 
 export interface RequestFeedOptions {
   /** Events kept for a new subscriber's first view (default 100). */

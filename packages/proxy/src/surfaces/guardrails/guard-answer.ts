@@ -1,0 +1,84 @@
+import { GuardrailViolation } from "@conduit-ai/guardrails";
+import type { CallGuard } from "../../admission/call-guard.js";
+import type { ProxyReply } from "../../relay/proxy-reply.js";
+import type { TargetAnswer } from "../../targets/target.js";
+import { chunksOf, wholeText } from "../../targets/anthropic/reply-body.js";
+import type { MessageObject, MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
+import { decodeMessagesStream } from "../../wire/anthropic-messages/sse-decoder.js";
+import { jsonEventFrame } from "../event-stream.js";
+import { guardedEvents } from "./guarded-events.js";
+
+const headerOf = (headers: ProxyReply["headers"], name: string) => [headers[name] ?? ""].flat()[0] ?? "";
+
+/** Headers that no longer describe a body written anew. */
+function rewrittenHeaders(headers: ProxyReply["headers"]): ProxyReply["headers"] {
+  const { "content-length": _length, "content-encoding": _encoding, etag: _etag, ...rest } = headers;
+  return rest;
+}
+
+/** A whole answer's content checked: a block throws (the surface's 400), a mask rewrites it. */
+async function guardedMessage(message: MessageObject, guard: CallGuard): Promise<MessageObject> {
+  const content = structuredClone(message.content);
+  const outcome = await guard.set.checkJson("response", content, { ...guard.context, model: message.model });
+  guard.record(outcome.hits);
+  if (outcome.block) throw new GuardrailViolation(outcome.block);
+  return outcome.changed ? { ...message, content } : message;
+}
+
+/** Messages events as the Messages API's SSE bytes again, one chunk per batch. */
+async function* framesOf(events: AsyncIterable<MessagesStreamEvent[]>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const batch of events) {
+    let frames = "";
+    for (const event of batch) frames += jsonEventFrame(event, event.type);
+    if (frames !== "") yield encoder.encode(frames);
+  }
+}
+
+/**
+ * The pool's passthrough on `/v1/messages` with response guardrails: a stream is decoded once,
+ * guarded and framed again (upstream's headers kept, less its length); a JSON answer is checked
+ * whole. Error answers pass as they are.
+ */
+async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<ProxyReply> {
+  if (reply.status < 200 || reply.status > 299 || reply.body === null) return reply;
+  const type = headerOf(reply.headers, "content-type");
+  if (type.includes("text/event-stream"))
+    return {
+      ...reply,
+      headers: rewrittenHeaders(reply.headers),
+      body: framesOf(guardedEvents(decodeMessagesStream(chunksOf(reply.body)), guard)),
+    };
+  if (!type.includes("json")) return reply;
+  const text = await wholeText(reply.body);
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { ...reply, body: new TextEncoder().encode(text) };
+  }
+  if (message === null || typeof message !== "object" || !Array.isArray((message as MessageObject).content))
+    return { ...reply, body: new TextEncoder().encode(text) };
+  const guarded = await guardedMessage(message as MessageObject, guard);
+  return { ...reply, headers: rewrittenHeaders(reply.headers), body: new TextEncoder().encode(JSON.stringify(guarded)) };
+}
+
+/**
+ * A target's answer with the call's response guardrails: untouched when none apply (a
+ * passthrough stays byte for byte, a stream is not held back at all), otherwise streams are
+ * checked as they pass and whole answers before they are sent.
+ *
+ * @example
+ * const answer = await guardAnswer(admitted?.guard, await target.serve(call));
+ */
+export async function guardAnswer(guard: CallGuard | undefined, answer: TargetAnswer): Promise<TargetAnswer> {
+  if (!guard?.set.checks("response")) return answer;
+  switch (answer.kind) {
+    case "passthrough":
+      return { ...answer, reply: await guardedPassthrough(answer.reply, guard) };
+    case "message":
+      return { ...answer, message: await guardedMessage(answer.message, guard) };
+    case "events":
+      return { ...answer, events: guardedEvents(answer.events, guard) };
+  }
+}

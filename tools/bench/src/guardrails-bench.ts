@@ -1,0 +1,132 @@
+/**
+ * `bench:guardrails`: what `pii` + `secrets` (mask, both directions) cost on `/v1/messages`,
+ * against the same proxy without guardrails, in the same run. Four processes: the fake upstream
+ * (proxy-upstream.ts), Conduit off and on (guardrails-server.ts), and this load generator.
+ *
+ * - JSON: 2 KB prompts (a conversation of prose with no personal data, the common case), non-streamed;
+ *   figure: requests per CPU-second of the serving process, on ÷ off (goal ≥ 0.9).
+ * - Streams: answers of `--deltas` 64-character text deltas; figure: CPU per MB relayed, off ÷ on
+ *   (goal ≥ 0.85).
+ *
+ * Options: --requests 2000 --rounds 4 --concurrency 16 --deltas 500 --streams 64 --profile <dir> (the "on" server's CPU profile)
+ */
+import { Agent, request } from "node:http";
+import { parseArgs } from "node:util";
+import { type BenchChild, childCpu, forkChild } from "./bench-children.js";
+import { printCpuProfileSummary } from "./cpu-profile-summary.js";
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: "string", default: "2000" },
+    rounds: { type: "string", default: "4" },
+    concurrency: { type: "string", default: "16" },
+    deltas: { type: "string", default: "500" },
+    streams: { type: "string", default: "64" },
+    profile: { type: "string" },
+  },
+  args: process.argv.slice(2).filter((argument) => argument !== "--"),
+});
+
+const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), [values.deltas]);
+const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const servers: Record<"off" | "on", BenchChild> = {
+  off: await forkChild(new URL("./guardrails-server.ts", import.meta.url), [upstreamUrl, "off"]),
+  on: await forkChild(
+    new URL("./guardrails-server.ts", import.meta.url),
+    [upstreamUrl, "on"],
+    values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : [],
+  ),
+};
+
+// About 2 KB of JSON: a few turns of ordinary prose (what guardrails scan and let pass).
+const sentence = "The quarterly report shows steady growth in the northern region, with costs under plan. ";
+const messages = [
+  { role: "user", content: sentence.repeat(8) },
+  { role: "assistant", content: sentence.repeat(6) },
+  { role: "user", content: sentence.repeat(8) },
+];
+const jsonBody = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages });
+const streamBody = JSON.stringify({
+  model: "claude-sonnet-4-5",
+  max_tokens: 64,
+  stream: true,
+  messages: [{ role: "user", content: "Hi" }],
+});
+
+function call(port: number, agent: Agent, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/v1/messages",
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": "bench-client-key-0123456789" },
+      },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => {
+          bytes += chunk.byteLength;
+        });
+        response.on("end", () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`status ${response.statusCode}`))));
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/** `count` calls, `concurrency` at a time; the serving process's CPU seconds and the bytes received. */
+async function measured(server: BenchChild, body: string, concurrency: number, count: number): Promise<{ cpu: number; bytes: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const before = await childCpu(server);
+  let next = 0;
+  let bytes = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        bytes += await call(server.port, agent, body);
+      }
+    }),
+  );
+  agent.destroy();
+  return { cpu: (await childCpu(server)) - before, bytes };
+}
+
+const rounds = Number(values.rounds);
+const concurrency = Number(values.concurrency);
+const perRound = Math.ceil(Number(values.requests) / rounds);
+const streams = Number(values.streams);
+const totals = { off: { jsonCpu: 0, streamCpu: 0, streamBytes: 0 }, on: { jsonCpu: 0, streamCpu: 0, streamBytes: 0 } };
+for (const name of ["off", "on"] as const) {
+  await measured(servers[name], jsonBody, concurrency, 300);
+  await measured(servers[name], streamBody, 16, 16);
+}
+for (let round = 0; round < rounds; round++) {
+  for (const name of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
+    totals[name].jsonCpu += (await measured(servers[name], jsonBody, concurrency, perRound)).cpu;
+    const streamed = await measured(servers[name], streamBody, 16, streams);
+    totals[name].streamCpu += streamed.cpu;
+    totals[name].streamBytes += streamed.bytes;
+  }
+}
+// childCpu answers microseconds.
+const requestsPerCpuSecond = (name: "off" | "on") => (perRound * rounds) / (totals[name].jsonCpu / 1e6);
+const cpuPerMb = (name: "off" | "on") => totals[name].streamCpu / (totals[name].streamBytes / 1_048_576);
+console.log(`bench:guardrails — pii + secrets (mask, both directions) vs none, /v1/messages, ${rounds} rounds`);
+console.log(`JSON 2 KB prompts (${jsonBody.length} B, c=${concurrency}, ${perRound * rounds} requests each):`);
+for (const name of ["off", "on"] as const)
+  console.log(`  ${name.padEnd(3)} ${requestsPerCpuSecond(name).toFixed(0)} requests per CPU-second`);
+console.log(`  ratio on/off ${(requestsPerCpuSecond("on") / requestsPerCpuSecond("off")).toFixed(3)} (goal ≥ 0.9)`);
+console.log(`Streams (${values.deltas} deltas of 64 characters, ${streams * rounds} streams each):`);
+for (const name of ["off", "on"] as const) console.log(`  ${name.padEnd(3)} ${(cpuPerMb(name) / 1000).toFixed(1)} ms CPU per MB`);
+console.log(`  ratio off/on ${(cpuPerMb("off") / cpuPerMb("on")).toFixed(3)} (goal ≥ 0.85)`);
+for (const child of [servers.off, servers.on, upstream]) child.child.disconnect();
+if (values.profile) {
+  // The "on" server writes its profile as it exits.
+  await new Promise((resolve) => servers.on.child.once("exit", resolve));
+  printCpuProfileSummary(values.profile, 25);
+}
