@@ -52,6 +52,19 @@ export interface UsageRow {
   estimatedRequests: number;
 }
 
+/** Model calls of one UTC day served by one target (`UsageEvent.target`, else its model). */
+export interface DailyUsageRow {
+  day: string;
+  /** `anthropic/<model>`, `runtime/<provider>/<model>`, `<provider>/<model>`; the model when the event named no target. */
+  target: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
 /** Where usage events go: memory (lost on restart) or PostgreSQL (durable, batched). */
 export interface UsageSink {
   readonly kind: "memory" | "postgres";
@@ -64,6 +77,8 @@ export interface UsageSink {
    */
   write?(events: UsageEvent[]): Promise<void>;
   query(query: UsageQuery): Promise<UsageRow[]>;
+  /** Model calls within `[from, to)` summed per UTC day × what served them (what reconciliation compares with a vendor's report). */
+  dailyUsage?(range: { from: Date; to: Date }): Promise<DailyUsageRow[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;
   /**
