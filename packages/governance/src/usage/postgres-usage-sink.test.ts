@@ -74,7 +74,7 @@ describe("PostgresUsageSink on a real PostgreSQL", () => {
     const rows = await sink.dailyUsage(window);
     const expected = dailyUsageOf(events, window);
     expect(rows.map(({ costUsd, ...row }) => row)).toEqual(expected.map(({ costUsd, ...row }) => row));
-    rows.forEach((row, index) => expect(row.costUsd).toBeCloseTo(expected[index]?.costUsd ?? -1, 12));
+    for (const [index, row] of rows.entries()) expect(row.costUsd).toBeCloseTo(expected[index]?.costUsd ?? -1, 12);
     expect(rows.some((row) => row.target === "anthropic/claude-sonnet-4-5")).toBe(true);
     expect(rows.reduce((sum, row) => sum + row.requests, 0)).toBe(29);
     await sink.close();
