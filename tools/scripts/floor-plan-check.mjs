@@ -37,7 +37,7 @@ export const FLOOR_PLANS = {
     ["relay"],
     ["wire"],
     ["targets"],
-    ["routing", "admission"],
+    ["routing", "admission", "cache"],
     ["surfaces"],
     ["testing"],
   ],

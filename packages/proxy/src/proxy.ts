@@ -30,6 +30,7 @@ import type { PoolStore } from "./pool/store/pool-store.js";
 import { type RedisPoolClient, RedisPoolStore } from "./pool/store/redis-store.js";
 import { guardedStore } from "./pool/store/store-outage.js";
 import { createModelTable } from "./routing/model-table.js";
+import { responseCacheOf } from "./cache/create-response-cache.js";
 import { createTargets } from "./routing/targets.js";
 
 export interface ProxyOptions {
@@ -107,6 +108,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const targets = createTargets({ relayMessages, runtime: options.runtime });
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
+  const cache = responseCacheOf(config, { redis: options.redis, redisPrefix: options.redisPrefix, onWarning: options.onWarning });
   const admission = createClientAdmission({
     clientKeys: config.clientKeys,
     ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
@@ -137,6 +139,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         relayCountTokens,
         isClientAllowed,
         admission,
+        ...(cache ? { cache } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };

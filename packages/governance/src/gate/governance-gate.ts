@@ -261,6 +261,7 @@ export class GovernanceGate implements Gate {
           status: usage.status,
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
+          ...(usage.savedUsd !== undefined && Number.isFinite(usage.savedUsd) && usage.savedUsd > 0 ? { savedUsd: usage.savedUsd } : {}),
         };
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
         await record(event, { actualTokens: tokens, actualPicoUsd: pico });

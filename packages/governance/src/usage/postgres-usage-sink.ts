@@ -41,6 +41,7 @@ const COLUMNS = [
   "server",
   "tool",
   "estimated",
+  "saved_usd",
 ] as const;
 
 /** Columns added after the table's first release: created with it now, added to an older table on first use. */
@@ -49,6 +50,7 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["server", "text"],
   ["tool", "text"],
   ["estimated", "boolean NOT NULL DEFAULT false"],
+  ["saved_usd", "numeric(24, 12)"],
 ];
 
 const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
@@ -79,6 +81,7 @@ function rowOf(event: UsageEvent): unknown[] {
     event.server ?? null,
     event.tool ?? null,
     event.estimated === true,
+    event.savedUsd === undefined ? null : event.savedUsd.toFixed(12),
   ];
 }
 

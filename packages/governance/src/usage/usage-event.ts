@@ -17,6 +17,8 @@ export interface UsageEvent {
   costUsd: number;
   status: number;
   latencyMs: number;
+  /** Answered from the response cache (no tokens, $0): what the stored answer cost when upstream made it. */
+  savedUsd?: number;
   /** `tool`: a call through the MCP gateway (`model` is then `<server>__<tool>`, no tokens); absent: a model call. */
   kind?: "model" | "tool";
   /** A tool call's MCP server and its tool's own name; never its arguments or result. */

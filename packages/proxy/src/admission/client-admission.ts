@@ -28,6 +28,8 @@ export interface AdmissionRequest {
  * charged exactly what the gate reserved; `release` when nothing reached upstream.
  */
 export interface Admitted {
+  /** Whose answers may be shared (the response cache): the gate's team, else its key; without a gate, the server's clients. */
+  readonly cacheScope: string;
   settle(usage: GateUsage): void;
   settleAtReservation(outcome: GateReservationOutcome): void;
   release(): void;
@@ -109,6 +111,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
       if (!gate) {
         await limit(ctx);
         return {
+          cacheScope: "clients",
           settle: (usage) => annotateUsage(ctx, usage),
           settleAtReservation: (outcome) => {
             if (outcome.model !== undefined) annotateRequestFeed(ctx, { model: outcome.model });
@@ -137,7 +140,9 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         throw error;
       }
       let done = false;
+      const { identity } = decision;
       return {
+        cacheScope: identity.team !== undefined ? `team:${identity.team}` : `key:${identity.keyId}`,
         settle(usage) {
           if (done) return;
           done = true;

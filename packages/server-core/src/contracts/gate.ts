@@ -56,6 +56,8 @@ export interface GateUsage {
   latencyMs: number;
   /** A tool call (the MCP gateway): recorded as a `kind: "tool"` usage event; never its arguments or result. */
   tool?: { server: string; name: string };
+  /** Answered from the response cache: no tokens charged; what the stored answer cost when it was made. */
+  savedUsd?: number;
 }
 
 /**

@@ -15,6 +15,7 @@ import { targetOf } from "../../routing/targets.js";
 import { topLevelModelOf } from "../../wire/anthropic-messages/body-model.js";
 import { headersOf, searchOf } from "../client-request.js";
 import type { ProxyRouteDeps } from "../route-deps.js";
+import { messagesCacheCall } from "./messages-cache.js";
 import { messagesResponseOf } from "./messages-encoder.js";
 
 /** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */
@@ -60,8 +61,10 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
               ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
             }),
           );
+        const cached = await messagesCacheCall(deps.cache, ctx, admitted, model, body, deps.config);
+        if (cached?.hit) return cached.hit;
         const routes = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
-        return await serveWithFallbacks(routes, ctx.abortSignal, async (route, hasFallback) => {
+        const response = await serveWithFallbacks(routes, ctx.abortSignal, async (route, hasFallback) => {
           const answer = await targetOf(deps.targets, route).serve({
             wire: "anthropic-messages",
             request: { body, model },
@@ -81,6 +84,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
           });
           return { response: messagesResponseOf(answer), servedBy: answer.servedBy };
         });
+        return cached ? cached.capture(response) : response;
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
         if (ctx.abortSignal.aborted) admitted.settleAtReservation(reservationOutcome(target, 499, 0));
