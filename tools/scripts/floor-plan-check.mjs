@@ -45,7 +45,7 @@ export const FLOOR_PLANS = {
     ["records.ts", "windows.ts", "key-secret.ts", "roles"],
     ["config", "usage", "outbox"],
     ["store"],
-    ["gate", "mcp"],
+    ["gate", "mcp", "reconcile"],
     ["audit", "api", "admin"],
   ],
   "packages/telemetry": [["settings", "version.ts"], ["engines"], ["testing"]],
