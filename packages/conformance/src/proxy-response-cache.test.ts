@@ -174,6 +174,33 @@ forEachAdapter("proxy response cache", ({ start }) => {
     expect(anthropic.exchanges).toHaveLength(3);
   });
 
+  it("without proxy.cache: only keys and teams with cache: true are cached; a key's cache: false wins over its team", async () => {
+    const server = await serve(undefined);
+    await admin(server, "POST", "/admin/teams", { id: "cached", name: "Cached", cache: true });
+    await admin(server, "POST", "/admin/teams", { id: "plain", name: "Plain" });
+    const make = async (team: string, extra = {}) =>
+      (await admin(server, "POST", "/admin/keys", { name: team, team, ...extra })).data as { key: string };
+    const inTeam = await make("cached");
+    const optedOut = await make("cached", { cache: false });
+    const plain = await make("plain");
+    const optedIn = await make("plain", { cache: true });
+    const twice = async (key: string, text: string) => {
+      const headers: Array<string | null> = [];
+      for (let round = 0; round < 2; round++) {
+        const response = await ask(server, key, question(false, text));
+        expect(response.status).toBe(200);
+        headers.push(response.headers.get("x-conduit-cache"));
+        await response.text();
+      }
+      return headers;
+    };
+    expect(await twice(inTeam.key, "team opted in")).toEqual(["miss", "hit"]);
+    expect(await twice(optedOut.key, "key opted out")).toEqual([null, null]);
+    expect(await twice(plain.key, "nobody asked")).toEqual([null, null]);
+    expect(await twice(optedIn.key, "key opted in")).toEqual(["miss", "hit"]);
+    expect(anthropic.exchanges).toHaveLength(6);
+  });
+
   it("on Redis: entries under the server's prefix and one hash tag, shared; Redis down is a miss, never an error", async () => {
     const prefix = `test:${randomBytes(5).toString("hex")}:proxy:`;
     redis = new Redis(redisUrl, { ...FAIL_FAST_REDIS_OPTIONS });

@@ -32,6 +32,8 @@ export interface Policy {
   limits?: Limits;
   budgets?: Budget[];
   mcp?: McpPolicy;
+  /** The proxy's exact response cache for these calls: true on, false off; absent: the key's team, then the server's `proxy.cache`. */
+  cache?: boolean;
 }
 
 /** A team: caps its keys together. */

@@ -139,7 +139,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         relayCountTokens,
         isClientAllowed,
         admission,
-        ...(cache ? { cache } : {}),
+        cache,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };

@@ -64,6 +64,7 @@ export const createKeySchema = z.strictObject({
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
+  cache: z.boolean().optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   metadata: metadataSchema.optional(),
 });
@@ -89,6 +90,7 @@ export const createTeamSchema = z.strictObject({
   limits: limitsSchema.optional(),
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
+  cache: z.boolean().optional(),
 });
 
 export const updateTeamSchema = createTeamSchema.omit({ id: true }).partial();

@@ -81,6 +81,8 @@ export class GovernanceGate implements Gate {
   readonly #settlements: PendingSettlements;
   /** digest → the line it last waited in, so newcomers queue behind waiters instead of overtaking them. */
   readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
+  /** team → its `cache` choice, kept 5 s (see `#teamCacheChoice`). */
+  readonly #teamChoices = new BoundedCache<{ cache: boolean | undefined }>({ maxEntries: 10_000, ttlMs: 5_000 });
 
   constructor(options: GovernanceGateOptions) {
     this.#options = options;
@@ -175,7 +177,15 @@ export class GovernanceGate implements Gate {
         priced.unpricedModel,
       );
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
-    return this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
+    const cache = outcome.key.cache ?? (outcome.key.team ? await this.#teamCacheChoice(outcome.key.team) : undefined);
+    return this.#admission(
+      cache === undefined ? outcome.key : { ...outcome.key, cache },
+      outcome.reservation,
+      priced.price,
+      admittedFor,
+      leaseTtlMs,
+      base.call,
+    );
   }
 
   /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
@@ -200,8 +210,21 @@ export class GovernanceGate implements Gate {
     }
   }
 
+  /**
+   * A team's `cache` choice, read from the store at most every few seconds per team: the
+   * admission stays one round trip; a changed choice applies within 5 s.
+   * A store that fails leaves the server's default.
+   */
+  async #teamCacheChoice(team: string): Promise<boolean | undefined> {
+    const known = this.#teamChoices.get(team);
+    if (known !== undefined) return known.cache;
+    const record = await this.#options.store.getTeam(team).catch(() => undefined);
+    this.#teamChoices.set(team, { cache: record?.cache });
+    return record?.cache;
+  }
+
   #admission(
-    key: { id: string; name: string; team?: string; user?: string },
+    key: { id: string; name: string; team?: string; user?: string; cache?: boolean },
     reservation: Reservation,
     reservedPrice: TokenPrice,
     admittedFor: readonly string[],
@@ -209,7 +232,13 @@ export class GovernanceGate implements Gate {
     reserved: { model: string; inputTokens: number; outputTokens: number },
   ): GateAdmission {
     let done = false;
-    const identity = { keyId: key.id, name: key.name, ...(key.team ? { team: key.team } : {}), ...(key.user ? { user: key.user } : {}) };
+    const identity = {
+      keyId: key.id,
+      name: key.name,
+      ...(key.team ? { team: key.team } : {}),
+      ...(key.user ? { user: key.user } : {}),
+      ...(key.cache !== undefined ? { cache: key.cache } : {}),
+    };
     const renewal = this.#renewal(reservation, leaseTtlMs);
     const finish = async (actual: { actualTokens: number; actualPicoUsd: number }, event?: UsageEvent) => {
       clearTimeout(renewal.timer);

@@ -30,6 +30,8 @@ export interface AdmissionRequest {
 export interface Admitted {
   /** Whose answers may be shared (the response cache): the gate's team, else its key; without a gate, the server's clients. */
   readonly cacheScope: string;
+  /** The key's (or its team's) choice for the response cache; absent: the proxy's default. */
+  readonly cacheWanted?: boolean;
   settle(usage: GateUsage): void;
   settleAtReservation(outcome: GateReservationOutcome): void;
   release(): void;
@@ -143,6 +145,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
       const { identity } = decision;
       return {
         cacheScope: identity.team !== undefined ? `team:${identity.team}` : `key:${identity.keyId}`,
+        ...(identity.cache !== undefined ? { cacheWanted: identity.cache } : {}),
         settle(usage) {
           if (done) return;
           done = true;

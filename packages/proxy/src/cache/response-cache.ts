@@ -12,6 +12,8 @@ export interface ResponseCacheOptions {
   store: AnswerStore;
   ttlMs: number;
   maxEntryBytes: number;
+  /** Whether a call whose key and team made no choice (`cache`) is cached. */
+  enabledByDefault: boolean;
   onWarning?: (message: string) => void;
 }
 
@@ -54,6 +56,11 @@ export class ResponseCache {
   #warned = false;
 
   constructor(private readonly options: ResponseCacheOptions) {}
+
+  /** Whether a call is cached: its key's or team's choice, else the server's default. */
+  wanted(choice: boolean | undefined): boolean {
+    return choice ?? this.options.enabledByDefault;
+  }
 
   keyOf(parts: CacheKeyParts): string {
     const { metadata: _caller, ...question } = parts.body;

@@ -81,6 +81,8 @@ export interface GateIdentity {
    * one. Absent or empty: no restriction beyond the gateway's own server list.
    */
   mcp?: McpAccessPolicy[];
+  /** The key's (else its team's) choice for the proxy's response cache; absent: the server's default. */
+  cache?: boolean;
 }
 
 /** How a call settled at its reservation ended (`GateAdmission.settleAtReservation`). */

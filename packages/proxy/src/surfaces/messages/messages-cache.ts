@@ -22,8 +22,9 @@ function parsedObject(body: Uint8Array): Record<string, unknown> | undefined {
 }
 
 /**
- * The response cache for a `/v1/messages` call, or undefined when it does not apply: no cache
- * configured, the caller sent `x-conduit-cache: off`, or the body is not a JSON object. A hit is
+ * The response cache for a `/v1/messages` call, or undefined when it does not apply: neither
+ * `proxy.cache` nor the key's or team's `cache: true` asks for it (or `cache: false` refuses it),
+ * the caller sent `x-conduit-cache: off`, or the body is not a JSON object. A hit is
  * settled here: no tokens, $0 against budgets, `savedUsd` = what the stored answer cost upstream.
  *
  * @example
@@ -38,7 +39,7 @@ export async function messagesCacheCall(
   body: Uint8Array,
   config: ProxyConfig,
 ): Promise<MessagesCacheCall | undefined> {
-  if (!cache || ctx.header(CACHE_HEADER)?.trim().toLowerCase() === "off") return undefined;
+  if (!cache || !cache.wanted(admitted.cacheWanted) || ctx.header(CACHE_HEADER)?.trim().toLowerCase() === "off") return undefined;
   const question = parsedObject(body);
   if (!question) return undefined;
   const key = cache.keyOf({ surface: "anthropic-messages", scope: admitted.cacheScope, model, body: question });
