@@ -80,6 +80,35 @@ describe("PostgresUsageSink on a real PostgreSQL", () => {
     await sink.close();
   });
 
+  it("keeps what a response-cache hit saved (saved_usd), and nothing for other calls", async () => {
+    const sink = new PostgresUsageSink({
+      pool,
+      table: "saved_usage_events",
+      flushIntervalMs: 60_000,
+      spillFile: join(tmpdir(), `${database}-saved.ndjson`),
+    });
+    const hit = event(1, {
+      costUsd: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      target: "cache/gpt-5",
+      savedUsd: 0.000123456789,
+    });
+    const paid = event(2);
+    sink.append(hit);
+    sink.append(paid);
+    await sink.flush();
+    const { rows } = await pool.query<{ id: string; saved_usd: string | null; cost_usd: string }>(
+      "SELECT id, saved_usd, cost_usd FROM saved_usage_events",
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(Number(byId.get(hit.id)?.saved_usd)).toBe(0.000123456789);
+    expect(Number(byId.get(hit.id)?.cost_usd)).toBe(0);
+    expect(byId.get(paid.id)?.saved_usd).toBeNull();
+    await sink.close();
+  });
+
   it("writes in batches off the request path; groups by key, team, user, model and day; an id written twice counts once", async () => {
     const sink = new PostgresUsageSink({ pool, flushIntervalMs: 60_000, spillFile: join(tmpdir(), `${database}.ndjson`) });
     const events = Array.from({ length: 60 }, (_, index) => event(index));
