@@ -174,6 +174,42 @@ forEachAdapter("proxy response cache", ({ start }) => {
     expect(anthropic.exchanges).toHaveLength(3);
   });
 
+  it("/v1/chat/completions: a hit for the same team, JSON and the same stream byte for byte, $0 with what it saved", async () => {
+    const server = await serve({ store: "memory" });
+    const { alpha1, alpha2, beta } = await keys(server);
+    const chat = (key: string, stream: boolean) =>
+      fetch(server.url("/v1/chat/completions"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 32,
+          messages: [{ role: "user", content: "Cache me" }],
+          ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+        }),
+      });
+    for (const stream of [false, true]) {
+      const first = await chat(alpha1.key, stream);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-conduit-cache")).toBe("miss");
+      const firstText = await first.text();
+      const again = await chat(alpha2.key, stream);
+      expect(again.headers.get("x-conduit-cache")).toBe("hit");
+      expect(await again.text()).toBe(firstText);
+      const other = await chat(beta.key, stream);
+      expect(other.headers.get("x-conduit-cache")).toBe("miss");
+      await other.text();
+    }
+    expect(anthropic.exchanges).toHaveLength(4);
+    await waitForEvents(6);
+    const hits = sink.events.filter((event) => event.target === `cache/${MODEL}`);
+    expect(hits).toHaveLength(2);
+    for (const hit of hits) {
+      expect(hit.costUsd).toBe(0);
+      expect(hit.savedUsd).toBeGreaterThan(0);
+    }
+  });
+
   it("without proxy.cache: only keys and teams with cache: true are cached; a key's cache: false wins over its team", async () => {
     const server = await serve(undefined);
     await admin(server, "POST", "/admin/teams", { id: "cached", name: "Cached", cache: true });

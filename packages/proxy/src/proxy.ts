@@ -1,5 +1,7 @@
 import {
   ConfigurationError,
+  type PriceTable,
+  mergePrices,
   type Gate,
   type ProxyRoutesProvider,
   type ProxySurfaces,
@@ -31,6 +33,7 @@ import { type RedisPoolClient, RedisPoolStore } from "./pool/store/redis-store.j
 import { guardedStore } from "./pool/store/store-outage.js";
 import { createModelTable } from "./routing/model-table.js";
 import { responseCacheOf } from "./cache/create-response-cache.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import { createTargets } from "./routing/targets.js";
 
 export interface ProxyOptions {
@@ -75,6 +78,10 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly responseStore: ResponseStore;
   /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
   readonly admission: ClientAdmission;
+  /** The exact response cache (`proxy.cache`, or the keys and teams that opt in). */
+  readonly responseCache: ResponseCache;
+  /** The proxy's price table (`prices` over the defaults): what a cache hit saves is counted at it. */
+  readonly prices: PriceTable;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
   /** `POST /backend-api/codex/responses` over the pool's codex accounts, with the codex error shape (mounted by `conduit proxy`). */
   createCodexRoutes(): RouteGroup;
@@ -122,6 +129,8 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     relayMessages,
     responseStore,
     admission,
+    responseCache: cache,
+    prices: mergePrices(config.prices),
     createCodexRoutes() {
       const relay = createCodexRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
       return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });

@@ -1,3 +1,5 @@
+import type { PriceTable } from "@conduit-ai/server-core";
+import type { ResponseCache } from "../cache/response-cache.js";
 import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
@@ -35,6 +37,9 @@ export interface OpenAISurfaceHost {
   };
   /** The proxy's admission (client keys or its gate, then the per-credential limit). */
   admission?: ClientAdmission;
+  /** The proxy's response cache, and the prices what a hit saves is counted at. */
+  responseCache?: ResponseCache;
+  prices?: PriceTable;
 }
 
 /**
@@ -67,6 +72,7 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
         // A non-streaming answer only starts once the model finished: the proxy's 10 minutes, not the server's 30 s.
         ...(proxy.config.timeoutMs !== undefined ? { timeoutMs: proxy.config.timeoutMs } : {}),
         ...(proxy.admission ? { admission: proxy.admission } : {}),
+        ...(proxy.responseCache ? { cache: proxy.responseCache, ...(proxy.prices ? { prices: proxy.prices } : {}) } : {}),
       }),
       createResponsesRoute({
         ...shared,

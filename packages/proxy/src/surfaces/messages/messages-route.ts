@@ -4,6 +4,7 @@ import {
   ServerValidationError,
   callContextOf,
   isStoreUnavailable,
+  mergePrices,
 } from "@conduit-ai/server-core";
 import type { AdmissionRequest } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
@@ -20,6 +21,7 @@ import { messagesResponseOf } from "./messages-encoder.js";
 
 /** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */
 export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
+  const prices = mergePrices(deps.config.prices);
   return {
     method: "POST",
     path: "/v1/messages",
@@ -61,7 +63,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
               ...(admission.gated ? { onAnswered: settleFromAnswer(admitted, target) } : {}),
             }),
           );
-        const cached = await messagesCacheCall(deps.cache, ctx, admitted, model, body, deps.config);
+        const cached = await messagesCacheCall(deps.cache, ctx, admitted, model, body, prices);
         if (cached?.hit) return cached.hit;
         const routes = configured ?? [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }];
         const response = await serveWithFallbacks(routes, ctx.abortSignal, async (route, hasFallback) => {
