@@ -97,7 +97,9 @@ export class ResponseCache {
     describe: (bytes: Buffer, contentType: string) => { model: string; savedUsd: number },
   ): RawResponse {
     const marked = rawResponse(response.body, { status: response.status, headers: { ...response.headers, [CACHE_HEADER]: "miss" } });
-    if (response.status !== 200) return marked;
+    // Only plain bodies: an encoded one would need its encoding replayed with it (upstream is asked for identity).
+    const encoding = Object.entries(response.headers).find(([name]) => name.toLowerCase() === "content-encoding")?.[1];
+    if (response.status !== 200 || (encoding !== undefined && encoding !== "identity")) return marked;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       if (REPLAYED_HEADERS.includes(name.toLowerCase()) && typeof value === "string") headers[name.toLowerCase()] = value;
