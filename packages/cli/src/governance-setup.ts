@@ -1,5 +1,6 @@
 import type { Governance } from "@conduit-ai/governance";
 import { serverPrices } from "./price-setup.js";
+import { reconcileProvidersOf } from "./reconcile-providers.js";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
 
@@ -39,6 +40,8 @@ export async function setupGovernance(
       'Config file: keys.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS or a redis section)',
     );
   const prices = serverPrices(file);
+  // Providers with an adminKey: GET /admin/reconcile reads their vendor's reports.
+  const reconcilable = reconcileProvidersOf(file, env);
   return createGovernance({
     keys: parsed.keys ?? {},
     ...(parsed.admin ? { admin: parsed.admin } : {}),
@@ -46,6 +49,7 @@ export async function setupGovernance(
     ...(redis ? { redis, namespace: `${keyPrefix ?? (env.REDIS_KEY_PREFIX || "conduit:")}gov` } : {}),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     ...(serverAdminRole ? { serverAdminRole } : {}),
+    ...(reconcilable.length > 0 ? { reconcile: { providers: reconcilable } } : {}),
     env,
     onWarning: (message) => console.warn(message),
   });

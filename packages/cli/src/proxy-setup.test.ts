@@ -59,6 +59,9 @@ describe("config file `proxy` key", () => {
       /REDIS_URL/,
     );
     await expect(
+      assembleServer({ framework: "hono", server, file: { proxy: { enabled: true, cache: { store: "redis" } } } }, {}),
+    ).rejects.toThrow(/proxy\.cache\.store is "redis" but no Redis/);
+    await expect(
       assembleServer(
         {
           framework: "hono",

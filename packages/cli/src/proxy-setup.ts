@@ -47,9 +47,14 @@ export async function setupProxy(
     throw new UsageError(
       'Config file: proxy.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)',
     );
+  if (config.cache?.store === "redis" && !redis)
+    throw new UsageError(
+      'Config file: proxy.cache.store is "redis" but no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)',
+    );
   const logger = createConsoleLogger("warn");
   const onWarning = (message: string) => logger.warn({ component: "proxy" }, message);
-  const shared = config.store === "redis" && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
+  // The pool's state and the response cache share the server's Redis, under its prefix.
+  const shared = (config.store === "redis" || config.cache?.store === "redis") && redis ? { redis, redisPrefix: `${keyPrefix}proxy:` } : {};
   // With governance (a `keys` section) its gate admits every proxy call: virtual keys, limits, budgets.
   return createProxy(prices ? { ...config, prices } : config, {
     ...shared,

@@ -37,6 +37,8 @@ import { RedisGovernanceStore } from "./store/redis-store.js";
 import { MemoryUsageSink } from "./usage/memory-usage-sink.js";
 import { PostgresUsageSink } from "./usage/postgres-usage-sink.js";
 import type { UsageEvent, UsageSink } from "./usage/usage-event.js";
+import type { ReconcileOptions } from "./reconcile/reconcile.js";
+import type { ReconcileProvider } from "./reconcile/vendor-report.js";
 
 export interface GovernanceOptions {
   /** The `keys` config key. */
@@ -91,6 +93,8 @@ export interface GovernanceOptions {
   leaseMarginMs?: number;
   /** Also grant admin to users of the server's own auth with role `admin` (mounts the admin API without admin keys). */
   serverAdminRole?: boolean;
+  /** Providers with an admin key: `GET /admin/reconcile` compares their vendor's reports with the usage history. */
+  reconcile?: { providers: readonly ReconcileProvider[]; options?: ReconcileOptions };
   /** `CONDUIT_KEYS_SECRET`, `CONDUIT_ADMIN_KEY`, `CONDUIT_USAGE_SPILL_FILE`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   onWarning?: (message: string) => void;
@@ -272,6 +276,7 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           audit,
           isVirtualKey: (credential) => store.isActiveDigest(keyDigest(credential, keysSecret), Date.now()),
           failures: credentialFailures,
+          ...(options.reconcile ? { reconcile: options.reconcile } : {}),
         })
       : undefined;
   const apiMiddleware = (timeoutMs?: number, runtime?: Runtime) =>

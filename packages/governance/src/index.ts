@@ -16,7 +16,7 @@ export {
 } from "./store/governance-store.js";
 export { MemoryGovernanceStore } from "./store/memory-store.js";
 export { RedisGovernanceStore, type RedisGovernanceStoreOptions } from "./store/redis-store.js";
-export type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage/usage-event.js";
+export type { DailyUsageRow, UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage/usage-event.js";
 export { MemoryUsageSink, aggregateUsage } from "./usage/memory-usage-sink.js";
 export { PostgresUsageSink, type PostgresUsageSinkOptions } from "./usage/postgres-usage-sink.js";
 export { GovernanceGate, type GovernanceGateOptions, LEASE_MARGIN_MS } from "./gate/governance-gate.js";
@@ -78,3 +78,8 @@ export {
 export { governanceMetrics } from "./governance-metrics.js";
 export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";
 export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
+// `conduit reconcile` runs the same reconciliation as `GET /admin/reconcile`.
+export { type ReconcileFigures, type ReconcileOptions, type ReconcileReport, type ReconcileRow, reconcile } from "./reconcile/reconcile.js";
+export type { ReconcileProvider, ReportVendor, VendorCostRow, VendorReport, VendorUsageRow } from "./reconcile/vendor-report.js";
+export type { ReportFetchOptions } from "./reconcile/report-pages.js";
+export { reconcileRange } from "./admin/reconcile-route.js";

@@ -34,6 +34,8 @@ export interface Policy {
   mcp?: McpPolicy;
   /** Guardrail names added to the configured defaults for its calls; `!name` removes one (the team's apply first, then the key's). */
   guardrails?: string[];
+  /** The proxy's exact response cache for these calls: true on, false off; absent: the key's team, then the server's `proxy.cache`. */
+  cache?: boolean;
 }
 
 /** A team: caps its keys together. */

@@ -150,6 +150,27 @@ export const proxyConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * The exact response cache (opt-in): the same normalized request of the same team (or key
+     * without a team) within `ttlSeconds` gets the stored answer, JSON or the same stream of
+     * events, with `x-conduit-cache: hit|miss`; `x-conduit-cache: off` on a request bypasses it.
+     */
+    cache: z
+      .object({
+        store: z.enum(["memory", "redis"]).default("memory"),
+        ttlSeconds: z.number().int().positive().max(86_400).default(300),
+        /** An answer larger than this is served but never stored. */
+        maxEntryBytes: z
+          .number()
+          .int()
+          .positive()
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
+        /** Entries kept at most (the least recently stored go first). */
+        maxEntries: z.number().int().positive().max(1_000_000).default(1000),
+      })
+      .strict()
+      .optional(),
     /** Model of the tiny request `GET /limits` sends per account to read live quota headers. */
     probeModel: z.string().default("claude-3-5-haiku-latest"),
   })

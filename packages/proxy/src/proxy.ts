@@ -1,6 +1,8 @@
 import type { Guardrails } from "@conduit-ai/guardrails";
 import {
   ConfigurationError,
+  type PriceTable,
+  mergePrices,
   type Gate,
   type ProxyRoutesProvider,
   type ProxySurfaces,
@@ -33,7 +35,8 @@ import { guardedStore } from "./pool/store/store-outage.js";
 import { type ModelTable, type RouteTarget, createModelTable } from "./routing/model-table.js";
 import { RedisRoutingStats } from "./routing/routing-stats.js";
 import type { ProviderKeyPools } from "./pool/provider-key-pools.js";
-import { mergePrices } from "./prices.js";
+import { responseCacheOf } from "./cache/create-response-cache.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import { createTargets } from "./routing/targets.js";
 
 export interface ProxyOptions {
@@ -90,6 +93,10 @@ export interface ConduitProxy extends ProxyRoutesProvider {
   readonly models: ModelTable;
   /** Who may call the AI surfaces and how much (client keys or the gate, then the per-credential limit). */
   readonly admission: ClientAdmission;
+  /** The exact response cache (`proxy.cache`, or the keys and teams that opt in). */
+  readonly responseCache: ResponseCache;
+  /** The proxy's price table (`prices` over the defaults): what a cache hit saves is counted at it. */
+  readonly prices: PriceTable;
   createProxyRoutes(surfaces?: Partial<ProxySurfaces>): RouteGroup[];
   /** `POST /backend-api/codex/responses` over the pool's codex accounts, with the codex error shape (mounted by `conduit proxy`). */
   createCodexRoutes(): RouteGroup;
@@ -130,6 +137,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
   const targets = createTargets({ relayMessages, runtime: options.runtime });
   const responseStore: ResponseStore =
     config.store === "redis" && options.redis ? new RedisResponseStore(options.redis, options.redisPrefix) : new MemoryResponseStore();
+  const cache = responseCacheOf(config, { redis: options.redis, redisPrefix: options.redisPrefix, onWarning: options.onWarning });
   const admission = createClientAdmission({
     clientKeys: config.clientKeys,
     ...(config.rateLimit.enabled ? { limiter: clientLimiter(config, options) } : {}),
@@ -145,6 +153,8 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
     responseStore,
     admission,
     models,
+    responseCache: cache,
+    prices: mergePrices(config.prices),
     createCodexRoutes() {
       const relay = createCodexRelay({ pool, config, upstream, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
       return createCodexRouteGroup({ relayCodex: relay, admission, timeoutMs: config.timeoutMs });
@@ -162,6 +172,7 @@ export function createProxy(input: ProxyConfigInput | ProxyConfig, options: Prox
         relayCountTokens,
         isClientAllowed,
         admission,
+        cache,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       };

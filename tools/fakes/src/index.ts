@@ -40,3 +40,11 @@ export { startFakeMistral } from "./mistral/fake-mistral.js";
 export { startFakeCohere } from "./cohere/fake-cohere.js";
 export type { UsageStyle } from "./openai/openai-wire.js";
 export { PROVIDER_CASES, type ProviderSettings, VENDOR_KEY, type VendorCase } from "./provider-cases.js";
+export {
+  type AdminReportVendor,
+  type BilledUsage,
+  type FakeAdminReports,
+  type FakeAdminReportsOptions,
+  startFakeAdminReports,
+} from "./admin-reports/fake-admin-reports.js";
+export { billedAnthropicExchange } from "./admin-reports/billed-exchange.js";

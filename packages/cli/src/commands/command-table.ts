@@ -4,6 +4,7 @@ import { GUARDRAILS_USAGE, runGuardrails } from "./guardrails-command.js";
 import { KEYS_USAGE, runKeys } from "./keys-command.js";
 import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
 import { PROXY_USAGE, runProxy } from "./proxy-command.js";
+import { RECONCILE_USAGE, runReconcile } from "./reconcile-command.js";
 import { ROUTES_USAGE, runRoutes } from "./routes-command.js";
 import { SERVE_COMMAND_USAGE, runServe } from "./serve-command.js";
 
@@ -35,6 +36,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'show what each configured guardrail would do to a text (guardrails test --config FILE "text")',
     usage: GUARDRAILS_USAGE,
     run: runGuardrails,
+  },
+  reconcile: {
+    summary: "the vendor's usage and cost reports beside Conduit's usage history, with the drift; exit 1 on drift",
+    usage: RECONCILE_USAGE,
+    run: runReconcile,
   },
   proxy: { summary: "serve the vendor proxy of a config file's proxy section (+ the codex engine)", usage: PROXY_USAGE, run: runProxy },
 };

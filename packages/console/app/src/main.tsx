@@ -7,6 +7,7 @@ import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
 import { LivePage } from "./pages/live.js";
 import { Overview } from "./pages/overview.js";
+import { ReconcilePage } from "./pages/reconcile.js";
 import { SignIn } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import "./styles.css";
@@ -17,6 +18,7 @@ const PAGES: ReadonlyArray<{ id: string; title: string; needs: Permission }> = [
   { id: "accounts", title: "Accounts", needs: "console.read" },
   { id: "keys", title: "Keys and teams", needs: "keys.read" },
   { id: "usage", title: "Usage", needs: "usage.read" },
+  { id: "reconcile", title: "Reconciliation", needs: "usage.read" },
   { id: "audit", title: "Audit", needs: "audit.read" },
   { id: "live", title: "Live requests", needs: "console.read" },
   { id: "health", title: "Health", needs: "console.read" },
@@ -103,6 +105,7 @@ function App() {
         {shown === "accounts" && <AccountsPage session={session} />}
         {shown === "keys" && <KeysPage session={session} />}
         {shown === "usage" && <UsagePage />}
+        {shown === "reconcile" && <ReconcilePage />}
         {shown === "audit" && <AuditPage />}
         {shown === "live" && <LivePage />}
         {shown === "health" && <HealthPage />}

@@ -23,6 +23,9 @@ import { type AuditedAct, audited } from "./admin-audit.js";
 import { type AdminPermission, type AdminPrincipal, requirePermission } from "../roles/admin-roles.js";
 import { keyInScope, scopeOf, teamInScope, withinTeamPolicy } from "./admin-scope.js";
 import { auditRoute } from "./audit-route.js";
+import { reconcileRoute } from "./reconcile-route.js";
+import type { ReconcileOptions } from "../reconcile/reconcile.js";
+import type { ReconcileProvider } from "../reconcile/vendor-report.js";
 import { adminStore, adminUsage } from "./admin-stores.js";
 import {
   createKeySchema,
@@ -45,6 +48,8 @@ export interface AdminRoutesOptions {
   isVirtualKey: (credential: string) => Promise<boolean>;
   /** Counts failed admin credentials per address and per credential (429 past the limit). */
   failures?: CredentialFailureGuard;
+  /** Providers whose vendor reports `GET /admin/reconcile` reads (those with an admin key). */
+  reconcile?: { providers: readonly ReconcileProvider[]; options?: ReconcileOptions };
 }
 
 const newId = (kind: "key" | "team") => `${kind}_${randomBytes(9).toString("base64url")}`;
@@ -365,6 +370,7 @@ export function createAdminRoutes(options: AdminRoutesOptions): RouteGroup {
       },
     }),
     auditRoute(options.audit, allowed),
+    reconcileRoute(options.usage, options.reconcile?.providers ?? [], allowed, options.reconcile?.options),
   ];
   return {
     prefix: "",

@@ -67,6 +67,7 @@ export const createKeySchema = z.strictObject({
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
   guardrails: guardrailsSchema.optional(),
+  cache: z.boolean().optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   metadata: metadataSchema.optional(),
 });
@@ -93,6 +94,7 @@ export const createTeamSchema = z.strictObject({
   budgets: budgetsSchema.optional(),
   mcp: mcpSchema.optional(),
   guardrails: guardrailsSchema.optional(),
+  cache: z.boolean().optional(),
 });
 
 export const updateTeamSchema = createTeamSchema.omit({ id: true }).partial();

@@ -83,6 +83,8 @@ export class GovernanceGate implements Gate {
   readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
   /** team id → its guardrail names, read once per 5 s: the key's record comes with its admission, the team's does not. */
   readonly #teamGuardrails = new BoundedCache<string[]>({ maxEntries: 10_000, ttlMs: 5_000 });
+  /** team → its `cache` choice, kept 5 s (see `#teamCacheChoice`). */
+  readonly #teamChoices = new BoundedCache<{ cache: boolean | undefined }>({ maxEntries: 10_000, ttlMs: 5_000 });
 
   constructor(options: GovernanceGateOptions) {
     this.#options = options;
@@ -177,7 +179,9 @@ export class GovernanceGate implements Gate {
         priced.unpricedModel,
       );
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
-    const admission = this.#admission(outcome.key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
+    const cache = outcome.key.cache ?? (outcome.key.team ? await this.#teamCacheChoice(outcome.key.team) : undefined);
+    const key = cache === undefined ? outcome.key : { ...outcome.key, cache };
+    const admission = this.#admission(key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
     try {
       const guardrails = await this.#guardrailsOf(outcome.key);
       return guardrails.length > 0 ? { ...admission, identity: { ...admission.identity, guardrails } } : admission;
@@ -223,8 +227,21 @@ export class GovernanceGate implements Gate {
     }
   }
 
+  /**
+   * A team's `cache` choice, read from the store at most every few seconds per team: the
+   * admission stays one round trip; a changed choice applies within 5 s.
+   * A store that fails leaves the server's default.
+   */
+  async #teamCacheChoice(team: string): Promise<boolean | undefined> {
+    const known = this.#teamChoices.get(team);
+    if (known !== undefined) return known.cache;
+    const record = await this.#options.store.getTeam(team).catch(() => undefined);
+    this.#teamChoices.set(team, { cache: record?.cache });
+    return record?.cache;
+  }
+
   #admission(
-    key: { id: string; name: string; team?: string; user?: string },
+    key: { id: string; name: string; team?: string; user?: string; cache?: boolean },
     reservation: Reservation,
     reservedPrice: TokenPrice,
     admittedFor: readonly string[],
@@ -232,7 +249,13 @@ export class GovernanceGate implements Gate {
     reserved: { model: string; inputTokens: number; outputTokens: number },
   ): GateAdmission {
     let done = false;
-    const identity = { keyId: key.id, name: key.name, ...(key.team ? { team: key.team } : {}), ...(key.user ? { user: key.user } : {}) };
+    const identity = {
+      keyId: key.id,
+      name: key.name,
+      ...(key.team ? { team: key.team } : {}),
+      ...(key.user ? { user: key.user } : {}),
+      ...(key.cache !== undefined ? { cache: key.cache } : {}),
+    };
     const renewal = this.#renewal(reservation, leaseTtlMs);
     const finish = async (actual: { actualTokens: number; actualPicoUsd: number }, event?: UsageEvent) => {
       clearTimeout(renewal.timer);
@@ -285,6 +308,7 @@ export class GovernanceGate implements Gate {
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
           ...(usage.guardrails && usage.guardrails.length > 0 ? { guardrails: usage.guardrails } : {}),
+          ...(usage.savedUsd !== undefined && Number.isFinite(usage.savedUsd) && usage.savedUsd > 0 ? { savedUsd: usage.savedUsd } : {}),
         };
         const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
         await record(event, { actualTokens: tokens, actualPicoUsd: pico });

@@ -1,4 +1,4 @@
-import { type UsageEvent, type UsageQuery, type UsageRow, type UsageSink, groupOf } from "./usage-event.js";
+import { type DailyUsageRow, type UsageEvent, type UsageQuery, type UsageRow, type UsageSink, groupOf } from "./usage-event.js";
 
 /**
  * Usage events in this process: the embedded default, lost on restart, and bounded (the oldest
@@ -29,6 +29,10 @@ export class MemoryUsageSink implements UsageSink {
 
   async query(query: UsageQuery): Promise<UsageRow[]> {
     return aggregateUsage(this.#events, query);
+  }
+
+  async dailyUsage(range: { from: Date; to: Date }): Promise<DailyUsageRow[]> {
+    return dailyUsageOf(this.#events, range);
   }
 
   async flush(): Promise<void> {}
@@ -67,4 +71,28 @@ export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery):
     if (event.estimated === true) row.estimatedRequests += 1;
   }
   return [...rows.values()].sort((a, b) => a.group.localeCompare(b.group));
+}
+
+/** Model calls summed per UTC day and target within `[from, to)`, in day then target order. */
+export function dailyUsageOf(events: Iterable<UsageEvent>, range: { from: Date; to: Date }): DailyUsageRow[] {
+  const rows = new Map<string, DailyUsageRow>();
+  for (const event of events) {
+    const time = Date.parse(event.time);
+    if (time < range.from.getTime() || time >= range.to.getTime() || event.kind === "tool") continue;
+    const day = event.time.slice(0, 10);
+    const target = event.target ?? event.model;
+    const id = `${day}\u0000${target}`;
+    let row = rows.get(id);
+    if (!row) {
+      row = { day, target, requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      rows.set(id, row);
+    }
+    row.requests += 1;
+    row.inputTokens += event.inputTokens;
+    row.outputTokens += event.outputTokens;
+    row.cacheReadTokens += event.cacheReadTokens;
+    row.cacheWriteTokens += event.cacheWriteTokens;
+    row.costUsd += event.costUsd;
+  }
+  return [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.target.localeCompare(b.target));
 }

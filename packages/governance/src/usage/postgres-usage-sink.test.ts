@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ThrowawayPostgres, startThrowawayPostgres } from "../../../../tools/test/throwaway-postgres.js";
+import { dailyUsageOf } from "./memory-usage-sink.js";
 import { PostgresUsageSink } from "./postgres-usage-sink.js";
 import type { UsageEvent } from "./usage-event.js";
 
@@ -50,6 +51,62 @@ describe("PostgresUsageSink on a real PostgreSQL", () => {
     await pool?.end();
     await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin?.end();
+  });
+
+  it("sums model calls per UTC day and target (what reconciliation reads) as the memory sink does", async () => {
+    const sink = new PostgresUsageSink({
+      pool,
+      table: "daily_usage_events",
+      flushIntervalMs: 60_000,
+      spillFile: join(tmpdir(), `${database}-daily.ndjson`),
+    });
+    const events = Array.from({ length: 30 }, (_, index) =>
+      event(index, {
+        ...(index % 4 === 0 ? {} : { target: index % 4 === 1 ? "anthropic/claude-sonnet-4-5" : "runtime/openai/gpt-5" }),
+        // A tool call through the MCP gateway is no vendor's model call.
+        ...(index === 7 ? { kind: "tool" as const, server: "files", tool: "read" } : {}),
+        ...(index === 8 ? { time: "2026-11-20T23:59:59.999Z" } : {}),
+        ...(index === 9 ? { time: "2026-11-21T00:00:00.000Z" } : {}),
+      }),
+    );
+    for (const item of events) sink.append(item);
+    await sink.flush();
+    const rows = await sink.dailyUsage(window);
+    const expected = dailyUsageOf(events, window);
+    expect(rows.map(({ costUsd, ...row }) => row)).toEqual(expected.map(({ costUsd, ...row }) => row));
+    for (const [index, row] of rows.entries()) expect(row.costUsd).toBeCloseTo(expected[index]?.costUsd ?? -1, 12);
+    expect(rows.some((row) => row.target === "anthropic/claude-sonnet-4-5")).toBe(true);
+    expect(rows.reduce((sum, row) => sum + row.requests, 0)).toBe(29);
+    await sink.close();
+  });
+
+  it("keeps what a response-cache hit saved (saved_usd), and nothing for other calls", async () => {
+    const sink = new PostgresUsageSink({
+      pool,
+      table: "saved_usage_events",
+      flushIntervalMs: 60_000,
+      spillFile: join(tmpdir(), `${database}-saved.ndjson`),
+    });
+    const hit = event(1, {
+      costUsd: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      target: "cache/gpt-5",
+      savedUsd: 0.000123456789,
+    });
+    const paid = event(2);
+    sink.append(hit);
+    sink.append(paid);
+    await sink.flush();
+    const { rows } = await pool.query<{ id: string; saved_usd: string | null; cost_usd: string }>(
+      "SELECT id, saved_usd, cost_usd FROM saved_usage_events",
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(Number(byId.get(hit.id)?.saved_usd)).toBe(0.000123456789);
+    expect(Number(byId.get(hit.id)?.cost_usd)).toBe(0);
+    expect(byId.get(paid.id)?.saved_usd).toBeNull();
+    await sink.close();
   });
 
   it("writes in batches off the request path; groups by key, team, user, model and day; an id written twice counts once", async () => {

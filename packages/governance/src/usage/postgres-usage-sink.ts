@@ -1,7 +1,7 @@
 import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
-import type { UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
+import type { DailyUsageRow, UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
 
 export interface PostgresUsageSinkOptions {
   /** The caller's pool (`new pg.Pool({ connectionString: process.env.DATABASE_URL })`). */
@@ -41,6 +41,7 @@ const COLUMNS = [
   "server",
   "tool",
   "estimated",
+  "saved_usd",
 ] as const;
 
 /** Columns added after the table's first release: created with it now, added to an older table on first use. */
@@ -49,6 +50,7 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["server", "text"],
   ["tool", "text"],
   ["estimated", "boolean NOT NULL DEFAULT false"],
+  ["saved_usd", "numeric(24, 12)"],
 ];
 
 const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
@@ -79,6 +81,7 @@ function rowOf(event: UsageEvent): unknown[] {
     event.server ?? null,
     event.tool ?? null,
     event.estimated === true,
+    event.savedUsd === undefined ? null : event.savedUsd.toFixed(12),
   ];
 }
 
@@ -289,6 +292,28 @@ export class PostgresUsageSink implements UsageSink {
       cacheWriteTokens: Number(row.cache_write),
       costUsd: Number(row.cost),
       estimatedRequests: Number(row.estimated),
+    }));
+  }
+
+  async dailyUsage(range: { from: Date; to: Date }): Promise<DailyUsageRow[]> {
+    await this.#ensureTable();
+    // Days in UTC, as the vendors' daily buckets are; tool calls carry no tokens of a vendor.
+    const result = await this.#pool.query(
+      `SELECT to_char(time at time zone 'UTC', 'YYYY-MM-DD') AS day, coalesce(target, model) AS target, count(*) AS requests,
+        sum(input_tokens) AS input, sum(output_tokens) AS output, sum(cache_read_tokens) AS cache_read,
+        sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost
+       FROM ${this.#table} WHERE time >= $1 AND time < $2 AND kind = 'model' GROUP BY 1, 2 ORDER BY 1, 2`,
+      [range.from.toISOString(), range.to.toISOString()],
+    );
+    return result.rows.map((row: Record<string, string>) => ({
+      day: row.day ?? "",
+      target: row.target ?? "",
+      requests: Number(row.requests),
+      inputTokens: Number(row.input),
+      outputTokens: Number(row.output),
+      cacheReadTokens: Number(row.cache_read),
+      cacheWriteTokens: Number(row.cache_write),
+      costUsd: Number(row.cost),
     }));
   }
 

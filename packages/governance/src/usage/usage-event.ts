@@ -17,6 +17,8 @@ export interface UsageEvent {
   costUsd: number;
   status: number;
   latencyMs: number;
+  /** Answered from the response cache (no tokens, $0): what the stored answer cost when upstream made it. */
+  savedUsd?: number;
   /** `tool`: a call through the MCP gateway (`model` is then `<server>__<tool>`, no tokens); absent: a model call. */
   kind?: "model" | "tool";
   /** A tool call's MCP server and its tool's own name; never its arguments or result. */
@@ -54,6 +56,19 @@ export interface UsageRow {
   estimatedRequests: number;
 }
 
+/** Model calls of one UTC day served by one target (`UsageEvent.target`, else its model). */
+export interface DailyUsageRow {
+  day: string;
+  /** `anthropic/<model>`, `runtime/<provider>/<model>`, `<provider>/<model>`; the model when the event named no target. */
+  target: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
 /** Where usage events go: memory (lost on restart) or PostgreSQL (durable, batched). */
 export interface UsageSink {
   readonly kind: "memory" | "postgres";
@@ -66,6 +81,8 @@ export interface UsageSink {
    */
   write?(events: UsageEvent[]): Promise<void>;
   query(query: UsageQuery): Promise<UsageRow[]>;
+  /** Model calls within `[from, to)` summed per UTC day × what served them (what reconciliation compares with a vendor's report). */
+  dailyUsage?(range: { from: Date; to: Date }): Promise<DailyUsageRow[]>;
   /** Writes what is buffered (tests, shutdown). */
   flush(): Promise<void>;
   /**

@@ -30,6 +30,10 @@ export interface AdmissionRequest {
  * charged exactly what the gate reserved; `release` when nothing reached upstream.
  */
 export interface Admitted {
+  /** Whose answers may be shared (the response cache): the gate's team, else its key; without a gate, the server's clients. */
+  readonly cacheScope: string;
+  /** The key's (or its team's) choice for the response cache; absent: the proxy's default. */
+  readonly cacheWanted?: boolean;
   settle(usage: GateUsage): void;
   settleAtReservation(outcome: GateReservationOutcome): void;
   release(): void;
@@ -117,6 +121,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         const guard = callGuardOf(options.guardrails, ctx);
         return {
           ...(guard ? { guard } : {}),
+          cacheScope: "clients",
           settle: (usage) => annotateUsage(ctx, usage),
           settleAtReservation: (outcome) => {
             if (outcome.model !== undefined) annotateRequestFeed(ctx, { model: outcome.model });
@@ -145,9 +150,12 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         throw error;
       }
       let done = false;
-      const guard = callGuardOf(options.guardrails, ctx, decision.identity);
+      const { identity } = decision;
+      const guard = callGuardOf(options.guardrails, ctx, identity);
       return {
         ...(guard ? { guard } : {}),
+        cacheScope: identity.team !== undefined ? `team:${identity.team}` : `key:${identity.keyId}`,
+        ...(identity.cache !== undefined ? { cacheWanted: identity.cache } : {}),
         settle(usage) {
           if (done) return;
           done = true;

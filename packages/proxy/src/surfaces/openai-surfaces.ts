@@ -1,3 +1,5 @@
+import type { PriceTable } from "@conduit-ai/server-core";
+import type { ResponseCache } from "../cache/response-cache.js";
 import type { RouteDefinition, Runtime } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
 import { createClientCheck } from "../admission/client-auth.js";
@@ -37,6 +39,9 @@ export interface OpenAISurfaceHost {
   admission?: ClientAdmission;
   /** The proxy's routing table (shared figures for `least-busy` and `latency`); built from `config.models` when absent. */
   models?: ModelTable;
+  /** The proxy's response cache, and the prices what a hit saves is counted at. */
+  responseCache?: ResponseCache;
+  prices?: PriceTable;
 }
 
 /**
@@ -70,6 +75,7 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
         // A non-streaming answer only starts once the model finished: the proxy's 10 minutes, not the server's 30 s.
         ...(proxy.config.timeoutMs !== undefined ? { timeoutMs: proxy.config.timeoutMs } : {}),
         ...(proxy.admission ? { admission: proxy.admission } : {}),
+        ...(proxy.responseCache ? { cache: proxy.responseCache, ...(proxy.prices ? { prices: proxy.prices } : {}) } : {}),
       }),
       createResponsesRoute({
         ...shared,

@@ -1,5 +1,6 @@
 import type { ServerContext } from "@conduit-ai/server-core";
 import type { ClientAdmission } from "../admission/client-admission.js";
+import type { ResponseCache } from "../cache/response-cache.js";
 import type { ProxyConfig } from "../config.js";
 import type { AccountPool } from "../pool/account-pool.js";
 import type { Relay } from "../relay/relay.js";
@@ -21,6 +22,8 @@ export interface ProxyRouteDeps {
   targets: ProxyTargets;
   /** The AI surfaces' admission (client keys or the gate, and the per-credential limit). */
   admission: ClientAdmission;
+  /** The exact response cache (`proxy.cache`), when configured. */
+  cache?: ResponseCache;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
 }

@@ -58,6 +58,8 @@ export interface GateUsage {
   tool?: { server: string; name: string };
   /** The guardrail hits of the call (names, actions, entity types): never the matched text. */
   guardrails?: GateGuardrailHit[];
+  /** Answered from the response cache: no tokens charged; what the stored answer cost when it was made. */
+  savedUsd?: number;
 }
 
 /** One guardrail decision of a call, as the usage event records it. */
@@ -94,6 +96,8 @@ export interface GateIdentity {
    * removes one), in that order. Absent: the defaults alone.
    */
   guardrails?: string[];
+  /** The key's (else its team's) choice for the proxy's response cache; absent: the server's default. */
+  cache?: boolean;
 }
 
 /** How a call settled at its reservation ended (`GateAdmission.settleAtReservation`). */

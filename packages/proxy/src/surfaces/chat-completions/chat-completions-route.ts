@@ -1,9 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import {
+  callContextOf,
+  mergePrices,
+  type PriceTable,
+  type RouteDefinition,
+  type Runtime,
+  type ServerContext,
+} from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 import { settleTargetUsage } from "../../admission/settlement.js";
+import { cacheCall } from "../../cache/cache-call.js";
+import type { ResponseCache } from "../../cache/response-cache.js";
 import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
 import { tokenEstimateOf } from "../../routing/strategies.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
@@ -16,6 +25,7 @@ import { guardAnswer } from "../guardrails/guard-answer.js";
 import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
+import { chatAnswerSavings } from "./chat-cache.js";
 import { chatResponseOf } from "./chat-encoder.js";
 
 export interface ChatCompletionsRouteOptions {
@@ -47,6 +57,10 @@ export interface ChatCompletionsRouteOptions {
   dropParams?: boolean;
   /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
   models?: ModelTable;
+  /** The proxy's exact response cache (see the README's "Response cache"). */
+  cache?: ResponseCache;
+  /** What a cache hit saves is counted at these prices (default: the defaults). */
+  prices?: PriceTable;
 }
 
 const isClaudeByName = (model: string) => /^claude/i.test(model);
@@ -71,6 +85,7 @@ export function newCompletionId(): string {
 export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions): RouteDefinition {
   const translation = { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams: options.dropParams ?? false };
   const models = options.models ?? createModelTable({}, options.isClaudeModel ?? isClaudeByName);
+  const prices = options.prices ?? mergePrices();
   const targets = createTargets({
     relayMessages: options.relayMessages ?? relayMessagesOf(options.sendMessages),
     runtime: options.runtime,
@@ -113,8 +128,16 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           created: Math.floor(Date.now() / 1000),
           includeUsage: request.stream_options?.include_usage === true,
         };
+        const cached = await cacheCall(
+          options.cache,
+          ctx,
+          admitted,
+          { surface: "openai-chat", model: request.model, body: body as Record<string, unknown> },
+          chatAnswerSavings(prices, request.model),
+        );
+        if (cached?.hit) return cached.hit;
         const plan = await models.plan(request.model, tokenEstimateOf(text, estimate));
-        return await serveWithFallbacks(
+        const response = await serveWithFallbacks(
           plan.targets,
           ctx.abortSignal,
           async (route, hasFallback) => {
@@ -144,6 +167,7 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           },
           routingOf(ctx, plan),
         );
+        return cached ? cached.capture(response) : response;
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
         return call.failed(error, (failure) => openaiFailureOf(failure).toResponse());

@@ -4,6 +4,7 @@ import {
   ServerValidationError,
   callContextOf,
   isStoreUnavailable,
+  mergePrices,
 } from "@conduit-ai/server-core";
 import type { AdmissionRequest } from "../../admission/client-admission.js";
 import { admissionRequestOf } from "../../admission/request-estimate.js";
@@ -17,10 +18,12 @@ import { headersOf, searchOf } from "../client-request.js";
 import { guardAnswer } from "../guardrails/guard-answer.js";
 import { guardMessagesBody } from "../guardrails/guard-request.js";
 import type { ProxyRouteDeps } from "../route-deps.js";
+import { messagesCacheCall } from "./messages-cache.js";
 import { messagesResponseOf } from "./messages-encoder.js";
 
 /** `POST /v1/messages`: the body goes upstream unparsed, the answer comes back unchanged. */
 export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
+  const prices = mergePrices(deps.config.prices);
   return {
     method: "POST",
     path: "/v1/messages",
@@ -66,6 +69,8 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
           const answer = await guardAnswer(guard, { kind: "passthrough", reply, servedBy: "anthropic" });
           return replyToRouteResult(answer.kind === "passthrough" ? answer.reply : reply);
         }
+        const cached = await messagesCacheCall(deps.cache, ctx, admitted, model, body, prices);
+        if (cached?.hit) return cached.hit;
         const plan: RoutePlan = configured
           ? await deps.models.plan(model, {
               inputTokens: estimate.estimatedInputTokens || Math.ceil(body.byteLength / 4),
@@ -77,7 +82,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
                 ? deps.models.targetsFor(model)
                 : [{ kind: "anthropic" as const, model, name: `anthropic/${model}` }],
             };
-        return await serveWithFallbacks(
+        const response = await serveWithFallbacks(
           plan.targets,
           ctx.abortSignal,
           async (route, hasFallback) => {
@@ -102,6 +107,7 @@ export function createMessagesRoute(deps: ProxyRouteDeps): RouteDefinition {
           },
           routingOf(ctx, plan),
         );
+        return cached ? cached.capture(response) : response;
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.
         if (ctx.abortSignal.aborted) admitted.settleAtReservation(reservationOutcome(target, 499, 0));

@@ -6,7 +6,14 @@ import { defineProviderType } from "../provider-type.js";
 /** Anthropic's Messages API through `@ai-sdk/anthropic` (no embeddings). */
 export const anthropic = defineProviderType({
   telemetryName: "anthropic",
-  settings: (fields) => z.strictObject({ apiKeys: fields.apiKeys, baseURL: fields.baseURL, models: fields.models }),
+  settings: (fields) =>
+    z.strictObject({
+      apiKeys: fields.apiKeys,
+      baseURL: fields.baseURL,
+      models: fields.models,
+      /** An Admin API key (`sk-ant-admin…`): only `conduit reconcile` and `GET /admin/reconcile` use it, to read the usage and cost reports. */
+      adminKey: fields.secret.optional(),
+    }),
   models: ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-1", "claude-sonnet-4"],
   embeds: false,
   embeddingModels: [],

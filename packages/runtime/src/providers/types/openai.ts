@@ -11,6 +11,8 @@ export const openai = defineProviderType({
       apiKeys: fields.apiKeys,
       baseURL: fields.baseURL,
       organization: z.string().min(1, "expected a non-empty string").optional(),
+      /** An admin key: only `conduit reconcile` and `GET /admin/reconcile` use it, to read the organization's usage and costs. */
+      adminKey: fields.secret.optional(),
       models: fields.models,
       embeddingModels: fields.embeddingModels,
     }),
