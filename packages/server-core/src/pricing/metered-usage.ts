@@ -41,6 +41,12 @@ export interface AnthropicWireUsage {
   cache_creation_input_tokens?: number | null;
   cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   server_tool_use?: { web_search_requests?: number | null } | null;
+  /**
+   * Not Anthropic's: the reasoning share of `output_tokens` a runtime provider reported, carried on
+   * Conduit's own Messages answers so a surface translating them for an OpenAI-shaped caller
+   * reports it. Anthropic's answers never have it.
+   */
+  reasoning_tokens?: number | null;
 }
 
 /**
@@ -60,13 +66,16 @@ export function usageFromAnthropic(wire: AnthropicWireUsage | undefined): Metere
     usage.cacheWrite5m = count(wire.cache_creation.ephemeral_5m_input_tokens);
     usage.cacheWrite1h = count(wire.cache_creation.ephemeral_1h_input_tokens);
   } else usage.cacheWrite5m = count(wire.cache_creation_input_tokens);
+  usage.reasoning = Math.min(usage.output, count(wire.reasoning_tokens));
   const searches = count(wire.server_tool_use?.web_search_requests);
   if (searches > 0) usage.serverTools.webSearch = searches;
   return usage;
 }
 
 /** The same usage as an Anthropic answer reports it. */
-export function anthropicUsageOf(usage: MeteredUsage): Required<Omit<AnthropicWireUsage, "server_tool_use">> & AnthropicWireUsage {
+export function anthropicUsageOf(
+  usage: MeteredUsage,
+): Required<Omit<AnthropicWireUsage, "server_tool_use" | "reasoning_tokens">> & AnthropicWireUsage {
   return {
     input_tokens: usage.input,
     output_tokens: usage.output,
@@ -74,6 +83,7 @@ export function anthropicUsageOf(usage: MeteredUsage): Required<Omit<AnthropicWi
     cache_creation_input_tokens: usage.cacheWrite5m + usage.cacheWrite1h,
     cache_creation: { ephemeral_5m_input_tokens: usage.cacheWrite5m, ephemeral_1h_input_tokens: usage.cacheWrite1h },
     ...(usage.serverTools.webSearch ? { server_tool_use: { web_search_requests: usage.serverTools.webSearch } } : {}),
+    ...(usage.reasoning ? { reasoning_tokens: usage.reasoning } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ export interface TokenPrice {
   /** The earlier name of `cacheWrite5m`, still accepted. */
   cacheWrite?: number;
   reasoning?: number;
-  tiers?: readonly PriceTier[];
+  tiers?: PriceTier[];
   /** USD per use of a tool the vendor runs (`webSearch`: one search). */
   perCall?: { webSearch?: number };
   /** What a batch call costs as a share of the price (Anthropic and OpenAI: 0.5). */
