@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Consumer footprint (issue 15, "light core"): what `@conduit-ai/server-core` + `@conduit-ai/adapter-hono`
+// Consumer footprint ("light core"): what `@conduit-ai/server-core` + `@conduit-ai/adapter-hono`
 // cost a consumer. Builds and packs both (`pnpm pack` rewrites `workspace:^`), installs them with npm
 // into an empty project next to what a Hono user has anyway (hono, zod, @hono/node-server), and prints:
 //

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Consumer install check (issue 3): what a user of `@conduit-ai/adapter-express` gets from npm.
+// Consumer install check: what a user of `@conduit-ai/adapter-express` gets from npm.
 // Builds server-core and adapter-express, packs them with `pnpm pack` (which rewrites
 // `workspace:^` to real versions), installs the tarballs plus express with npm into an empty
 // temporary project, starts a server from a plain ESM script and calls it over HTTP. Then it
 // asserts that no other framework was installed (`hono`, `fastify`, `koa`) and that asking
 // for `framework: "fastify"` raises MissingDependencyError naming the package to add. Light core
-// (issue 15): the docs' optional peers (swagger-ui-dist, yaml) are not installed, and
+// the docs' optional peers (swagger-ui-dist, yaml) are not installed, and
 // `enableSwagger: true` raises MissingDependencyError with the npm install line to run.
 //
 // Usage: node tools/scripts/consumer-install-check.mjs [--keep]   (exit code 0 = pass)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lowest allowed versions (issue 15, "dependencies that compose"): proves the adapters' peer floors.
+// Lowest allowed versions ("dependencies that compose"): proves the adapters' peer floors.
 // Copies the workspace (tracked and new files, no node_modules) to a scratch folder, pins every
 // framework package the adapters peer on — and zod, the core's peer — to the lowest version their
 // peer range allows, installs with pnpm, checks what got installed, and runs conformance files

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Newcomer path (issue 15): the README's two commands from a fresh clone on a machine with only
+// Newcomer path: the README's two commands from a fresh clone on a machine with only
 // Node and npm. A `pnpm` shim that exits 127 (as a shell does for a missing command) is put first
 // on PATH, and the npm/pnpm variables of any parent run are dropped, so every bare `pnpm` fails.
 //   1. `git clone` of this repository (its committed HEAD) into a temporary folder;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The real CLIs against Conduit (issue 20): Claude Code (`claude -p`) and Codex CLI (`codex exec`),
+// The real CLIs against Conduit: Claude Code (`claude -p`) and Codex CLI (`codex exec`),
 // installed from npm into a scratch folder (never workspace dependencies), run offline against
 // loopback fakes of the vendor APIs with `conduit proxy` and `conduit serve` (a `proxy` key) in
 // between. A recording tap in front of Conduit lists every call each CLI made and what it got.
 //
-// Then the MCP gateway (issue 34): each CLI adds Conduit's /mcp endpoint with a virtual key and
+// Then the MCP gateway: each CLI adds Conduit's /mcp endpoint with a virtual key and
 // calls a tool of server-everything through it (real-clients/mcp-gateway-checks.mjs).
 //
 // Usage: node tools/scripts/real-clients-check.mjs [--record <folder>] [--only claude|codex|mcp]

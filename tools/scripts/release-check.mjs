@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Release gate (issue 15), run by .ci/run: a release dry run on a scratch copy of the repository.
+// Release gate, run by .ci/run: a release dry run on a scratch copy of the repository.
 //   1. copy the working tree (tracked and new files, no build output) and install it offline;
 //   2. `changeset version`, then check the plan: a first publish (`0.1.0-0` placeholder) becomes
 //      exactly 0.1.0, and no package reaches a new major unless a changeset asks for one;

@@ -1,4 +1,4 @@
-// The rules of the release dry run (issue 15, tools/scripts/release-check.mjs): what the version
+// The rules of the release dry run (tools/scripts/release-check.mjs): what the version
 // plan may do, and what a packed tarball must hold — the manifest a registry page and npm rely on,
 // a LICENSE, a README whose links work on the registry, built entry points with the stamped
 // version, internal ranges that accept the versions released alongside, and attw's verdict.

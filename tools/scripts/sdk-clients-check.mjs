@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The client libraries against Conduit (issue 20): the Vercel AI SDK 6 (`ai`, `@ai-sdk/anthropic`,
+// The client libraries against Conduit: the Vercel AI SDK 6 (`ai`, `@ai-sdk/anthropic`,
 // `@ai-sdk/openai`, `@ai-sdk/openai-compatible`) and LangChain JS (`@langchain/anthropic`,
 // `@langchain/openai`), installed from npm into a scratch folder (never workspace dependencies)
 // and used unchanged against `conduit proxy` and `conduit serve` (a `proxy` key) in front of a

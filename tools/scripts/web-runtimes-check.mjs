@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The fetch entry on real web runtimes (issue 15): `@conduit-ai/adapter-hono/fetch` is meant to run
+// The fetch entry on real web runtimes: `@conduit-ai/adapter-hono/fetch` is meant to run
 // on Bun, Deno and Cloudflare Workers. This bundles `web-runtimes/echo-worker.mjs` — the built
 // packages, as a user's bundler would see them — with esbuild, serves the bundle on each runtime
 // and drives it over HTTP: health, a success envelope, a validation error, a 404, an SSE stream and

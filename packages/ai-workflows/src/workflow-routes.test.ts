@@ -27,7 +27,7 @@ const ENDPOINTS = [
   "debug-ai-output",
 ];
 
-/** SPEC "Analysis and workflow endpoints": the request fields listed without `?`. */
+/** docs/spec.md "Analysis and workflow endpoints": the request fields listed without `?`. */
 const SPEC_REQUIRED: Record<string, string[]> = {
   "analyze-usage": ["timeframe", "providers", "includeOptimizations"],
   "benchmark-performance": ["iterations", "testPrompts", "includeQualityMetrics"],
@@ -225,7 +225,7 @@ describe("OpenAPI", () => {
     for (const name of ENDPOINTS) expect(served.paths[`/api/ai/${name}`]).toBeDefined();
     await SwaggerParser.validate(served as never);
     type Operation = { post: { requestBody: { content: Record<string, { schema: { required?: string[] } }> } } };
-    // SPEC "Analysis and workflow endpoints": every listed field without `?` is required.
+    // docs/spec.md "Analysis and workflow endpoints": every listed field without `?` is required.
     for (const [name, fields] of Object.entries(SPEC_REQUIRED)) {
       const operation = document.paths?.[`/api/ai/${name}`] as Operation;
       expect(operation.post.requestBody.content["application/json"]?.schema.required, name).toEqual(expect.arrayContaining(fields));

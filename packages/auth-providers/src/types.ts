@@ -106,7 +106,7 @@ export interface CreateSessionOptions {
 }
 
 /**
- * The provider contract (SPEC "Provider interface"). `BaseAuthProvider` implements every
+ * The provider contract (docs/spec.md "Provider interface"). `BaseAuthProvider` implements every
  * required operation from one `verifyToken`; the optional ones exist where the vendor has them.
  */
 export interface AuthProvider {
@@ -129,7 +129,7 @@ export interface AuthProvider {
   healthCheck(): Promise<ProviderHealth>;
   on(event: "auth:unauthorized", listener: (event: UnauthorizedEvent) => void): this;
   off(event: "auth:unauthorized", listener: (event: UnauthorizedEvent) => void): this;
-  // Optional operations (SPEC): present where the identity provider offers them.
+  // Optional operations (docs/spec.md): present where the identity provider offers them.
   refreshToken?(refreshToken: string): Promise<{ accessToken: string; refreshToken?: string; expiresIn?: number }>;
   revokeToken?(token: string): Promise<void>;
   getUser?(userId: string): Promise<AuthenticatedUser | undefined>;

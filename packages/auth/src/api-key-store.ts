@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { digestsEqual } from "@conduit-ai/server-core/internal";
 import type { AuthResult, AuthenticatedUser } from "./auth-types.js";
 import { toAuthenticatedUser } from "./authenticated-user.js";
 import { digestSecret } from "./constant-time.js";
@@ -11,7 +11,7 @@ interface StoredKey {
 /**
  * In-memory map from secret (API key, static bearer token) to user. Only SHA-256
  * digests are kept, and a lookup compares the presented digest with every stored one
- * using `timingSafeEqual`, without stopping at the first match, so response time says
+ * using `digestsEqual`, without stopping at the first match, so response time says
  * nothing about which key (or how much of it) was right.
  *
  * @example
@@ -29,7 +29,7 @@ export class ApiKeyStore {
     const normalized = toAuthenticatedUser(user);
     if (!normalized) throw new TypeError("ApiKeyStore.addKey: the user needs a non-empty string `id`");
     const digest = digestSecret(key);
-    this.entries = this.entries.filter((entry) => !timingSafeEqual(entry.digest, digest));
+    this.entries = this.entries.filter((entry) => !digestsEqual(entry.digest, digest));
     this.entries.push({ digest, user: normalized });
     return this;
   }
@@ -40,7 +40,7 @@ export class ApiKeyStore {
     const digest = digestSecret(key);
     let found: AuthenticatedUser | null = null;
     for (const entry of this.entries) {
-      if (timingSafeEqual(entry.digest, digest)) found = entry.user;
+      if (digestsEqual(entry.digest, digest)) found = entry.user;
     }
     if (!found) return null;
     // The arrays are copied and only metadata (of any depth) is cloned deeply: cheaper per request than cloning the whole user.
@@ -53,7 +53,7 @@ export class ApiKeyStore {
   removeKey(key: string): boolean {
     const digest = digestSecret(key);
     const before = this.entries.length;
-    this.entries = this.entries.filter((entry) => !timingSafeEqual(entry.digest, digest));
+    this.entries = this.entries.filter((entry) => !digestsEqual(entry.digest, digest));
     return this.entries.length !== before;
   }
 

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { digestsEqual } from "@conduit-ai/server-core/internal";
 import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareDefinition } from "@conduit-ai/server-core";
 import { type CredentialRule, credentialSourceOf, readCredential } from "@conduit-ai/server-core/internal";
@@ -29,7 +29,7 @@ function basicUserValidator(users: Record<string, StaticBasicUserConfig>) {
   const decoy = digestSecret("");
   return (username: string, password: string): AuthenticatedUser | null => {
     const entry = table.get(username);
-    const matches = timingSafeEqual(digestSecret(password), entry?.digest ?? decoy);
+    const matches = digestsEqual(digestSecret(password), entry?.digest ?? decoy);
     return entry && matches ? structuredClone(entry.user) : null;
   };
 }

@@ -5,7 +5,7 @@ export type { AuthenticatedUser };
 /** Credential schemes the general auth middleware understands. */
 export type AuthType = "bearer" | "api-key" | "basic" | "custom";
 
-/** What a validator may return for a valid credential (SPEC "Identity and auth records"). */
+/** What a validator may return for a valid credential (docs/spec.md "Identity and auth records"). */
 export interface AuthResult {
   id: string;
   email?: string;
@@ -21,7 +21,7 @@ export type AuthValidationResult = AuthResult | AuthenticatedUser | null | undef
 /** Checks a credential; may be sync or async. Throwing or timing out refuses the request with 401. */
 export type TokenValidator = (token: string, ctx: ServerContext) => AuthValidationResult | Promise<AuthValidationResult>;
 
-/** Options of `createAuthMiddleware` (SPEC `AuthConfig`, plus the extraction and safety knobs). */
+/** Options of `createAuthMiddleware` (docs/spec.md `AuthConfig`, plus the extraction and safety knobs). */
 export interface AuthMiddlewareOptions {
   type: AuthType;
   validate: TokenValidator;
@@ -31,7 +31,7 @@ export interface AuthMiddlewareOptions {
   cookieName?: string;
   /** Query parameter read after header and cookie (off unless named: query strings end up in access logs). */
   queryParam?: string;
-  /** Last resort extractor, after header, cookie and query (the spec's `custom` strategy). */
+  /** Last resort extractor, after header, cookie and query (docs/spec.md's `custom` strategy). */
   extractToken?: (ctx: ServerContext) => string | null | undefined | Promise<string | null | undefined>;
   /** Public paths: exact, or a prefix ending in `*`; matched with and without `basePath`. */
   skipPaths?: string[];

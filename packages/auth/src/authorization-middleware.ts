@@ -5,7 +5,7 @@ import { type RoleHierarchy, type RolePermissions, effectivePermissions, expandR
 /** Runs after authentication (10). */
 export const AUTHORIZATION_MIDDLEWARE_ORDER = 15;
 
-/** Policy options shared by the role and permission middleware (SPEC "Role-based enforcement flow"). */
+/** Policy options shared by the role and permission middleware (docs/spec.md "Role-based enforcement flow"). */
 export interface AuthorizationPolicyOptions {
   /** Role → inherited roles, expanded transitively before any check. */
   roleHierarchy?: RoleHierarchy;

@@ -43,7 +43,7 @@ export function extractFromRequest(
 }
 
 /**
- * Finds the credential in the spec's order: header, cookie, query, custom extractor.
+ * Finds the credential in docs/spec.md's order: header, cookie, query, custom extractor.
  * A header that is present but unusable (`Authorization: Bearer`, bad base64) is
  * `malformed` and is not silently replaced by a later source.
  *

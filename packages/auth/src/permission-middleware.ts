@@ -3,7 +3,7 @@ import { type AuthorizationPolicyOptions, createAuthorizationMiddleware } from "
 
 export interface PermissionMiddlewareOptions extends AuthorizationPolicyOptions {
   requiredPermissions: string[];
-  /** Default true (the spec): every permission is needed; false → any one. */
+  /** Default true (docs/spec.md): every permission is needed; false → any one. */
   requireAll?: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { type McpServerConfig, type ProviderConfig, createRuntime } from "@conduit-ai/runtime";
 import {
   type MiddlewareDefinition,
+  type Runtime,
   type ServerAdapter,
   type ServerAdapterConfig,
   createConsoleLogger,
@@ -110,7 +111,8 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
-  await mountAiWorkflows(server, options.file.aiWorkflows);
+  // With virtual keys, the workflows' model calls are admitted and charged one by one, like /api/agent's.
+  await mountAiWorkflows(server, options.file.aiWorkflows, virtualKeyAuth && governance ? governance.apiRuntime(runtime) : runtime);
   governance?.install(server, { virtualKeyAuth });
   await setupMcpGateway(server, options.file, { gate: governance?.gate, redis, keyPrefix, serverAuth: auth.middleware.length > 0 });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
@@ -145,7 +147,7 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
 const AI_WORKFLOW_NUMBERS = ["providerTimeoutMs", "maxOutputTokens", "maxPromptCharacters", "benchmarkCallTimeoutMs", "benchmarkBudgetMs"];
 
 /** The `/api/ai` endpoints (loaded on demand); config `aiWorkflows: false` leaves them out, an object sets their options. */
-async function mountAiWorkflows(server: ServerAdapter, section: unknown): Promise<void> {
+async function mountAiWorkflows(server: ServerAdapter, section: unknown, runtime: Runtime): Promise<void> {
   if (section === false) return;
   const options = section ?? {};
   const invalid =
@@ -158,6 +160,6 @@ async function mountAiWorkflows(server: ServerAdapter, section: unknown): Promis
     throw new UsageError(
       `Config file: invalid ${invalid.join(", ")} (aiWorkflows is false or {${AI_WORKFLOW_NUMBERS.join(", ")}} with positive numbers)`,
     );
-  const { registerAiWorkflows } = await import("@conduit-ai/ai-workflows");
-  registerAiWorkflows(server, options);
+  const { createAiWorkflowRoutes } = await import("@conduit-ai/ai-workflows");
+  server.registerRouteGroup(createAiWorkflowRoutes(runtime, options));
 }

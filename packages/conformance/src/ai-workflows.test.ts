@@ -151,7 +151,7 @@ forEachAdapter("ai workflows", ({ start }) => {
     }
   });
 
-  it("requires every request field the spec lists without `?`: 400 VALIDATION_ERROR naming the missing one", async () => {
+  it("requires every request field docs/spec.md lists without `?`: 400 VALIDATION_ERROR naming the missing one", async () => {
     const server = await start(withWorkflows(createRuntime({ env: {} })));
     const required: Record<string, string[]> = {
       "analyze-usage": ["timeframe", "providers", "includeOptimizations"],
@@ -174,7 +174,7 @@ forEachAdapter("ai workflows", ({ start }) => {
         ).toEqual([`body.${field}`]);
       }
     }
-    // The optional ones (`?` in the spec) stay optional.
+    // The optional ones (`?` in docs/spec.md) stay optional.
     const { includeAlternatives: _alternatives, ...optimize } = REQUESTS["optimize-parameters"] as Json;
     expect((await post(server, "/api/ai/optimize-parameters", optimize)).status).toBe(200);
     expect((await post(server, "/api/ai/generate-documentation", REQUESTS["generate-documentation"])).status).toBe(200);

@@ -6,7 +6,7 @@ import { registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
-// Issue 20: a real Claude Code session, replayed without the CLI. The fixture holds the bytes
+// A real Claude Code session, replayed without the CLI. The fixture holds the bytes
 // Claude Code 2.1.197 sent through `conduit proxy` (a Read tool turn, and `/context` with its
 // count_tokens calls), what the upstream fake answered and what Claude Code got back; recorded by
 // `pnpm test:real-clients --record packages/conformance/src/fixtures/claude-code-sessions.json`.

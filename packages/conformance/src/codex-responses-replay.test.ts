@@ -7,7 +7,7 @@ import { registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
-// Issue 20: a real Codex CLI turn on /v1/responses, replayed without the CLI. The fixture holds
+// A real Codex CLI turn on /v1/responses, replayed without the CLI. The fixture holds
 // what Codex CLI 0.171.0 sent to `conduit proxy` (a custom provider, wire_api "responses", model
 // claude-sonnet-4-5: an exec_command call, then its output), the Messages requests Conduit made of
 // the upstream fake and its answers, and what Codex got back. Recorded by

@@ -158,6 +158,13 @@ forEachAdapter("console single sign-on", ({ start }) => {
     const refused = await vera("POST", "/admin/keys", { name: "nope" });
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe("ADMIN_ROLE_FORBIDDEN");
+    // The console's own routes sit behind one guard: a viewer reads its pages but controls no account; nobody signed in gets 401.
+    expect((await vera("GET", "/health")).status).toBe(200);
+    const control = await vera("POST", "/accounts/any-account/disable");
+    expect(control.status).toBe(403);
+    expect(control.json.error.code).toBe("ADMIN_ROLE_FORBIDDEN");
+    for (const path of ["/health", "/metrics", "/accounts", "/live", "/admin/keys"])
+      expect((await api(server, origin, "")("GET", path)).status, path).toBe(401);
     // The audit log names the single sign-on user, not the console.
     const events = (await admin("GET", "/admin/audit?action=key.create")).json.data as Json[];
     expect(events.map((event) => `${event.actor.id}:${event.role}:${event.outcome}`).sort()).toEqual([

@@ -7,7 +7,7 @@ import type { BaseServerAdapter } from "@conduit-ai/server-core";
 import { afterAll, expect, it } from "vitest";
 import { forEachAdapter, rawRequest, type RunningServer } from "./harness.js";
 
-// The console's HTTP-visible contract (issue 22) on every adapter: no admin credential → no
+// The console's HTTP-visible contract on every adapter: no admin credential → no
 // console; pages and assets from the static route; sign-in cookie attributes; CSP; cross-site writes refused.
 const ADMIN_KEY = "console-admin-key-for-the-conformance-suite-0123456789";
 const assets = mkdtempSync(join(tmpdir(), "conduit-console-assets-"));
@@ -21,7 +21,7 @@ writeFileSync(join(assets, "assets", "app-Ab12Cd34.css"), "body{margin:0}");
 afterAll(() => rmSync(assets, { recursive: true, force: true }));
 
 const withConsole = (adapter: BaseServerAdapter<unknown>) => {
-  // A stand-in for the governance admin API: it answers only a Bearer admin key, as issue 21 says.
+  // A stand-in for the governance admin API: it answers only a Bearer admin key, as governance's admin API does (packages/governance/README.md).
   adapter.registerRoute({
     method: "GET",
     path: "/admin/keys",

@@ -5,7 +5,7 @@ import { forEachAdapter, rawRequest, sleep } from "./harness.js";
 const events = ["initialized", "started", "stopped", "request", "response", "error"] as const;
 
 forEachAdapter("lifecycle", ({ start, framework }) => {
-  it("walks the state machine and emits events with the spec's payloads", async () => {
+  it("walks the state machine and emits events with docs/spec.md's payloads", async () => {
     const server = await start({ noStart: true });
     const seen: Record<string, unknown[]> = {};
     for (const event of events) {

@@ -172,7 +172,7 @@ forEachAdapter("default middleware stack", ({ start }) => {
     for (const path of ["/health", "/ready"]) expect((await rawRequest(server.port, { path })).status).not.toBe(429);
   });
 
-  it("exempts the probes by default as a deliberate difference from the spec's 'all routes'; skipPaths: [] limits them too", async () => {
+  it("exempts the probes by default as a deliberate difference from docs/spec.md's 'all routes'; skipPaths: [] limits them too", async () => {
     const config = (skipPaths?: string[]) => ({
       rateLimit: { enabled: true, maxRequests: 1, windowMs: 60_000, ...(skipPaths ? { skipPaths } : {}) },
     });

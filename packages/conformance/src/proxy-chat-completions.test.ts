@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
-// POST /v1/chat/completions (SPEC "Proxy surfaces") driven by the official openai client:
+// POST /v1/chat/completions (docs/spec.md "Proxy surfaces") driven by the official openai client:
 // Claude models through a sendMessages that forwards to a fake Messages API, others by the runtime.
 let fake: FakeAnthropic;
 const runtime = createRuntime({ env: {} });

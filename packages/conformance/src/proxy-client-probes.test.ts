@@ -6,7 +6,7 @@ import { afterAll, expect, it } from "vitest";
 import WebSocket from "ws";
 import { forEachAdapter } from "./harness.js";
 
-// Codex starts at once (issue 20, item 11): its WebSocket attempt on the Responses paths is
+// Codex starts at once: its WebSocket attempt on the Responses paths is
 // refused with 426 Upgrade Required — the status codex-rs takes as "use HTTP" for the session
 // without retries — at once, never hanging; and `HEAD` on the base URLs (Claude Code's
 // connectivity check on ANTHROPIC_BASE_URL) answers 204 without a body.

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { codexStream, type FakeCodex, startFakeCodex } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
-// POST /backend-api/codex/responses (SPEC "Proxy surfaces": the command-line proxy's codex engine)
+// POST /backend-api/codex/responses (docs/spec.md "Proxy surfaces": the command-line proxy's codex engine)
 // over a pool of two codex accounts, in front of a fake codex backend.
 const CLIENT_KEY = "conformance-client-key-0123";
 let backend: FakeCodex;

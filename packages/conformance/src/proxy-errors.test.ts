@@ -13,7 +13,7 @@ import { type ServerAdapterConfig, registerAllRoutes } from "@conduit-ai/server-
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
-// Issue 20 item 10: Conduit's own errors on the proxy paths come in the vendor's shape (Anthropic's
+// Conduit's own errors on the proxy paths come in the vendor's shape (Anthropic's
 // on /v1/messages*, OpenAI's on the other /v1/*, the codex backend's on codex), final client
 // errors with `x-should-retry: false`; /accounts and /limits answer in Conduit's envelope throughout.
 const ASK = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
@@ -198,7 +198,7 @@ forEachAdapter("proxy errors in the vendor's shape", ({ start }) => {
     expect(fake.exchanges).toHaveLength(4);
   });
 
-  it("a non-streaming chat completion outlives the server's timeout: the proxy route has its own (issue 20 item 7)", async () => {
+  it("a non-streaming chat completion outlives the server's timeout: the proxy route has its own", async () => {
     fake.responseDelayMs = 1_500;
     const server = await serve({ timeoutMs: 10_000 }, {}, { timeout: 500 });
     const chat = await post(

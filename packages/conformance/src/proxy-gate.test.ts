@@ -13,7 +13,7 @@ import { createAdminCheck } from "@conduit-ai/governance";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
-// Issue 21's enforcement on the proxy surfaces: with a gate, every call is admitted by it (it
+// Governance's enforcement on the proxy surfaces: with a gate, every call is admitted by it (it
 // replaces clientKeys), refusals come in the surface's shape, and settle receives upstream's usage.
 const GOOD = "virtual-key-good-0123456789";
 const BROKE = "virtual-key-broke-0123456789";

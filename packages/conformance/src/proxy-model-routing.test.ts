@@ -7,7 +7,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { forEachAdapter } from "./harness.js";
 
-// Model routing (issue 20, item 9): the `models` table maps public names to targets with ordered
+// Model routing: the `models` table maps public names to targets with ordered
 // fallbacks; a 429 from the (fake) Anthropic upstream sends the call on to the runtime's `local`
 // provider, and every answer names what served it in `x-conduit-model` — on every adapter.
 const POOL_KEY = "sk-ant-conformance-routing";

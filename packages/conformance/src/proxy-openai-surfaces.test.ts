@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { type FakeAnthropic, fixedAnswer, startFakeAnthropic } from "@conduit-ai/fakes";
 import { forEachAdapter } from "./harness.js";
 
-// The vendor surfaces real clients call besides Messages and Chat Completions (issue 20):
+// The vendor surfaces real clients call besides Messages and Chat Completions:
 // /v1/responses, /v1/models, /v1/embeddings and /v1/messages/count_tokens, mounted by createProxy
 // with chatCompletionsFor(runtime), driven by the official openai and Anthropic clients.
 const CLIENT_KEY = "conformance-client-key-0123";

@@ -242,7 +242,7 @@ forEachAdapter("route groups", ({ start }) => {
     expect([invalid.status, invalid.json.error.details?.errors?.[0]?.field]).toEqual([400, "body.input.text"]);
   });
 
-  it("mounts createAllRoutes(basePath, options) in the spec's order, and the earlier runtime-first form alike", async () => {
+  it("mounts createAllRoutes(basePath, options) in docs/spec.md's order, and the earlier runtime-first form alike", async () => {
     const runtime = createContractRuntime();
     const mount = (groups: ReturnType<typeof createAllRoutes>) => (adapter: BaseServerAdapter<unknown>) => {
       for (const group of groups) adapter.registerRouteGroup(group);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { forEachAdapter } from "./harness.js";
 
 /**
- * SPEC "Per-call token validation in the runtime", reached over HTTP: the request's bearer token
+ * docs/spec.md "Per-call token validation in the runtime", reached over HTTP: the request's bearer token
  * travels to the runtime as `authToken`, the runtime's own provider checks it against a real
  * key set (jose keys served by a local identity server), and the token's identity is what the
  * runtime's tools see; a refused token is a 401 in the error envelope.

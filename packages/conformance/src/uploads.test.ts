@@ -18,7 +18,7 @@ async function fetchFromAnotherProcess(url: string, attempts: number, mode: "dec
   return JSON.parse(stdout) as string[];
 }
 const MB = 1024 * 1024;
-/** 11 MB against the default 10 MB limit, as the issue measured it. */
+/** 11 MB against the default 10 MB limit, as a user reported it. */
 const OVERSIZED = Buffer.alloc(11 * MB, "a");
 const ATTEMPTS = 8;
 

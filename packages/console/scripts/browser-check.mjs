@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console's browser tests (issue 22): Debian's Chromium driven by playwright-core, with
+// The console's browser tests: Debian's Chromium driven by playwright-core, with
 // axe-core for accessibility. Neither tool is a workspace dependency: they are installed here
 // into a scratch folder (kept between runs, keyed by version), as web-runtimes-check.mjs does for
 // Bun and Deno; Chromium comes from apt (`apt-get install -y chromium`) when missing and root.

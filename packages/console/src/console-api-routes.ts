@@ -12,7 +12,8 @@ import type { ServerMetrics } from "@conduit-ai/server-core/metrics";
 import { type RequestFeed, checkReadiness } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import { type AdminRequestCheck, CONSOLE_PERMISSIONS, consoleAllows } from "./admin-check.js";
-import { type ConsoleAuditLog, type ConsolePermission, type ConsolePrincipal, consoleAuditEvent } from "./console-principal.js";
+import { type ConsoleAuditLog, type ConsolePermission, consoleAuditEvent } from "./console-principal.js";
+import { createConsoleGuard, signedIn } from "./console-guard.js";
 import type { ConsoleSessions } from "./console-sessions.js";
 import { type ConsoleSsoOptions, createSsoRoutes, endSessionUrl } from "./console-sso.js";
 import { type CredentialPresenter, forwardInProcess, presentAsBearer } from "./forward.js";
@@ -52,13 +53,6 @@ export interface ConsoleApiDeps {
   audit?: ConsoleAuditLog;
 }
 
-const roleForbidden = (principal: ConsolePrincipal, permission: ConsolePermission) =>
-  new ServerAdapterError(`The role "${principal.role}" may not do this (${permission})`, {
-    code: "ADMIN_ROLE_FORBIDDEN",
-    statusCode: 403,
-    details: { role: principal.role, needs: permission },
-  });
-
 const notAvailable = (what: string) =>
   new ServerAdapterError(`${what} is not available on this server`, { code: "CONSOLE_FEATURE_UNAVAILABLE", statusCode: 404 });
 
@@ -82,14 +76,17 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     // sign-ins have their own limiter (ConsoleSessions), and every other call needs a live session.
     ({ method, path: api(path), absolute: true, tags: ["console"], cors: false, rateLimit: false, handler, ...extra }) as RouteDefinition;
 
-  /** The session's principal, refused with 403 unless its role has `permission` (the console's own pages). */
-  const permitted = async (ctx: ServerContext, permission: ConsolePermission) => {
-    const { principal } = await sessions.require(ctx);
-    if (!consoleAllows(deps.check, principal.role, permission)) throw roleForbidden(principal, permission);
-    return principal;
-  };
+  const guard = createConsoleGuard(sessions, deps.check);
+  /** A route behind the group's guard: a live session, and the role's `permission` when one is named. */
+  const guarded = (
+    method: RouteDefinition["method"],
+    path: string,
+    permission: ConsolePermission | undefined,
+    handler: (ctx: ServerContext) => unknown,
+    extra: Partial<RouteDefinition> = {},
+  ) => route(method, path, handler, { ...extra, middleware: [guard(permission)] });
   const forwardAdmin = async (ctx: ServerContext) => {
-    const { credential, principal } = await sessions.require(ctx);
+    const { credential, principal } = signedIn(ctx);
     const rest = ctx.path.slice(ctx.path.indexOf("/api/admin/") + "/api/admin/".length);
     // Segments re-encoded one by one: a decoded `..` or `/` can never step out of `/admin/`.
     const segments = rest.split("/").filter((segment) => segment !== "");
@@ -107,7 +104,7 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
     }
   };
   const control = (action: "disable" | "enable") => async (ctx: ServerContext) => {
-    const principal = await permitted(ctx, "accounts.write");
+    const { principal } = signedIn(ctx);
     const act = deps.accounts?.[action];
     if (act === undefined) throw notAvailable("Account control");
     const id = (ctx.params as { id: string }).id;
@@ -168,31 +165,26 @@ export function createConsoleApiRoutes(deps: ConsoleApiDeps): RouteDefinition[] 
           route: (method, path, handler) => route(method, path, handler),
         })
       : []),
-    route(
-      "GET",
-      "/live",
-      async (ctx) => {
-        await permitted(ctx, "console.read");
-        return deps.feed.stream(ctx.abortSignal);
-      },
-      { streaming: true, summary: "Finished requests as they happen (SSE): time, key, model, status, latency, tokens" },
+    guarded("GET", "/live", "console.read", (ctx) => deps.feed.stream(ctx.abortSignal), {
+      streaming: true,
+      summary: "Finished requests as they happen (SSE): time, key, model, status, latency, tokens",
+    }),
+    // The admin API checks the role itself on every forwarded call: the guard asks only for a session.
+    ...(["GET", "POST", "PATCH", "DELETE"] as const).map((method) =>
+      guarded(method, "/admin/*", undefined, forwardAdmin, { rawBody: true }),
     ),
-    ...(["GET", "POST", "PATCH", "DELETE"] as const).map((method) => route(method, "/admin/*", forwardAdmin, { rawBody: true })),
-    route("GET", "/accounts", async (ctx) => {
-      await permitted(ctx, "console.read");
+    guarded("GET", "/accounts", "console.read", async () => {
       if (deps.accounts === undefined) throw notAvailable("The proxy");
       return { accounts: await deps.accounts.rows() };
     }),
-    route("POST", "/accounts/:id/disable", control("disable")),
-    route("POST", "/accounts/:id/enable", control("enable")),
-    route("GET", "/metrics", async (ctx) => {
-      await permitted(ctx, "console.read");
+    guarded("POST", "/accounts/:id/disable", "accounts.write", control("disable")),
+    guarded("POST", "/accounts/:id/enable", "accounts.write", control("enable")),
+    guarded("GET", "/metrics", "console.read", async () => {
       const metrics = deps.metrics();
       if (metrics === undefined) throw notAvailable("Metrics (enableMetrics)");
       return rawResponse(JSON.stringify(await metrics.registry.getMetricsAsJSON()), { headers: noStore });
     }),
-    route("GET", "/health", async (ctx) => {
-      await permitted(ctx, "console.read");
+    guarded("GET", "/health", "console.read", async () => {
       const readiness = await checkReadiness(deps.health);
       return {
         status: readiness.ready ? "ok" : "degraded",

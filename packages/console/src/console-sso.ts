@@ -1,6 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { type RouteDefinition, ServerAdapterError, type ServerContext, rawResponse, storeCall } from "@conduit-ai/server-core";
-import { servedOverHttps } from "@conduit-ai/server-core/internal";
+import { digestsEqual, secretDigestBytes, servedOverHttps } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { ConsolePrincipal } from "./console-principal.js";
 import { ownOrigin } from "./console-security.js";
@@ -32,7 +32,7 @@ export const SSO_BINDING_COOKIE = "conduit_console_sso";
 const PENDING_TTL_MS = 10 * 60 * 1000;
 const PENDING_PREFIX = "sso-pending:";
 
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+const digest = secretDigestBytes;
 
 /** The claim at a dotted path, as a list of strings (an array, or one string). */
 function claimValues(claims: Record<string, unknown>, path: string): string[] {
@@ -135,7 +135,7 @@ export function createSsoRoutes(options: {
     // One use: a replayed callback finds nothing.
     await stored(() => store.delete(key));
     const binding = readCookie(ctx, SSO_BINDING_COOKIE);
-    const bound = pending !== undefined && binding !== undefined && timingSafeEqual(digest(binding), Buffer.from(pending.binding, "hex"));
+    const bound = pending !== undefined && binding !== undefined && digestsEqual(digest(binding), Buffer.from(pending.binding, "hex"));
     if (!pending || !bound)
       return refuse(400, "Sign-in expired", "This sign-in expired or was started in another browser; start again from the sign-in page.");
     let claims: Record<string, unknown>;

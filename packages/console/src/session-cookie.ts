@@ -1,18 +1,12 @@
 import type { ServerContext } from "@conduit-ai/server-core";
-import { servedOverHttps } from "@conduit-ai/server-core/internal";
+import { readCookie as readCookieHeader, servedOverHttps } from "@conduit-ai/server-core/internal";
 
 /** The cookie holding the console session's random id (and nothing else). */
 export const CONSOLE_COOKIE = "conduit_console";
 
 /** A cookie's value from the request's `Cookie` header, or undefined. */
 export function readCookie(ctx: Pick<ServerContext, "header">, name = CONSOLE_COOKIE): string | undefined {
-  const header = ctx.header("cookie");
-  if (header === undefined) return undefined;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
-  }
-  return undefined;
+  return readCookieHeader(ctx.header("cookie"), name);
 }
 
 /**

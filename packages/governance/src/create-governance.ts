@@ -20,7 +20,8 @@ import { OutboxAuditSink } from "./audit/outbox-audit-sink.js";
 import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
 import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
-import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
+import { type VirtualKeyWebSocket, gateRuntime, virtualKeyWebSocket } from "./api/gated-runtime.js";
+import { createVirtualKeyGuard, digestOfCaller } from "./api/virtual-key-guard.js";
 import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
 import { GovernanceGate } from "./gate/governance-gate.js";
 import { LostCallSweeper } from "./gate/lost-call-sweeper.js";
@@ -117,8 +118,13 @@ export interface Governance {
   /** The auth type `virtual-key` on `/ws`: the upgrade's auth and the gated runtime its messages use. */
   webSocket(runtime: Runtime): VirtualKeyWebSocket;
   /**
-   * Mounts what applies on a server: the admin API (with a credential), the `/api` gate
-   * (`virtualKeyAuth`) and the per-team metrics (when the server has metrics).
+   * The runtime for `/api` routes that call it themselves (the `/api/ai` workflows, several calls
+   * a request): each call admitted and settled for the key the virtual-key guard found.
+   */
+  apiRuntime(runtime: Runtime): Runtime;
+  /**
+   * Mounts what applies on a server: the admin API (with a credential), the `/api` gate and the
+   * key guard of every other `/api` route (`virtualKeyAuth`), and the per-team metrics (when the server has metrics).
    */
   install(server: ServerAdapter, options?: { virtualKeyAuth?: boolean }): void;
   close(): Promise<void>;
@@ -287,6 +293,8 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     adminRoutes,
     apiMiddleware: () => apiMiddleware(),
     webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
+    apiRuntime: (runtime) =>
+      gateRuntime(gate, runtime, { surface: "api", defaultMaxOutputTokens, digestOf: (context) => digestOfCaller(context?.user) }),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);
@@ -297,7 +305,12 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       // The audit log beside it: never required either (its events wait in memory and the spill file).
       if (audit.health && hasHealthChecks(server))
         server.registerHealthCheck("audit-log", () => (audit.health as () => Promise<DependencyHealth>)());
-      if (installOptions.virtualKeyAuth) server.registerMiddleware(apiMiddleware(server.getConfig().timeout, server.runtime));
+      if (installOptions.virtualKeyAuth) {
+        const config = server.getConfig();
+        server.registerMiddleware(apiMiddleware(config.timeout, server.runtime));
+        // Every other /api route asks for a key too (fail closed); /metrics keeps its own access rule.
+        server.registerMiddleware(createVirtualKeyGuard({ gate, basePath: config.basePath ?? "/api", publicPaths: ["/metrics"] }));
+      }
       const metrics = getServerMetrics(server);
       if (metrics) {
         listeners.push(governanceMetrics(metrics.registry, keys.metricsPerKey));

@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { digestsEqual as digestsEqualBytes, parseBearer } from "@conduit-ai/server-core/internal";
 
 /**
  * A new key's secret: the prefix and 256 random bits, base64url.
@@ -23,15 +24,12 @@ export function keyDigest(secret: string, hmacSecret: string | undefined): strin
 
 /** Constant-time equality of two hex digests of the same length (a length mismatch is simply false). */
 export function digestsEqual(left: string, right: string): boolean {
-  const a = Buffer.from(left, "hex");
-  const b = Buffer.from(right, "hex");
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
+  return digestsEqualBytes(Buffer.from(left, "hex"), Buffer.from(right, "hex"));
 }
 
 /** The credential a request presents: `x-api-key`, else `Authorization: Bearer`. */
 export function credentialOf(header: (name: string) => string | undefined): string | undefined {
   const apiKey = header("x-api-key");
   if (apiKey) return apiKey.trim();
-  const match = /^Bearer\s+(.+)$/i.exec(header("authorization") ?? "");
-  return match?.[1]?.trim() || undefined;
+  return parseBearer(header("authorization"));
 }

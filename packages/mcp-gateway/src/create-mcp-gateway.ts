@@ -85,7 +85,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const names = Object.keys(options.servers);
   for (const name of names)
     if (!isServerName(name))
-      throw new McpGatewayConfigError(`mcpServers: "${name}" cannot be served by the gateway: letters, digits, '-' and single '_' only`);
+      throw new McpGatewayConfigError(
+        `mcpServers: "${name}" cannot be served by the gateway: letters, digits, '-' and single '_' only`,
+        `mcpServers.${name}`,
+      );
   if (!options.clientKeys?.length && !options.gate && !options.serverAuth && !options.oauth)
     throw new McpGatewayConfigError(
       "mcpGateway needs a client credential: virtual keys (a keys section), the server's auth, mcpGateway.clientKeys or mcpGateway.oauth; it is never open",

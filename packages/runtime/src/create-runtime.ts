@@ -50,7 +50,7 @@ function providerTimeout(option: RuntimeOptions["providerTimeout"]): PlanDepende
   return { stepMs: option?.stepMs ?? 600_000, chunkMs: option?.chunkMs ?? 120_000 };
 }
 
-/** The reference `Runtime` (DESIGN §4); create it with `createRuntime`. */
+/** The reference `Runtime` (docs/design.md §4); create it with `createRuntime`. */
 export class ConduitRuntime implements Runtime {
   readonly providers: ProviderRegistry;
   readonly tools: RuntimeToolRegistry;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RuntimeErrorCode } from "./index.js";
 
 describe("RuntimeErrorCode", () => {
-  it("exports the spec's codes of the runtime features outside the server layer (video, presentation)", () => {
+  it("exports docs/spec.md's codes of the runtime features outside the server layer (video, presentation)", () => {
     expect(RuntimeErrorCode).toMatchObject({
       VIDEO_POLL_TIMEOUT: "VIDEO_POLL_TIMEOUT",
       VIDEO_INVALID_INPUT: "VIDEO_INVALID_INPUT",

@@ -14,9 +14,9 @@ export const RuntimeErrorCode = {
   USER_CONFIRMATION_REQUIRED: "USER_CONFIRMATION_REQUIRED",
   MCP_SERVER_NOT_FOUND: "MCP_SERVER_NOT_FOUND",
   MCP_SERVER_UNAVAILABLE: "MCP_SERVER_UNAVAILABLE",
-  // Codes of the spec's video and presentation generation. Those are runtime features outside
+  // Codes of docs/spec.md's video and presentation generation. Those are runtime features outside
   // the server layer (no route, no Conduit implementation): the codes are exported so such a
-  // feature built on this runtime answers with the spec's names, and clients can match them.
+  // feature built on this runtime answers with docs/spec.md's names, and clients can match them.
   /** Video generation gave up polling the provider's job. */
   VIDEO_POLL_TIMEOUT: "VIDEO_POLL_TIMEOUT",
   /** Video input refused: a second provider, or an image that is not PNG, JPEG or WebP under 20 MB. */

@@ -3,7 +3,7 @@ import type { DataStreamEvent, DataStreamEventType } from "@conduit-ai/server-co
 export interface DataStreamWriterOptions {
   /**
    * Stamp every event with `Date.now()` (default true). When false the writer leaves the
-   * field out; note the core's HTTP encoder stamps events it serves (DESIGN §3 frames always carry one).
+   * field out; note the core's HTTP encoder stamps events it serves (docs/design.md §3 frames always carry one).
    */
   timestamps?: boolean;
 }
@@ -29,7 +29,7 @@ export interface StreamErrorInput {
 export type DataStreamSink = (event: DataStreamEvent) => Promise<void>;
 
 /**
- * Writes `DataStreamEvent`s (DESIGN §3) to a sink. Every write returns a promise that
+ * Writes `DataStreamEvent`s (docs/design.md §3) to a sink. Every write returns a promise that
  * resolves once the consumer pulled the event — await it to honor backpressure. After
  * `close()` (or once the consumer went away) writes are silent no-ops: a handler is
  * never thrown at because its client disconnected.
@@ -78,7 +78,7 @@ export class DataStreamWriter {
     return this.write("data", data);
   }
 
-  /** An `error` event; the stream should be closed after it (DESIGN §3: last event is `finish` or `error`). */
+  /** An `error` event; the stream should be closed after it (docs/design.md §3: last event is `finish` or `error`). */
   writeError(error: StreamErrorInput): Promise<void> {
     return this.write("error", { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) });
   }

@@ -43,7 +43,7 @@ export class WebStreamWriter extends DataStreamWriter {
   }
 
   /**
-   * A custom event, framed like every other (DESIGN §3): SSE `event: <type>` whose `data:` is the
+   * A custom event, framed like every other (docs/design.md §3): SSE `event: <type>` whose `data:` is the
    * whole event `{type, timestamp, data}`, or that object as an NDJSON line.
    */
   writeEvent(type: string, data: unknown): Promise<void> {

@@ -6,7 +6,7 @@
  * stream delivered its first token, Conduit's RSS, heap and CPU per stream, `/api/metrics`
  * latency during the load, and whether cancelling the clients cancelled the upstream calls.
  *
- * Goal (issue 26): 5 000 streams all streaming within 10 s, ≤ 48 KB RSS per stream (peak − idle).
+ * Goal (tools/bench/README.md): 5 000 streams all streaming within 10 s, ≤ 48 KB RSS per stream (peak − idle).
  *
  * Options: --streams 5000  --framework hono  --interval 1000 (ms per upstream token)
  *          --batch 500 --every 100 (ramp: requests started per batch and ms between batches)

@@ -11,7 +11,7 @@
  *   translated to the Messages API and back.
  *
  * Headline: CPU per request of the serving process (read from that process), with its ratio to
- * the pipe's, at concurrency 1 and 32. Goals (issue 26): messages ≤ 1.3× the pipe; chat and
+ * the pipe's, at concurrency 1 and 32. Goals (tools/bench/README.md): messages ≤ 1.3× the pipe; chat and
  * responses ≤ 2×; added p50 at c=1 of messages ≤ the pipe's + 0.2 ms. Also p50/p99 added, and 64
  * concurrent SSE streams: throughput vs direct and CPU per MB relayed (pipe vs Conduit).
  *

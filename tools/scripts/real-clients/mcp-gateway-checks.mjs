@@ -1,4 +1,4 @@
-// The MCP gateway with the real CLIs (issue 34): `conduit serve` with governance (a virtual key)
+// The MCP gateway with the real CLIs: `conduit serve` with governance (a virtual key)
 // and `mcpGateway` over server-everything (stdio); Claude Code adds it with `claude mcp add
 // --transport http … --header "Authorization: Bearer <virtual key>"` and Codex CLI with an
 // `[mcp_servers.conduit]` table; each is asked to call the echo tool, and the fake model must see

@@ -1,5 +1,6 @@
 import { type Runtime, type ServerContext, ServerValidationError } from "@conduit-ai/server-core";
 import type { BenchmarkRequest, BenchmarkResult } from "../schemas/benchmark-schema.js";
+import { isCallerRefusal } from "../provider/structured-output.js";
 import { latencySummary } from "./percentiles.js";
 import { scoreAnswer } from "./quality-score.js";
 
@@ -34,7 +35,7 @@ async function runProvider(
   request: BenchmarkRequest,
   deadline: number,
   settings: BenchmarkSettings,
-  { abortSignal: signal, traceSpan }: Pick<ServerContext, "abortSignal" | "traceSpan">,
+  { abortSignal: signal, traceSpan, user }: Pick<ServerContext, "abortSignal" | "traceSpan" | "user">,
 ): Promise<ProviderRuns> {
   const outcome: ProviderRuns = { provider, model: request.model, runs: [], failures: 0, errors: new Set() };
   // Sequential per provider, so one run's latency is not another's queueing.
@@ -45,7 +46,11 @@ async function runProvider(
       try {
         const result = await runtime.generate(
           { input: { text: prompt }, provider, ...(request.model ? { model: request.model } : {}), maxTokens: request.maxTokens },
-          { signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]), ...(traceSpan ? { traceSpan } : {}) },
+          {
+            signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]),
+            ...(traceSpan ? { traceSpan } : {}),
+            ...(user ? { user } : {}),
+          },
         );
         outcome.model ??= result.model;
         outcome.runs.push({
@@ -56,6 +61,8 @@ async function runProvider(
           content: result.content,
         });
       } catch (error) {
+        // A gate's refusal (no budget left) ends the benchmark with it: the caller's answer, not a failed run.
+        if (isCallerRefusal(error)) throw error;
         outcome.failures++;
         if (outcome.errors.size < 5) outcome.errors.add(error instanceof Error ? error.message.slice(0, 300) : String(error));
       }
@@ -72,7 +79,7 @@ async function runProvider(
 export async function runBenchmark(
   runtime: Runtime | undefined,
   request: BenchmarkRequest,
-  ctx: Pick<ServerContext, "abortSignal" | "traceSpan">,
+  ctx: Pick<ServerContext, "abortSignal" | "traceSpan" | "user">,
   settings: BenchmarkSettings,
 ): Promise<BenchmarkResult> {
   const available = runtime

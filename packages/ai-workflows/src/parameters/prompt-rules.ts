@@ -1,3 +1,4 @@
+import { estimateTokens } from "@conduit-ai/server-core/internal";
 import type { PromptFinding } from "../schemas/optimize-parameters-schema.js";
 
 const FORMAT_WORDS =
@@ -7,8 +8,8 @@ const AMBIGUOUS =
 const FILLERS =
   /\b(please|kindly|could you|would you|can you|i was wondering if|i would like you to|if possible|thanks in advance|thank you)\b[,]?\s*/gi;
 
-/** Rough token count (≈ 4 characters per token for English), used for before/after figures. */
-export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+/** Rough token count (server-core's one estimator), used for before/after figures. */
+export { estimateTokens };
 export const countWords = (text: string) => (text.trim() === "" ? 0 : text.trim().split(/\s+/).length);
 
 function sentencesOf(text: string): string[] {

@@ -2,7 +2,7 @@ import { type Runtime, type ServerContext, withSpan } from "@conduit-ai/server-c
 import type { z } from "zod";
 import type { ResultMeta } from "../schemas/common.js";
 import { selectProvider } from "./select-provider.js";
-import { StructuredOutputFailure, generateStructured } from "./structured-output.js";
+import { StructuredOutputFailure, generateStructured, isCallerRefusal } from "./structured-output.js";
 
 /** Settings of the AI path shared by every workflow (see `AiWorkflowOptions`). */
 export interface ProviderPathSettings {
@@ -12,8 +12,11 @@ export interface ProviderPathSettings {
   maxPromptCharacters: number;
 }
 
-/** What a workflow needs of its request: the abort signal, and the span its own span is a child of. */
-export type WorkflowCall = Pick<ServerContext, "abortSignal" | "traceSpan">;
+/**
+ * What a workflow needs of its request: the abort signal, the span its own span is a child of, and
+ * the caller (`user`), which its model calls carry so a gate can admit and charge each one.
+ */
+export type WorkflowCall = Pick<ServerContext, "abortSignal" | "traceSpan" | "user">;
 
 /** How a workflow asks a model to improve on its deterministic result. */
 export interface ModelStep<Result, Output> {
@@ -54,7 +57,7 @@ export function traceWorkflow<Result extends Partial<ResultMeta>>(
 ): Promise<Result> {
   const options = { attributes: { "conduit.workflow.name": name }, parent: ctx.traceSpan };
   return withSpan(`workflow ${name}`, options, async (span) => {
-    const result = await work(span === undefined ? ctx : { abortSignal: ctx.abortSignal, traceSpan: span });
+    const result = await work(span === undefined ? ctx : { abortSignal: ctx.abortSignal, traceSpan: span, user: ctx.user });
     span?.setAttributes({
       "conduit.workflow.simulated": result.simulated,
       "gen_ai.provider.name": result.provider ?? undefined,
@@ -94,10 +97,18 @@ async function runSteps<Result extends object, Output>(
       runtime,
       choice,
       { task, instructions: step.instructions, prompt: step.prompt, schema: step.schema },
-      { timeoutMs: settings.timeoutMs, maxOutputTokens: settings.maxOutputTokens, signal: ctx.abortSignal, traceSpan: ctx.traceSpan },
+      {
+        timeoutMs: settings.timeoutMs,
+        maxOutputTokens: settings.maxOutputTokens,
+        signal: ctx.abortSignal,
+        traceSpan: ctx.traceSpan,
+        ...(ctx.user ? { user: ctx.user } : {}),
+      },
     );
     return { ...step.merge(simulated, value), simulated: false, provider: choice.provider, model };
   } catch (error) {
+    // A gate's refusal (no budget left, a rate limit) is the caller's answer, not a provider failure to fall back from.
+    if (isCallerRefusal(error)) throw error;
     if (error instanceof StructuredOutputFailure) return asSimulated(error.reason);
     return asSimulated(`provider path failed: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,4 +1,11 @@
-import { type Runtime, ServerAdapterError, type TraceSpan, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import {
+  type AuthenticatedUser,
+  type Runtime,
+  ServerAdapterError,
+  type TraceSpan,
+  formatZodIssues,
+  summarizeIssues,
+} from "@conduit-ai/server-core";
 import { z } from "zod";
 import { extractJson } from "./extract-json.js";
 import type { ProviderChoice } from "./select-provider.js";
@@ -21,6 +28,19 @@ export interface StructuredOptions {
   signal: AbortSignal;
   /** The parent of the model calls' spans (the workflow's). */
   traceSpan?: TraceSpan;
+  /** The caller, carried by every model call (a gate admits and charges each one to it). */
+  user?: AuthenticatedUser;
+}
+
+/**
+ * A refusal meant for the caller — a gate's 401, 403 or 429 naming its reason (`details.reason`:
+ * no key, no budget left, a rate limit) — which a workflow passes on instead of falling back to
+ * its simulated result.
+ */
+export function isCallerRefusal(error: unknown): boolean {
+  if (!ServerAdapterError.isInstance(error)) return false;
+  const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+  return [401, 403, 429].includes(error.statusCode) && typeof reason === "string";
 }
 
 /** The AI path gave up; `reason` becomes the result's `fallbackReason`. */
@@ -80,7 +100,11 @@ export async function generateStructured<T>(
           temperature: 0.2,
           maxTokens: options.maxOutputTokens,
         },
-        { signal, ...(options.traceSpan === undefined ? {} : { traceSpan: options.traceSpan }) },
+        {
+          signal,
+          ...(options.traceSpan === undefined ? {} : { traceSpan: options.traceSpan }),
+          ...(options.user === undefined ? {} : { user: options.user }),
+        },
       ),
       expired,
     ]);
@@ -98,7 +122,7 @@ export async function generateStructured<T>(
       `provider "${choice.provider}"${choice.model ? ` (${choice.model})` : ""} returned invalid structured output twice (${secondCheck.problem})`,
     );
   } catch (error) {
-    if (error instanceof StructuredOutputFailure) throw error;
+    if (error instanceof StructuredOutputFailure || isCallerRefusal(error)) throw error;
     throw failureOf(error, choice, timeout.aborted, options.timeoutMs);
   }
 }

@@ -4,7 +4,7 @@ import { parsesCleanly } from "../code/parse-code.js";
 import { FOCUS_AREAS, refactorCodeRequestSchema } from "../schemas/refactor-code-schema.js";
 import { refactorCode } from "./refactor-code.js";
 
-/** The fields the spec requires, at the values the former defaults had. */
+/** The fields docs/spec.md requires, at the values the former defaults had. */
 const ALL = { target: "readability", focusAreas: [...FOCUS_AREAS] };
 
 const SOURCE = `var LIMIT = 3;

@@ -4,7 +4,7 @@ const authErrorMarker = Symbol.for("@conduit-ai/auth-providers/AuthProviderError
 
 type Options = Omit<ServerErrorOptions, "statusCode" | "category" | "code">;
 
-/** Wire codes of the auth error classes (the spec leaves them open; decided in the README). */
+/** Wire codes of the auth error classes (docs/spec.md leaves them open; decided in the README). */
 export const AuthErrorCode = {
   AUTHENTICATION_FAILED: "AUTH_INVALID",
   MISSING_TOKEN: "AUTH_REQUIRED",

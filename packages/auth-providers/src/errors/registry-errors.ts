@@ -1,7 +1,7 @@
 import { ErrorCategory, ErrorSeverity, ServerAdapterError } from "@conduit-ai/server-core";
 
 /**
- * Factory and registry failure codes (SPEC: numbered from 001, 001 = not found).
+ * Factory and registry failure codes (docs/spec.md: numbered from 001, 001 = not found).
  *
  * | code | meaning |
  * |---|---|

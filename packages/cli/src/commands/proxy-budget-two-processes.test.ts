@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
-// Issue 21's exactness clause end to end: two real processes (`conduit proxy` on hono, `conduit serve` on fastify)
+// Budgets exact across processes, end to end: two real processes (`conduit proxy` on hono, `conduit serve` on fastify)
 // on one Redis, 200 concurrent *streamed* /v1/messages against a $1.00 budget, one stream in four
 // cancelled by its client mid-way. Spend stays within the budget plus one call, and the recorded
 // spend equals Σ (what upstream reported × price) to 1e-9 USD, cancelled streams included.

@@ -5,7 +5,7 @@ import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-conduit.js";
 
-// Issue 20 item 2: an agent session makes hundreds of calls from one address. With the default
+// An agent session makes hundreds of calls from one address. With the default
 // config (the server's per-address limit of 100 per 15 minutes on), 500 sequential turns through
 // `conduit proxy` and through `conduit serve` all complete: the proxy limits per client key.
 const CLIENT_KEY = "long-session-client-key-0123456789";

@@ -7,7 +7,7 @@ import {
   type ServerContext,
   storeCall,
 } from "@conduit-ai/server-core";
-import type { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
+import { type CredentialFailureGuard, parseBearer } from "@conduit-ai/server-core/internal";
 import { joinPaths } from "@conduit-ai/server-core/node";
 import type { AdminCheck, AdminVerdict } from "./admin-check.js";
 import type { AdminPrincipal } from "../roles/admin-roles.js";
@@ -27,8 +27,7 @@ export function adminPrincipalOf(ctx: Pick<ServerContext, "state">): AdminPrinci
 
 /** The credential a request presents: `Authorization: Bearer`, else `x-api-key`. */
 function presentedCredential(header: (name: string) => string | undefined): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(header("authorization") ?? "");
-  return match?.[1]?.trim() || header("x-api-key") || undefined;
+  return parseBearer(header("authorization")) || header("x-api-key") || undefined;
 }
 
 /**

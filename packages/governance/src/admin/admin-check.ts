@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { ServerContext } from "@conduit-ai/server-core";
+import { digestsEqual, parseBearer, secretDigestBytes } from "@conduit-ai/server-core/internal";
 import {
   type AdminPermission,
   type AdminPrincipal,
@@ -47,9 +48,7 @@ export interface AdminCheck {
   allows(role: string, permission: AdminPermission): boolean;
 }
 
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value).digest();
-}
+const digest = secretDigestBytes;
 
 /** An admin key's public id: `ak_` and 12 hex characters of its SHA-256 (the key itself never appears). */
 export function adminKeyId(key: string): string {
@@ -82,12 +81,11 @@ export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
   const delegations = new Map<string, { principal: AdminPrincipal; expiresAt: number }>();
 
   const identify = (ctx: AdminCheckContext): AdminPrincipal | "forbidden" | "unauthenticated" => {
-    const match = /^Bearer\s+(.+)$/i.exec(ctx.header("authorization") ?? "");
-    const presented = match?.[1]?.trim();
+    const presented = parseBearer(ctx.header("authorization"));
     if (presented) {
       const candidate = digest(presented);
       let found: AdminPrincipal | undefined;
-      for (const entry of entries) if (timingSafeEqual(entry.digest, candidate) && found === undefined) found = entry.principal;
+      for (const entry of entries) if (digestsEqual(entry.digest, candidate) && found === undefined) found = entry.principal;
       if (found) return found;
       if (presented.startsWith(DELEGATION_PREFIX)) {
         const key = candidate.toString("hex");

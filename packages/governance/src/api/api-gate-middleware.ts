@@ -8,7 +8,7 @@ import {
   ServerValidationError,
   outputLimitOf,
 } from "@conduit-ai/server-core";
-import { annotateRequestFeed, observeRuntimeCall } from "@conduit-ai/server-core/internal";
+import { annotateRequestFeed, estimateTokens, observeRuntimeCall } from "@conduit-ai/server-core/internal";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 import { gateTokensOf } from "./runtime-usage.js";
@@ -26,12 +26,12 @@ interface WorkRequest {
   maxTokens?: unknown;
 }
 
-/** A rough input estimate (4 characters a token) from the parts of a request that reach the model. */
+/** A rough input estimate (server-core's `estimateTokens`) from the parts of a request that reach the model. */
 export function estimateInputTokens(body: WorkRequest | undefined): number {
   if (!body || typeof body !== "object") return 0;
   const parts = [body.input?.text, body.prompt, body.system, body.text, ...(Array.isArray(body.texts) ? body.texts : [])];
   const characters = parts.reduce<number>((sum, part) => sum + (typeof part === "string" ? part.length : 0), 0);
-  return Math.ceil(characters / 4);
+  return estimateTokens(characters);
 }
 
 /**

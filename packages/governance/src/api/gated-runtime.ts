@@ -1,6 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import { BoundedCache } from "@conduit-ai/server-core/internal";
-import type { DataStreamEvent, GateAdmission, GenerateRequest, Runtime, RuntimeCallContext, TokenUsage } from "@conduit-ai/server-core";
+import type {
+  DataStreamEvent,
+  GateAdmission,
+  GateSurface,
+  GenerateRequest,
+  Runtime,
+  RuntimeCallContext,
+  TokenUsage,
+} from "@conduit-ai/server-core";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { credentialOf } from "../key-secret.js";
 import { estimateInputTokens, outputCapOf } from "./api-gate-middleware.js";
@@ -33,19 +41,72 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
   /** connection user id → digest. Bounded: the least recently used goes first. */
   const digests = new BoundedCache<string>({ maxEntries: 10_000 });
   let connections = 0;
+  const gated = gateRuntime(gate, runtime, {
+    surface: "ws",
+    defaultMaxOutputTokens,
+    digestOf: (context) => (context?.user ? digests.get(context.user.id) : undefined),
+  });
+
+  return {
+    runtime: gated,
+    auth: {
+      strategy: "custom",
+      extractToken: (request) =>
+        credentialOf((name) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        }),
+      validate: async (credential) => {
+        const digest = gate.digestOf(credential);
+        const identity = await gate.identify(digest);
+        if (!identity) return null;
+        connections += 1;
+        const id = `${identity.keyId}#${connections}`;
+        digests.set(id, digest);
+        return {
+          id,
+          roles: ["virtual-key"],
+          permissions: [],
+          metadata: { key: identity.keyId, ...(identity.team ? { team: identity.team } : {}) },
+        };
+      },
+    },
+  };
+}
+
+export interface GateRuntimeOptions {
+  /** What the gate records the calls as (`ws`, `api`). */
+  surface: GateSurface;
+  /** Output tokens reserved when a request names no `maxTokens`. */
+  defaultMaxOutputTokens: number;
+  /** The caller's key digest from the call's context; none → the call is refused (401), never run unadmitted. */
+  digestOf: (context: RuntimeCallContext | undefined) => string | undefined;
+}
+
+/**
+ * The runtime as the gate sees it: every `generate` and `stream` call is admitted with its own
+ * estimate (input, and `maxTokens` or the default) for the key its context names, and settled
+ * from its usage — a failure releases the reservation, a caller gone mid-call keeps it. The one
+ * adapter between the gate and the runtime for surfaces that call the runtime themselves (the
+ * `/ws` messages, the `/api/ai` workflows and their several calls per request).
+ *
+ * @example
+ * const gated = gateRuntime(gate, runtime, { surface: "api", defaultMaxOutputTokens: 4096, digestOf: (context) => digestOfCaller(context?.user) });
+ */
+export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: GateRuntimeOptions): Runtime {
   const admit = async (request: GenerateRequest, context: RuntimeCallContext | undefined) => {
-    const digest = context?.user ? digests.get(context.user.id) : undefined;
-    const maxOutputTokens = outputCapOf(request, defaultMaxOutputTokens);
+    const digest = options.digestOf(context);
+    const maxOutputTokens = outputCapOf(request, options.defaultMaxOutputTokens);
     const estimatedInputTokens = estimateInputTokens(request as never);
     const decision = digest
       ? await gate.admitDigest(digest, {
-          surface: "ws",
+          surface: options.surface,
           ...(request.model ? { model: request.model } : {}),
           estimatedInputTokens,
           maxOutputTokens,
           ...(context?.signal ? { signal: context.signal } : {}),
         })
-      : await gate.admit({ credential: undefined, surface: "ws", estimatedInputTokens });
+      : await gate.admit({ credential: undefined, surface: options.surface, estimatedInputTokens });
     if ("refused" in decision) throw apiRefusalError(decision);
     return { decision, estimatedInputTokens, maxOutputTokens };
   };
@@ -57,7 +118,7 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
       latencyMs: performance.now() - started,
     });
 
-  const gated: Runtime = Object.create(runtime, {
+  return Object.create(runtime, {
     generate: {
       value: async (request: GenerateRequest, context?: RuntimeCallContext) => {
         const { decision } = await admit(request, context);
@@ -105,31 +166,5 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
           }
         })(),
     },
-  });
-
-  return {
-    runtime: gated,
-    auth: {
-      strategy: "custom",
-      extractToken: (request) =>
-        credentialOf((name) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        }),
-      validate: async (credential) => {
-        const digest = gate.digestOf(credential);
-        const identity = await gate.identify(digest);
-        if (!identity) return null;
-        connections += 1;
-        const id = `${identity.keyId}#${connections}`;
-        digests.set(id, digest);
-        return {
-          id,
-          roles: ["virtual-key"],
-          permissions: [],
-          metadata: { key: identity.keyId, ...(identity.team ? { team: identity.team } : {}) },
-        };
-      },
-    },
-  };
+  }) as Runtime;
 }

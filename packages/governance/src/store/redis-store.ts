@@ -274,6 +274,8 @@ export class RedisGovernanceStore implements GovernanceStore {
     if (!team) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#tag(id, undefined));
     await this.#redis.hdel(`${this.#namespace}:keys`, id);
     if (digests.length > 0) await this.#redis.del(...digests.map((digest) => `${this.#namespace}:digest:${digest}`));
+    // This process forgets the routes at once; another one's cached route meets the deleted record and is refused.
+    for (const digest of digests) this.#routes.delete(digest);
     return true;
   }
 

@@ -31,7 +31,10 @@ export async function oauthFromAuthProvider(
   scopes?: string[],
 ): Promise<OAuthResource> {
   if (typeof settings.issuer !== "string")
-    throw new McpGatewayConfigError(`auth.providers.${name}.issuer is required: it is the authorization server MCP clients are sent to`);
+    throw new McpGatewayConfigError(
+      `auth.providers.${name}.issuer is required: it is the authorization server MCP clients are sent to`,
+      `auth.providers.${name}.issuer`,
+    );
   const providers = await loadAuthProviders();
   const { clientId: _id, clientSecret: _secret, tokenUrl: _url, ...verifying } = settings;
   // A JWT verifier has no client: its entry's client settings serve the token exchange only.
@@ -62,9 +65,9 @@ export async function oauthFromAuthProvider(
 export function exchangerFromAuthProvider(name: string, settings: AuthProviderSettings): TokenExchanger {
   const { clientId, clientSecret, tokenUrl, issuer } = settings;
   if (typeof clientId !== "string" || typeof clientSecret !== "string")
-    throw new McpGatewayConfigError(`auth.providers.${name}: token exchange needs clientId and clientSecret`);
+    throw new McpGatewayConfigError(`auth.providers.${name}: token exchange needs clientId and clientSecret`, `auth.providers.${name}`);
   if (typeof tokenUrl !== "string" && typeof issuer !== "string")
-    throw new McpGatewayConfigError(`auth.providers.${name}: token exchange needs tokenUrl or issuer`);
+    throw new McpGatewayConfigError(`auth.providers.${name}: token exchange needs tokenUrl or issuer`, `auth.providers.${name}`);
   return new TokenExchanger({
     clientId,
     clientSecret,

@@ -1,6 +1,5 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Gate, GateIdentity, ServerContext } from "@conduit-ai/server-core";
-import { BoundedCache, parseAuthorization, secretDigest } from "@conduit-ai/server-core/internal";
+import { BoundedCache, digestsEqual, parseAuthorization, secretDigest } from "@conduit-ai/server-core/internal";
 import type { Caller } from "./caller.js";
 import type { OAuthResource } from "./oauth-resource.js";
 
@@ -56,8 +55,7 @@ export class CallerResolver {
     const presented = Buffer.from(digest);
     // Every stored key is compared, whatever matched: the time says nothing about which one.
     let clientKey = false;
-    for (const stored of this.#clientKeyDigests)
-      if (stored.length === presented.length && timingSafeEqual(stored, presented)) clientKey = true;
+    for (const stored of this.#clientKeyDigests) if (digestsEqual(stored, presented)) clientKey = true;
     if (clientKey) return { caller: { principal: `client:${digest.slice(0, 16)}`, kind: "client-key" } };
     const identity = await this.#identity(credential, digest);
     if (identity) return { caller: { principal: `key:${identity.keyId}`, kind: "virtual-key", credential, identity } };

@@ -59,12 +59,12 @@ export async function mcpGatewayFromConfig(options: McpGatewayFromConfigOptions)
   const settings = parse(mcpSettingsSchema, options.mcp ?? {}, "mcp");
   const declared = (options.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof declared !== "object" || Array.isArray(declared))
-    throw new McpGatewayConfigError("invalid mcpServers: an object of servers by name");
+    throw new McpGatewayConfigError("invalid mcpServers: an object of servers by name", "mcpServers");
   const names = config.servers ?? Object.keys(declared);
   const servers: Record<string, UpstreamServerConfig> = {};
   for (const name of names) {
     if (!Object.hasOwn(declared, name))
-      throw new McpGatewayConfigError(`mcpGateway.servers names "${name}", which is not an mcpServers entry`);
+      throw new McpGatewayConfigError(`mcpGateway.servers names "${name}", which is not an mcpServers entry`, "mcpGateway.servers");
     servers[name] = parse(upstreamServerSchema, declared[name], `mcpServers.${name}`);
   }
   if (names.length === 0) throw new McpGatewayConfigError("mcpGateway is enabled but there is no mcpServers entry to serve");

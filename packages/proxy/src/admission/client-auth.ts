@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { AuthenticationError, type ServerContext } from "@conduit-ai/server-core";
+import { digestsEqual, parseBearer, secretDigestBytes } from "@conduit-ai/server-core/internal";
 
 /**
  * Whether a request may use the proxy: the server's own auth already admitted it (`ctx.user`),
  * or it carries one of `clientKeys` as `x-api-key` or `Authorization: Bearer` (the SDKs'
- * two ways). Keys are compared as SHA-256 digests with `timingSafeEqual`: constant time, and
+ * two ways). Keys are compared as SHA-256 digests with `digestsEqual`: constant time, and
  * no length leak. No keys and no user → refused (fail closed).
  */
 export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerContext) => boolean {
@@ -16,7 +16,7 @@ export function createClientCheck(clientKeys: readonly string[]): (ctx: ServerCo
     const candidate = credentialDigest(ctx, presented);
     let matched = false;
     // Every key compared, whichever matches: time does not tell which.
-    for (const key of digests) matched = timingSafeEqual(key, candidate) || matched;
+    for (const key of digests) matched = digestsEqual(key, candidate) || matched;
     return matched;
   };
 }
@@ -36,18 +36,10 @@ export function clientKeyRefusal(ctx: Pick<ServerContext, "header">): string {
 
 /** The credential a client presents the SDKs' two ways: `x-api-key`, or `Authorization: Bearer`. */
 export function presentedCredential(ctx: Pick<ServerContext, "header">): string | undefined {
-  return ctx.header("x-api-key") ?? bearerOf(ctx.header("authorization"));
+  return ctx.header("x-api-key") ?? parseBearer(ctx.header("authorization"));
 }
 
-function bearerOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  return match?.[1]?.trim();
-}
-
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value).digest();
-}
+const digest = secretDigestBytes;
 
 /** Per request: the client check and the per-credential limiter key hash the same credential. */
 const requestDigests = new WeakMap<object, { credential: string; digest: Buffer }>();

@@ -1,9 +1,7 @@
 import { type GateSurface, MAX_OUTPUT_TOKENS_LIMIT, ServerValidationError, outputLimitOf } from "@conduit-ai/server-core";
+import { estimateTokens } from "@conduit-ai/server-core/internal";
 import type { AdmissionRequest } from "./client-admission.js";
 import { duplicateTopLevelKey } from "./duplicate-keys.js";
-
-/** Roughly four bytes of JSON per token: a reservation errs high, and settles to the real count. */
-const BYTES_PER_TOKEN = 4;
 
 /** The output caps the vendors' request bodies name, in the order they are read. */
 export const OUTPUT_CAP_FIELDS = ["max_tokens", "max_completion_tokens", "max_output_tokens"] as const;
@@ -74,7 +72,7 @@ export function estimateOf(surface: GateSurface, byteLength: number, fields: Rec
   );
   return {
     surface,
-    estimatedInputTokens: Math.ceil(byteLength / BYTES_PER_TOKEN),
+    estimatedInputTokens: estimateTokens(byteLength),
     ...(typeof fields.model === "string" ? { model: fields.model } : {}),
     ...(cap !== undefined ? { maxOutputTokens: cap } : {}),
   };

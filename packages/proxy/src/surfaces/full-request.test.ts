@@ -10,7 +10,7 @@ import { createChatCompletionsRoute } from "./chat-completions/chat-completions-
 import { MemoryResponseStore } from "./responses/response-store.js";
 import { createResponsesRoute } from "./responses/responses-route.js";
 
-// Issue 20 item 8: the whole request reaches non-Claude models (conversation, client tools,
+// The whole request reaches non-Claude models (conversation, client tools,
 // tool_choice, response_format…), and what a target cannot honour is a 400 naming it, unless dropParams.
 let fake: FakeAnthropic;
 let adapter: BaseServerAdapter<unknown>;

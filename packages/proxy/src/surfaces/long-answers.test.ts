@@ -5,7 +5,7 @@ import { type FakeAnthropic, startFakeAnthropic, listenOnLoopback } from "@condu
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../testing/proxy-server.js";
 import { chatCompletionsFor } from "./openai-surfaces.js";
 
-// Long answers (issue 20, item 7) through the whole server (registerAllRoutes, the server's default
+// Long answers through the whole server (registerAllRoutes, the server's default
 // 30 s timeout in place): a non-streaming answer that takes 35 s arrives whole, and a client that
 // leaves mid-request ends the upstream request — the upstream sees its connection close.
 const POOL_KEY = "sk-ant-long-answers";

@@ -33,7 +33,7 @@ function loadAuthProviders(): Promise<AuthProvidersModule> {
 }
 
 /**
- * Per-call token validation (SPEC "Per-call token validation in the runtime"): when a call
+ * Per-call token validation (docs/spec.md "Per-call token validation in the runtime"): when a call
  * carries `authToken`, the provider is created on first use from the pending config, the
  * token is checked within 5 s, a refusal raises `InvalidTokenError` naming the provider type,
  * and the token's user (`userId`, `userEmail`, `userRoles`, `user`) overrides the caller's context.

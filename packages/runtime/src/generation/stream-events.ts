@@ -2,7 +2,7 @@ import type { DataStreamEvent } from "@conduit-ai/server-core";
 import type { GenerationPart } from "./generation-part.js";
 
 /**
- * One engine part as a wire event (DESIGN §3): `text-delta` data is `{delta}`, `tool-call`
+ * One engine part as a wire event (docs/design.md §3): `text-delta` data is `{delta}`, `tool-call`
  * `{id, name, arguments}`, `tool-result` `{id, name, result}`, `finish` `{reason, usage}`, `error` `{code, message}`.
  */
 export function toStreamEvent(part: GenerationPart): DataStreamEvent {

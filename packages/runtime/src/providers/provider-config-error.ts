@@ -1,10 +1,7 @@
-import { ConfigurationError } from "@conduit-ai/server-core";
+import { type ConfigIssue, ConfigurationError } from "@conduit-ai/server-core";
 
 /** One problem of the `providers` config, by its key path (`providers.gemini.apiKeys`). */
-export interface ProviderConfigIssue {
-  path: string;
-  message: string;
-}
+export type ProviderConfigIssue = ConfigIssue;
 
 /**
  * The `providers` config (or a provider environment variable) is wrong: the message names every
@@ -12,10 +9,7 @@ export interface ProviderConfigIssue {
  * `details.issues` lists them. `conduit serve` and `conduit proxy` print it and exit 2.
  */
 export class ProviderConfigError extends ConfigurationError {
-  readonly issues: ProviderConfigIssue[];
-
   constructor(issues: ProviderConfigIssue[]) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "), { details: { issues } });
-    this.issues = issues;
   }
 }

@@ -3,7 +3,7 @@ import { ConfigurationError } from "../errors/index.js";
 import { resolveConfig, validateFramework } from "./resolve-config.js";
 
 describe("resolveConfig", () => {
-  it("applies the spec's defaults table", () => {
+  it("applies docs/spec.md's defaults table", () => {
     const config = resolveConfig();
     expect(config).toMatchObject({
       port: 3000,

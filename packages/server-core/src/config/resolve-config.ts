@@ -7,11 +7,9 @@ import { formatZodIssues } from "../errors/zod-issues.js";
 import { compileTrustProxy } from "../core/credentials/client-address.js";
 import { DEFAULT_SERVER_CONFIG } from "./defaults.js";
 import { serverAdapterConfigSchema, serverFrameworkSchema } from "./config-schema.js";
+import type { ConfigIssue } from "../errors/server-errors.js";
 
-export interface ConfigIssue {
-  path: string;
-  message: string;
-}
+export type { ConfigIssue };
 
 function toIssues(error: z.ZodError, root: string): ConfigIssue[] {
   return formatZodIssues(error, { ...(root ? { root } : {}), unknownKeys: "joined" }).map(({ field, message }) => ({

@@ -256,7 +256,7 @@ export interface RuntimeHealth {
 }
 
 /**
- * The AI runtime the route groups call (DESIGN §4). `@conduit-ai/runtime` is the
+ * The AI runtime the route groups call (docs/design.md §4). `@conduit-ai/runtime` is the
  * reference implementation; any object of this shape can be served.
  */
 export interface Runtime {

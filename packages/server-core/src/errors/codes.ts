@@ -1,4 +1,4 @@
-/** Error categories of the spec; each maps to one recovery strategy. */
+/** Error categories of docs/spec.md; each maps to one recovery strategy. */
 export const ErrorCategory = {
   CONFIG: "CONFIG",
   VALIDATION: "VALIDATION",
@@ -20,7 +20,7 @@ export const ErrorSeverity = {
 } as const;
 export type ErrorSeverity = (typeof ErrorSeverity)[keyof typeof ErrorSeverity];
 
-/** Every code a server error may carry (SPEC "Errors"). */
+/** Every code a server error may carry (docs/spec.md "Errors"). */
 export const ErrorCode = {
   INVALID_CONFIG: "INVALID_CONFIG",
   MISSING_DEPENDENCY: "MISSING_DEPENDENCY",
@@ -45,7 +45,7 @@ export const ErrorCode = {
   STOP_FAILED: "STOP_FAILED",
   ALREADY_RUNNING: "ALREADY_RUNNING",
   NOT_RUNNING: "NOT_RUNNING",
-  /** Not in the spec's list but needed on the wire: 413, 415, 431, 503 while draining, 405. */
+  /** Not in docs/spec.md's list but needed on the wire: 413, 415, 431, 503 while draining, 405. */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   HEADERS_TOO_LARGE: "HEADERS_TOO_LARGE",
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",

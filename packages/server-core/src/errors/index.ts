@@ -24,6 +24,7 @@ export {
   serviceUnavailable,
   userConfirmationRequired,
   type ValidationIssue,
+  type ConfigIssue,
 } from "./server-errors.js";
 export { wrapError } from "./wrap-error.js";
 export type { PackageManager } from "./install-command.js";

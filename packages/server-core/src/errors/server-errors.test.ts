@@ -32,7 +32,7 @@ describe("error taxonomy", () => {
     expect(Object.values(errors.ErrorSeverity)).toContain(error.severity);
   });
 
-  it("covers all 20 classes of the spec", () => {
+  it("covers all 20 classes of docs/spec.md", () => {
     const names = [...table.map(([name]) => name), "ServerAdapterError", "MissingDependencyError"];
     for (const name of names) expect(typeof (errors as Record<string, unknown>)[name]).toBe("function");
     expect(names).toHaveLength(20);

@@ -19,10 +19,40 @@ function preset(
 const { CONFIG, VALIDATION, EXECUTION, RATE_LIMIT, AUTHENTICATION, AUTHORIZATION, STREAMING, WEBSOCKET } = ErrorCategory;
 const { LOW, MEDIUM, HIGH, CRITICAL } = ErrorSeverity;
 
-/** Invalid server configuration; `details.issues` names every problem by path. */
+/** One configuration problem, by its key path (`providers.gemini.apiKeys`, `telemetry.endpoint`). */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * Invalid configuration, the one config-error type of every package (server, providers,
+ * telemetry, the MCP gateway): `issues` names every problem by key path, and the message reads
+ * `path: problem; …`. The CLI prints it and exits 2.
+ *
+ * @example
+ * throw ConfigurationError.at("telemetry.endpoint", "expected a URL");
+ */
 export class ConfigurationError extends ServerAdapterError {
   constructor(message: string, options: Options = {}) {
     super(message, preset(400, CONFIG, ErrorCode.INVALID_CONFIG, HIGH, false, options));
+  }
+
+  /** Every problem by key path (empty when the error was built from a message alone). */
+  get issues(): ConfigIssue[] {
+    const issues = (this.details as { issues?: unknown } | undefined)?.issues;
+    return Array.isArray(issues) ? (issues as ConfigIssue[]) : [];
+  }
+
+  /** An error naming each problem by key path: the message lists them as `path: problem`. */
+  static of(issues: ConfigIssue[], options: Options = {}): ConfigurationError {
+    const message = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    return new ConfigurationError(message, { ...options, details: { issues } });
+  }
+
+  /** One problem at one key path. */
+  static at(path: string, message: string): ConfigurationError {
+    return ConfigurationError.of([{ path, message }]);
   }
 }
 
@@ -195,7 +225,7 @@ export class InvalidLifecycleStateError extends ServerAdapterError {
   }
 }
 
-/** Wire-level errors outside the spec's class table (413, 415, 503, 405), built on the base class. */
+/** Wire-level errors outside docs/spec.md's class table (413, 415, 503, 405), built on the base class. */
 export function payloadTooLarge(limitBytes: number): ServerAdapterError {
   return new ServerAdapterError(`Request body exceeds the ${limitBytes} byte limit`, {
     code: ErrorCode.PAYLOAD_TOO_LARGE,

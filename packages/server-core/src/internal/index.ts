@@ -41,7 +41,7 @@ export { servedOverHttps } from "../middleware/security-headers.js";
 export { MiddlewareStack } from "../core/pipeline/middleware-stack.js";
 // One bounded LRU/TTL cache for every in-process cache, and the digest a secret is keyed by.
 export { BoundedCache, type BoundedCacheEntryOptions, type BoundedCacheOptions } from "../core/cache/bounded-cache.js";
-export { secretDigest } from "../core/credentials/secret-digest.js";
+export { constantTimeEquals, digestsEqual, secretDigest, secretDigestBytes } from "../core/credentials/secret-digest.js";
 export { type Deadline, DeadlineQueue } from "../core/pipeline/deadline-queue.js";
 export { within } from "../core/pipeline/within.js";
 export { pathMatchesFilter } from "../core/pipeline/path-pattern.js";
@@ -49,7 +49,7 @@ export { isLoopbackAddress } from "../core/credentials/client-address.js";
 export { DEFAULT_MAX_BODY_DEPTH } from "../core/body/body-parser.js";
 export { jsonDepthExceeds } from "../core/body/json-depth.js";
 // One credential rule (header, cookie, query) for HTTP and the WebSocket upgrade.
-export { type Extraction, decodeBasicCredential, parseAuthorization, readCookie } from "../core/credentials/credentials.js";
+export { type Extraction, decodeBasicCredential, parseAuthorization, parseBearer, readCookie } from "../core/credentials/credentials.js";
 export {
   type CredentialRule,
   type CredentialScheme,
@@ -80,3 +80,4 @@ export {
   createRequestFeedMiddleware,
   installRequestFeed,
 } from "../core/pipeline/request-feed.js";
+export { CHARACTERS_PER_TOKEN, estimateTokens } from "../pricing/token-estimate.js";

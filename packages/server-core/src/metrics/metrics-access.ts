@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { parseBearer } from "../core/credentials/credentials.js";
+import { constantTimeEquals } from "../core/credentials/secret-digest.js";
 import type { ServerContext } from "../contracts/context.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { AuthenticationError, AuthorizationError } from "../errors/server-errors.js";
@@ -30,9 +31,6 @@ export interface MetricsAccessOptions {
   routePath: string;
 }
 
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-
 /**
  * The one rule for reading `/metrics`:
  * - `Authorization: Bearer <metrics.token>` (compared as SHA-256 digests in constant time), an
@@ -46,8 +44,8 @@ const digest = (value: string) => createHash("sha256").update(value, "utf8").dig
  * metricsScope(ctx, { public: false, token: process.env.CONDUIT_METRICS_TOKEN, readers: () => [], routePath: "/api/metrics" }); // "all" | "process" | undefined
  */
 export function metricsScope(ctx: ServerContext, options: MetricsAccessOptions): MetricsScope | undefined {
-  const presented = BEARER.exec(ctx.header("authorization") ?? "")?.[1];
-  if (presented !== undefined && options.token !== undefined && timingSafeEqual(digest(presented), digest(options.token))) return "all";
+  const presented = parseBearer(ctx.header("authorization"));
+  if (presented !== undefined && options.token !== undefined && constantTimeEquals(presented, options.token)) return "all";
   const readers = options.readers();
   if (readers.some((isAdmin) => isAdmin(ctx))) return "all";
   if (readers.length === 0 && ctx.user?.roles.includes("admin")) return "all";

@@ -6,7 +6,7 @@ import { createTestApp } from "../testing/test-kit.js";
 const routes = [{ method: "GET" as const, path: "/ok", handler: () => ({ text: "y".repeat(2000) }) }];
 
 describe("default middleware stack", () => {
-  it("lists the stack in the spec's order and honors the enable flags", () => {
+  it("lists the stack in docs/spec.md's order and honors the enable flags", () => {
     const names = (config: Parameters<typeof resolveConfig>[0]) =>
       createDefaultMiddleware(resolveConfig(config)).map((item) => `${item.name}:${item.order}`);
     expect(names({})).toEqual([

@@ -4,13 +4,16 @@
  * and the helpers of the framework-native forms (routers, plugins, middleware).
  */
 export { NodeServerAdapter } from "./node-server-adapter.js";
-export * from "./native-route-path.js";
-export * from "./node-bridge.js";
-export * from "./lingering-close.js";
-export * from "./server-guards.js";
-export * from "./upgrade-context.js";
-export * from "./static-routes.js";
+export { nativeRoutePath } from "./native-route-path.js";
+export type { NativeRouterSyntax } from "./native-route-path.js";
+export { handleNodeRequest, toIncomingRequest, watchDisconnect, writeNodeResponse } from "./node-bridge.js";
+export type { NodeRequestOptions } from "./node-bridge.js";
+export { lingerBeforeClose } from "./lingering-close.js";
+export { guardNodeServer, rawErrorResponse } from "./server-guards.js";
+export { upgradeContext } from "./upgrade-context.js";
+export { STATIC_CONTENT_TYPES, createStaticRoutes } from "./static-routes.js";
+export type { StaticRoutesOptions } from "./static-routes.js";
 export { claimsRequest } from "../adapter/mounting.js";
 export { joinPaths } from "../core/pipeline/path-pattern.js";
 export { type EventsRead, type UnreadNodeStream, isUnreadNodeStream, readEventsUpTo } from "../core/body/read-events.js";
-export * from "./upgrade-over-http.js";
+export { answerUpgradeOverHttp } from "./upgrade-over-http.js";

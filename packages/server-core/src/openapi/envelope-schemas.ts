@@ -1,7 +1,7 @@
 import type { ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import { ErrorCategory } from "../errors/codes.js";
 
-/** Components every generated document carries: the two envelopes of DESIGN §3. */
+/** Components every generated document carries: the two envelopes of docs/design.md §3. */
 export const envelopeComponents: Record<string, SchemaObject> = {
   ResponseMetadata: {
     type: "object",

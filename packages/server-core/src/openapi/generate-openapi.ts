@@ -17,7 +17,7 @@ import { envelopeComponents, errorResponseComponents } from "./envelope-schemas.
 import { routeOperation, toOpenApiPath } from "./route-operation.js";
 import { zodToSchemaObject } from "./zod-json-schema.js";
 
-/** SPEC "OpenAPIGeneratorConfig". */
+/** docs/spec.md "OpenAPIGeneratorConfig". */
 export interface OpenAPIGeneratorConfig {
   info?: { title?: string; version?: string; description?: string };
   servers?: Array<{ url: string; description?: string }>;

@@ -6,5 +6,40 @@ export { type OpenAPIGeneratorConfig, generateOpenAPIDocument } from "./generate
 export { type RawResponseDocumentation, documentRawResponse } from "./raw-route.js";
 export type { JsonSchema, OpenAPIDocument, OpenAPIOperation } from "./openapi-document.js";
 export { zodToOpenApiSchema } from "./zod-openapi-schema.js";
-export * from "../routes/schemas.js";
-export * from "../routes/response-schemas.js";
+export {
+  MAX_EMBED_BATCH,
+  embedManyRequestSchema,
+  embedRequestSchema,
+  generateRequestSchema,
+  mcpServerParamsSchema,
+  mcpToolParamsSchema,
+  namedToolExecuteRequestSchema,
+  sessionClearParamsSchema,
+  sessionIdParamsSchema,
+  sessionMessagesQuerySchema,
+  toolExecuteRequestSchema,
+  toolNameParamsSchema,
+  toolSearchQuerySchema,
+} from "../routes/schemas.js";
+export type { GenerateRequestBody } from "../routes/schemas.js";
+export {
+  embedManyResponseSchema,
+  embedResponseSchema,
+  generateResponseSchema,
+  mcpServerDetailResponseSchema,
+  mcpServerListResponseSchema,
+  mcpServerSchema,
+  mcpServerToolsResponseSchema,
+  providerSchema,
+  providersResponseSchema,
+  sessionClearedResponseSchema,
+  sessionDeletedResponseSchema,
+  sessionListResponseSchema,
+  sessionMessagesResponseSchema,
+  sessionSchema,
+  tokenUsageSchema,
+  toolExecutionResponseSchema,
+  toolListResponseSchema,
+  toolSchema,
+  toolSearchResponseSchema,
+} from "../routes/response-schemas.js";

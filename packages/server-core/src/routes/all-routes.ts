@@ -10,7 +10,7 @@ import { createMcpRoutes } from "./mcp-routes.js";
 import { createMemoryRoutes } from "./memory-routes.js";
 import { createToolRoutes } from "./tool-routes.js";
 
-/** Options of `createAllRoutes` / `registerAllRoutes` (SPEC "Endpoints"). */
+/** Options of `createAllRoutes` / `registerAllRoutes` (docs/spec.md "Endpoints"). */
 export interface AllRoutesOptions {
   /**
    * The runtime the agent, tools, mcp and memory groups call (`registerAllRoutes` uses the

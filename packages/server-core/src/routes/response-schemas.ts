@@ -2,7 +2,7 @@ import { z } from "zod";
 import { builtOnce } from "../core/lifecycle/built-once.js";
 
 /**
- * Schemas of the success envelope's `data` for the built-in groups (issue 5 "Response
+ * Schemas of the success envelope's `data` for the built-in groups (docs/spec.md "Response
  * bodies"). They document the API in OpenAPI; the runtime's own types are the contract.
  *
  * @example

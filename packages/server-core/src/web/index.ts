@@ -3,7 +3,8 @@
  * framer (`formatSseFrame`, `formatSseComment`) and NDJSON framer (`formatNdjsonLine`), and the stream encoders (SSE, NDJSON, the AI SDK UI message stream) with
  * their redaction hook.
  */
-export * from "./web-bridge.js";
+export { handleWebRequest, toWebResponse } from "./web-bridge.js";
+export type { WebRequestOptions } from "./web-bridge.js";
 export { type SseFrame, formatSseComment, formatSseFrame } from "../core/streams/sse-frame.js";
 export { formatNdjsonLine } from "../core/streams/ndjson-line.js";
 export {

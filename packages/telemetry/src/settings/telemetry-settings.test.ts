@@ -129,3 +129,19 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     expect(parseKeyValueList("a=1,,=x,b,c=%E2%9C%93,d=%ZZ")).toEqual({ a: "1", c: "✓", d: "%ZZ" });
   });
 });
+
+describe("the config error", () => {
+  it("is the workspace's ConfigurationError naming the key at fault", async () => {
+    const { ConfigurationError } = await import("@conduit-ai/server-core");
+    let caught: unknown;
+    try {
+      resolveTelemetrySettings({}, { endpoint: "not a url" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigurationError);
+    expect((caught as InstanceType<typeof ConfigurationError>).issues).toEqual([
+      { path: "telemetry.endpoint", message: expect.stringContaining("not a URL") },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
  * specification defines them, or from a `telemetry` config key with the same settings. This file
  * imports nothing from OpenTelemetry: deciding that tracing is off must load none of it.
  */
+import { ConfigurationError } from "@conduit-ai/server-core";
 
 export type TelemetryProtocol = "http/protobuf" | "http/json";
 
@@ -75,9 +76,16 @@ const SAMPLERS: readonly TelemetrySamplerName[] = [
   "parentbased_traceidratio",
 ];
 
-/** The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol or sdk). */
-export class TelemetryConfigError extends Error {
-  override readonly name = "TelemetryConfigError";
+/**
+ * The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol or
+ * sdk): a `ConfigurationError` whose `issues` name the key (`telemetry.endpoint`).
+ */
+export class TelemetryConfigError extends ConfigurationError {
+  /** `path`: the key at fault (default `telemetry`). */
+  constructor(message: string, path = "telemetry") {
+    super(message, { details: { issues: [{ path, message }] } });
+    this.name = "TelemetryConfigError";
+  }
 }
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === "" ? undefined : value.trim());
@@ -111,23 +119,26 @@ function checkedUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new TelemetryConfigError(`The OTLP traces endpoint ${JSON.stringify(url)} is not a URL`);
+    throw new TelemetryConfigError(`The OTLP traces endpoint ${JSON.stringify(url)} is not a URL`, "telemetry.endpoint");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TelemetryConfigError(`The OTLP traces endpoint must be http(s); got ${parsed.protocol}`);
+    throw new TelemetryConfigError(`The OTLP traces endpoint must be http(s); got ${parsed.protocol}`, "telemetry.endpoint");
   }
   return parsed.href;
 }
 
 function checkedProtocol(protocol: string): TelemetryProtocol {
   if (protocol === "http/protobuf" || protocol === "http/json") return protocol;
-  throw new TelemetryConfigError(`OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`);
+  throw new TelemetryConfigError(
+    `OTLP protocol ${JSON.stringify(protocol)} is not supported: use http/protobuf (default) or http/json`,
+    "telemetry.protocol",
+  );
 }
 
 /** A config file's `telemetry.<key>` that must be a string (JSON may hold anything there). */
 function checkedString(key: string, value: unknown): string {
   if (typeof value === "string") return value;
-  throw new TelemetryConfigError(`telemetry.${key} must be a string; got ${JSON.stringify(value)}`);
+  throw new TelemetryConfigError(`telemetry.${key} must be a string; got ${JSON.stringify(value)}`, `telemetry.${key}`);
 }
 
 /** `telemetry.headers`: an object of string values (they are sent to the collector, never shown). */
@@ -138,7 +149,7 @@ function checkedHeaders(headers: unknown): Record<string, string> | undefined {
     headers !== null &&
     !Array.isArray(headers) &&
     Object.values(headers).every((value) => typeof value === "string");
-  if (!valid) throw new TelemetryConfigError("telemetry.headers must be an object of string values");
+  if (!valid) throw new TelemetryConfigError("telemetry.headers must be an object of string values", "telemetry.headers");
   return headers as Record<string, string>;
 }
 
@@ -146,7 +157,10 @@ function checkedHeaders(headers: unknown): Record<string, string> | undefined {
 function checkedCompression(compression: unknown): TelemetryCompression {
   const lower = typeof compression === "string" ? compression.toLowerCase() : compression;
   if (lower === "gzip" || lower === "none") return lower;
-  throw new TelemetryConfigError(`OTLP compression ${JSON.stringify(compression)} is not supported: use gzip or none (default)`);
+  throw new TelemetryConfigError(
+    `OTLP compression ${JSON.stringify(compression)} is not supported: use gzip or none (default)`,
+    "telemetry.compression",
+  );
 }
 
 /** Every engine, the default first. */
@@ -154,7 +168,10 @@ export const TELEMETRY_SDKS: readonly TelemetrySdk[] = ["conduit", "opentelemetr
 
 function checkedSdk(sdk: string): TelemetrySdk {
   if ((TELEMETRY_SDKS as readonly string[]).includes(sdk)) return sdk as TelemetrySdk;
-  throw new TelemetryConfigError(`Telemetry sdk ${JSON.stringify(sdk)} is not supported: use conduit (default) or opentelemetry`);
+  throw new TelemetryConfigError(
+    `Telemetry sdk ${JSON.stringify(sdk)} is not supported: use conduit (default) or opentelemetry`,
+    "telemetry.sdk",
+  );
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { AuthProvider } from "../../types.js";
 
-/** The optional user operations of the provider contract (SPEC "Provider interface"). */
+/** The optional user operations of the provider contract (docs/spec.md "Provider interface"). */
 export type UserOperationName = "getUser" | "getUserByEmail" | "updateUserMetadata" | "updateUserRoles" | "updateUserPermissions";
 
 /** The user operations a vendor's admin client implements (a vendor leaves out what its API cannot map). */
 export type UserOperations = Partial<Required<Pick<AuthProvider, UserOperationName>>>;
 
-/** Names of the user operations, in the spec's order. */
+/** Names of the user operations, in docs/spec.md's order. */
 export const USER_OPERATION_NAMES: readonly UserOperationName[] = [
   "getUser",
   "getUserByEmail",

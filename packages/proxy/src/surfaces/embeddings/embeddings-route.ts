@@ -6,6 +6,7 @@ import {
   callContextOf,
   rawResponse,
 } from "@conduit-ai/server-core";
+import { estimateTokens } from "@conduit-ai/server-core/internal";
 import type { Admitted, ClientAdmission } from "../../admission/client-admission.js";
 import { z } from "zod";
 import { readJsonBody } from "../openai-request.js";
@@ -43,7 +44,7 @@ function base64Of(vector: readonly number[]): string {
 }
 
 /** A rough count for `usage` (the runtime reports none for embeddings): about four characters a token. */
-const estimateTokens = (texts: readonly string[]) => texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+const estimateTextsTokens = (texts: readonly string[]) => texts.reduce((sum, text) => sum + estimateTokens(text), 0);
 
 /**
  * Providers list their text models only: a bare provider name takes its default embedding model,
@@ -97,7 +98,7 @@ export function createEmbeddingsRoute(options: EmbeddingsRouteOptions): RouteDef
         if (!texts.every((item): item is string => typeof item === "string"))
           throw invalidRequest("Token arrays are not supported as input here: send text", "input", "unsupported_parameter");
         if (texts.some((text) => text === "")) throw invalidRequest("'$.input' is invalid: empty strings cannot be embedded", "input");
-        const tokens = estimateTokens(texts);
+        const tokens = estimateTextsTokens(texts);
         if (options.admission) {
           try {
             // An embedding has no output tokens: only its input is reserved.

@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "../../testing/index.js";
-import { estimateInputTokens } from "./token-estimate.js";
+import { countMessagesTokens } from "./token-estimate.js";
 
 let fake: FakeAnthropic;
 let server: ProxyServer;
@@ -53,8 +53,8 @@ describe("POST /v1/messages/count_tokens", () => {
   });
 
   it("counts tool definitions and tool blocks", () => {
-    const bare = estimateInputTokens({ messages: [{ content: "hi" }] });
-    const withTools = estimateInputTokens({
+    const bare = countMessagesTokens({ messages: [{ content: "hi" }] });
+    const withTools = countMessagesTokens({
       messages: [{ content: [{ type: "tool_use", name: "get_weather", input: { city: "Paris" } }] }],
       tools: [{ name: "get_weather", input_schema: { type: "object" } }],
     });

@@ -2,7 +2,7 @@ import { type RouteDefinition, type ServerContext, rawResponse } from "@conduit-
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import type { Relay } from "../../relay/relay.js";
 import { anthropicErrorReply } from "../../wire/anthropic-messages/errors.js";
-import { estimateInputTokens } from "./token-estimate.js";
+import { countMessagesTokens } from "./token-estimate.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 
 export interface CountTokensRouteOptions {
@@ -57,7 +57,7 @@ export function createCountTokensRoute(options: CountTokensRouteOptions): RouteD
       if (typeof parsed?.model !== "string") return reply(400, "invalid_request_error", "model: Field required");
       if (!Array.isArray(parsed.messages)) return reply(400, "invalid_request_error", "messages: Field required");
       if (!isClaudeModel(parsed.model)) {
-        const tokens = estimateInputTokens(parsed as never);
+        const tokens = countMessagesTokens(parsed as never);
         return rawResponse(JSON.stringify({ input_tokens: tokens }), {
           headers: { "content-type": "application/json", "x-conduit-token-count": "estimate" },
         });

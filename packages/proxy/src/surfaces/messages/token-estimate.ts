@@ -49,9 +49,9 @@ const PER_MESSAGE = 3;
  * definitions through a real BPE tokenizer (o200k_base), plus per-message framing.
  *
  * @example
- * estimateInputTokens({ messages: [{ role: "user", content: "Hello" }] }); // 4
+ * countMessagesTokens({ messages: [{ role: "user", content: "Hello" }] }); // 4
  */
-export function estimateInputTokens(body: CountBody): number {
+export function countMessagesTokens(body: CountBody): number {
   const encode = tokenizer();
   let tokens = encode.encode(textOf(body.system)).length;
   for (const message of body.messages ?? []) tokens += PER_MESSAGE + encode.encode(textOf(message.content)).length;

@@ -5,7 +5,7 @@ import { type Extraction, MALFORMED, NONE, decodeBasicCredential, parseAuthoriza
 export type CredentialScheme = "bearer" | "basic" | "api-key" | "custom";
 
 /**
- * Where a credential may be, in the spec's order: a header (`headerName`, else the scheme's
+ * Where a credential may be, in docs/spec.md's order: a header (`headerName`, else the scheme's
  * default), then a cookie (`cookieName`), then a query parameter (`queryParam`). The same rule
  * serves HTTP requests and WebSocket upgrades, so a browser page (which cannot set headers on a
  * WebSocket) reaches `/ws` exactly as it reaches `/api`.

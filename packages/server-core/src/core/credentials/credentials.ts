@@ -24,6 +24,19 @@ export function parseAuthorization(header: string, scheme: string): Extraction {
 }
 
 /**
+ * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, surrounding
+ * space trimmed), or undefined when the header is absent, of another scheme, or empty.
+ *
+ * @example
+ * parseBearer(ctx.header("authorization")); // "sk-…" or undefined
+ */
+export function parseBearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  return match?.[1]?.trim() || undefined;
+}
+
+/**
  * Decodes a Basic credential into username and password, strictly: canonical base64,
  * valid UTF-8, a colon, a non-empty username. Anything else is `undefined`.
  *

@@ -1,6 +1,6 @@
 import type { ServerLifecycleState } from "../../contracts/lifecycle.js";
 
-/** Allowed transitions (DESIGN §2); any state may go to `error`. */
+/** Allowed transitions (docs/design.md §2); any state may go to `error`. */
 const TRANSITIONS: Record<ServerLifecycleState, readonly ServerLifecycleState[]> = {
   uninitialized: ["initializing"],
   initializing: ["initialized"],

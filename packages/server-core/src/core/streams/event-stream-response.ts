@@ -37,7 +37,7 @@ export interface EventStreamOptions {
 
 /**
  * Turns a handler's async iterable into the streamed response: negotiated format,
- * DESIGN §3 headers, redaction and the per-request transforms, keep-alives, and the
+ * docs/design.md §3 headers, redaction and the per-request transforms, keep-alives, and the
  * disconnect bookkeeping of `recordStreamAbort`.
  */
 export function applyEventStream(context: ServerContext, source: AsyncIterable<unknown>, options: EventStreamOptions): void {

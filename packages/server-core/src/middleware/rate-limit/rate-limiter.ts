@@ -1,7 +1,6 @@
 import type { TrustProxyConfig } from "../../contracts/config.js";
 import type { ServerContext } from "../../contracts/context.js";
 import { compileTrustProxy } from "../../core/credentials/client-address.js";
-import type { DependencyHealth } from "../../contracts/runtime.js";
 import type { Logger } from "../../core/lifecycle/logger.js";
 import { ServerRateLimitError } from "../../errors/server-errors.js";
 import { matchesPathPrefix } from "../path-prefix.js";

@@ -54,7 +54,7 @@ function typed(property: PropertySchema): z.ZodType {
       return schema;
     }
     case "number": {
-      // zod's number refuses NaN and ±Infinity, as the spec's `number` does.
+      // zod's number refuses NaN and ±Infinity, as docs/spec.md's `number` does.
       let schema = z.number({ error });
       if (property.minimum !== undefined) schema = schema.gte(property.minimum, `must be >= ${property.minimum}`);
       if (property.maximum !== undefined) schema = schema.lte(property.maximum, `must be <= ${property.maximum}`);
@@ -112,7 +112,7 @@ const compiledSchemas = new WeakMap<ValidationSchema, Map<boolean, z.ZodType>>()
 /**
  * The zod schema a `ValidationSchema` stands for, built once per schema object and coercion
  * mode (a schema is read when first compiled: change a copy, not the original).
- * Every message is the spec engine's (`must be <= 100`, `is required`, `is not allowed`).
+ * Every message is the validation engine's of docs/spec.md (`must be <= 100`, `is required`, `is not allowed`).
  *
  * @example
  * const query = compileValidationSchema(validationSchemas.pagination, { coerce: true });
