@@ -12,7 +12,7 @@ import { build } from "esbuild";
 
 const INLINED = new Set(["bytes", "proxy-addr"]);
 /** One per `exports` subpath of package.json. */
-const ENTRY_POINTS = ["index", "middleware/index", "metrics/index", "openapi/index", "node/index", "web/index", "testing/index"].map(
+const ENTRY_POINTS = ["index", "middleware/index", "metrics/index", "openapi/index", "node/index", "web/index", "pricing/index", "testing/index"].map(
   (entry) => `src/${entry}.ts`,
 );
 

@@ -14,6 +14,28 @@ describe("one price table for the whole server", () => {
     expect(() => serverPrices({ prices: { "gpt-4o": { input: -1, output: 2 } } })).toThrow(/prices\.gpt-4o\.input/);
   });
 
+  it("takes the whole row: 5m/1h cache writes, reasoning, long-context tiers, per-use web search, batch; the old cacheWrite key too", () => {
+    const row = {
+      input: 3,
+      output: 15,
+      cacheWrite5m: 3.75,
+      cacheWrite1h: 6,
+      reasoning: 15,
+      tiers: [{ aboveInputTokens: 200_000, input: 6, output: 22.5 }],
+      perCall: { webSearch: 0.01 },
+      batch: 0.5,
+      source: "https://example.com/pricing (read 2025-10)",
+    };
+    expect(serverPrices({ prices: { "claude-x": row, "claude-old": { input: 1, output: 5, cacheWrite: 1.25 } } })).toEqual({
+      "claude-x": row,
+      "claude-old": { input: 1, output: 5, cacheWrite: 1.25 },
+    });
+    expect(() => serverPrices({ prices: { "claude-x": { ...row, batch: 2 } } })).toThrow(/prices\.claude-x\.batch/);
+    expect(() => serverPrices({ prices: { "claude-x": { ...row, tiers: [{ aboveInputTokens: 1, input: -1, output: 1 }] } } })).toThrow(
+      /prices\.claude-x\.tiers/,
+    );
+  });
+
   it("the runtime's usage ledger of `conduit serve` charges the configured prices", async () => {
     const assembled = await assembleServer(
       { framework: "hono", server: { port: 0 }, file: { prices: { "gpt-4o-mini": { input: 7, output: 9 } } } },

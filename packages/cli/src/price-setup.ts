@@ -1,14 +1,9 @@
 import { type TokenPrice, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { tokenPriceSchema } from "@conduit-ai/server-core/pricing";
 import { z } from "zod";
 import { UsageError } from "./usage-error.js";
 
-const priceSchema = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().optional(),
-  cacheWrite: z.number().nonnegative().optional(),
-});
-const pricesSchema = z.record(z.string().min(1), priceSchema);
+const pricesSchema = z.record(z.string().min(1), tokenPriceSchema);
 
 /**
  * The server's one price table as the config file sets it: `proxy.prices` (still honoured), then

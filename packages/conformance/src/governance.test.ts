@@ -239,13 +239,15 @@ forEachAdapter("governance: the /admin API and virtual keys on /api", ({ start }
           cacheReadTokens: 0,
           cacheWriteTokens: 0,
           costUsd: expect.closeTo(expected, 9),
+          cacheHitRatio: 0,
+          savedUsd: 0,
           estimatedRequests: 0,
         },
       ]);
     const csv = await server.call("GET", "/admin/usage?groupBy=team&format=csv", undefined, asAdmin);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.text.split("\r\n")[0]).toBe(
-      "group,name,requests,inputTokens,outputTokens,cacheReadTokens,cacheWriteTokens,costUsd,estimatedRequests",
+      "group,name,requests,inputTokens,outputTokens,cacheReadTokens,cacheWriteTokens,costUsd,estimatedRequests,cacheHitRatio,savedUsd",
     );
     expect(csv.text.split("\r\n")[1]).toMatch(/^ops,Ops,1,/);
     expect((await server.call("GET", "/admin/usage?groupBy=planet", undefined, asAdmin)).status).toBe(400);

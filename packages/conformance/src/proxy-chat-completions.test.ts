@@ -54,6 +54,7 @@ forEachAdapter("proxy chat completions", ({ start }) => {
       completion_tokens: 2,
       total_tokens: 14,
       prompt_tokens_details: { cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
     expect(fake.requests.at(-1)!.body).toMatchObject({ system: "S", max_tokens: 4096 });
   });

@@ -116,6 +116,11 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     await sonnetRow.waitFor();
     const sonnetCells = await sonnetRow.locator("td").allTextContents();
     expect(sonnetCells.slice(1, 3)).toEqual([String(sonnet?.requests), sonnet?.inputTokens.toLocaleString("en-US")]);
+    // The savings of the prompt cache, as /admin/usage reports them: hit ratio and dollars saved.
+    const sonnetSavings = byModel.find((row) => row.group === "claude-sonnet-4-5") as unknown as { cacheHitRatio: number; savedUsd: number };
+    expect(sonnetCells[5]).toBe(`${(sonnetSavings.cacheHitRatio * 100).toFixed(1)} %`);
+    expect(sonnetCells[6]).toMatch(/^\$\d+\.\d{2,4}$/);
+    expect(await page.getByTestId("usage-savings").textContent()).toContain("Prompt cache saved $");
     await page.locator('select[name="group-by"]').selectOption("key");
     await page.getByTestId(`usage-${traffic.id}`).waitFor();
     expect(await page.getByTestId(`usage-${traffic.id}`).textContent()).toContain("traffic");

@@ -1,4 +1,5 @@
-import { ConfigurationError, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { ConfigurationError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { tokenPriceSchema } from "@conduit-ai/server-core/pricing";
 import { z } from "zod";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
@@ -77,18 +78,8 @@ export const modelRouteSchema = z.union([
 export type ModelRouteInput = z.input<typeof modelRouteSchema>;
 export type ModelRoute = z.output<typeof modelRouteSchema>;
 
-/** Dollars per million tokens, at most `MAX_TOKEN_PRICE` (a budget counts them in 64-bit integers). */
-const usdPerMillion = z.number().nonnegative().max(MAX_TOKEN_PRICE);
-
-/** Dollars per million tokens. */
-export const modelPriceSchema = z
-  .object({
-    input: usdPerMillion,
-    output: usdPerMillion,
-    cacheRead: usdPerMillion.optional(),
-    cacheWrite: usdPerMillion.optional(),
-  })
-  .strict();
+/** Dollars per million tokens (and per use), as the top-level `prices` key takes them. */
+export const modelPriceSchema = tokenPriceSchema;
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 export const proxyConfigSchema = z

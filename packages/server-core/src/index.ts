@@ -208,17 +208,18 @@ export {
 export { callContextOf, requireRuntime, resourceNotFound } from "./routes/route-support.js";
 export type { GenerateRequestBody } from "./routes/schemas.js";
 export { VERSION } from "./version.js";
-// One price table for the whole server: the proxy, the runtime's ledger and governance.
+// One price table for the whole server: the proxy, the runtime's ledger and governance (the rest of it on ./pricing).
 export {
   DEFAULT_PRICES,
   type TokenPrice,
   type PriceTable,
-  type PricedUsage,
+  type PriceTier,
   MAX_TOKEN_PRICE,
-  costOf,
   mergePrices,
   mostExpensivePrice,
   priceOf,
   vendorFamilyOf,
 } from "./pricing/model-prices.js";
+export type { MeteredUsage } from "./pricing/metered-usage.js";
+export { costOf } from "./pricing/usage-cost.js";
 export { outputLimitOf } from "./pricing/model-output-limits.js";

@@ -14,7 +14,7 @@ const INTERNAL = [
 ];
 
 /** The entries with a semver promise (`./internal` is Conduit's own; `./testing` is for tests). */
-const PUBLIC_SUBPATHS = ["./middleware", "./metrics", "./openapi", "./node", "./web"];
+const PUBLIC_SUBPATHS = ["./middleware", "./metrics", "./openapi", "./node", "./web", "./pricing"];
 
 describe("the public API", () => {
   it("keeps the main entry to at most 80 runtime exports", () => {
@@ -57,7 +57,7 @@ describe("the public API", () => {
       exports: Record<string, { types?: string; default?: string } | string>;
     };
     const subpaths = Object.keys(manifest.exports).filter((key) => key !== "./package.json");
-    expect(subpaths).toEqual([".", "./middleware", "./internal", "./metrics", "./openapi", "./node", "./web", "./testing"]);
+    expect(subpaths).toEqual([".", "./middleware", "./internal", "./metrics", "./openapi", "./node", "./web", "./pricing", "./testing"]);
     for (const subpath of subpaths) {
       const target = manifest.exports[subpath] as Record<string, string>;
       expect(Object.keys(target)).toEqual(["@conduit-ai/source", "types", "default"]);
@@ -75,6 +75,7 @@ describe("the public API", () => {
       "openapi/index.ts",
       "node/index.ts",
       "web/index.ts",
+      "pricing/index.ts",
       "testing/index.ts",
     ]) {
       expect(readFileSync(new URL(entry, import.meta.url), "utf8"), entry).not.toContain("@internal");

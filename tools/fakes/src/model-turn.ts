@@ -6,6 +6,8 @@ export interface TurnUsage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Cache writes for 1 hour (Anthropic): with it, the answer splits its writes by TTL in `cache_creation`. */
+  cacheWrite1h?: number;
   /** Output tokens spent reasoning (part of `output`), for vendors that report them. */
   reasoning?: number;
 }

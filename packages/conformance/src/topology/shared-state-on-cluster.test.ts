@@ -1,3 +1,4 @@
+import { emptyUsage } from "@conduit-ai/server-core/pricing";
 import { randomUUID } from "node:crypto";
 import { RedisSessionStore, SessionManager } from "@conduit-ai/auth-providers";
 import { RedisPoolStore } from "@conduit-ai/proxy";
@@ -132,8 +133,8 @@ describe("shared state on Redis Cluster, two clients", () => {
     expect([lockOne, lockTwo].filter(Boolean)).toHaveLength(1);
     await (lockOne ?? lockTwo)?.();
     expect(await two.tryLock("refresh:acct-a", 10_000)).toBeTypeOf("function");
-    await one.addUsage("acct-a", "claude-test", { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheCreationTokens: 0 }, 0.5);
-    await two.addUsage("acct-a", "claude-test", { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheCreationTokens: 0 }, 0.5);
+    await one.addUsage("acct-a", "claude-test", { ...emptyUsage(), input: 1, output: 2 }, 0.5);
+    await two.addUsage("acct-a", "claude-test", { ...emptyUsage(), input: 1, output: 2 }, 0.5);
     expect(await one.readUsage()).toEqual([
       expect.objectContaining({ accountId: "acct-a", model: "claude-test", totals: expect.objectContaining({ requests: 2, cost: 1 }) }),
     ]);

@@ -10,6 +10,8 @@ const FIELDS = [
   "cacheWriteTokens",
   "costUsd",
   "estimatedRequests",
+  "cacheHitRatio",
+  "savedUsd",
 ] as const;
 
 function cell(value: unknown): string {
@@ -23,7 +25,7 @@ function cell(value: unknown): string {
  * Usage rows as CSV with a header row of the field names.
  *
  * @example
- * usageCsv([{ group: "k_1", requests: 2, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, estimatedRequests: 0 }]);
+ * usageCsv([{ group: "k_1", requests: 2, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, cacheHitRatio: 0, savedUsd: 0, estimatedRequests: 0 }]);
  */
 export function usageCsv(rows: UsageRow[]): string {
   return `${[FIELDS.join(","), ...rows.map((row) => FIELDS.map((field) => cell(row[field])).join(","))].join("\r\n")}\r\n`;

@@ -11,6 +11,7 @@ import {
 import { annotateRequestFeed, estimateTokens, observeRuntimeCall } from "@conduit-ai/server-core/internal";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
+import { gateTokensOf } from "./runtime-usage.js";
 
 /** The `/api` routes that start AI work (relative to `basePath`). */
 export const GATED_API_PATHS = ["/agent/execute", "/agent/generate", "/agent/stream", "/agent/embed", "/agent/embed-many"];
@@ -162,7 +163,7 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
           };
           // A client gone before the stream's usage: the reservation stands, exactly as reserved.
           if (!outcome.usage && decision.settleAtReservation) return decision.settleAtReservation(named);
-          return decision.settle({ ...named, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+          return decision.settle({ ...named, ...gateTokensOf(usage) });
         }),
       );
       try {

@@ -13,6 +13,7 @@ import type { GovernanceGate } from "../gate/governance-gate.js";
 import { credentialOf } from "../key-secret.js";
 import { estimateInputTokens, outputCapOf } from "./api-gate-middleware.js";
 import { apiRefusalError } from "./api-refusal.js";
+import { gateTokensOf } from "./runtime-usage.js";
 
 /** The WebSocket upgrade's auth (`strategy: "custom"`) and the runtime its messages run on. */
 export interface VirtualKeyWebSocket {
@@ -112,8 +113,7 @@ export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: Gat
   const settle = (admission: GateAdmission, model: string, usage: TokenUsage, started: number, failed: boolean) =>
     admission.settle({
       model,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
+      ...gateTokensOf(usage),
       status: failed ? 500 : 200,
       latencyMs: performance.now() - started,
     });

@@ -1,4 +1,5 @@
-import { MAX_OUTPUT_TOKENS_LIMIT, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { MAX_OUTPUT_TOKENS_LIMIT, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { tokenPriceSchema } from "@conduit-ai/server-core/pricing";
 import { z } from "zod";
 import { type AdminRole, parseAdminRole } from "../roles/admin-roles.js";
 
@@ -42,18 +43,8 @@ export type AdminConfigInput = z.input<typeof adminConfigSchema>;
 export type KeysConfig = z.infer<typeof keysConfigSchema>;
 export type KeysConfigInput = z.input<typeof keysConfigSchema>;
 
-/** USD per million tokens: at most `MAX_TOKEN_PRICE` (a larger one could not be counted in a budget). */
-const usdPerMillion = z.number().nonnegative().max(MAX_TOKEN_PRICE);
-
-const priceSchema = z.strictObject({
-  input: usdPerMillion,
-  output: usdPerMillion,
-  cacheRead: usdPerMillion.optional(),
-  cacheWrite: usdPerMillion.optional(),
-});
-
-/** The top-level `prices` key: USD per million tokens by model id prefix, over the defaults. */
-export const pricesConfigSchema = z.record(z.string().min(1), priceSchema);
+/** The top-level `prices` key: USD per million tokens by model id prefix, over the defaults (rows as `tokenPriceSchema`). */
+export const pricesConfigSchema = z.record(z.string().min(1), tokenPriceSchema);
 
 function issuesOf(error: z.ZodError, root: string): string {
   return summarizeIssues(formatZodIssues(error, { root }));

@@ -12,13 +12,14 @@ import {
   type PriceTable,
   type TokenPrice,
 } from "@conduit-ai/server-core";
+import { type MeteredUsage, PICO_USD_PER_USD, costPicoUsd, savedPicoUsd } from "@conduit-ai/server-core/pricing";
 import { keyDigest } from "../key-secret.js";
 import { identityOfDigest } from "../mcp/identity-of-digest.js";
 import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation } from "../store/governance-store.js";
 import type { UsageEvent, UsageSink } from "../usage/usage-event.js";
 import { windowClock } from "../windows.js";
 import { ConcurrencyLines } from "./concurrency-line.js";
-import { ModelPricing, type UnpricedModelPolicy, picoUsd } from "./model-pricing.js";
+import { ModelPricing, type UnpricedModelPolicy } from "./model-pricing.js";
 import { PendingSettlements } from "./pending-settlements.js";
 import { concurrencyTimeout, invalidRequest, missingKey, refusalOf, storeUnavailable } from "./refusals.js";
 
@@ -60,6 +61,21 @@ const MAX_REPORTED_TOKENS = 10_000_000_000;
 /** A count as the counters take it: a non-negative integer, capped; anything else (NaN, negative) is 0. */
 function countOf(value: number | undefined, cap: number): number {
   return typeof value === "number" && value > 0 ? Math.min(Math.round(value), cap) : 0;
+}
+
+/** A settled call's usage in the one shape the price function takes, each count capped. */
+function meteredOf(usage: GateUsage): MeteredUsage {
+  const output = countOf(usage.outputTokens, MAX_REPORTED_TOKENS);
+  const searches = countOf(usage.serverTools?.webSearch, MAX_REPORTED_TOKENS);
+  return {
+    input: countOf(usage.inputTokens, MAX_REPORTED_TOKENS),
+    output,
+    cacheRead: countOf(usage.cacheReadTokens, MAX_REPORTED_TOKENS),
+    cacheWrite5m: countOf(usage.cacheWriteTokens, MAX_REPORTED_TOKENS),
+    cacheWrite1h: countOf(usage.cacheWrite1hTokens, MAX_REPORTED_TOKENS),
+    reasoning: Math.min(output, countOf(usage.reasoningTokens, MAX_REPORTED_TOKENS)),
+    serverTools: searches > 0 ? { webSearch: searches } : {},
+  };
 }
 
 /**
@@ -280,17 +296,10 @@ export class GovernanceGate implements Gate {
         if (done) return;
         done = true;
         const price = this.#pricing.forSettlement(usage.model, reservedPrice, admittedFor);
-        const inputTokens = countOf(usage.inputTokens, MAX_REPORTED_TOKENS);
-        const outputTokens = countOf(usage.outputTokens, MAX_REPORTED_TOKENS);
-        const cacheRead = countOf(usage.cacheReadTokens, MAX_REPORTED_TOKENS);
-        const cacheWrite = countOf(usage.cacheWriteTokens, MAX_REPORTED_TOKENS);
-        const pico = Math.min(
-          picoUsd(inputTokens, price.input) +
-            picoUsd(outputTokens, price.output) +
-            picoUsd(cacheRead, price.cacheRead ?? price.input) +
-            picoUsd(cacheWrite, price.cacheWrite ?? price.input),
-          Number.MAX_SAFE_INTEGER,
-        );
+        const metered = meteredOf(usage);
+        const pico = costPicoUsd(price, metered);
+        const saved = savedPicoUsd(price, metered);
+        const cacheWrite = metered.cacheWrite5m + metered.cacheWrite1h;
         const event: UsageEvent = {
           id: reservation.leaseId,
           time: new Date().toISOString(),
@@ -299,18 +308,22 @@ export class GovernanceGate implements Gate {
           ...(key.user ? { user: key.user } : {}),
           model: usage.model,
           ...(usage.target ? { target: usage.target } : {}),
-          inputTokens,
-          outputTokens,
-          cacheReadTokens: cacheRead,
+          inputTokens: metered.input,
+          outputTokens: metered.output,
+          cacheReadTokens: metered.cacheRead,
           cacheWriteTokens: cacheWrite,
-          costUsd: pico / 1e12,
+          ...(metered.cacheWrite1h > 0 ? { cacheWrite1hTokens: metered.cacheWrite1h } : {}),
+          ...(metered.reasoning > 0 ? { reasoningTokens: metered.reasoning } : {}),
+          ...(metered.serverTools.webSearch ? { webSearchRequests: metered.serverTools.webSearch } : {}),
+          costUsd: pico / PICO_USD_PER_USD,
+          ...(saved > 0 ? { savedUsd: saved / PICO_USD_PER_USD } : {}),
           status: usage.status,
           latencyMs: usage.latencyMs,
           ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
           ...(usage.guardrails && usage.guardrails.length > 0 ? { guardrails: usage.guardrails } : {}),
           ...(usage.savedUsd !== undefined && Number.isFinite(usage.savedUsd) && usage.savedUsd > 0 ? { savedUsd: usage.savedUsd } : {}),
         };
-        const tokens = Math.min(inputTokens + outputTokens + cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
+        const tokens = Math.min(metered.input + metered.output + metered.cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
         await record(event, { actualTokens: tokens, actualPicoUsd: pico });
       },
       // What the lost-call sweeper charges a call whose process died (../store/open-call.ts

@@ -1,5 +1,6 @@
 import { BoundedCache } from "@conduit-ai/server-core/internal";
 import { type PriceTable, type TokenPrice, mostExpensivePrice, priceOf, vendorFamilyOf } from "@conduit-ai/server-core";
+import { picoUsdOf } from "@conduit-ai/server-core/pricing";
 
 /** What a model without a row in the price table costs (`keys.unpricedModels`). */
 export type UnpricedModelPolicy = "refuse" | "estimate" | "allow";
@@ -11,15 +12,7 @@ export interface ReservationPrice {
   unpricedModel?: string;
 }
 
-const FREE: TokenPrice = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-
-/**
- * Pico-dollars (1e-12 USD) of a token count at a price in USD per million tokens. Integers, so
- * Redis adds them exactly; a price with up to six decimals gives an exact count.
- */
-export function picoUsd(tokens: number, usdPerMillion: number | undefined): number {
-  return Math.round(tokens * (usdPerMillion ?? 0) * 1e6);
-}
+const FREE: TokenPrice = { input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 };
 
 /**
  * Prices for the gate: the reservation at the dearest model a call may reach, the settlement at
@@ -66,7 +59,7 @@ export class ModelPricing {
    * named, so the store refuses it to a key or team with a budget.
    */
   forReservation(models: readonly string[] | undefined, inputTokens: number, outputTokens: number): ReservationPrice {
-    const cost = (price: TokenPrice) => picoUsd(inputTokens, price.input) + picoUsd(outputTokens, price.output);
+    const cost = (price: TokenPrice) => picoUsdOf(inputTokens, price.input) + picoUsdOf(outputTokens, price.output);
     if (!models || models.length === 0) return { price: this.#anyModel, picoUsd: cost(this.#anyModel) };
     let best: ReservationPrice | undefined;
     let unpricedModel: string | undefined;

@@ -1,4 +1,12 @@
-import { type DailyUsageRow, type UsageEvent, type UsageQuery, type UsageRow, type UsageSink, groupOf } from "./usage-event.js";
+import {
+  type DailyUsageRow,
+  type UsageEvent,
+  type UsageQuery,
+  type UsageRow,
+  type UsageSink,
+  cacheHitRatio,
+  groupOf,
+} from "./usage-event.js";
 
 /**
  * Usage events in this process: the embedded default, lost on restart, and bounded (the oldest
@@ -58,6 +66,8 @@ export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery):
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
         costUsd: 0,
+        cacheHitRatio: 0,
+        savedUsd: 0,
         estimatedRequests: 0,
       };
       rows.set(group, row);
@@ -68,8 +78,10 @@ export function aggregateUsage(events: Iterable<UsageEvent>, query: UsageQuery):
     row.cacheReadTokens += event.cacheReadTokens;
     row.cacheWriteTokens += event.cacheWriteTokens;
     row.costUsd += event.costUsd;
+    row.savedUsd += event.savedUsd ?? 0;
     if (event.estimated === true) row.estimatedRequests += 1;
   }
+  for (const row of rows.values()) row.cacheHitRatio = cacheHitRatio(row);
   return [...rows.values()].sort((a, b) => a.group.localeCompare(b.group));
 }
 

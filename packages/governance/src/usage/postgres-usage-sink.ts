@@ -1,7 +1,15 @@
 import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
-import type { DailyUsageRow, UsageEvent, UsageGroupBy, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
+import {
+  type DailyUsageRow,
+  type UsageEvent,
+  type UsageGroupBy,
+  type UsageQuery,
+  type UsageRow,
+  type UsageSink,
+  cacheHitRatio,
+} from "./usage-event.js";
 
 export interface PostgresUsageSinkOptions {
   /** The caller's pool (`new pg.Pool({ connectionString: process.env.DATABASE_URL })`). */
@@ -41,6 +49,9 @@ const COLUMNS = [
   "server",
   "tool",
   "estimated",
+  "cache_write_1h_tokens",
+  "reasoning_tokens",
+  "web_search_requests",
   "saved_usd",
 ] as const;
 
@@ -50,7 +61,10 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["server", "text"],
   ["tool", "text"],
   ["estimated", "boolean NOT NULL DEFAULT false"],
-  ["saved_usd", "numeric(24, 12)"],
+  ["cache_write_1h_tokens", "bigint NOT NULL DEFAULT 0"],
+  ["reasoning_tokens", "bigint NOT NULL DEFAULT 0"],
+  ["web_search_requests", "bigint NOT NULL DEFAULT 0"],
+  ["saved_usd", "numeric(24, 12) NOT NULL DEFAULT 0"],
 ];
 
 const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
@@ -81,7 +95,10 @@ function rowOf(event: UsageEvent): unknown[] {
     event.server ?? null,
     event.tool ?? null,
     event.estimated === true,
-    event.savedUsd === undefined ? null : event.savedUsd.toFixed(12),
+    event.cacheWrite1hTokens ?? 0,
+    event.reasoningTokens ?? 0,
+    event.webSearchRequests ?? 0,
+    (event.savedUsd ?? 0).toFixed(12),
   ];
 }
 
@@ -279,7 +296,7 @@ export class PostgresUsageSink implements UsageSink {
     const result = await this.#pool.query(
       `SELECT ${group} AS "group", count(*) AS requests, sum(input_tokens) AS input, sum(output_tokens) AS output,
         sum(cache_read_tokens) AS cache_read, sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost,
-        count(*) FILTER (WHERE estimated) AS estimated
+        sum(saved_usd) AS saved, count(*) FILTER (WHERE estimated) AS estimated
        FROM ${this.#table} WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY 1`,
       [query.from.toISOString(), query.to.toISOString()],
     );
@@ -291,6 +308,12 @@ export class PostgresUsageSink implements UsageSink {
       cacheReadTokens: Number(row.cache_read),
       cacheWriteTokens: Number(row.cache_write),
       costUsd: Number(row.cost),
+      cacheHitRatio: cacheHitRatio({
+        inputTokens: Number(row.input),
+        cacheReadTokens: Number(row.cache_read),
+        cacheWriteTokens: Number(row.cache_write),
+      }),
+      savedUsd: Number(row.saved),
       estimatedRequests: Number(row.estimated),
     }));
   }

@@ -13,12 +13,22 @@ export interface UsageEvent {
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
+  /** Every token written to the prompt cache (5-minute and 1-hour). */
   cacheWriteTokens: number;
+  /** Of `cacheWriteTokens`, those written for 1 hour. */
+  cacheWrite1hTokens?: number;
+  /** Of `outputTokens`, those spent reasoning. */
+  reasoningTokens?: number;
+  /** Web searches the vendor ran (priced per use). */
+  webSearchRequests?: number;
   costUsd: number;
+  /**
+   * Dollars saved: by prompt-cache reads against the full input price, or — answered from the
+   * response cache (no tokens, $0) — what the stored answer cost when upstream made it.
+   */
+  savedUsd?: number;
   status: number;
   latencyMs: number;
-  /** Answered from the response cache (no tokens, $0): what the stored answer cost when upstream made it. */
-  savedUsd?: number;
   /** `tool`: a call through the MCP gateway (`model` is then `<server>__<tool>`, no tokens); absent: a model call. */
   kind?: "model" | "tool";
   /** A tool call's MCP server and its tool's own name; never its arguments or result. */
@@ -52,6 +62,10 @@ export interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /** `cacheRead / (input + cacheRead + cacheWrite)`: the share of input tokens the prompt cache served (0 without input). */
+  cacheHitRatio: number;
+  /** Dollars the cache reads saved against the full input price. */
+  savedUsd: number;
   /** Of `requests`, those charged at their reservation: their process was lost, or their client left before usage was reported (`UsageEvent.estimated`). */
   estimatedRequests: number;
 }
@@ -99,4 +113,15 @@ export function groupOf(event: UsageEvent, groupBy: UsageGroupBy): string {
   if (groupBy === "key") return event.key;
   if (groupBy === "model") return event.model;
   return (groupBy === "team" ? event.team : event.user) ?? "";
+}
+
+/**
+ * The share of input tokens the prompt cache served, from a row's sums (rounded to 6 decimals).
+ *
+ * @example
+ * cacheHitRatio({ inputTokens: 100, cacheReadTokens: 900, cacheWriteTokens: 0 }); // 0.9
+ */
+export function cacheHitRatio(row: Pick<UsageRow, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens">): number {
+  const all = row.inputTokens + row.cacheReadTokens + row.cacheWriteTokens;
+  return all > 0 ? Math.round((row.cacheReadTokens / all) * 1e6) / 1e6 : 0;
 }

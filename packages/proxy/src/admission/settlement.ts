@@ -1,4 +1,5 @@
 import type { GateReservationOutcome, GateUsage } from "@conduit-ai/server-core";
+import type { MeteredUsage } from "@conduit-ai/server-core/pricing";
 import type { TapOutcome } from "../relay/body-tap.js";
 import { isFallbackStatus } from "../routing/model-table.js";
 import type { TargetUsage } from "../targets/target.js";
@@ -33,13 +34,28 @@ export function settleFromAnswer(admitted: Admitted, target: SettlementTarget): 
     admitted.settle({
       model,
       target: `${target.vendor}/${model}`,
-      inputTokens: scanned.usage.inputTokens,
-      outputTokens: scanned.usage.outputTokens,
-      cacheReadTokens: scanned.usage.cacheReadTokens,
-      cacheWriteTokens: scanned.usage.cacheCreationTokens,
+      ...gateUsageOf(scanned.usage),
       status,
       latencyMs,
     });
+  };
+}
+
+/** The one usage shape as the gate settles it (`GateUsage`'s token fields). */
+export function gateUsageOf(
+  usage: MeteredUsage,
+): Pick<
+  GateUsage,
+  "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "cacheWrite1hTokens" | "reasoningTokens" | "serverTools"
+> {
+  return {
+    inputTokens: usage.input,
+    outputTokens: usage.output,
+    cacheReadTokens: usage.cacheRead,
+    cacheWriteTokens: usage.cacheWrite5m,
+    cacheWrite1hTokens: usage.cacheWrite1h,
+    reasoningTokens: usage.reasoning,
+    serverTools: usage.serverTools,
   };
 }
 
@@ -99,8 +115,7 @@ export function settleTargetUsage(admitted: Admitted, options: TargetSettlementO
     admitted.settle({
       model: reported.model,
       target: `runtime/${reported.servedBy}`,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
+      ...gateUsageOf(usage),
       status: 200,
       latencyMs,
     });

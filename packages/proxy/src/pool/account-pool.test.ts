@@ -1,11 +1,12 @@
 import { isStoreUnavailable } from "@conduit-ai/server-core";
+import { emptyUsage } from "@conduit-ai/server-core/pricing";
 import { describe, expect, it } from "vitest";
 import { MemoryPoolStore } from "./store/memory-store.js";
 import { guardedStore } from "./store/store-outage.js";
 import type { Lease, Selection } from "./account-pool.js";
 import { createAccountPool } from "./create-pool.js";
 
-const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheCreationTokens: 0 };
+const usage = { ...emptyUsage(), input: 10, output: 5 };
 
 function leaseOf(selection: Selection): Lease {
   if (selection.kind !== "lease") throw new Error(`expected a lease, got ${selection.kind}`);

@@ -126,10 +126,10 @@ export class RelayTrace {
     this.span.setAttributes({
       "http.response.status_code": status,
       "gen_ai.response.model": usage?.model,
-      "gen_ai.usage.input_tokens": usage?.usage.inputTokens,
-      "gen_ai.usage.output_tokens": usage?.usage.outputTokens,
-      "gen_ai.usage.cache_read.input_tokens": usage?.usage.cacheReadTokens,
-      "gen_ai.usage.cache_creation.input_tokens": usage?.usage.cacheCreationTokens,
+      "gen_ai.usage.input_tokens": usage?.usage.input,
+      "gen_ai.usage.output_tokens": usage?.usage.output,
+      "gen_ai.usage.cache_read.input_tokens": usage?.usage.cacheRead,
+      "gen_ai.usage.cache_creation.input_tokens": usage ? usage.usage.cacheWrite5m + usage.usage.cacheWrite1h : undefined,
       ...(outcome.completed ? {} : { "conduit.proxy.completed": false }),
     });
     if (!outcome.completed) this.span.fail("incomplete_answer");

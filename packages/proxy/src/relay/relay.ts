@@ -149,9 +149,9 @@ export function createRelay(options: RelayOptions): Relay {
       lease.release();
       sent?.end();
       trace?.bodyEnded(response.status, outcome);
+      // A cut stream counts what upstream reported before it: the figures governance charges.
       const usage = outcome.usage;
-      if (outcome.completed && usage)
-        pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
+      if (usage) pool.recordUsage(accountId, usage.model, usage.usage).catch(() => warn("proxy: recording usage failed"));
       request.onAnswered?.(response.status, outcome);
     };
     const length = Number(response.headers["content-length"]);

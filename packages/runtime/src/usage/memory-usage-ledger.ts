@@ -1,4 +1,4 @@
-import type { ModelPrice, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
+import type { ModelPrice, TokenUsage, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
 import { type PriceOverride, PriceTable } from "./price-table.js";
 import {
   COARSE_BUCKET_MS,
@@ -55,6 +55,10 @@ export class MemoryUsageLedger implements UsageLedger {
 
   priceOf(provider: string, model: string): ModelPrice | undefined {
     return this.prices.priceOf(provider, model);
+  }
+
+  costOf(provider: string, model: string, usage: TokenUsage): number | null {
+    return this.prices.costOf(provider, model, usage);
   }
 
   async record(record: UsageLedgerRecord): Promise<void> {

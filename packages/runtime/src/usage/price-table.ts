@@ -1,4 +1,5 @@
-import { DEFAULT_PRICES, type ModelPrice, type TokenPrice, mergePrices, priceOf } from "@conduit-ai/server-core";
+import { DEFAULT_PRICES, type ModelPrice, type TokenPrice, type TokenUsage, mergePrices, priceOf } from "@conduit-ai/server-core";
+import { PICO_USD_PER_USD, costPicoUsd, usageFromTokenUsage, withVendorMultipliers } from "@conduit-ai/server-core/pricing";
 
 /**
  * The server's one price table (server-core's `DEFAULT_PRICES`), in the runtime's
@@ -20,7 +21,7 @@ export type PriceOverride = TokenPrice | ModelPrice;
  *
  * @example
  * const prices = new PriceTable({ "openai/llama3": { input: 0, output: 0 } });
- * prices.costOf("openai", "gpt-4o-mini", 1_000_000, 0); // 0.15
+ * prices.costOf("openai", "gpt-4o-mini", { inputTokens: 1_000_000, outputTokens: 0 }); // 0.15
  */
 export class PriceTable {
   readonly #byModelPrefix: Readonly<Record<string, TokenPrice>>;
@@ -29,7 +30,7 @@ export class PriceTable {
   constructor(overrides: Record<string, PriceOverride> = {}) {
     const byModel: Record<string, TokenPrice> = {};
     for (const [key, price] of Object.entries(overrides)) {
-      if (key.includes("/")) this.#byProviderModel.set(key, toTokenPrice(price));
+      if (key.includes("/")) this.#byProviderModel.set(key, withVendorMultipliers(key, toTokenPrice(price)));
       else byModel[key] = toTokenPrice(price);
     }
     this.#byModelPrefix = mergePrices(byModel);
@@ -41,11 +42,20 @@ export class PriceTable {
     return price && toModelPrice(price);
   }
 
-  /** USD for a call, or null when the model has no price. */
-  costOf(provider: string, model: string, inputTokens: number, outputTokens: number): number | null {
-    const price = this.priceOf(provider, model);
+  /** The whole row of a model (cache, reasoning, tier and per-use prices), as the price function takes it. */
+  tokenPriceOf(provider: string, model: string): TokenPrice | undefined {
+    if (provider === "local") return { input: 0, output: 0 };
+    return this.#byProviderModel.get(`${provider}/${model}`) ?? priceOf(this.#byModelPrefix, model);
+  }
+
+  /**
+   * USD for a call by server-core's one price function (cache reads and writes, reasoning, tiers
+   * priced as everywhere else), or null when the model has no price.
+   */
+  costOf(provider: string, model: string, usage: Pick<TokenUsage, "inputTokens" | "outputTokens"> & Partial<TokenUsage>): number | null {
+    const price = this.tokenPriceOf(provider, model);
     if (price === undefined) return null;
-    return (inputTokens * price.inputPerMillionUsd + outputTokens * price.outputPerMillionUsd) / 1_000_000;
+    return costPicoUsd(price, usageFromTokenUsage({ totalTokens: 0, ...usage })) / PICO_USD_PER_USD;
   }
 }
 

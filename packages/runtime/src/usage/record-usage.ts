@@ -16,9 +16,12 @@ export function recordUsage(
   if (ledger === undefined) return Promise.resolve();
   const inputTokens = call.usage?.inputTokens ?? 0;
   const outputTokens = call.usage?.outputTokens ?? 0;
-  const price = ledger.priceOf(call.provider, call.model);
-  const costUsd =
-    price === undefined ? null : (inputTokens * price.inputPerMillionUsd + outputTokens * price.outputPerMillionUsd) / 1_000_000;
+  const costUsd = costOfCall(
+    ledger,
+    call.provider,
+    call.model,
+    call.usage ?? { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+  );
   const written = ledger
     .record({
       provider: call.provider,
@@ -38,4 +41,13 @@ export function recordUsage(
     timer.unref();
   });
   return Promise.race([written, waited]).finally(() => clearTimeout(timer));
+}
+
+/** The ledger's own price function when it has one (the built-in ledgers: server-core's), else input and output at its prices. */
+function costOfCall(ledger: UsageLedger, provider: string, model: string, usage: TokenUsage): number | null {
+  if (ledger.costOf) return ledger.costOf(provider, model, usage);
+  const price = ledger.priceOf(provider, model);
+  return price === undefined
+    ? null
+    : (usage.inputTokens * price.inputPerMillionUsd + usage.outputTokens * price.outputPerMillionUsd) / 1_000_000;
 }

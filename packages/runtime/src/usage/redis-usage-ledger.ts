@@ -1,6 +1,7 @@
 import {
   type Logger,
   type ModelPrice,
+  type TokenUsage,
   type UsageLedgerRecord,
   type UsageQuery,
   type UsageReport,
@@ -87,6 +88,10 @@ export class RedisUsageLedger implements UsageLedger {
 
   priceOf(provider: string, model: string): ModelPrice | undefined {
     return this.prices.priceOf(provider, model);
+  }
+
+  costOf(provider: string, model: string, usage: TokenUsage): number | null {
+    return this.prices.costOf(provider, model, usage);
   }
 
   #key(granularityMs: number, start: number): string {

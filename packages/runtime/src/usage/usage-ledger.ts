@@ -1,4 +1,4 @@
-import type { ModelPrice, UsageLedgerReader, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
+import type { ModelPrice, TokenUsage, UsageLedgerReader, UsageLedgerRecord, UsageQuery, UsageReport } from "@conduit-ai/server-core";
 
 /** A ledger the runtime writes to after every call and the `/api/ai` analysis reads. */
 export interface UsageLedger extends UsageLedgerReader {
@@ -6,5 +6,7 @@ export interface UsageLedger extends UsageLedgerReader {
   record(record: UsageLedgerRecord): Promise<void>;
   query(query: UsageQuery): Promise<UsageReport>;
   priceOf(provider: string, model: string): ModelPrice | undefined;
+  /** USD for a call by the server's one price function (cache, reasoning and tier prices), null when unpriced; without it only input and output are priced. */
+  costOf?(provider: string, model: string, usage: TokenUsage): number | null;
   close?(): Promise<void>;
 }

@@ -47,10 +47,19 @@ export interface GateUsage {
   model: string;
   /** What served it: `anthropic/<model>`, `<provider>/<model>`, `codex/<model>`. */
   target?: string;
+  /** Input tokens at the full input price (cache reads and writes apart), as `MeteredUsage.input`. */
   inputTokens: number;
+  /** Every output token, reasoning included. */
   outputTokens: number;
   cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache for 5 minutes (or for a TTL the vendor did not name). */
   cacheWriteTokens?: number;
+  /** Input tokens written to the prompt cache for 1 hour (Anthropic bills them at 2× input). */
+  cacheWrite1hTokens?: number;
+  /** Of `outputTokens`, those spent reasoning (priced at the row's `reasoning`). */
+  reasoningTokens?: number;
+  /** Uses of tools the vendor runs and bills per use. */
+  serverTools?: { webSearch?: number };
   /** The HTTP status the client got (a stream that failed mid-way: the status it started with). */
   status: number;
   latencyMs: number;

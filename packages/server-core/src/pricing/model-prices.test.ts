@@ -17,7 +17,7 @@ describe("the price table", () => {
   it("prices the current models of every provider type, routed as <provider>/<model>", () => {
     expect(priceOf(DEFAULT_PRICES, "gemini/gemini-2.5-flash")).toMatchObject({ input: 0.3, output: 2.5, cacheRead: 0.03 });
     expect(priceOf(DEFAULT_PRICES, "vertex/claude-sonnet-4-5@20250929")).toMatchObject({ input: 3, output: 15 });
-    expect(priceOf(DEFAULT_PRICES, "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0")).toMatchObject({ input: 3, cacheWrite: 3.75 });
+    expect(priceOf(DEFAULT_PRICES, "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0")).toMatchObject({ input: 3, cacheWrite5m: 3.75 });
     expect(priceOf(DEFAULT_PRICES, "bedrock/amazon.nova-pro-v1:0")).toMatchObject({ input: 0.8, output: 3.2 });
     expect(priceOf(DEFAULT_PRICES, "mistral/mistral-large-latest")).toMatchObject({ input: 2, output: 6 });
     expect(priceOf(DEFAULT_PRICES, "cohere/command-a-03-2025")).toMatchObject({ input: 2.5, output: 10 });

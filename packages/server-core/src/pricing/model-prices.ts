@@ -1,50 +1,18 @@
 /**
  * One price table for the whole server: the proxy's account pool, the runtime's usage ledger and
- * governance's budgets all read it, so a dollar means the same everywhere. Prices are USD per
- * million tokens, keyed by model id prefix (the longest matching prefix wins).
+ * governance's budgets all read it, and `costPicoUsd` (./usage-cost.ts) prices every call with
+ * it, so a dollar means the same everywhere. Prices are USD per million tokens, keyed by model id
+ * prefix (the longest matching prefix wins).
  */
+import type { PriceTable, TokenPrice } from "./token-price.js";
+import { ANTHROPIC_PRICES, OPENAI_PRICES } from "./vendor-prices.js";
 
-/** USD per million tokens of one model family; cache prices default to the input price. */
-export interface TokenPrice {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-}
-
-/** Prices by model id prefix. */
-export type PriceTable = Readonly<Record<string, TokenPrice>>;
-
-/** Token counts of one response, as priced. */
-export interface PricedUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheCreationTokens: number;
-}
+export type { PriceTable, PriceTier, TokenPrice } from "./token-price.js";
 
 /** Dollars per million tokens for current models, by id prefix. They drift: override with the `prices` config key. */
 export const DEFAULT_PRICES: PriceTable = {
-  "claude-opus-4-5": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  "claude-opus-4": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  "claude-3-opus": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  "claude-sonnet-4": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-3-7-sonnet": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-3-5-sonnet": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  "claude-3-5-haiku": { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
-  "claude-3-haiku": { input: 0.25, output: 1.25, cacheRead: 0.03, cacheWrite: 0.3 },
-  "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125 },
-  "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025 },
-  "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005 },
-  "gpt-4.1": { input: 2, output: 8, cacheRead: 0.5 },
-  "gpt-4.1-mini": { input: 0.4, output: 1.6, cacheRead: 0.1 },
-  "gpt-4.1-nano": { input: 0.1, output: 0.4, cacheRead: 0.025 },
-  "gpt-4o": { input: 2.5, output: 10, cacheRead: 1.25 },
-  "gpt-4o-mini": { input: 0.15, output: 0.6, cacheRead: 0.075 },
-  "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },
-  "text-embedding-3-small": { input: 0.02, output: 0 },
-  "text-embedding-3-large": { input: 0.13, output: 0 },
+  ...ANTHROPIC_PRICES,
+  ...OPENAI_PRICES,
   // Gemini API: https://ai.google.dev/gemini-api/docs/pricing (standard tier, prompts ≤ 200k tokens; read 2025-10 —
   // this workplace has no web access, re-check before relying on them). Vertex AI lists the same for Gemini models.
   "gemini-2.5-pro": { input: 1.25, output: 10, cacheRead: 0.125 },
@@ -56,9 +24,9 @@ export const DEFAULT_PRICES: PriceTable = {
   "text-embedding-005": { input: 0.025, output: 0 },
   // Amazon Bedrock on-demand, us-east-1: https://aws.amazon.com/bedrock/pricing/ (read 2025-10). Cross-region
   // inference profiles (`us.…`, `eu.…`, `global.…`) have ids of their own: price them with the `prices` key.
-  "anthropic.claude-sonnet-4": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "anthropic.claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  "anthropic.claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  "anthropic.claude-sonnet-4": { input: 3, output: 15, cacheRead: 0.3, cacheWrite5m: 3.75 },
+  "anthropic.claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite5m: 1.25 },
+  "anthropic.claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite5m: 18.75 },
   "amazon.nova-pro": { input: 0.8, output: 3.2, cacheRead: 0.2 },
   "amazon.nova-lite": { input: 0.06, output: 0.24, cacheRead: 0.015 },
   "amazon.nova-micro": { input: 0.035, output: 0.14, cacheRead: 0.00875 },
@@ -112,26 +80,59 @@ export const DEFAULT_PRICES: PriceTable = {
  */
 export const MAX_TOKEN_PRICE = 10_000;
 
-/** Whether a price is one the server can count: every field finite, ≥ 0 and ≤ `MAX_TOKEN_PRICE`. */
+/** Every figure of a row a budget counts: token prices, tier prices and per-use prices. */
+function figuresOf(price: TokenPrice): unknown[] {
+  const tokens = [price.input, price.output, price.cacheRead, price.cacheWrite5m, price.cacheWrite1h, price.cacheWrite, price.reasoning];
+  const tiers = (price.tiers ?? []).flatMap((tier) => [tier.input, tier.output, tier.cacheRead, tier.cacheWrite5m, tier.cacheWrite1h]);
+  return [...tokens, ...tiers, price.perCall?.webSearch].filter((value) => value !== undefined);
+}
+
+/**
+ * Whether a price is one the server can count: every figure (tiers and per-use prices included)
+ * finite, ≥ 0 and ≤ `MAX_TOKEN_PRICE`; a `batch` factor from 0 to 1.
+ */
 export function isCountablePrice(price: TokenPrice): boolean {
-  return [price.input, price.output, price.cacheRead ?? 0, price.cacheWrite ?? 0].every(
-    (value) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TOKEN_PRICE,
+  const batch = price.batch ?? 1;
+  return (
+    figuresOf(price).every((value) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TOKEN_PRICE) &&
+    typeof batch === "number" &&
+    batch >= 0 &&
+    batch <= 1
   );
 }
 
 /**
- * The configured prices over the defaults; later tables win (e.g. `proxy.prices`, then `prices`).
- * A price outside `[0, MAX_TOKEN_PRICE]` throws a `RangeError` naming the model (the config
- * schemas refuse it first, with the field's path).
+ * A row with the vendor's cache multipliers filled in where it names none: a configured
+ * `{ "claude-x": { input: 3, output: 15 } }` reads at 0.3, writes at 3.75 (5 minutes) and 6
+ * (1 hour), as Anthropic bills it. The earlier `cacheWrite` key is read as `cacheWrite5m`.
+ */
+export function withVendorMultipliers(model: string, price: TokenPrice): TokenPrice {
+  const { cacheWrite, ...row } = price;
+  if (row.cacheWrite5m === undefined && cacheWrite !== undefined) row.cacheWrite5m = cacheWrite;
+  if (vendorFamilyOf(model) !== "anthropic" && !model.includes("claude")) return row;
+  const usd = (value: number) => Math.round(value * 1e6) / 1e6;
+  row.cacheRead ??= usd(row.input * 0.1);
+  row.cacheWrite5m ??= usd(row.input * 1.25);
+  row.cacheWrite1h ??= usd(row.input * 2);
+  return row;
+}
+
+/**
+ * The configured prices over the defaults; later tables win (e.g. `proxy.prices`, then `prices`),
+ * each row completed by `withVendorMultipliers`. A price outside `[0, MAX_TOKEN_PRICE]` throws a
+ * `RangeError` naming the model (the config schemas refuse it first, with the field's path).
  *
  * @example
  * const table = mergePrices({ "llama3": { input: 0, output: 0 } });
  */
 export function mergePrices(...configured: Array<Record<string, TokenPrice> | undefined>): PriceTable {
+  const merged: Record<string, TokenPrice> = { ...DEFAULT_PRICES };
   for (const table of configured)
-    for (const [model, price] of Object.entries(table ?? {}))
+    for (const [model, price] of Object.entries(table ?? {})) {
       if (!isCountablePrice(price)) throw new RangeError(`prices.${model}: every price is a number from 0 to ${MAX_TOKEN_PRICE}`);
-  return Object.assign({}, DEFAULT_PRICES, ...configured.filter(Boolean));
+      merged[model] = withVendorMultipliers(model, price);
+    }
+  return merged;
 }
 
 /**
@@ -191,23 +192,4 @@ export function mostExpensivePrice(table: PriceTable, family?: string): TokenPri
     if (!best || price.output > best.output || (price.output === best.output && price.input > best.input)) best = price;
   }
   return best;
-}
-
-/**
- * Dollars for one response; an unpriced model costs 0 here (the usage ledger reports it as such).
- * Governance does not use this for budgets: it refuses or estimates unpriced models.
- *
- * @example
- * costOf(DEFAULT_PRICES, "claude-sonnet-4", { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheCreationTokens: 0 }); // 0.0045
- */
-export function costOf(table: PriceTable, model: string, usage: PricedUsage): number {
-  const price = priceOf(table, model);
-  if (!price) return 0;
-  const perToken = 1 / 1_000_000;
-  return (
-    usage.inputTokens * price.input * perToken +
-    usage.outputTokens * price.output * perToken +
-    usage.cacheReadTokens * (price.cacheRead ?? price.input) * perToken +
-    usage.cacheCreationTokens * (price.cacheWrite ?? price.input) * perToken
-  );
 }

@@ -48,11 +48,15 @@ export const claudeAnswer: AnswerModel = (request) => {
 };
 
 function usageOf(turn: ModelTurn) {
+  const oneHour = turn.usage?.cacheWrite1h;
   return {
     input_tokens: turn.usage?.input ?? 12,
     output_tokens: turn.usage?.output ?? 5,
-    cache_creation_input_tokens: turn.usage?.cacheWrite ?? 0,
+    cache_creation_input_tokens: (turn.usage?.cacheWrite ?? 0) + (oneHour ?? 0),
     cache_read_input_tokens: turn.usage?.cacheRead ?? 0,
+    ...(oneHour !== undefined
+      ? { cache_creation: { ephemeral_5m_input_tokens: turn.usage?.cacheWrite ?? 0, ephemeral_1h_input_tokens: oneHour } }
+      : {}),
   };
 }
 

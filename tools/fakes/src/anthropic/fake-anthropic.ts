@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { type FakeScenario, type FakeServer, type RecordedRequest, sendJson, sleep, startFakeServer, writeFrames } from "../fake-server.js";
 import type { AnswerModel, ModelTurn } from "../model-turn.js";
+import type { FakePromptCache } from "./prompt-cache.js";
 import { claudeAnswer, errorBody, eventFrame, type MessagesEvent, messageBody, rateLimitHeaders, streamEvents } from "./anthropic-wire.js";
 
 /**
@@ -48,6 +49,8 @@ export interface FakeAnthropic extends FakeServer {
   eventGapMs: number;
   /** Delay before a generated answer starts (ms): a slow model. */
   responseDelayMs: number;
+  /** Anthropic's prompt-cache semantics for generated answers (`cache_control` breakpoints, 5m/1h TTLs); off by default. */
+  promptCache?: FakePromptCache;
   /** Extra text deltas per streamed answer (64 characters each), for throughput runs. */
   extraDeltas: number;
   countTokens(request: RecordedRequest): number;
@@ -128,7 +131,11 @@ async function answerMessages(request: RecordedRequest, response: ServerResponse
     return record(200, await stream(response, streamEvents({}, model).slice(0, 1), fake, fake.scenario));
   }
   if (fake.responseDelayMs > 0) await sleep(fake.responseDelayMs);
-  const generated = fake.answer(request, fake.scenario);
+  const answered = fake.answer(request, fake.scenario);
+  // With a prompt cache, the input is split as Anthropic's cache would split it.
+  const generated: ModelTurn = fake.promptCache
+    ? { ...answered, usage: { output: answered.usage?.output ?? 5, ...fake.promptCache.usageOf(request.body as Record<string, unknown>) } }
+    : answered;
   if (request.body.stream !== true) return json(200, messageBody(generated, model), rateLimitHeaders());
   // Extra deltas lengthen streams only (the bench's long SSE streams); a JSON answer stays short.
   const turn: ModelTurn = generated.text ? { ...generated, text: [...generated.text, ...Array(fake.extraDeltas).fill(FILLER)] } : generated;

@@ -14,7 +14,13 @@ interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /** The share of input tokens the prompt cache served. */
+  cacheHitRatio?: number;
+  /** Dollars the cache reads saved against the full input price. */
+  savedUsd?: number;
 }
+
+const formatRatio = (ratio: number | undefined) => `${((ratio ?? 0) * 100).toFixed(1)} %`;
 
 const DAY_MS = 86_400_000;
 
@@ -40,6 +46,9 @@ export function UsagePage() {
   const dayX = utcDays(days + 1);
   const dayRows = dayX.map((seconds) => byDay.get(new Date(seconds * 1000).toISOString().slice(0, 10)));
   const maxCost = Math.max(0, ...(grouped.data ?? []).map((row) => row.costUsd));
+  // The period's savings: what the cache reads did not cost at the full input price.
+  const savedTotal = (grouped.data ?? []).reduce((sum, row) => sum + (row.savedUsd ?? 0), 0);
+  const costTotal = (grouped.data ?? []).reduce((sum, row) => sum + row.costUsd, 0);
 
   return (
     <Panel
@@ -72,6 +81,9 @@ export function UsagePage() {
       }
     >
       <Problem error={daily.error ?? grouped.error} />
+      <p data-testid="usage-savings">
+        Prompt cache saved <strong>{formatUsd(savedTotal)}</strong> over the last {days} days (spent {formatUsd(costTotal)}).
+      </p>
       <Chart
         label="Tokens and cost per day"
         axis="day"
@@ -91,6 +103,8 @@ export function UsagePage() {
             <th scope="col">Input tokens</th>
             <th scope="col">Output tokens</th>
             <th scope="col">Cache read / write</th>
+            <th scope="col">Cache hit ratio</th>
+            <th scope="col">Saved by cache</th>
             <th scope="col">Cost</th>
           </tr>
         </thead>
@@ -104,6 +118,8 @@ export function UsagePage() {
               <td>
                 {formatNumber(row.cacheReadTokens)} / {formatNumber(row.cacheWriteTokens)}
               </td>
+              <td>{formatRatio(row.cacheHitRatio)}</td>
+              <td>{formatUsd(row.savedUsd)}</td>
               <td>
                 <Bar label={`cost of ${row.name ?? row.group}`} value={row.costUsd} max={maxCost} text={formatUsd(row.costUsd)} />
               </td>

@@ -80,10 +80,10 @@ export class MemoryPoolStore implements ImmediatePoolStore {
     const key = `${accountId}${USAGE_KEY_SEPARATOR}${model}`;
     const totals = this.usage.get(key) ?? emptyTotals();
     totals.requests += 1;
-    totals.inputTokens += usage.inputTokens;
-    totals.outputTokens += usage.outputTokens;
-    totals.cacheReadTokens += usage.cacheReadTokens;
-    totals.cacheCreationTokens += usage.cacheCreationTokens;
+    totals.inputTokens += usage.input;
+    totals.outputTokens += usage.output;
+    totals.cacheReadTokens += usage.cacheRead;
+    totals.cacheCreationTokens += usage.cacheWrite5m + usage.cacheWrite1h;
     totals.cost += cost;
     this.usage.set(key, totals);
   }

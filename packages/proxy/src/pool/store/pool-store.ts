@@ -26,8 +26,13 @@ export interface OAuthTokens {
   expiresAt: number;
 }
 
-export interface UsageTotals extends TokenUsage {
+/** An account's figures for one model, as `/accounts` shows them (cache writes of both TTLs in `cacheCreationTokens`). */
+export interface UsageTotals {
   requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
   /** Dollars. */
   cost: number;
 }

@@ -119,10 +119,10 @@ export class RedisPoolStore implements PoolStore {
       `${this.prefix}usage:${name}`,
       `${this.prefix}usage-index`,
       name,
-      usage.inputTokens,
-      usage.outputTokens,
-      usage.cacheReadTokens,
-      usage.cacheCreationTokens,
+      usage.input,
+      usage.output,
+      usage.cacheRead,
+      usage.cacheWrite5m + usage.cacheWrite1h,
       String(cost),
     );
   }

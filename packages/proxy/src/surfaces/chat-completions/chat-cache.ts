@@ -1,12 +1,11 @@
 import { type PriceTable, costOf } from "@conduit-ai/server-core";
+import { usageFromOpenAIChat } from "@conduit-ai/server-core/pricing";
 
 interface ChatUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number } | null;
 }
-
-const count = (value: number | undefined) => (Number.isFinite(value) ? Number(value) : 0);
 
 /** The model and usage a chat answer reported: a completion's `usage`, or a stream's usage chunk (`stream_options.include_usage`). */
 function reported(bytes: Buffer, contentType: string): { model?: string; usage?: ChatUsage } {
@@ -45,13 +44,6 @@ export function chatAnswerSavings(
   return (bytes, contentType) => {
     const answer = reported(bytes, contentType);
     if (!answer.usage) return { model, savedUsd: 0 };
-    const cached = count(answer.usage.prompt_tokens_details?.cached_tokens ?? undefined);
-    const usage = {
-      inputTokens: Math.max(0, count(answer.usage.prompt_tokens) - cached),
-      outputTokens: count(answer.usage.completion_tokens),
-      cacheReadTokens: cached,
-      cacheCreationTokens: 0,
-    };
-    return { model, savedUsd: costOf(prices, model, usage) };
+    return { model, savedUsd: costOf(prices, model, usageFromOpenAIChat(answer.usage)) };
   };
 }

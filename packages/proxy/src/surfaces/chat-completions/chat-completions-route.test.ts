@@ -238,6 +238,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
       completion_tokens: 7,
       total_tokens: 132,
       prompt_tokens_details: { cached_tokens: 100 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
   });
 
@@ -263,6 +264,7 @@ describe("POST /v1/chat/completions for Claude models", () => {
       completion_tokens: 3,
       total_tokens: 17,
       prompt_tokens_details: { cached_tokens: 4 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
     expect(lastSent().stream).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { type MeteredUsage, usageFromTokenUsage } from "@conduit-ai/server-core/pricing";
 import type { GenerateRequest, Runtime } from "@conduit-ai/server-core";
 import { parseMessagesBody } from "../../wire/anthropic-messages/messages-request.js";
 import { runtimeRequestOfChat } from "../../wire/runtime/from-chat.js";
@@ -60,12 +61,11 @@ export function createRuntimeTarget(runtime: Runtime | undefined): Target {
       const { request, stream, answerModel, droppedTools } = runtimeCallOf(call, resolved, servedBy);
       const dropped = droppedTools && droppedTools.length > 0 ? { droppedTools } : {};
       const onUsage = call.onUsage;
-      const report = (usage: { inputTokens: number; outputTokens: number } | undefined) =>
-        onUsage?.({ from: "runtime", servedBy, model: resolved.model, usage });
+      const report = (usage: MeteredUsage | undefined) => onUsage?.({ from: "runtime", servedBy, model: resolved.model, usage });
       const meta = { id: newMessageId(), model: answerModel };
       if (!stream) {
         const result = await runtime.generate(request, call.context());
-        report({ inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
+        report(usageFromTokenUsage(result.usage));
         return { kind: "message", message: messageOfResult(result, meta), servedBy, ...dropped };
       }
       const events = new RuntimeEvents(runtime.stream(request, call.context()), new RuntimeStreamTranslator(meta), report);

@@ -1,14 +1,10 @@
+import type { AnthropicWireUsage } from "@conduit-ai/server-core/pricing";
 // The Messages API's answer: a `message` object, or the stream of events that builds one
 // (https://docs.anthropic.com/en/api/messages-streaming). The proxy's internal answer vocabulary:
 // every target answers in it, every surface encodes from it.
 
 /** Token counts of an answer (`message_start` and `message_delta` carry parts of them). */
-export interface MessagesUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
+export type MessagesUsage = AnthropicWireUsage;
 
 /** A content block of an answer. Upstream's blocks are read as they come: unknown kinds pass unread. */
 export type MessagesContentBlock =

@@ -1,3 +1,4 @@
+import { emptyUsage } from "@conduit-ai/server-core/pricing";
 import { describe, expect, it } from "vitest";
 import type { TokenUsage } from "../../prices.js";
 import { tapUsage } from "./usage-tap.js";
@@ -36,7 +37,7 @@ describe("tapUsage", () => {
       expect(result.bytes.equals(bytes)).toBe(true);
       expect(result.ended).toBe(1);
       expect(result.seen).toEqual([
-        { model: "claude-haiku-4-5", usage: { inputTokens: 10, outputTokens: 42, cacheReadTokens: 4, cacheCreationTokens: 2 } },
+        { model: "claude-haiku-4-5", usage: { ...emptyUsage(), input: 10, output: 42, cacheRead: 4, cacheWrite5m: 2 } },
       ]);
     }
   });
@@ -44,7 +45,7 @@ describe("tapUsage", () => {
   it("reads a JSON message's usage; an error body counts nothing", async () => {
     const json = Buffer.from(JSON.stringify({ type: "message", model: "m", usage: { input_tokens: 3, output_tokens: 5 } }));
     expect((await run([json.subarray(0, 5), json.subarray(5)], "application/json")).seen).toEqual([
-      { model: "m", usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 0, cacheCreationTokens: 0 } },
+      { model: "m", usage: { ...emptyUsage(), input: 3, output: 5 } },
     ]);
     expect((await run([Buffer.from('{"type":"error","error":{}}')], "application/json")).seen).toEqual([]);
   });

@@ -1,28 +1,19 @@
-import type { TokenUsage } from "../../prices.js";
+import { type AnthropicWireUsage, type MeteredUsage, usageFromAnthropic } from "@conduit-ai/server-core/pricing";
 import { MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
 
 /** Largest JSON answer kept aside to read its usage; bigger ones pass through uncounted. */
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
 
-export type UsageListener = (model: string, usage: TokenUsage) => void;
+export type UsageListener = (model: string, usage: MeteredUsage) => void;
 
-interface WireUsage {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
-
-function applyUsage(target: TokenUsage, usage: WireUsage | undefined): void {
+/**
+ * Folds a later report into the usage read so far: a stream's `message_delta` repeats the counts
+ * cumulatively and may leave fields out (or null) that `message_start` gave.
+ */
+function applyUsage(target: AnthropicWireUsage, usage: AnthropicWireUsage | undefined): void {
   if (!usage) return;
-  if (typeof usage.input_tokens === "number") target.inputTokens = usage.input_tokens;
-  if (typeof usage.output_tokens === "number") target.outputTokens = usage.output_tokens;
-  if (typeof usage.cache_read_input_tokens === "number") target.cacheReadTokens = usage.cache_read_input_tokens;
-  if (typeof usage.cache_creation_input_tokens === "number") target.cacheCreationTokens = usage.cache_creation_input_tokens;
-}
-
-function zeroUsage(): TokenUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
+  for (const [field, value] of Object.entries(usage))
+    if (value !== null && value !== undefined) (target as Record<string, unknown>)[field] = value;
 }
 
 /** The Messages API's usage reader for an answer of `contentType` (SSE or JSON). */
@@ -54,11 +45,9 @@ export function tapUsage(
 /** The usage of a whole JSON message; undefined for anything else (errors included). */
 export function jsonUsage(bytes: Buffer): ScannedUsage | undefined {
   try {
-    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: WireUsage };
+    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: AnthropicWireUsage };
     if (message.type !== "message" || !message.usage) return undefined;
-    const usage = zeroUsage();
-    applyUsage(usage, message.usage);
-    return { model: String(message.model ?? "unknown"), usage };
+    return { model: String(message.model ?? "unknown"), usage: usageFromAnthropic(message.usage) };
   } catch {
     return undefined;
   }
@@ -81,7 +70,7 @@ class JsonUsage implements UsageScanner {
 /** Reads only the events that mention usage (`message_start`, `message_delta`). */
 class EventStreamUsage implements UsageScanner {
   private model: string | undefined;
-  private readonly usage = zeroUsage();
+  private readonly usage: AnthropicWireUsage = {};
   private readonly lines = new MarkedEventLines('"usage"', (data) => this.readEvent(data));
 
   push(chunk: Uint8Array): void {
@@ -90,7 +79,11 @@ class EventStreamUsage implements UsageScanner {
 
   private readEvent(data: string): void {
     try {
-      const event = JSON.parse(data) as { type?: string; message?: { model?: string; usage?: WireUsage }; usage?: WireUsage };
+      const event = JSON.parse(data) as {
+        type?: string;
+        message?: { model?: string; usage?: AnthropicWireUsage };
+        usage?: AnthropicWireUsage;
+      };
       if (event.type === "message_start") {
         this.model = String(event.message?.model ?? "unknown");
         applyUsage(this.usage, event.message?.usage);
@@ -104,6 +97,6 @@ class EventStreamUsage implements UsageScanner {
 
   finish(): ScannedUsage | undefined {
     this.lines.flush();
-    return this.model === undefined ? undefined : { model: this.model, usage: { ...this.usage } };
+    return this.model === undefined ? undefined : { model: this.model, usage: usageFromAnthropic(this.usage) };
   }
 }

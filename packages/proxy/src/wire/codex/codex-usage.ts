@@ -1,16 +1,17 @@
+import { type OpenAIResponsesWireUsage, usageFromOpenAIResponses } from "@conduit-ai/server-core/pricing";
 import { MarkedEventLines, type ScannedUsage, type UsageScanner } from "../../relay/body-tap.js";
 
 interface CompletedEvent {
   type?: string;
   response?: {
     model?: string;
-    usage?: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } };
+    usage?: OpenAIResponsesWireUsage;
   };
 }
 
 /**
- * Reads the codex stream's `response.completed` event for its usage (cached input tokens
- * reported apart, as the Responses API counts them inside `input_tokens`).
+ * Reads the codex stream's `response.completed` event for its usage: cached input tokens taken
+ * out of `input_tokens` (the Responses API counts them inside), reasoning tokens kept.
  */
 export class CodexUsageScanner implements UsageScanner {
   private result: ScannedUsage | undefined;
@@ -25,16 +26,7 @@ export class CodexUsageScanner implements UsageScanner {
       const event = JSON.parse(data) as CompletedEvent;
       const usage = event.response?.usage;
       if (event.type !== "response.completed" || !usage) return;
-      const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-      this.result = {
-        model: event.response?.model ?? "unknown",
-        usage: {
-          inputTokens: (usage.input_tokens ?? 0) - cached,
-          outputTokens: usage.output_tokens ?? 0,
-          cacheReadTokens: cached,
-          cacheCreationTokens: 0,
-        },
-      };
+      this.result = { model: event.response?.model ?? "unknown", usage: usageFromOpenAIResponses(usage) };
     } catch {
       // A malformed event is the client's to see; usage is best effort.
     }

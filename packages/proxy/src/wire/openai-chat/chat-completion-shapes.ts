@@ -1,16 +1,14 @@
+import { type AnthropicWireUsage, openAIChatUsageOf, usageFromAnthropic } from "@conduit-ai/server-core/pricing";
+
 /** Token counts of a Messages API answer (`message_start` and `message_delta` carry parts of them). */
-export interface VendorUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
+export type VendorUsage = AnthropicWireUsage;
 
 export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
   prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -36,15 +34,7 @@ export function finishReasonOf(stopReason: string | null | undefined): FinishRea
   }
 }
 
-/** OpenAI counts cached prompt tokens inside `prompt_tokens`; the Messages API counts them apart. */
+/** OpenAI counts cached prompt tokens (and writes) inside `prompt_tokens`; the Messages API counts them apart. */
 export function chatUsageOf(usage: VendorUsage): ChatUsage {
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + (usage.cache_creation_input_tokens ?? 0);
-  const completionTokens = usage.output_tokens ?? 0;
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cacheRead },
-  };
+  return openAIChatUsageOf(usageFromAnthropic(usage));
 }

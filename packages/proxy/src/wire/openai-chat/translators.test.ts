@@ -99,6 +99,7 @@ describe("fromMessagesResponse", () => {
       completion_tokens: 2,
       total_tokens: 6,
       prompt_tokens_details: { cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
   });
 });
@@ -127,7 +128,13 @@ describe("ChunkTranslator", () => {
     expect(out[1]).toMatchObject({
       chunk: {
         choices: [],
-        usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14, prompt_tokens_details: { cached_tokens: 2 } },
+        usage: {
+          prompt_tokens: 5,
+          completion_tokens: 9,
+          total_tokens: 14,
+          prompt_tokens_details: { cached_tokens: 2 },
+          completion_tokens_details: { reasoning_tokens: 0 },
+        },
       },
     });
     expect(translator.translate("message_stop", {})).toEqual([]);

@@ -1,3 +1,4 @@
+import { openAIResponsesUsageOf, usageFromAnthropic } from "@conduit-ai/server-core/pricing";
 import { randomUUID } from "node:crypto";
 import type { VendorUsage } from "../openai-chat/chat-completion-shapes.js";
 import type { ResponsesRequest } from "./responses-request-schema.js";
@@ -68,16 +69,7 @@ export function newId(prefix: "resp" | "msg" | "fc" | "ctc" | "rs" | "ws"): stri
 
 /** Messages API usage as the Responses API counts it: cached tokens inside the input count. */
 export function responsesUsageOf(usage: VendorUsage): ResponsesUsage {
-  const cached = usage.cache_read_input_tokens ?? 0;
-  const input = (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0);
-  const output = usage.output_tokens ?? 0;
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: cached },
-    output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: input + output,
-  };
+  return openAIResponsesUsageOf(usageFromAnthropic(usage));
 }
 
 /** The Response envelope for a request, before any output (`status: in_progress`). */

@@ -32,7 +32,13 @@ describe("a runtime answer as the Messages API's", () => {
       ],
       stop_reason: "tool_use",
       stop_sequence: null,
-      usage: { input_tokens: 3, output_tokens: 4 },
+      usage: {
+        input_tokens: 3,
+        output_tokens: 4,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      },
     });
   });
 
@@ -73,10 +79,16 @@ describe("a runtime answer as the Messages API's", () => {
     expect(events[8]).toEqual({
       type: "message_delta",
       delta: { stop_reason: "tool_use", stop_sequence: null },
-      usage: { input_tokens: 3, output_tokens: 4 },
+      usage: {
+        input_tokens: 3,
+        output_tokens: 4,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      },
     });
     expect(translator.finished).toBe(true);
-    expect(translator.usage).toEqual({ inputTokens: 3, outputTokens: 4 });
+    expect(translator.usage).toMatchObject({ input: 3, output: 4, cacheRead: 0 });
   });
 
   it("ends a failed, cut or throwing stream with an error event, and no usage", () => {

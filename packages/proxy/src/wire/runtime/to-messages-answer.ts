@@ -1,16 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { DataStreamEvent, GenerateResult, ToolCallRecord } from "@conduit-ai/server-core";
+import type { DataStreamEvent, GenerateResult, TokenUsage, ToolCallRecord } from "@conduit-ai/server-core";
+import { type MeteredUsage, anthropicUsageOf, usageFromTokenUsage } from "@conduit-ai/server-core/pricing";
 import type { MessageObject, MessagesStreamEvent } from "../anthropic-messages/messages-answer.js";
 
 // The answer half of a call a runtime provider serves: its result or its stream turned into the
 // Messages API's answer once, whatever surface the client called (the request half is the
 // from-*.ts converters beside this file).
 
-/** Tokens a runtime call reported. */
-export interface RuntimeUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+/** Tokens a runtime call reported, in the one usage shape. */
+export type RuntimeUsage = MeteredUsage;
 
 /**
  * The runtime's finish reason as a Messages `stop_reason`; a provider's content filter is the
@@ -45,7 +43,7 @@ export function messageOfResult(result: GenerateResult, meta: { id: string; mode
     content: [...(result.content === "" ? [] : [{ type: "text" as const, text: result.content }]), ...result.toolCalls.map(toolUseOf)],
     stop_reason: stopReasonOf(result.finishReason),
     stop_sequence: null,
-    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+    usage: anthropicUsageOf(usageFromTokenUsage(result.usage)),
   };
 }
 
@@ -87,7 +85,7 @@ export class RuntimeStreamTranslator {
   }
 
   translate(event: DataStreamEvent): MessagesStreamEvent[] {
-    const data = event.data as { delta?: string; reason?: string; usage?: RuntimeUsage; message?: string };
+    const data = event.data as { delta?: string; reason?: string; usage?: TokenUsage; message?: string };
     switch (event.type) {
       case "text-delta": {
         if (!data.delta) return [];
@@ -116,8 +114,8 @@ export class RuntimeStreamTranslator {
         return [providerError(data.message ?? "The provider failed")];
       case "finish": {
         this.finished = true;
-        if (data.usage) this.usage = { inputTokens: data.usage.inputTokens, outputTokens: data.usage.outputTokens };
-        const usage = { input_tokens: data.usage?.inputTokens ?? 0, output_tokens: data.usage?.outputTokens ?? 0 };
+        if (data.usage) this.usage = usageFromTokenUsage(data.usage);
+        const usage = anthropicUsageOf(this.usage ?? usageFromTokenUsage(undefined));
         return [
           ...this.closeText(),
           { type: "message_delta", delta: { stop_reason: stopReasonOf(data.reason), stop_sequence: null }, usage },
