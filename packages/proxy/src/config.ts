@@ -1,6 +1,21 @@
 import { ConfigurationError, MAX_TOKEN_PRICE, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { z } from "zod";
-import { modelRouteSchema } from "./routing/model-table.js";
+
+/**
+ * One public model name of the `models` table: a target, or a target with ordered fallbacks.
+ * A target is `anthropic/<model>` (through the pool), `<provider>/<model>` of the runtime, or a
+ * bare provider name (that provider's default model).
+ */
+export const modelRouteSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      target: z.string().min(1),
+      /** Tried in order when the target answers 429 or 5xx, or every pool account is cooling. */
+      fallbacks: z.array(z.string().min(1)).default([]),
+    })
+    .strict(),
+]);
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
 export const vendorSchema = z.enum(["anthropic", "codex"]);

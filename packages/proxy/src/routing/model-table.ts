@@ -1,20 +1,7 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { modelRouteSchema } from "../config.js";
 
-/**
- * One public model name of the `models` table: a target, or a target with ordered fallbacks.
- * A target is `anthropic/<model>` (through the pool), `<provider>/<model>` of the runtime, or a
- * bare provider name (that provider's default model).
- */
-export const modelRouteSchema = z.union([
-  z.string().min(1),
-  z
-    .object({
-      target: z.string().min(1),
-      /** Tried in order when the target answers 429 or 5xx, or every pool account is cooling. */
-      fallbacks: z.array(z.string().min(1)).default([]),
-    })
-    .strict(),
-]);
+// The route schema is part of the proxy's config (below routing in the floor plan).
 export type ModelRouteInput = z.input<typeof modelRouteSchema>;
 export type ModelRoute = z.output<typeof modelRouteSchema>;
 
