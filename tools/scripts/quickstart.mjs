@@ -77,19 +77,22 @@ switch (target) {
     if (passThrough.some((arg) => /^(-p|--projects|--exclude)(=|$)/.test(arg)))
       run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
     else {
-      // nx starts the packages others depend on first, so the longest suite, conformance (which
-      // nothing depends on), would start last: it runs beside nx's run of all the others instead.
+      // nx starts the packages others depend on first, so the two longest suites, conformance and
+      // the CLI (which little or nothing depends on), would start last: they run beside nx's run of
+      // all the others instead, each with a few vitest workers of its own (their vitest.config.ts).
+      const beside = ["@conduit-ai/conformance", "@conduit-ai/cli"];
       const codes = await Promise.all([
-        runPrefixed("@conduit-ai/conformance: ", pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/conformance", "test"]),
+        ...beside.map((project) => runPrefixed(`${project}: `, pnpm[0], [...pnpm.slice(1), "--filter", project, "test"])),
         new Promise((resolve) =>
-          spawn(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--exclude=@conduit-ai/conformance", "--outputStyle=stream", "--skip-nx-cache", ...passThrough], {
-            cwd: root,
-            stdio: "inherit",
-          }).on("close", (code) => resolve(code ?? 1)),
+          spawn(
+            pnpm[0],
+            [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", `--exclude=${beside.join(",")}`, "--outputStyle=stream", "--skip-nx-cache", ...passThrough],
+            { cwd: root, stdio: "inherit" },
+          ).on("close", (code) => resolve(code ?? 1)),
         ),
       ]);
       if (codes.some((code) => code !== 0)) {
-        console.error(`tests failed (conformance exited ${codes[0]}, the other packages ${codes[1]})`);
+        console.error(`tests failed (exit codes: ${[...beside, "nx run-many (the others)"].map((name, index) => `${name} ${codes[index]}`).join(", ")})`);
         process.exit(1);
       }
     }
