@@ -79,7 +79,7 @@ switch (target) {
     else {
       // nx starts the packages others depend on first, so the two longest suites, conformance and
       // the CLI (which little or nothing depends on), would start last: they run beside nx's run of
-      // all the others instead, each with a few vitest workers of its own (their vitest.config.ts).
+      // all the others instead (conformance with three vitest workers, see its vitest.config.ts).
       const beside = ["@conduit-ai/conformance", "@conduit-ai/cli"];
       const codes = await Promise.all([
         ...beside.map((project) => runPrefixed(`${project}: `, pnpm[0], [...pnpm.slice(1), "--filter", project, "test"])),
