@@ -101,7 +101,7 @@ try {
   const tarballs = await phase("pnpm pack every package, three at a time", async () => {
     const byName = {};
     await inPool(packages, 3, async ({ directory, manifest }) => {
-      const { stdout } = await runPnpm(["pack", "--ignore-scripts", "--pack-destination", tarballDirectory], join(repository, directory));
+      const { stdout } = await runPnpm(["pack", "--config.ignore-scripts=true", "--pack-destination", tarballDirectory], join(repository, directory));
       const tarball = stdout.trim().split("\n").at(-1).trim();
       if (!existsSync(tarball)) throw new Error(`pnpm pack of ${manifest.name} printed no tarball path:\n${stdout}`);
       byName[manifest.name] = tarball;
