@@ -12,9 +12,17 @@ import { build } from "esbuild";
 
 const INLINED = new Set(["bytes", "proxy-addr"]);
 /** One per `exports` subpath of package.json. */
-const ENTRY_POINTS = ["index", "middleware/index", "metrics/index", "openapi/index", "node/index", "web/index", "pricing/index", "testing/index"].map(
-  (entry) => `src/${entry}.ts`,
-);
+const ENTRY_POINTS = [
+  "index",
+  "middleware/index",
+  "internal/index",
+  "metrics/index",
+  "openapi/index",
+  "node/index",
+  "web/index",
+  "pricing/index",
+  "testing/index",
+].map((entry) => `src/${entry}.ts`);
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 const packageName = (specifier) =>

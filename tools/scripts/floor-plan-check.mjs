@@ -51,6 +51,13 @@ export const FLOOR_PLANS = {
   "packages/telemetry": [["settings", "version.ts"], ["engines"], ["testing"]],
 };
 
+/**
+ * Up-arrows tolerated for now, as "package: from → to". The pool takes its longest cooldown from
+ * the Messages wire's rate-limit header parser; the pool is being reworked, and that rework moves
+ * the cap below the pool. Remove the entry with it (the check then reports it if it is back).
+ */
+export const ALLOWED_UP_ARROWS = new Set(["packages/proxy: pool/account-pool.ts → wire/anthropic-messages/rate-limit-headers.ts"]);
+
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
 function sourceFiles(directory) {
@@ -139,8 +146,8 @@ export function checkPackage(packageDirectory) {
       const toLayer = layerOf(layers, topOf(srcDirectory, target));
       // Test helpers (`src/testing/`) may start the package through its own entry.
       if (fromTop === "testing" && toLayer === Number.POSITIVE_INFINITY) continue;
-      if (toLayer === undefined || toLayer > fromLayer)
-        upArrows.push(`${relative(srcDirectory, file)} → ${relative(srcDirectory, target)}`);
+      const arrow = `${relative(srcDirectory, file)} → ${relative(srcDirectory, target)}`;
+      if ((toLayer === undefined || toLayer > fromLayer) && !ALLOWED_UP_ARROWS.has(`${packageDirectory}: ${arrow}`)) upArrows.push(arrow);
     }
   }
   const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(srcDirectory, file)).join(" → "));

@@ -30,6 +30,25 @@ function installIfNeeded(pnpm) {
   run(pnpm[0], [...pnpm.slice(1), "install", "--frozen-lockfile"]);
 }
 
+/** Runs a child with each line of its output prefixed (as nx prefixes its tasks'); resolves with its exit code. */
+function runPrefixed(prefix, command, commandArgs) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ]) {
+    let partial = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop();
+      for (const line of lines) out.write(`${prefix}${line}\n`);
+    });
+    stream.on("end", () => partial && out.write(`${prefix}${partial}\n`));
+  }
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
 /** Runs a long-lived child, forwarding termination signals and its exit code. */
 function runForwarding(command, commandArgs) {
   const child = spawn(command, commandArgs, { cwd: root, stdio: "inherit" });
@@ -40,7 +59,9 @@ function runForwarding(command, commandArgs) {
 const pnpm = pnpmCommand();
 installIfNeeded(pnpm);
 const nodeSource = ["--conditions=@conduit-ai/source", "--import", "tsx"];
-const passThrough = args.filter((arg) => arg !== "--");
+// `test --without-topology`: CI runs the topology and fault cases as a step of its own.
+const withoutTopology = args.includes("--without-topology");
+const passThrough = args.filter((arg) => arg !== "--" && arg !== "--without-topology");
 
 switch (target) {
   case "demo":
@@ -53,7 +74,31 @@ switch (target) {
     // The operator console's pages are a Vite build (tests serve them); everything else is read from src.
     if (!existsSync(join(root, "packages/console/dist/public/index.html")))
       run(pnpm[0], [...pnpm.slice(1), "--filter", "@conduit-ai/console", "exec", "vite", "build"]);
-    run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
+    if (passThrough.some((arg) => /^(-p|--projects|--exclude)(=|$)/.test(arg)))
+      run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
+    else {
+      // nx starts the packages others depend on first, so the two longest suites, conformance and
+      // the CLI (which little or nothing depends on), would start last: they run beside nx's run of
+      // all the others instead (conformance with three vitest workers, see its vitest.config.ts).
+      const beside = ["@conduit-ai/conformance", "@conduit-ai/cli"];
+      const codes = await Promise.all([
+        ...beside.map((project) => runPrefixed(`${project}: `, pnpm[0], [...pnpm.slice(1), "--filter", project, "test"])),
+        new Promise((resolve) =>
+          spawn(
+            pnpm[0],
+            [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", `--exclude=${beside.join(",")}`, "--outputStyle=stream", "--skip-nx-cache", ...passThrough],
+            { cwd: root, stdio: "inherit" },
+          ).on("close", (code) => resolve(code ?? 1)),
+        ),
+      ]);
+      if (codes.some((code) => code !== 0)) {
+        console.error(`tests failed (exit codes: ${[...beside, "nx run-many (the others)"].map((name, index) => `${name} ${codes[index]}`).join(", ")})`);
+        process.exit(1);
+      }
+    }
+    // Then the conformance topology and fault cases (processes, store deadlines) with the machine to themselves.
+    if (!withoutTopology)
+      run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test:topology", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
     // A consumer's view: packed tarballs installed with npm into an empty project.
     // The check packs with the same pnpm this script resolved (it may be the npx-fetched one).
     // Then the release dry run's rules and the version stamp (tools/scripts/release-rules.test.mjs).

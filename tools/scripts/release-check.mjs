@@ -3,7 +3,8 @@
 //   1. copy the working tree (tracked and new files, no build output) and install it offline;
 //   2. `changeset version`, then check the plan: a first publish (`0.1.0-0` placeholder) becomes
 //      exactly 0.1.0, and no package reaches a new major unless a changeset asks for one;
-//   3. `pnpm pack` every published package (its `prepack` builds it through nx);
+//   3. build every published package in one nx run (as `pnpm release` does before publishing), then
+//      `pnpm pack` them a few at a time (their `prepack`, that same nx build, skipped);
 //   4. check each tarball (release-rules.mjs), `publint --strict` and
 //      `@arethetypeswrong/cli --profile esm-only` on it;
 //   5. per adapter, install the tarballs into a scratch consumer, type-check a strict TypeScript
@@ -91,16 +92,20 @@ try {
 
   const tarballDirectory = join(scratch, "tarballs");
   mkdirSync(tarballDirectory);
-  const tarballs = await phase("pnpm pack every package (prepack builds it)", async () => {
-    // The CLI first: its prepack builds most of the graph in one parallel nx run.
-    const ordered = [...packages].sort((left, right) => Number(right.manifest.name === "@conduit-ai/cli") - Number(left.manifest.name === "@conduit-ai/cli"));
+  await phase("build every published package (one nx run, as `pnpm release` does)", async () => {
+    const projects = packages.map(({ manifest }) => manifest.name).join(",");
+    await runPnpm(["exec", "nx", "run-many", "-t", "build", "-p", projects, "--outputStyle=static"], repository);
+  });
+  // Each package's prepack is its nx build, done above; nx processes side by side on one workspace
+  // fight over its database, so the packs skip it and run three at a time.
+  const tarballs = await phase("pnpm pack every package, three at a time", async () => {
     const byName = {};
-    for (const { directory, manifest } of ordered) {
-      const { stdout } = await runPnpm(["pack", "--pack-destination", tarballDirectory], join(repository, directory));
+    await inPool(packages, 3, async ({ directory, manifest }) => {
+      const { stdout } = await runPnpm(["pack", "--config.ignore-scripts=true", "--pack-destination", tarballDirectory], join(repository, directory));
       const tarball = stdout.trim().split("\n").at(-1).trim();
       if (!existsSync(tarball)) throw new Error(`pnpm pack of ${manifest.name} printed no tarball path:\n${stdout}`);
       byName[manifest.name] = tarball;
-    }
+    });
     return byName;
   });
 

@@ -22,7 +22,8 @@ const adapterFactory: typeof createAdapter = createAdapter;
 
 const server = await createServer(undefined, {
   framework: "${framework}",
-  config: { port: 0, host: "127.0.0.1", logging: { enabled: false } },
+  // /api/metrics answers an admin or a scraper's token only (the default): the consumer sets a token.
+  config: { port: 0, host: "127.0.0.1", logging: { enabled: false }, metrics: { token: "release-consumer-metrics-token" } },
 });
 server.registerRoute({ method: "GET", path: "/hello/:name", handler: (ctx) => ({ hello: ctx.params.name }) });
 // A metric of the consumer's own, on the server's registry (the core writes the exposition).
@@ -39,7 +40,7 @@ async function getJson(path: string): Promise<{ status: number; body: unknown }>
 
 const health = await getJson("/health");
 const hello = await getJson("/api/hello/ada");
-const metrics = await (await fetch(\`http://127.0.0.1:\${port}/api/metrics\`)).text();
+const metrics = await (await fetch(\`http://127.0.0.1:\${port}/api/metrics\`, { headers: { authorization: "Bearer release-consumer-metrics-token" } })).text();
 await server.stop();
 console.log(JSON.stringify({ framework: server.framework, version: VERSION, adapterFactory: typeof adapterFactory, health, hello, metrics }));
 `;
