@@ -53,7 +53,7 @@ forEachAdapter("governance: every /api route behind the virtual key", ({ start }
       expect(wrong.json.error.code, `${method} ${path}`).toBe("INVALID_KEY");
       expect((await call(gateway, method, path, key, body)).status, `${method} ${path}`).toBe(200);
     }
-    for (const probe of ["/api/health", "/api/health/live", "/api/health/ready"])
+    for (const probe of ["/api/health", "/api/health/live", "/api/health/ready", "/api/health/detailed"])
       expect((await call(gateway, "GET", probe)).status, probe).toBe(200);
   });
 

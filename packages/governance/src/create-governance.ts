@@ -313,8 +313,11 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
       if (installOptions.virtualKeyAuth) {
         const config = server.getConfig();
         server.registerMiddleware(apiMiddleware(config.timeout, server.runtime));
-        // Every other /api route asks for a key too (fail closed); /metrics keeps its own access rule.
-        server.registerMiddleware(createVirtualKeyGuard({ gate, basePath: config.basePath ?? "/api", publicPaths: ["/metrics"] }));
+        // Every other /api route asks for a key too (fail closed); /metrics keeps its own access rule, and the
+        // detailed health (dependencies' states, never a secret) stays what operators and the console read.
+        server.registerMiddleware(
+          createVirtualKeyGuard({ gate, basePath: config.basePath ?? "/api", publicPaths: ["/metrics", "/health/detailed"] }),
+        );
       }
       const metrics = getServerMetrics(server);
       if (metrics) {
