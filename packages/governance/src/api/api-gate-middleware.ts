@@ -1,6 +1,7 @@
 import {
   type AuthenticatedUser,
   type Gate,
+  type GateIdentity,
   MAX_OUTPUT_TOKENS_LIMIT,
   type MiddlewareDefinition,
   type Runtime,
@@ -12,6 +13,17 @@ import { annotateRequestFeed, estimateTokens, observeRuntimeCall } from "@condui
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 import { gateTokensOf } from "./runtime-usage.js";
+
+/** The user a virtual key's calls run as: its id and name, role `virtual-key`, its team and user in `metadata`. */
+export function virtualKeyUser(identity: GateIdentity): AuthenticatedUser {
+  return {
+    id: identity.keyId,
+    name: identity.name,
+    roles: ["virtual-key"],
+    permissions: [],
+    metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
+  };
+}
 
 /** The `/api` routes that start AI work (relative to `basePath`). */
 export const GATED_API_PATHS = ["/agent/execute", "/agent/generate", "/agent/stream", "/agent/embed", "/agent/embed-many"];
@@ -129,14 +141,7 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
         throw apiRefusalError(decision);
       }
       const { identity } = decision;
-      const user: AuthenticatedUser = {
-        id: identity.keyId,
-        name: identity.name,
-        roles: ["virtual-key"],
-        permissions: [],
-        metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
-      };
-      ctx.user ??= user;
+      ctx.user ??= virtualKeyUser(identity);
       // The operator console's live feed: the key's id and name and the model — never the secret or content.
       annotateRequestFeed(ctx, { key: identity.keyId, keyName: identity.name, ...(model ? { model } : {}) });
       const started = performance.now();

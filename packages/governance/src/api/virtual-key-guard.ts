@@ -3,7 +3,7 @@ import { annotateRequestFeed } from "@conduit-ai/server-core/internal";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { missingKey, refusalOf, storeUnavailable } from "../gate/refusals.js";
 import { credentialOf } from "../key-secret.js";
-import { GATED_API_PATHS } from "./api-gate-middleware.js";
+import { GATED_API_PATHS, virtualKeyUser } from "./api-gate-middleware.js";
 import { apiRefusalError } from "./api-refusal.js";
 
 /** The probes a load balancer or an orchestrator calls without a credential (relative to `basePath`). */
@@ -62,14 +62,7 @@ export function createVirtualKeyGuard(options: VirtualKeyGuardOptions): Middlewa
         throw error;
       }
       if (identity === undefined) throw apiRefusalError(refusalOf({ admitted: false, reason: "invalid_key" }, undefined));
-      const user: AuthenticatedUser = {
-        id: identity.keyId,
-        name: identity.name,
-        roles: ["virtual-key"],
-        permissions: [],
-        metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
-      };
-      ctx.user ??= user;
+      ctx.user ??= virtualKeyUser(identity);
       callerDigests.set(ctx.user, options.gate.digestOf(credential));
       annotateRequestFeed(ctx, { key: identity.keyId, keyName: identity.name });
       await next();
