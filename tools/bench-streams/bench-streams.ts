@@ -22,7 +22,9 @@ const EVENTS = 100_000;
 
 if (!source) {
   const projects = ["@conduit-ai/server-core", "@conduit-ai/adapter-hono", "@conduit-ai/streaming", "@conduit-ai/websocket"];
-  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("pnpm", ["exec", "nx", "run-many", "-t", "build", `--projects=${projects.join(",")}`, "--output-style=static"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 const child = fork(new URL("./server.ts", import.meta.url), [], {
   execArgv: ["--import", "tsx", ...(source ? ["--conditions=@conduit-ai/source"] : []), "--expose-gc"],
@@ -55,7 +57,9 @@ await Promise.all(
 );
 const withSockets = await rss();
 const connected = sockets.filter((socket) => socket.readyState === WebSocket.OPEN).length;
-console.log(`WebSocket connections: ${connected}/${SOCKETS}; RSS ${mb(beforeSockets)} → ${mb(withSockets)}; per connection ${((withSockets - beforeSockets) / Math.max(connected, 1) / 1024).toFixed(1)} KB`);
+console.log(
+  `WebSocket connections: ${connected}/${SOCKETS}; RSS ${mb(beforeSockets)} → ${mb(withSockets)}; per connection ${((withSockets - beforeSockets) / Math.max(connected, 1) / 1024).toFixed(1)} KB`,
+);
 for (const socket of sockets) socket.terminate();
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const baseline = await rss();
@@ -84,7 +88,9 @@ await new Promise<void>((resolve) => {
   batch(0);
 });
 const withStreams = await rss();
-console.log(`SSE streams held: ${open}/${STREAMS}; RSS ${mb(baseline)} → ${mb(withStreams)}; per stream ${((withStreams - baseline) / Math.max(open, 1) / 1024).toFixed(1)} KB`);
+console.log(
+  `SSE streams held: ${open}/${STREAMS}; RSS ${mb(baseline)} → ${mb(withStreams)}; per stream ${((withStreams - baseline) / Math.max(open, 1) / 1024).toFixed(1)} KB`,
+);
 for (const outgoing of held) outgoing.destroy();
 await new Promise((resolve) => setTimeout(resolve, 1000));
 
@@ -113,6 +119,8 @@ async function eventsPerSecond(target: number, path: string): Promise<number> {
 const conduitRate = await eventsPerSecond(port ?? 0, `/api/burst?count=${EVENTS}`);
 const generatorRate = await eventsPerSecond(port ?? 0, `/api/burst-generator?count=${EVENTS}`);
 const bareRate = await eventsPerSecond(barePort ?? 0, `/?count=${EVENTS}`);
-console.log(`One SSE stream: ${Math.round(conduitRate)} events/s (createStreamResponse), ${Math.round(generatorRate)} events/s (async generator) vs ${Math.round(bareRate)} events/s (bare res.write) = ${((conduitRate / bareRate) * 100).toFixed(0)}%`);
+console.log(
+  `One SSE stream: ${Math.round(conduitRate)} events/s (createStreamResponse), ${Math.round(generatorRate)} events/s (async generator) vs ${Math.round(bareRate)} events/s (bare res.write) = ${((conduitRate / bareRate) * 100).toFixed(0)}%`,
+);
 
 child.kill();

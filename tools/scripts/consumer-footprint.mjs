@@ -43,7 +43,8 @@ const BASELINE = ["hono", "zod", "@hono/node-server"];
 const pnpm = process.env.CONDUIT_PNPM ? JSON.parse(process.env.CONDUIT_PNPM) : ["pnpm"];
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 const runPnpm = (args, cwd) => run(pnpm[0], [...pnpm.slice(1), ...args], cwd);
-const npmInstall = (specs, cwd) => run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], cwd);
+const npmInstall = (specs, cwd) =>
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], cwd);
 const log = (message) => console.error(`consumer-footprint: ${message}`);
 
 /** Bytes of every file under a folder (symlinks counted as links, not followed). */
@@ -93,7 +94,10 @@ function importTimes(project, runs) {
   const pairs = [];
   for (let index = 0; index < runs; index++) {
     const baseline = importOnce(project, BASELINE);
-    const both = importOnce(project, PACKAGES.map((item) => item.name));
+    const both = importOnce(
+      project,
+      PACKAGES.map((item) => item.name),
+    );
     pairs.push({ baseline, both });
   }
   const round = (value) => Math.round(value * 10) / 10;
@@ -136,12 +140,17 @@ try {
   const addedByPackage = added.map((name) => [name, folderBytes(join(project, "node_modules", name))]).sort((a, b) => b[1] - a[1]);
 
   const runs = Number(options.runs);
-  importOnce(project, PACKAGES.map((item) => item.name)); // warms the file cache
+  importOnce(
+    project,
+    PACKAGES.map((item) => item.name),
+  ); // warms the file cache
   let times = importTimes(project, runs);
   // Times are noise-prone on a shared machine: with --check, a miss is measured again (up to three
   // rounds in all) before it counts; a real regression misses every round.
   for (let round = 2; options.check && times.scaled.wall > TARGET_MS && round <= 3; round++) {
-    log(`the import scaled to the reference machine took ${times.scaled.wall} ms, over ${TARGET_MS} ms: measuring again (round ${round} of 3)`);
+    log(
+      `the import scaled to the reference machine took ${times.scaled.wall} ms, over ${TARGET_MS} ms: measuring again (round ${round} of 3)`,
+    );
     times = importTimes(project, runs);
   }
 

@@ -89,12 +89,26 @@ try {
   check(result.health.status === 200 && result.health.body.status === "ok", `GET /health answered ${JSON.stringify(result.health)}`);
   const present = ABSENT.filter((name) => existsSync(join(project, "node_modules", name)));
   check(present.length === 0, `other frameworks were installed: ${present.join(", ")}`);
-  check(result.missing.raised && result.missing.isMissingDependency, `framework "fastify" did not raise MissingDependencyError: ${JSON.stringify(result.missing)}`);
+  check(
+    result.missing.raised && result.missing.isMissingDependency,
+    `framework "fastify" did not raise MissingDependencyError: ${JSON.stringify(result.missing)}`,
+  );
   check(result.missing.code === "MISSING_DEPENDENCY", `unexpected code ${result.missing.code}`);
-  check(/@conduit-ai\/adapter-fastify/.test(result.missing.message) && /fastify/.test(result.missing.message), `message does not name the package: ${result.missing.message}`);
-  check(result.docs.raised && result.docs.code === "MISSING_DEPENDENCY", `enableSwagger without swagger-ui-dist did not raise MissingDependencyError: ${JSON.stringify(result.docs)}`);
-  check(/npm install swagger-ui-dist yaml/.test(result.docs.message), `docs message does not give the npm install line: ${result.docs.message}`);
-  step(`ok — GET /health ${result.health.status}; absent: ${ABSENT.join(", ")}; fastify → "${result.missing.message}"; docs → "${result.docs.message}"`);
+  check(
+    /@conduit-ai\/adapter-fastify/.test(result.missing.message) && /fastify/.test(result.missing.message),
+    `message does not name the package: ${result.missing.message}`,
+  );
+  check(
+    result.docs.raised && result.docs.code === "MISSING_DEPENDENCY",
+    `enableSwagger without swagger-ui-dist did not raise MissingDependencyError: ${JSON.stringify(result.docs)}`,
+  );
+  check(
+    /npm install swagger-ui-dist yaml/.test(result.docs.message),
+    `docs message does not give the npm install line: ${result.docs.message}`,
+  );
+  step(
+    `ok — GET /health ${result.health.status}; absent: ${ABSENT.join(", ")}; fastify → "${result.missing.message}"; docs → "${result.docs.message}"`,
+  );
 } catch (error) {
   console.error(`consumer-install: FAILED — ${error.message}`);
   if (error.stderr) console.error(String(error.stderr));

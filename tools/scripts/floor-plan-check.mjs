@@ -171,12 +171,15 @@ if (isMain) {
   for (const directory of packagesWithSources()) {
     const { upArrows, cycles, unplaced } = checkPackage(directory);
     if (report) {
-      console.log(`${directory}: ${upArrows.length} up-arrows, ${cycles.length} cycles${unplaced.length ? `, unplaced ${unplaced.join(", ")}` : ""}`);
+      console.log(
+        `${directory}: ${upArrows.length} up-arrows, ${cycles.length} cycles${unplaced.length ? `, unplaced ${unplaced.join(", ")}` : ""}`,
+      );
       continue;
     }
     for (const arrow of upArrows) console.error(`${directory}: import goes up the floor plan: ${arrow}`);
     for (const cycle of cycles) console.error(`${directory}: import cycle: ${cycle}`);
-    for (const folder of unplaced) console.error(`${directory}: src/${folder} is in no layer of the floor plan (tools/scripts/floor-plan-check.mjs)`);
+    for (const folder of unplaced)
+      console.error(`${directory}: src/${folder} is in no layer of the floor plan (tools/scripts/floor-plan-check.mjs)`);
     failures += upArrows.length + cycles.length + unplaced.length;
   }
   if (!report) {

@@ -55,7 +55,8 @@ function podmanImageExists(tag) {
  */
 export function ensureBase(log) {
   const nodeVersion = process.version.slice(1);
-  if (!nodeVersion.startsWith("20.")) throw new Error(`the base needs Node 20 (the image's BASE_IMAGE is node:20); this is ${process.version}`);
+  if (!nodeVersion.startsWith("20."))
+    throw new Error(`the base needs Node 20 (the image's BASE_IMAGE is node:20); this is ${process.version}`);
   const tag = `localhost/conduit-base:node-${nodeVersion}`;
   if (podmanImageExists(tag)) {
     log(`base ${tag}: cached image`);
@@ -76,7 +77,8 @@ export function ensureBase(log) {
       encoding: "utf8",
     });
     writeFileSync(logFile, `${bootstrap.stdout}\n${bootstrap.stderr}`);
-    if (bootstrap.status !== 0) throw new Error(`debootstrap failed (see ${logFile}): ${bootstrap.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+    if (bootstrap.status !== 0)
+      throw new Error(`debootstrap failed (see ${logFile}): ${bootstrap.stderr.trim().split("\n").slice(-3).join(" | ")}`);
     // What Debian's slim images leave out.
     const trim = ["var/cache/apt", "var/lib/apt/lists", "usr/share/man", "usr/share/locale", "usr/share/info"];
     for (const folder of trim) run("sh", ["-c", `rm -rf "${join(rootfs, folder)}"/*`]);
@@ -230,7 +232,9 @@ export function startFromRootfs({ rootfs, config, args = config.Cmd, env = {}, c
       if (line) resolve(line);
     };
     child.stdout.on("data", look);
-    void exited.then(({ code, signal }) => reject(new Error(`exited (${code ?? signal}) before its ready line: ${stderr.trim() || stdout.trim()}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`exited (${code ?? signal}) before its ready line: ${stderr.trim() || stdout.trim()}`)),
+    );
   });
   ready.catch(() => undefined);
   let nodePid;

@@ -88,11 +88,19 @@ function checkRootfs(rootfs) {
     }
   })();
   check(exists("app/bin/conduit.mjs") && link === "/app/bin/conduit.mjs", `conduit on PATH (/usr/local/bin/conduit → ${link})`);
-  check(!exists("usr/local/bin/npm") && !exists("usr/local/lib/node_modules") && !exists("usr/local/include"), "no npm, corepack or C headers");
-  check(exists("app/node_modules/@conduit-ai/server-core/package.json") && exists("app/node_modules/pg/package.json"), "server-core, the adapters' peers and pg installed");
+  check(
+    !exists("usr/local/bin/npm") && !exists("usr/local/lib/node_modules") && !exists("usr/local/include"),
+    "no npm, corepack or C headers",
+  );
+  check(
+    exists("app/node_modules/@conduit-ai/server-core/package.json") && exists("app/node_modules/pg/package.json"),
+    "server-core, the adapters' peers and pg installed",
+  );
   const app = statSync(join(rootfs, "app"));
   check(app.uid === 0 && (app.mode & 0o022) === 0, "/app owned by root, not writable by the user");
-  const leftovers = readdirSync(join(rootfs, "app/node_modules"), { recursive: true }).filter((name) => /\.(map|d\.ts)$/.test(String(name)));
+  const leftovers = readdirSync(join(rootfs, "app/node_modules"), { recursive: true }).filter((name) =>
+    /\.(map|d\.ts)$/.test(String(name)),
+  );
   check(leftovers.length === 0, `no source maps or type declarations in /app (${leftovers.length})`);
 }
 
@@ -133,8 +141,14 @@ async function checkServing(rootfs, config) {
   const base = `http://127.0.0.1:${port}`;
   try {
     const startedAt = Date.now();
-    const readyLine = await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error("no ready line in 60 s")), 60_000))]);
-    check(readyLine.startsWith(`Conduit listening on http://0.0.0.0:${port}`), `ready line after ${Date.now() - startedAt} ms: ${readyLine}`);
+    const readyLine = await Promise.race([
+      server.ready,
+      new Promise((_, reject) => setTimeout(() => reject(new Error("no ready line in 60 s")), 60_000)),
+    ]);
+    check(
+      readyLine.startsWith(`Conduit listening on http://0.0.0.0:${port}`),
+      `ready line after ${Date.now() - startedAt} ms: ${readyLine}`,
+    );
     check(uidOf(server.pid()) === 10001, `the process runs as uid ${uidOf(server.pid())}`);
     const ready = await fetch(`${base}/ready`);
     check(ready.status === 200 && (await ready.json()).status === "ready", `/ready ${ready.status}`);
@@ -149,7 +163,10 @@ async function checkServing(rootfs, config) {
       body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 32, messages: [{ role: "user", content: "Hi" }] }),
     });
     const body = await message.json();
-    check(message.status === 200 && body.content?.[0]?.text?.length > 0, `POST /v1/messages ${message.status} through the fake: "${body.content?.[0]?.text}"`);
+    check(
+      message.status === 200 && body.content?.[0]?.text?.length > 0,
+      `POST /v1/messages ${message.status} through the fake: "${body.content?.[0]?.text}"`,
+    );
     const idleRssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid()}/status`, "utf8"))?.[1]);
     log(`resident memory after startup and one proxied call: ${(idleRssKb / 1024).toFixed(1)} MB`);
     const count = await fetch(`${base}/v1/messages/count_tokens`, {
@@ -158,7 +175,10 @@ async function checkServing(rootfs, config) {
       body: JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "How many tokens is this?" }] }),
     });
     const counted = await count.json();
-    check(count.status === 200 && counted.input_tokens > 0, `count_tokens estimate with the kept tokenizer: ${count.status} ${JSON.stringify(counted)}`);
+    check(
+      count.status === 200 && counted.input_tokens > 0,
+      `count_tokens estimate with the kept tokenizer: ${count.status} ${JSON.stringify(counted)}`,
+    );
 
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid()}/status`, "utf8"))?.[1]);
     log(`resident memory after startup, a call and a token count (the tokenizer loaded): ${(rssKb / 1024).toFixed(1)} MB`);

@@ -43,10 +43,13 @@ function check(condition, what) {
  */
 function requireKubectl() {
   const version = spawnSync("kubectl", ["version", "--client", "-o", "json"], { encoding: "utf8" });
-  if (version.error || version.status !== 0) throw new Error("kubectl is missing: apt-get install -y kubernetes-client (or the Kubernetes project's kubectl)");
+  if (version.error || version.status !== 0)
+    throw new Error("kubectl is missing: apt-get install -y kubernetes-client (or the Kubernetes project's kubectl)");
   const { major, minor, gitVersion } = JSON.parse(version.stdout).clientVersion;
   if (Number(major) === 1 && Number.parseInt(minor, 10) < 21)
-    throw new Error(`kubectl ${gitVersion} embeds kustomize 2, which cannot read these kustomizations: use kubectl ≥ 1.21 (the Kubernetes project's packages; Debian bookworm ships 1.20)`);
+    throw new Error(
+      `kubectl ${gitVersion} embeds kustomize 2, which cannot read these kustomizations: use kubectl ≥ 1.21 (the Kubernetes project's packages; Debian bookworm ships 1.20)`,
+    );
   return gitVersion;
 }
 
@@ -123,7 +126,9 @@ function checkConduitConfig(target, configMap, container) {
   const folder = mkdtempSync(join(tmpdir(), "conduit-k8s-config-"));
   const file = join(folder, "conduit.json");
   writeFileSync(file, text);
-  const env = Object.fromEntries((container.env ?? []).filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value]));
+  const env = Object.fromEntries(
+    (container.env ?? []).filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value]),
+  );
   try {
     const options = parseServeOptions(["--config", file], env);
     if (options.file.keys !== undefined) parseGovernanceConfig(options.file);
@@ -149,7 +154,8 @@ function checkDeployment(target, overlay, objects) {
   check(Boolean(container), `${target}: a container named conduit`);
   if (!container) return;
   const podLabels = deployment.spec.template.metadata?.labels ?? {};
-  const matches = (selector) => Object.entries(selector ?? {}).every(([key, value]) => podLabels[key] === value) && Object.keys(selector ?? {}).length > 0;
+  const matches = (selector) =>
+    Object.entries(selector ?? {}).every(([key, value]) => podLabels[key] === value) && Object.keys(selector ?? {}).length > 0;
   check(matches(deployment.spec.selector.matchLabels), `${target}: the Deployment's selector matches its pods`);
 
   check(container.readinessProbe?.httpGet?.path === "/ready", `${target}: readiness probe on /ready`);
@@ -177,14 +183,20 @@ function checkDeployment(target, overlay, objects) {
   );
 
   const resources = container.resources ?? {};
-  check(Boolean(resources.requests?.cpu && resources.requests?.memory && resources.limits?.memory), `${target}: cpu and memory requests, a memory limit`);
+  check(
+    Boolean(resources.requests?.cpu && resources.requests?.memory && resources.limits?.memory),
+    `${target}: cpu and memory requests, a memory limit`,
+  );
   const security = container.securityContext ?? {};
   check(pod.securityContext?.runAsNonRoot === true && pod.securityContext?.runAsUser === 10001, `${target}: runs as non-root uid 10001`);
   check(security.readOnlyRootFilesystem === true, `${target}: read-only root filesystem`);
   check(security.allowPrivilegeEscalation === false, `${target}: no privilege escalation`);
   check(security.capabilities?.drop?.includes("ALL"), `${target}: every capability dropped`);
   const tmp = pod.volumes?.find((volume) => volume.name === "tmp");
-  check(Boolean(tmp?.emptyDir) && container.volumeMounts?.some((mount) => mount.name === "tmp" && mount.mountPath === "/tmp"), `${target}: /tmp is a writable emptyDir`);
+  check(
+    Boolean(tmp?.emptyDir) && container.volumeMounts?.some((mount) => mount.name === "tmp" && mount.mountPath === "/tmp"),
+    `${target}: /tmp is a writable emptyDir`,
+  );
   for (const name of ["CONDUIT_ADMIN_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DATABASE_URL"])
     check(Boolean(secretRef(container, name)), `${target}: ${name} from a Secret`);
 
@@ -196,7 +208,10 @@ function checkDeployment(target, overlay, objects) {
   if (overlay === "single") {
     check(deployment.spec.replicas === 1, `${target}: 1 replica`);
     check(byKind("HorizontalPodAutoscaler").length === 0, `${target}: no autoscaler (state lives in the process)`);
-    check(options?.file.redis === undefined && !container.env?.some((entry) => entry.name.startsWith("REDIS_")), `${target}: embedded defaults (no Redis)`);
+    check(
+      options?.file.redis === undefined && !container.env?.some((entry) => entry.name.startsWith("REDIS_")),
+      `${target}: embedded defaults (no Redis)`,
+    );
   }
   if (overlay === "ha") {
     check(deployment.spec.replicas === 3, `${target}: 3 replicas`);
@@ -209,13 +224,21 @@ function checkDeployment(target, overlay, objects) {
     check(Boolean(budget) && matches(budget.spec.selector?.matchLabels), `${target}: a PodDisruptionBudget selecting the pods`);
     check(secretRef(container, "DATABASE_URL")?.optional === false, `${target}: DATABASE_URL required`);
     const sentinels = container.env?.find((entry) => entry.name === "REDIS_SENTINELS")?.value ?? "";
-    const external = byKind("Service").filter((item) => item.spec.type === "ExternalName").map((item) => item.metadata.name);
-    check(sentinels.split(",").every((address) => external.includes(address.split(":")[0])), `${target}: REDIS_SENTINELS names the external service`);
+    const external = byKind("Service")
+      .filter((item) => item.spec.type === "ExternalName")
+      .map((item) => item.metadata.name);
+    check(
+      sentinels.split(",").every((address) => external.includes(address.split(":")[0])),
+      `${target}: REDIS_SENTINELS names the external service`,
+    );
     check(options?.file.keys?.store === "redis", `${target}: virtual keys and budgets in Redis`);
   }
   if (target.includes("service-monitor")) {
     const [monitor] = byKind("ServiceMonitor");
-    check(monitor?.spec.endpoints?.some((endpoint) => endpoint.path === "/api/metrics" && endpoint.port === "http"), `${target}: ServiceMonitor scrapes /api/metrics`);
+    check(
+      monitor?.spec.endpoints?.some((endpoint) => endpoint.path === "/api/metrics" && endpoint.port === "http"),
+      `${target}: ServiceMonitor scrapes /api/metrics`,
+    );
   }
 }
 
@@ -229,24 +252,34 @@ function checkOtherDeployFiles(YAML) {
   for (const [name, service] of gateways) {
     check(service.read_only === true && service.tmpfs?.includes("/tmp"), `compose.yaml ${name}: read-only root filesystem, tmpfs /tmp`);
     const mount = service.volumes?.find((volume) => volume.endsWith(":/etc/conduit/conduit.json:ro"));
-    check(Boolean(mount) && service.command?.join(" ").includes("--config /etc/conduit/conduit.json"), `compose.yaml ${name}: conduit.json mounted and read`);
+    check(
+      Boolean(mount) && service.command?.join(" ").includes("--config /etc/conduit/conduit.json"),
+      `compose.yaml ${name}: conduit.json mounted and read`,
+    );
     if (!mount) continue;
     const file = join(ROOT, "deploy", mount.split(":")[0]);
     try {
       const options = parseServeOptions(["--config", file], { REDIS_URL: "redis://redis:6379" });
       if (options.file.keys !== undefined) parseGovernanceConfig(options.file);
       const gracefulMs = options.server.shutdown?.gracefulShutdownTimeoutMs ?? 30_000;
-      check(Number.parseInt(service.stop_grace_period, 10) * 1000 > gracefulMs, `compose.yaml ${name}: stop_grace_period ${service.stop_grace_period} > ${gracefulMs} ms`);
+      check(
+        Number.parseInt(service.stop_grace_period, 10) * 1000 > gracefulMs,
+        `compose.yaml ${name}: stop_grace_period ${service.stop_grace_period} > ${gracefulMs} ms`,
+      );
     } catch (error) {
       check(false, `compose.yaml ${name}: ${file} is rejected by conduit serve: ${error.message.split("\n")[0]}`);
     }
   }
   const unit = readFileSync(join(ROOT, "deploy/systemd/conduit.service"), "utf8");
   const setting = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(unit)?.[1];
-  check(setting("KillSignal") === "SIGTERM" && Number(setting("TimeoutStopSec")) > 60, "conduit.service: SIGTERM, a stop timeout longer than the drain");
+  check(
+    setting("KillSignal") === "SIGTERM" && Number(setting("TimeoutStopSec")) > 60,
+    "conduit.service: SIGTERM, a stop timeout longer than the drain",
+  );
   check(setting("ExecStart")?.includes("conduit serve") === true, "conduit.service: runs conduit serve");
   const verify = spawnSync("systemd-analyze", ["verify", join(ROOT, "deploy/systemd/conduit.service")], { encoding: "utf8" });
-  if (!verify.error) check(verify.status === 0 && verify.stderr.trim() === "", `conduit.service: systemd-analyze verify ${verify.stderr.trim()}`);
+  if (!verify.error)
+    check(verify.status === 0 && verify.stderr.trim() === "", `conduit.service: systemd-analyze verify ${verify.stderr.trim()}`);
 }
 
 async function main() {
@@ -289,7 +322,9 @@ async function main() {
   }
   checkOtherDeployFiles(YAML);
   // Unknown fields: the validators allow extra properties; TypeScript's excess property check does not.
-  const chunks = typeChecks.map(({ where, type, object }, index) => `// ${where}\nexport const object${index}: ${type} = ${JSON.stringify(object, null, 2)};\n`);
+  const chunks = typeChecks.map(
+    ({ where, type, object }, index) => `// ${where}\nexport const object${index}: ${type} = ${JSON.stringify(object, null, 2)};\n`,
+  );
   const firstLines = [];
   let line = 1;
   for (const chunk of chunks) {
@@ -300,14 +335,25 @@ async function main() {
   /** Names the rendered object a TypeScript error line points into. */
   const objectAt = (errorLine) => typeChecks[firstLines.findLastIndex((first) => first <= errorLine)]?.where ?? "?";
   writeFileSync(join(folder, "rendered-objects.ts"), source);
-  const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] };
+  const compilerOptions = {
+    noEmit: true,
+    strict: true,
+    skipLibCheck: true,
+    target: "es2022",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    types: [],
+  };
   writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["rendered-objects.ts"] }));
   const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc");
   const typed = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: folder, encoding: "utf8" });
   const typeErrors = `${typed.stdout}${typed.stderr}`
     .trim()
     .replace(/^rendered-objects\.ts\((\d+),\d+\): /gm, (_, errorLine) => `${objectAt(Number(errorLine))}: `);
-  check(typed.status === 0, `no unknown or mistyped fields (TypeScript against kubernetes-models' interfaces)${typeErrors ? `:\n${typeErrors}` : ""}`);
+  check(
+    typed.status === 0,
+    `no unknown or mistyped fields (TypeScript against kubernetes-models' interfaces)${typeErrors ? `:\n${typeErrors}` : ""}`,
+  );
 
   console.log(`k8s-check: ${objectCount} objects rendered from deploy/kubernetes, ${checks} checks`);
   if (failures.length > 0) {

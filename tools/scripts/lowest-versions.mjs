@@ -61,7 +61,10 @@ function floorOf(range, name) {
 
 /** Every package.json of the workspace copy, as [path, parsed]. */
 function workspaceManifests(folder) {
-  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*package.json"], { cwd: root, encoding: "utf8" });
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*package.json"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   return listed
     .split("\n")
     .filter((path) => path.endsWith("package.json") && !path.includes("node_modules") && !path.includes("/fixtures/"))
@@ -79,7 +82,9 @@ try {
   log(`floors: ${floors.map((item) => `${item.name}@${item.version} (${item.range})`).join(", ")}`);
 
   log(`copying the workspace to ${scratch}`);
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: root, encoding: "utf8" }).split("\0").filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: root, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
   for (const file of files) {
     mkdirSync(dirname(join(scratch, file)), { recursive: true });
     try {
@@ -105,11 +110,15 @@ try {
   }
 
   log("installing with pnpm (lockfile updated in the copy only)");
-  const install = spawnSync(pnpm[0], [...pnpm.slice(1), "install", "--no-frozen-lockfile", "--prefer-offline", "--config.strict-peer-dependencies=false"], {
-    cwd: scratch,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true" },
-  });
+  const install = spawnSync(
+    pnpm[0],
+    [...pnpm.slice(1), "install", "--no-frozen-lockfile", "--prefer-offline", "--config.strict-peer-dependencies=false"],
+    {
+      cwd: scratch,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true" },
+    },
+  );
   if (install.status !== 0) throw new Error(`pnpm install failed:\n${install.stdout}\n${install.stderr}`);
 
   // What the adapters really resolve: each framework as seen from the adapter that peers on it.

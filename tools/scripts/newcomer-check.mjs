@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const keep = process.argv.includes("--keep");
-const projects = process.argv.find((argument) => argument.startsWith("--projects="))?.slice("--projects=".length) ?? "@conduit-ai/streaming";
+const projects =
+  process.argv.find((argument) => argument.startsWith("--projects="))?.slice("--projects=".length) ?? "@conduit-ai/streaming";
 const READY = /Conduit listening on (http:\/\/\S+)/;
 const log = (message) => console.log(`newcomer-check: ${message}`);
 
@@ -73,7 +74,8 @@ async function checkDemo() {
     if (!origin) throw new Error("`npm run demo` never printed its ready line");
     const response = await fetch(`${origin}/api/health`);
     const body = await response.json();
-    if (response.status !== 200 || body?.data?.status !== "ok") throw new Error(`GET /api/health answered ${response.status} ${JSON.stringify(body)}`);
+    if (response.status !== 200 || body?.data?.status !== "ok")
+      throw new Error(`GET /api/health answered ${response.status} ${JSON.stringify(body)}`);
     log(`npm run demo: ready at ${origin}, GET /api/health 200 (version ${body.data.version})`);
   } finally {
     // npm, the quick start and the server form one process group: stop them all, then wait.
@@ -96,7 +98,9 @@ try {
   chmodSync(join(shimDirectory, "pnpm"), 0o755);
   writeFileSync(shimLog, "");
   execFileSync("git", ["clone", "--quiet", root, clone], { stdio: "inherit" });
-  log(`cloned ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: clone, encoding: "utf8" }).trim()} into ${clone}; pnpm on PATH is a shim that exits 127`);
+  log(
+    `cloned ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: clone, encoding: "utf8" }).trim()} into ${clone}; pnpm on PATH is a shim that exits 127`,
+  );
 
   await checkDemo();
   await checkTest();

@@ -24,7 +24,10 @@ function readmeBudget(dir) {
   const section = text.split(/^## /m).find((part) => part.startsWith("Public API"));
   const marker = section?.match(/<!-- public-api budget: (\d+) -->/);
   if (!marker) return undefined;
-  const reason = section.replace(/^Public API\s*/, "").replace(marker[0], "").trim();
+  const reason = section
+    .replace(/^Public API\s*/, "")
+    .replace(marker[0], "")
+    .trim();
   return reason.length >= 40 ? Number(marker[1]) : undefined;
 }
 

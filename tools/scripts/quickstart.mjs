@@ -86,19 +86,42 @@ switch (target) {
         new Promise((resolve) =>
           spawn(
             pnpm[0],
-            [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test", `--exclude=${beside.join(",")}`, "--outputStyle=stream", "--skip-nx-cache", ...passThrough],
+            [
+              ...pnpm.slice(1),
+              "exec",
+              "nx",
+              "run-many",
+              "-t",
+              "test",
+              `--exclude=${beside.join(",")}`,
+              "--outputStyle=stream",
+              "--skip-nx-cache",
+              ...passThrough,
+            ],
             { cwd: root, stdio: "inherit" },
           ).on("close", (code) => resolve(code ?? 1)),
         ),
       ]);
       if (codes.some((code) => code !== 0)) {
-        console.error(`tests failed (exit codes: ${[...beside, "nx run-many (the others)"].map((name, index) => `${name} ${codes[index]}`).join(", ")})`);
+        console.error(
+          `tests failed (exit codes: ${[...beside, "nx run-many (the others)"].map((name, index) => `${name} ${codes[index]}`).join(", ")})`,
+        );
         process.exit(1);
       }
     }
     // Then the conformance topology and fault cases (processes, store deadlines) with the machine to themselves.
     if (!withoutTopology)
-      run(pnpm[0], [...pnpm.slice(1), "exec", "nx", "run-many", "-t", "test:topology", "--outputStyle=stream", "--skip-nx-cache", ...passThrough]);
+      run(pnpm[0], [
+        ...pnpm.slice(1),
+        "exec",
+        "nx",
+        "run-many",
+        "-t",
+        "test:topology",
+        "--outputStyle=stream",
+        "--skip-nx-cache",
+        ...passThrough,
+      ]);
     // A consumer's view: packed tarballs installed with npm into an empty project.
     // The check packs with the same pnpm this script resolved (it may be the npx-fetched one).
     // Then the release dry run's rules and the version stamp (tools/scripts/release-rules.test.mjs).

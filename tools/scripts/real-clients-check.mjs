@@ -25,7 +25,10 @@ import { claudeEnvironment, codexEnvironment, makeWorkspace, runCli } from "./re
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // `pnpm test:real-clients -- --only claude` passes the "--" on; it is skipped.
-const { values: options } = parseArgs({ args: process.argv.slice(2).filter((arg) => arg !== "--"), options: { record: { type: "string" }, only: { type: "string" } } });
+const { values: options } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== "--"),
+  options: { record: { type: "string" }, only: { type: "string" } },
+});
 const CLIENTS = { "@anthropic-ai/claude-code": "2.1.197", "@openai/codex": "0.171.0" };
 const CLIENT_KEY = "real-clients-client-key-0123456789";
 const ANTHROPIC_KEY = "sk-ant-real-clients-pool";
@@ -44,7 +47,10 @@ function installClients() {
     writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "conduit-clients", private: true }));
     const specs = Object.entries(CLIENTS).map(([name, version]) => `${name}@${version}`);
     log(`installing ${specs.join(" ")}`);
-    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: folder, stdio: "inherit" });
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+      cwd: folder,
+      stdio: "inherit",
+    });
   }
   return { claude: join(folder, "node_modules/.bin/claude"), codex: join(folder, "node_modules/.bin/codex") };
 }
@@ -60,7 +66,10 @@ async function claudeChecks(bin, conduit, command, anthropic) {
     const workspace = makeWorkspace();
     const before = anthropic.requests.length;
     try {
-      const run = await runCli(bin, ["-p", workspace.prompt, "--allowedTools", "Read"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, CLIENT_KEY) });
+      const run = await runCli(bin, ["-p", workspace.prompt, "--allowedTools", "Read"], {
+        cwd: workspace.folder,
+        env: claudeEnvironment(tap.url, CLIENT_KEY),
+      });
       expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
       expect(run.stdout.includes(workspace.answer), `stdout lacks the final answer: ${run.stdout.trim()}`);
       const upstream = anthropic.requests.slice(before).filter((request) => request.url.startsWith("/v1/messages?"));
@@ -99,7 +108,10 @@ async function claudeWrongKeyCheck(bin, conduit, command) {
     const tap = await startRecordingTap(conduit.url);
     const workspace = makeWorkspace();
     try {
-      const run = await runCli(bin, ["-p", "hi"], { cwd: workspace.folder, env: claudeEnvironment(tap.url, "not-a-client-key-0123456789") });
+      const run = await runCli(bin, ["-p", "hi"], {
+        cwd: workspace.folder,
+        env: claudeEnvironment(tap.url, "not-a-client-key-0123456789"),
+      });
       const posts = tap.exchanges.filter((call) => call.method === "POST");
       expect(run.code !== 0, `exit ${run.code}: ${run.stdout.trim()}`);
       expect(posts.length === 1 && posts[0].status === 401, `calls: ${callsOf(posts).join(", ")}`);
@@ -118,7 +130,12 @@ async function codexTurn(bin, conduit, { provider, path, model, extraArgs = [] }
   const workspace = makeWorkspace();
   try {
     const env = codexEnvironment({ provider, baseUrl: `${tap.url}${path}`, model, clientKey: CLIENT_KEY });
-    if (provider === "openai") execFileSync(bin, ["login", "--with-api-key"], { input: CLIENT_KEY, env: { PATH: process.env.PATH, ...env }, stdio: ["pipe", "ignore", "pipe"] });
+    if (provider === "openai")
+      execFileSync(bin, ["login", "--with-api-key"], {
+        input: CLIENT_KEY,
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ["pipe", "ignore", "pipe"],
+      });
     const args = ["exec", "--skip-git-repo-check", "--color", "never", ...extraArgs, workspace.prompt];
     const spawnedAt = tap.elapsed();
     const run = await runCli(bin, args, { cwd: workspace.folder, env });
@@ -180,7 +197,9 @@ const proxy = {
 };
 try {
   const bins = installClients();
-  log(`Claude Code ${execFileSync(bins.claude, ["--version"], { encoding: "utf8" }).trim()}, ${execFileSync(bins.codex, ["--version"], { encoding: "utf8" }).trim()}`);
+  log(
+    `Claude Code ${execFileSync(bins.claude, ["--version"], { encoding: "utf8" }).trim()}, ${execFileSync(bins.codex, ["--version"], { encoding: "utf8" }).trim()}`,
+  );
   for (const command of options.only === "mcp" ? [] : ["proxy", "serve"]) {
     const conduit = await startConduit(root, command, { proxy });
     try {
@@ -199,7 +218,11 @@ try {
   await codexBackend.close();
 }
 if (options.record) {
-  writeSessions(join(options.record, "claude-code-sessions.json"), `Claude Code ${CLIENTS["@anthropic-ai/claude-code"]}`, recordings.claude);
+  writeSessions(
+    join(options.record, "claude-code-sessions.json"),
+    `Claude Code ${CLIENTS["@anthropic-ai/claude-code"]}`,
+    recordings.claude,
+  );
   writeSessions(join(options.record, "codex-sessions.json"), `Codex CLI ${CLIENTS["@openai/codex"]}`, recordings.codex);
   log(`recorded ${[...Object.keys(recordings.claude), ...Object.keys(recordings.codex)].join(", ")} in ${options.record}`);
 }

@@ -26,7 +26,8 @@ const keep = process.argv.includes("--keep");
 const LINT_TOOLS = { publint: "0.3.25", "@arethetypeswrong/cli": "0.18.5" };
 const pnpm = process.env.CONDUIT_PNPM ? JSON.parse(process.env.CONDUIT_PNPM) : ["pnpm"];
 const run = promisify(execFile);
-const runPnpm = (args, cwd) => run(pnpm[0], [...pnpm.slice(1), ...args], { cwd, env: { ...process.env, NX_DAEMON: "false", NX_NO_CLOUD: "true" } });
+const runPnpm = (args, cwd) =>
+  run(pnpm[0], [...pnpm.slice(1), ...args], { cwd, env: { ...process.env, NX_DAEMON: "false", NX_NO_CLOUD: "true" } });
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 const log = (message) => console.log(`release-check: ${message}`);
 
@@ -64,20 +65,26 @@ function requestedBumps(repository) {
   const folder = join(repository, ".changeset");
   for (const file of readdirSync(folder).filter((name) => name.endsWith(".md") && name !== "README.md")) {
     const frontmatter = readFileSync(join(folder, file), "utf8").split("---")[1] ?? "";
-    for (const [, name, bump] of frontmatter.matchAll(/^\s*"?([^":\s]+)"?\s*:\s*(major|minor|patch)\s*$/gm)) (bumps[name] ??= new Set()).add(bump);
+    for (const [, name, bump] of frontmatter.matchAll(/^\s*"?([^":\s]+)"?\s*:\s*(major|minor|patch)\s*$/gm)) {
+      bumps[name] ??= new Set();
+      bumps[name].add(bump);
+    }
   }
   return bumps;
 }
-
 
 const scratch = mkdtempSync(join(tmpdir(), "conduit-release-"));
 const repository = join(scratch, "repo");
 const failures = [];
 try {
   await phase("copy the working tree and install offline", async () => {
-    const files = execFileSync("git", ["ls-files", "-z", "-co", "--exclude-standard"], { cwd: root, encoding: "utf8" }).split("\0").filter(Boolean);
+    const files = execFileSync("git", ["ls-files", "-z", "-co", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+      .split("\0")
+      .filter(Boolean);
     for (const file of files) cpSync(join(root, file), join(repository, file), { errorOnExist: false, verbatimSymlinks: true });
-    await runPnpm(["install", "--frozen-lockfile", "--offline", "--reporter=silent"], repository).catch(() => runPnpm(["install", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], repository));
+    await runPnpm(["install", "--frozen-lockfile", "--offline", "--reporter=silent"], repository).catch(() =>
+      runPnpm(["install", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], repository),
+    );
   });
 
   const packages = publishedPackages(repository);
@@ -87,7 +94,11 @@ try {
     await run(process.execPath, [join(repository, "node_modules/@changesets/cli/bin.js"), "version"], { cwd: repository });
     return Object.fromEntries(publishedPackages(repository).map(({ manifest }) => [manifest.name, manifest.version]));
   });
-  log(`plan: ${Object.entries(after).map(([name, version]) => `${name} ${before[name]} → ${version}`).join(", ")}`);
+  log(
+    `plan: ${Object.entries(after)
+      .map(([name, version]) => `${name} ${before[name]} → ${version}`)
+      .join(", ")}`,
+  );
   failures.push(...versionPlanProblems(before, after, bumps));
 
   const tarballDirectory = join(scratch, "tarballs");
@@ -101,7 +112,10 @@ try {
   const tarballs = await phase("pnpm pack every package, three at a time", async () => {
     const byName = {};
     await inPool(packages, 3, async ({ directory, manifest }) => {
-      const { stdout } = await runPnpm(["pack", "--config.ignore-scripts=true", "--pack-destination", tarballDirectory], join(repository, directory));
+      const { stdout } = await runPnpm(
+        ["pack", "--config.ignore-scripts=true", "--pack-destination", tarballDirectory],
+        join(repository, directory),
+      );
       const tarball = stdout.trim().split("\n").at(-1).trim();
       if (!existsSync(tarball)) throw new Error(`pnpm pack of ${manifest.name} printed no tarball path:\n${stdout}`);
       byName[manifest.name] = tarball;
@@ -124,7 +138,9 @@ try {
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--prefix", toolDirectory, ...specs]);
     const publint = join(toolDirectory, "node_modules/.bin/publint");
     await inPool(Object.values(tarballs), 2, async (tarball) => {
-      await run(publint, ["run", "--strict", tarball], { cwd: scratch }).catch((error) => failures.push(`publint --strict ${tarball.split("/").at(-1)}:\n${error.stdout}${error.stderr}`));
+      await run(publint, ["run", "--strict", tarball], { cwd: scratch }).catch((error) =>
+        failures.push(`publint --strict ${tarball.split("/").at(-1)}:\n${error.stdout}${error.stderr}`),
+      );
     });
     failures.push(...(await attwProblems(toolDirectory, Object.values(tarballs))));
   });
@@ -133,10 +149,12 @@ try {
     const typescriptCompiler = join(repository, "node_modules/typescript/bin/tsc");
     const typesNodeRange = readJson(join(root, "package.json")).devDependencies["@types/node"];
     const summaries = await inPool(ADAPTERS, 4, (framework) =>
-      checkConsumer({ framework, directory: join(scratch, `consumer-${framework}`), tarballs, typescriptCompiler, typesNodeRange }).catch((error) => {
-        failures.push(error.message);
-        return `${framework}: FAILED`;
-      }),
+      checkConsumer({ framework, directory: join(scratch, `consumer-${framework}`), tarballs, typescriptCompiler, typesNodeRange }).catch(
+        (error) => {
+          failures.push(error.message);
+          return `${framework}: FAILED`;
+        },
+      ),
     );
     for (const summary of summaries) log(summary);
   });
@@ -144,7 +162,12 @@ try {
   failures.push(`${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
 } finally {
   for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
-  console.log(`  ${timings.reduce((sum, [, seconds]) => sum + seconds, 0).toFixed(1).padStart(6)} s  total`);
+  console.log(
+    `  ${timings
+      .reduce((sum, [, seconds]) => sum + seconds, 0)
+      .toFixed(1)
+      .padStart(6)} s  total`,
+  );
   if (keep) log(`kept ${scratch}`);
   else rmSync(scratch, { recursive: true, force: true });
 }

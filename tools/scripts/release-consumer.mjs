@@ -46,10 +46,24 @@ console.log(JSON.stringify({ framework: server.framework, version: VERSION, adap
 `;
 }
 
-const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, types: ["node"], target: "ES2022", lib: ["ES2022", "DOM"] };
+const STRICT = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  skipLibCheck: false,
+  types: ["node"],
+  target: "ES2022",
+  lib: ["ES2022", "DOM"],
+};
 const TSCONFIGS = {
-  "tsconfig.nodenext.json": { compilerOptions: { ...STRICT, module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" }, files: ["consumer.ts"] },
-  "tsconfig.bundler.json": { compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, files: ["consumer.ts"] },
+  "tsconfig.nodenext.json": {
+    compilerOptions: { ...STRICT, module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
+    files: ["consumer.ts"],
+  },
+  "tsconfig.bundler.json": {
+    compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+    files: ["consumer.ts"],
+  },
 };
 
 /**
@@ -59,11 +73,16 @@ const TSCONFIGS = {
 export async function checkConsumer({ framework, directory, tarballs, typescriptCompiler, typesNodeRange }) {
   mkdirSync(directory, { recursive: true });
   const adapterName = `@conduit-ai/adapter-${framework}`;
-  writeFileSync(join(directory, "package.json"), `${JSON.stringify({ name: `consumer-${framework}`, private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(
+    join(directory, "package.json"),
+    `${JSON.stringify({ name: `consumer-${framework}`, private: true, type: "module" }, null, 2)}\n`,
+  );
   writeFileSync(join(directory, "consumer.ts"), consumerSource(framework));
   for (const [file, content] of Object.entries(TSCONFIGS)) writeFileSync(join(directory, file), `${JSON.stringify(content, null, 2)}\n`);
   const npmArguments = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
-  await run("npm", [...npmArguments, tarballs["@conduit-ai/server-core"], tarballs[adapterName], `@types/node@${typesNodeRange}`], { cwd: directory });
+  await run("npm", [...npmArguments, tarballs["@conduit-ai/server-core"], tarballs[adapterName], `@types/node@${typesNodeRange}`], {
+    cwd: directory,
+  });
 
   for (const tsconfig of Object.keys(TSCONFIGS)) {
     try {
@@ -77,12 +96,17 @@ export async function checkConsumer({ framework, directory, tarballs, typescript
   const installedCore = JSON.parse(readFileSync(join(directory, "node_modules/@conduit-ai/server-core/package.json"), "utf8"));
   const problems = [];
   if (result.framework !== framework) problems.push(`framework is ${result.framework}`);
-  if (result.health.status !== 200 || result.health.body?.status !== "ok") problems.push(`/health answered ${JSON.stringify(result.health)}`);
+  if (result.health.status !== 200 || result.health.body?.status !== "ok")
+    problems.push(`/health answered ${JSON.stringify(result.health)}`);
   // The version the server reports is the one in the published manifest (stamped at build time).
   if (result.health.body?.version !== installedCore.version || result.version !== installedCore.version)
     problems.push(`reports version ${result.health.body?.version} / VERSION ${result.version}, package.json says ${installedCore.version}`);
-  if (result.hello.status !== 200 || result.hello.body?.data?.hello !== "ada") problems.push(`/api/hello/ada answered ${JSON.stringify(result.hello)}`);
-  for (const line of ['conduit_http_requests_total{method="GET",route="/api/hello/:name",status="200"} 1', 'consumer_greetings_total{name="any"} 1']) {
+  if (result.hello.status !== 200 || result.hello.body?.data?.hello !== "ada")
+    problems.push(`/api/hello/ada answered ${JSON.stringify(result.hello)}`);
+  for (const line of [
+    'conduit_http_requests_total{method="GET",route="/api/hello/:name",status="200"} 1',
+    'consumer_greetings_total{name="any"} 1',
+  ]) {
     if (!result.metrics.split("\n").includes(line)) problems.push(`/api/metrics lacks ${line}:\n${result.metrics}`);
   }
   if (problems.length > 0) throw new Error(`${framework} consumer: ${problems.join("; ")}`);

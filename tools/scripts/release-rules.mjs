@@ -31,13 +31,15 @@ export function tarballProblems({ tarball, directory, releasedVersions, satisfie
   const problems = [];
   const entries = new Set(tarEntries(tarball));
   const manifest = JSON.parse(tarFile(tarball, "package/package.json"));
-  for (const required of ["package/LICENSE", "package/README.md"]) if (!entries.has(required)) problems.push(`missing ${required.slice(8)}`);
+  for (const required of ["package/LICENSE", "package/README.md"])
+    if (!entries.has(required)) problems.push(`missing ${required.slice(8)}`);
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
     for (const file of exportTargets(target)) {
       if (!entries.has(`package/${file.replace(/^\.\//, "")}`)) problems.push(`export "${subpath}" points to ${file}, not in the tarball`);
     }
   }
-  for (const binary of Object.values(manifest.bin ?? {})) if (!entries.has(`package/${binary.replace(/^\.\//, "")}`)) problems.push(`bin ${binary} not in the tarball`);
+  for (const binary of Object.values(manifest.bin ?? {}))
+    if (!entries.has(`package/${binary.replace(/^\.\//, "")}`)) problems.push(`bin ${binary} not in the tarball`);
 
   if (manifest.license !== "MIT") problems.push(`license is ${manifest.license}`);
   if (!manifest.repository?.url?.includes(REPOSITORY) || manifest.repository?.directory !== directory)
@@ -53,7 +55,8 @@ export function tarballProblems({ tarball, directory, releasedVersions, satisfie
   // Packages with a version module publish the literal from their manifest (stamp-version.mjs).
   if (entries.has("package/dist/version.js")) {
     const stamped = tarFile(tarball, "package/dist/version.js");
-    if (!stamped.includes(`export const VERSION = ${JSON.stringify(manifest.version)};`)) problems.push(`dist/version.js does not hold ${manifest.version}: ${stamped.trim()}`);
+    if (!stamped.includes(`export const VERSION = ${JSON.stringify(manifest.version)};`))
+      problems.push(`dist/version.js does not hold ${manifest.version}: ${stamped.trim()}`);
   }
 
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
@@ -79,7 +82,10 @@ export async function attwProblems(toolDirectory, tarballFiles) {
     const analysis = await core.checkPackage(core.createPackageFromTarballData(new Uint8Array(readFileSync(tarball))));
     if (!analysis.types) problems.push(`attw ${tarball.split("/").at(-1)}: the package has no types`);
     const counted = (analysis.problems ?? []).filter((problem) => !ignoredResolutions.has(problem.resolutionKind));
-    for (const problem of counted) problems.push(`attw --profile esm-only ${analysis.packageName}: ${problem.kind} at ${problem.entrypoint ?? "?"} (${problem.resolutionKind ?? "all resolutions"})`);
+    for (const problem of counted)
+      problems.push(
+        `attw --profile esm-only ${analysis.packageName}: ${problem.kind} at ${problem.entrypoint ?? "?"} (${problem.resolutionKind ?? "all resolutions"})`,
+      );
   }
   return problems;
 }
@@ -95,8 +101,10 @@ export function versionPlanProblems(before, after, bumps) {
   for (const [name, oldVersion] of Object.entries(before)) {
     const newVersion = after[name];
     const major = (version) => Number(version.split(".")[0]);
-    if (oldVersion.endsWith("-0") && newVersion !== oldVersion.slice(0, -2)) problems.push(`${name}: first publish should be ${oldVersion.slice(0, -2)}, the plan says ${newVersion}`);
-    if (major(newVersion) > major(oldVersion) && !bumps[name]?.has("major")) problems.push(`${name}: ${oldVersion} → ${newVersion} is a new major no changeset asked for (a peer range left behind?)`);
+    if (oldVersion.endsWith("-0") && newVersion !== oldVersion.slice(0, -2))
+      problems.push(`${name}: first publish should be ${oldVersion.slice(0, -2)}, the plan says ${newVersion}`);
+    if (major(newVersion) > major(oldVersion) && !bumps[name]?.has("major"))
+      problems.push(`${name}: ${oldVersion} → ${newVersion} is a new major no changeset asked for (a peer range left behind?)`);
   }
   return problems;
 }

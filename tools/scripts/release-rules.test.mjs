@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { relativeLinks, tarballProblems, versionPlanProblems } from "./release-rules.mjs";
 
 test("README links that only work inside the repository are reported", () => {
-  const markdown = "[a](https://x.dev/a) [b](ROUTES.md) ![c](../../logo.png) [d](#usage) [e](mailto:a@b.c) [f](./src/index.ts \"title\")";
+  const markdown = '[a](https://x.dev/a) [b](ROUTES.md) ![c](../../logo.png) [d](#usage) [e](mailto:a@b.c) [f](./src/index.ts "title")';
   assert.deepEqual(relativeLinks(markdown), ["ROUTES.md", "../../logo.png", "./src/index.ts"]);
 });
 
@@ -48,7 +48,10 @@ test("stamp-version writes package.json's version into dist/version.js and refus
   try {
     mkdirSync(join(directory, "dist"));
     writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "@scope/example", version: "3.4.5" }));
-    writeFileSync(join(directory, "dist/version.js"), 'import manifest from "../package.json" with { type: "json" };\nexport const VERSION = manifest.version;\n');
+    writeFileSync(
+      join(directory, "dist/version.js"),
+      'import manifest from "../package.json" with { type: "json" };\nexport const VERSION = manifest.version;\n',
+    );
     writeFileSync(join(directory, "dist/version.js.map"), "{}");
     execFileSync(process.execPath, [script], { cwd: directory });
     assert.match(readFileSync(join(directory, "dist/version.js"), "utf8"), /export const VERSION = "3\.4\.5";/);

@@ -53,7 +53,10 @@ function installClients() {
     writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "conduit-sdk-clients", private: true }));
     const specs = Object.entries(CLIENTS).map(([name, version]) => `${name}@${version}`);
     runner.log(`installing ${specs.join(" ")}`);
-    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: folder, stdio: "inherit" });
+    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+      cwd: folder,
+      stdio: "inherit",
+    });
   }
   return folder;
 }
@@ -63,7 +66,17 @@ async function loadClients(folder) {
   const require = createRequire(join(folder, "package.json"));
   const load = (name) => import(pathToFileURL(require.resolve(name)).href);
   const [ai, anthropic, openai, compatible, zod, langChainAnthropic, langChainOpenAI, messages, tools] = await Promise.all(
-    ["ai", "@ai-sdk/anthropic", "@ai-sdk/openai", "@ai-sdk/openai-compatible", "zod", "@langchain/anthropic", "@langchain/openai", "@langchain/core/messages", "@langchain/core/tools"].map(load),
+    [
+      "ai",
+      "@ai-sdk/anthropic",
+      "@ai-sdk/openai",
+      "@ai-sdk/openai-compatible",
+      "zod",
+      "@langchain/anthropic",
+      "@langchain/openai",
+      "@langchain/core/messages",
+      "@langchain/core/tools",
+    ].map(load),
   );
   return {
     ai,
@@ -102,20 +115,32 @@ function callExpectations(tap, anthropic) {
       if (answer !== null) expect(text === answer, `answer ${JSON.stringify(text)}, expected ${JSON.stringify(answer)}; calls: ${listed}`);
       expect(exchanges.length === calls, `${exchanges.length} calls, expected ${calls}: ${listed}`);
       const unexpected = exchanges.filter((call) => call.status !== status);
-      expect(unexpected.length === 0, `not ${status}: ${unexpected.map((call) => `${call.method} ${call.url} → ${call.status} ${call.responseBody ?? ""}`).join("; ")}`);
+      expect(
+        unexpected.length === 0,
+        `not ${status}: ${unexpected.map((call) => `${call.method} ${call.url} → ${call.status} ${call.responseBody ?? ""}`).join("; ")}`,
+      );
       expect(
         exchanges.every((call) => call.method === "POST" && call.url.split("?")[0] === path),
         `expected only POST ${path}: ${listed}`,
       );
       if (param !== undefined) {
         const errors = exchanges.map((call) => JSON.parse(call.responseBody ?? "{}").error);
-        expect(errors.every((error) => error?.param === param), `the error does not name ${param}: ${exchanges.map((call) => call.responseBody).join("; ")}`);
+        expect(
+          errors.every((error) => error?.param === param),
+          `the error does not name ${param}: ${exchanges.map((call) => call.responseBody).join("; ")}`,
+        );
         const retry = exchanges.map((call) => call.responseHeaders?.["x-should-retry"]);
-        expect(retry.every((value) => value === "false"), `x-should-retry: ${retry.join(", ")}`);
+        expect(
+          retry.every((value) => value === "false"),
+          `x-should-retry: ${retry.join(", ")}`,
+        );
       }
       if (streamed) {
         const types = exchanges.map((call) => String(call.responseHeaders?.["content-type"]));
-        expect(types.every((type) => type.startsWith("text/event-stream")), `not streamed: ${types.join(", ")}`);
+        expect(
+          types.every((type) => type.startsWith("text/event-stream")),
+          `not streamed: ${types.join(", ")}`,
+        );
       }
       if (toolResult) {
         const upstream = anthropic.requests.slice(upstreamBefore);
@@ -127,16 +152,33 @@ function callExpectations(tap, anthropic) {
 }
 
 const anthropic = await startFakeAnthropicAgent({ apiKey: ANTHROPIC_KEY });
-const proxy = { enabled: true, upstream: { anthropic: anthropic.url }, clientKeys: [CLIENT_KEY], accounts: [{ id: "claude-pool", type: "api-key", apiKey: ANTHROPIC_KEY }] };
+const proxy = {
+  enabled: true,
+  upstream: { anthropic: anthropic.url },
+  clientKeys: [CLIENT_KEY],
+  accounts: [{ id: "claude-pool", type: "api-key", apiKey: ANTHROPIC_KEY }],
+};
 const started = performance.now();
 try {
   const sdk = await loadClients(installClients());
   const loaded = performance.now();
-  runner.log(`${Object.entries(CLIENTS).map(([name, version]) => `${name} ${version}`).join(", ")}; Node ${process.versions.node}`);
+  runner.log(
+    `${Object.entries(CLIENTS)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")}; Node ${process.versions.node}`,
+  );
   for (const command of ["proxy", "serve"]) {
     const conduit = await startConduit(root, command, { proxy });
     const tap = await startRecordingTap(conduit.url);
-    const checks = { sdk, baseUrl: `${tap.url}/v1`, rootUrl: tap.url, clientKey: CLIENT_KEY, workspace: makeWorkspace(), expectCalls: callExpectations(tap, anthropic), label: command };
+    const checks = {
+      sdk,
+      baseUrl: `${tap.url}/v1`,
+      rootUrl: tap.url,
+      clientKey: CLIENT_KEY,
+      workspace: makeWorkspace(),
+      expectCalls: callExpectations(tap, anthropic),
+      label: command,
+    };
     try {
       if (options.only !== "langchain") await aiSdkChecks(checks);
       if (options.only !== "ai-sdk") await langChainChecks(checks);

@@ -16,5 +16,8 @@ if (!/from "\.\.\/package\.json" with \{ type: "json" \}/.test(source)) {
   console.error(`stamp-version: ${compiled} does not import ../package.json; nothing stamped`);
   process.exit(1);
 }
-writeFileSync(compiled, `/** ${name}'s version, written from package.json at build time. */\nexport const VERSION = ${JSON.stringify(version)};\n`);
+writeFileSync(
+  compiled,
+  `/** ${name}'s version, written from package.json at build time. */\nexport const VERSION = ${JSON.stringify(version)};\n`,
+);
 rmSync(`${compiled}.map`, { force: true });

@@ -26,7 +26,19 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic } from "../fakes/src/index.ts";
-import { IMAGE_TOOLS, ROOT, buildImage, ensureBase, freePort, inspectImage, logger, mountImage, requireTools, startFromRootfs, unmountImage } from "./image-check-tools.mjs";
+import {
+  IMAGE_TOOLS,
+  ROOT,
+  buildImage,
+  ensureBase,
+  freePort,
+  inspectImage,
+  logger,
+  mountImage,
+  requireTools,
+  startFromRootfs,
+  unmountImage,
+} from "./image-check-tools.mjs";
 
 const requireFromGovernance = createRequire(join(ROOT, "packages/governance/package.json"));
 const pg = requireFromGovernance("pg");
@@ -58,9 +70,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startRedis() {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout?.trim() === "PONG") return { url: `redis://127.0.0.1:${port}`, child };
+    if (spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout?.trim() === "PONG")
+      return { url: `redis://127.0.0.1:${port}`, child };
     await sleep(100);
   }
   throw new Error("the throwaway redis-server did not answer");
@@ -193,7 +208,12 @@ async function streamUnderWayOn(replica) {
 
 async function main() {
   const startedAt = Date.now();
-  requireTools([...IMAGE_TOOLS, { command: "haproxy", package: "haproxy" }, { command: "redis-server", package: "redis-server" }, { command: "redis-cli", package: "redis-tools" }]);
+  requireTools([
+    ...IMAGE_TOOLS,
+    { command: "haproxy", package: "haproxy" },
+    { command: "redis-server", package: "redis-server" },
+    { command: "redis-cli", package: "redis-tools" },
+  ]);
   const base = ensureBase(log);
   const build = buildImage(base.tag, log);
   log(`image ready in ${build.seconds.toFixed(1)} s (${build.cachedSteps} steps from cache)`);
@@ -254,7 +274,10 @@ async function main() {
 
     const gateway = haproxy.url;
     const admin = async (path, init = {}) => {
-      const response = await fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" } });
+      const response = await fetch(`${gateway}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+      });
       return { status: response.status, body: await response.json() };
     };
     const mintKey = async (name, policy = {}) => {
@@ -294,7 +317,8 @@ async function main() {
     const largest = Math.max(...budgetServed.map((outcome) => budgetCosts.get(outcome.tag) ?? 0));
     const budgetSpent = await spentUsd(budgetKey.id);
     check(
-      budgetOutcomes.every((outcome) => outcome.complete || outcome.status === 429) && budgetOutcomes.some((outcome) => outcome.status === 429),
+      budgetOutcomes.every((outcome) => outcome.complete || outcome.status === 429) &&
+        budgetOutcomes.some((outcome) => outcome.status === 429),
       `budget $0.50: ${budgetServed.length} served on ${new Set(budgetServed.map((outcome) => outcome.servedBy)).size} replicas, the rest refused 429`,
     );
     check(
@@ -304,7 +328,9 @@ async function main() {
 
     // 2-3. Steady load while one replica is rolled (SIGTERM) and another killed (SIGKILL).
     // Budgets large enough never to refuse: their spend is what is compared with upstream.
-    const loadKeys = await Promise.all([0, 1, 2, 3].map((index) => mintKey(`steady-${index}`, { budgets: [{ usd: 1_000, window: "total" }] })));
+    const loadKeys = await Promise.all(
+      [0, 1, 2, 3].map((index) => mintKey(`steady-${index}`, { budgets: [{ usd: 1_000, window: "total" }] })),
+    );
     const outcomes = [];
     let loading = true;
     const worker = async (workerIndex) => {
@@ -357,13 +383,19 @@ async function main() {
     const atKill = failed.filter((outcome) => outcome.started <= goneAt && outcome.ended >= killAt);
     const afterKill = failed.filter((outcome) => outcome.started > goneAt);
     const termWindow = outcomes.filter((outcome) => outcome.ended >= termAt && outcome.started <= termAt + drainMs);
-    check(beforeKill.length === 0, `rolling SIGTERM: 0 failed of ${termWindow.length} calls during the drain (${outcomes.filter((outcome) => outcome.ended < killAt).length} before the kill)`);
+    check(
+      beforeKill.length === 0,
+      `rolling SIGTERM: 0 failed of ${termWindow.length} calls during the drain (${outcomes.filter((outcome) => outcome.ended < killAt).length} before the kill)`,
+    );
     const streamsDuringDrain = termWindow.filter((outcome) => outcome.stream && outcome.servedBy === "r1");
     check(
       streamsDuringDrain.length > 0 && streamsDuringDrain.every((outcome) => outcome.complete),
       `${streamsDuringDrain.length} streams served by r1 across its drain all finished`,
     );
-    check(afterKill.length === 0, `SIGKILL: no call started after the process was gone (${goneAt - killAt} ms after the signal) failed (${afterKill.length})`);
+    check(
+      afterKill.length === 0,
+      `SIGKILL: no call started after the process was gone (${goneAt - killAt} ms after the signal) failed (${afterKill.length})`,
+    );
     // A call answering from r2 at the signal may still complete: the bytes r2 had written before it
     // died are in the kernel's socket buffer, which delivers them.
     const r2Completed = onR2AtKill.filter((outcome) => outcome.complete);
@@ -374,8 +406,13 @@ async function main() {
         .slice(0, 3)
         .join("; ")})`,
     );
-    check(killWindowMs <= CHECK_INTER_MS * (CHECK_FALL + 1), `haproxy marked r2 DOWN ${killWindowMs} ms after the kill (check window ${CHECK_FALL} × ${CHECK_INTER_MS} ms + one interval)`);
-    const servedAfterKillByR2 = outcomes.filter((outcome) => outcome.started > killAt && outcome.ended < r2RestartAt && outcome.servedBy === "r2");
+    check(
+      killWindowMs <= CHECK_INTER_MS * (CHECK_FALL + 1),
+      `haproxy marked r2 DOWN ${killWindowMs} ms after the kill (check window ${CHECK_FALL} × ${CHECK_INTER_MS} ms + one interval)`,
+    );
+    const servedAfterKillByR2 = outcomes.filter(
+      (outcome) => outcome.started > killAt && outcome.ended < r2RestartAt && outcome.servedBy === "r2",
+    );
     check(servedAfterKillByR2.length === 0, "nothing was answered by r2 between its kill and its restart");
     const byR1After = outcomes.filter((outcome) => outcome.started > r1RejoinedAt && outcome.servedBy === "r1" && outcome.complete).length;
     const byR2After = outcomes.filter((outcome) => outcome.started > r2RejoinedAt && outcome.servedBy === "r2" && outcome.complete).length;
@@ -388,14 +425,18 @@ async function main() {
     // and its settlement. Such a call is swept like a cut one — charged its reservation, its history
     // row marked estimated (packages/governance/README.md, "Durable history").
     const nearKill = (outcome) => outcome.complete && outcome.servedBy === "r2" && Math.abs(outcome.ended - killAt) <= 1_000;
-    const redisCli = (...args) => spawnSync("redis-cli", ["-u", redis.url, ...args], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    const redisCli = (...args) =>
+      spawnSync("redis-cli", ["-u", redis.url, ...args], { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter(Boolean);
     // Reservations (`res` in each key's counters, pico-dollars) go back to 0 when settled, or swept.
     const heldPicoNow = () => {
       let held = 0;
       for (const counterKey of redisCli("--scan", "--pattern", "*ctr:key:*")) held += Number(redisCli("hget", counterKey, "res")[0] ?? 0);
       return held;
     };
-    const openCalls = () => redisCli("--scan", "--pattern", "*:calls:due").reduce((sum, key) => sum + Number(redisCli("zcard", key)[0] ?? 0), 0);
+    const openCalls = () =>
+      redisCli("--scan", "--pattern", "*:calls:due").reduce((sum, key) => sum + Number(redisCli("zcard", key)[0] ?? 0), 0);
     // The killed replica's calls wait out their lease (proxy.timeoutMs + 30 s), then a sweep (every 10 s) takes them.
     const sweepDeadline = killAt + PROXY_TIMEOUT_MS + 30_000 + 2 * 10_000 + 15_000;
     let sweptAt = 0;
@@ -407,15 +448,24 @@ async function main() {
       if (Date.now() > sweepDeadline) break;
       await sleep(500);
     }
-    check(sweptAt > 0, `no call left open and no budget reservation held in Redis ${sweptAt > 0 ? `${((sweptAt - killAt) / 1000).toFixed(1)} s after the kill (lease ${PROXY_TIMEOUT_MS / 1000} s + 30 s, then a sweep)` : `by ${((sweepDeadline - killAt) / 1000).toFixed(0)} s after the kill: ${openCalls()} open, $${(heldPicoNow() / 1e12).toFixed(6)} held`}`);
+    check(
+      sweptAt > 0,
+      `no call left open and no budget reservation held in Redis ${sweptAt > 0 ? `${((sweptAt - killAt) / 1000).toFixed(1)} s after the kill (lease ${PROXY_TIMEOUT_MS / 1000} s + 30 s, then a sweep)` : `by ${((sweepDeadline - killAt) / 1000).toFixed(0)} s after the kill: ${openCalls()} open, $${(heldPicoNow() / 1e12).toFixed(6)} held`}`,
+    );
     const spentByKey = new Map();
     for (const key of loadKeys) spentByKey.set(key.id, await spentUsd(key.id));
 
     // Stop all three gracefully (each writes what its outbox drain still holds), then read the history.
     for (const replica of replicas) replica.signal("SIGTERM");
     const exits = await Promise.all(replicas.map((replica) => replica.exited));
-    check(exits.every((exit) => exit.code === 0), `all three drained and exited 0 at the end (${exits.map((exit) => exit.code ?? exit.signal).join(", ")})`);
-    const outboxLeft = redisCli("--scan", "--pattern", "*:outbox:usage").reduce((sum, key) => sum + Number(redisCli("hlen", key)[0] ?? 0), 0);
+    check(
+      exits.every((exit) => exit.code === 0),
+      `all three drained and exited 0 at the end (${exits.map((exit) => exit.code ?? exit.signal).join(", ")})`,
+    );
+    const outboxLeft = redisCli("--scan", "--pattern", "*:outbox:usage").reduce(
+      (sum, key) => sum + Number(redisCli("hlen", key)[0] ?? 0),
+      0,
+    );
     check(outboxLeft === 0, `every usage event left Redis for PostgreSQL (${outboxLeft} still in outboxes)`);
     const history = new pg.Client({ connectionString: database.url });
     await history.connect();
@@ -451,7 +501,8 @@ async function main() {
       realExact &&=
         sweptAnswered === 0
           ? Math.abs(row.real_cost - upstream) < 1e-9
-          : row.real_cost <= upstream + 1e-9 && row.real_cost >= upstream - answeredAtKill.reduce((sum, outcome) => sum + (costs.get(outcome.tag) ?? 0), 0) - 1e-9;
+          : row.real_cost <= upstream + 1e-9 &&
+            row.real_cost >= upstream - answeredAtKill.reduce((sum, outcome) => sum + (costs.get(outcome.tag) ?? 0), 0) - 1e-9;
       estimatedRows += row.estimated;
       estimatedUsd += row.cost - row.real_cost;
       report.push(
@@ -459,7 +510,10 @@ async function main() {
       );
     }
     check(spendAgrees, `spend in Redis = Σ cost in the PostgreSQL history, per key: ${report.join("; ")}`);
-    check(nothingLost, "usage history: every completed call has its row (settled for real, or swept at its reservation when the kill came between answer and settlement)");
+    check(
+      nothingLost,
+      "usage history: every completed call has its row (settled for real, or swept at its reservation when the kill came between answer and settlement)",
+    );
     check(nothingTwice, "usage history: each event once, no more rows than calls");
     check(realExact, "the rows settled for real cost exactly what upstream reported for those calls");
     console.log(

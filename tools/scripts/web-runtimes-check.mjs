@@ -68,7 +68,11 @@ async function start(name, workspace) {
   } else if (name === "bun") command = [bin("bun"), "serve-bun.mjs"];
   else command = [bin("deno"), "run", "--allow-net", "serve-deno.mjs"];
 
-  const child = spawn(command[0], command.slice(1), { cwd: workspace, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(command[0], command.slice(1), {
+    cwd: workspace,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -82,7 +86,15 @@ async function start(name, workspace) {
         () => true,
         () => false,
       );
-      if (answered) return { base: `http://127.0.0.1:${port}`, output: () => output, stop: () => (child.kill("SIGKILL"), exited) };
+      if (answered)
+        return {
+          base: `http://127.0.0.1:${port}`,
+          output: () => output,
+          stop: () => {
+            child.kill("SIGKILL");
+            return exited;
+          },
+        };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -91,11 +103,16 @@ async function start(name, workspace) {
 }
 
 function expectEqual(actual, expected, what) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 const postJson = (base, path, body) =>
-  fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 /** What every runtime must answer exactly as Node does. */
 async function checkConduit(base) {
@@ -176,4 +193,7 @@ try {
   else rmSync(workspace, { recursive: true, force: true });
 }
 if (failed) process.exitCode = 1;
-else log(`Bun ${RUNTIMES.bun}, Deno ${RUNTIMES.deno} and workerd ${RUNTIMES.workerd} (compatibility date ${options["compatibility-date"]}) serve the fetch entry`);
+else
+  log(
+    `Bun ${RUNTIMES.bun}, Deno ${RUNTIMES.deno} and workerd ${RUNTIMES.workerd} (compatibility date ${options["compatibility-date"]}) serve the fetch entry`,
+  );

@@ -26,11 +26,17 @@ function ping(host: string, port: number): Promise<boolean> {
 export default async function setup(): Promise<void> {
   const { host, port } = target();
   if (await ping(host, port)) return;
-  const started = spawnSync("redis-server", ["--daemonize", "yes", "--bind", host, "--port", String(port), "--save", "", "--appendonly", "no"], {
-    encoding: "utf8",
-  });
+  const started = spawnSync(
+    "redis-server",
+    ["--daemonize", "yes", "--bind", host, "--port", String(port), "--save", "", "--appendonly", "no"],
+    {
+      encoding: "utf8",
+    },
+  );
   if (started.error) {
-    throw new Error(`No Redis answers on ${host}:${port} and redis-server is not installed. Install it (Debian: apt-get install -y redis-server) or set REDIS_URL.`);
+    throw new Error(
+      `No Redis answers on ${host}:${port} and redis-server is not installed. Install it (Debian: apt-get install -y redis-server) or set REDIS_URL.`,
+    );
   }
   for (let attempt = 0; attempt < 50; attempt++) {
     if (await ping(host, port)) return;

@@ -20,7 +20,11 @@ function asPostgresUser(command: string, args: string[]): { status: number | nul
   const result = isRoot
     ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" })
     : spawnSync(command, args, { encoding: "utf8" });
-  return { status: result.status, stderr: `${result.stderr ?? ""}${result.stdout ?? ""}`, ...(result.error ? { error: result.error } : {}) };
+  return {
+    status: result.status,
+    stderr: `${result.stderr ?? ""}${result.stdout ?? ""}`,
+    ...(result.error ? { error: result.error } : {}),
+  };
 }
 
 /** A free loopback port (the OS picks it). */
@@ -58,7 +62,8 @@ export async function startThrowawayPostgres(port?: number): Promise<ThrowawayPo
   }
   const options = `-c listen_addresses=127.0.0.1 -p ${chosen} -c unix_socket_directories=${folder} -c fsync=off -c full_page_writes=off`;
   const control = (action: "start" | "stop") => {
-    const args = action === "start" ? ["-D", data, "-o", options, "-l", join(folder, "log"), "-w", "start"] : ["-D", data, "-m", "fast", "-w", "stop"];
+    const args =
+      action === "start" ? ["-D", data, "-o", options, "-l", join(folder, "log"), "-w", "start"] : ["-D", data, "-m", "fast", "-w", "stop"];
     const result = asPostgresUser("pg_ctl", args);
     if (result.status !== 0) throw new Error(`pg_ctl ${action} failed: ${result.stderr}`);
   };

@@ -29,7 +29,12 @@ export function createPipeline(middleware: MiddlewareDefinition[], routes: strin
     routes: routes.map((path) => ({ method: "GET", path, absolute: true, handler: handler ?? ((ctx) => ({ user: ctx.user ?? null })) })),
   });
   return async (request: PipelineRequest): Promise<PipelineResponse> => {
-    const response = await app.request({ method: request.method ?? "GET", url: request.url, headers: request.headers ?? {}, clientAddress: request.clientAddress ?? "127.0.0.1" });
+    const response = await app.request({
+      method: request.method ?? "GET",
+      url: request.url,
+      headers: request.headers ?? {},
+      clientAddress: request.clientAddress ?? "127.0.0.1",
+    });
     return { status: response.status, headers: response.headers, json: response.text ? response.json() : null };
   };
 }

@@ -34,9 +34,7 @@ export async function startBrowserAndServer(extraConfig: Record<string, unknown>
 export async function openPage(browser: Loose, options: { allow401?: boolean } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Only loopback: a page of the test identity provider links web fonts that must never be fetched.
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route: Loose) =>
-    route.fulfill({ status: 204, body: "" }),
-  );
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route: Loose) => route.fulfill({ status: 204, body: "" }));
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message: Loose) => {
@@ -75,4 +73,5 @@ export async function sendMessage(url: string, apiKey: string, content = "hello"
 }
 
 /** The console's money format (app/src/api.ts), to compare a page with the admin API's figures. */
-export const formatUsd = (value: number | undefined) => `$${(value ?? 0).toFixed(value !== undefined && value > 0 && value < 0.01 ? 4 : 2)}`;
+export const formatUsd = (value: number | undefined) =>
+  `$${(value ?? 0).toFixed(value !== undefined && value > 0 && value < 0.01 ? 4 : 2)}`;

@@ -43,7 +43,17 @@ export async function startConsoleServer(extra: Record<string, unknown> = {}) {
   const { FORCE_COLOR: _color, CONDUIT_ADMIN_KEY: _admin, ...inherited } = process.env;
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--conditions=@conduit-ai/source", "--import", "tsx", join(CLI_FOLDER, "src", "bin.ts"), "proxy", "--config", configFile, "--port", "0"],
+    [
+      "--conditions=@conduit-ai/source",
+      "--import",
+      "tsx",
+      join(CLI_FOLDER, "src", "bin.ts"),
+      "proxy",
+      "--config",
+      configFile,
+      "--port",
+      "0",
+    ],
     { cwd: CLI_FOLDER, env: { ...inherited, PORT: "", REDIS_URL: "", DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

@@ -53,7 +53,10 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     server.fake.script("sk-primary", {
       status: 429,
       headers: { "retry-after": "125" },
-      body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit" } }),
+      body: JSON.stringify({
+        type: "error",
+        error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit" },
+      }),
     });
     for (let index = 0; index < 3; index++) expect((await sendMessage(server.url, traffic.key)).status).toBe(200);
 
@@ -70,7 +73,8 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
       headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
     });
     expect(crossSite.status()).toBe(403);
-    const consoleApi = async <T>(path: string) => ((await (await page.request.get(`${server.url}/console/api/${path}`)).json()) as { data: T }).data;
+    const consoleApi = async <T>(path: string) =>
+      ((await (await page.request.get(`${server.url}/console/api/${path}`)).json()) as { data: T }).data;
 
     // Overview: figures from the server's metrics, refreshed live.
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="total-requests"]')?.textContent) >= 3);
@@ -99,7 +103,8 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     expect(await backup.textContent()).toContain(String(rows.accounts.find((row) => row.id === "backup")?.usage.totals.requests));
     await page.screenshot({ path: join(SCREENSHOTS, "accounts.png") });
     expect(await seriousViolations(page, axeSource)).toEqual([]);
-    const statusOf = async (id: string) => (await consoleApi<{ accounts: AccountRow[] }>("accounts")).accounts.find((row) => row.id === id)?.status;
+    const statusOf = async (id: string) =>
+      (await consoleApi<{ accounts: AccountRow[] }>("accounts")).accounts.find((row) => row.id === id)?.status;
     await backup.getByRole("button", { name: "Disable" }).click();
     await backup.getByRole("button", { name: "Enable" }).waitFor();
     expect(await statusOf("backup")).toBe("disabled");
@@ -117,7 +122,10 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     const sonnetCells = await sonnetRow.locator("td").allTextContents();
     expect(sonnetCells.slice(1, 3)).toEqual([String(sonnet?.requests), sonnet?.inputTokens.toLocaleString("en-US")]);
     // The savings of the prompt cache, as /admin/usage reports them: hit ratio and dollars saved.
-    const sonnetSavings = byModel.find((row) => row.group === "claude-sonnet-4-5") as unknown as { cacheHitRatio: number; savedUsd: number };
+    const sonnetSavings = byModel.find((row) => row.group === "claude-sonnet-4-5") as unknown as {
+      cacheHitRatio: number;
+      savedUsd: number;
+    };
     expect(sonnetCells[5]).toBe(`${(sonnetSavings.cacheHitRatio * 100).toFixed(1)} %`);
     expect(sonnetCells[6]).toMatch(/^\$\d+\.\d{2,4}$/);
     expect(await page.getByTestId("usage-savings").textContent()).toContain("Prompt cache saved $");
@@ -150,4 +158,3 @@ describe("operator console in Chromium, on a real conduit proxy", () => {
     await context.close();
   });
 });
-

@@ -77,7 +77,10 @@ describe("keys in the console, end to end through the real admin API and proxy",
     const spent = detail.spend.find((entry) => entry.window === "month")?.spentUsd as number;
     expect(spent).toBeGreaterThan(0);
     await page.reload();
-    await page.getByTestId("key-ci-bot").getByText(`${formatUsd(spent)} of $10.00`).waitFor();
+    await page
+      .getByTestId("key-ci-bot")
+      .getByText(`${formatUsd(spent)} of $10.00`)
+      .waitFor();
     expect(await page.getByTestId("key-ci-bot").locator("progress").getAttribute("value")).toBe(String(spent));
     await page.screenshot({ path: join(SCREENSHOTS, "keys.png") });
     expect(await seriousViolations(page, axeSource)).toEqual([]);

@@ -130,7 +130,10 @@ describe("console single sign-on in Chromium", () => {
     const live = page.locator('.chart[data-axis="clock"]');
     await page.waitForFunction(() => (document.querySelector('.chart[data-axis="clock"]') as HTMLElement | null)?.dataset.xLabels);
     const clockLabels = ((await live.getAttribute("data-x-labels")) as string).split(",");
-    expect(clockLabels.every((label) => /^\d{2}:\d{2}:\d{2}$/.test(label)), clockLabels.join(" ")).toBe(true);
+    expect(
+      clockLabels.every((label) => /^\d{2}:\d{2}:\d{2}$/.test(label)),
+      clockLabels.join(" "),
+    ).toBe(true);
 
     // Usage over one day: the chart spans about a day and is labelled with dates.
     await page.goto(`${server.url}/console/#/usage`);
@@ -141,7 +144,10 @@ describe("console single sign-on in Chromium", () => {
     expect(span).toBeGreaterThan(0);
     expect(span).toBeLessThanOrEqual(2 * 86_400);
     const dayLabels = ((await usage.getAttribute("data-x-labels")) as string).split(",");
-    expect(dayLabels.every((label) => /^[A-Z][a-z]{2} \d{1,2}$/.test(label)), dayLabels.join(" ")).toBe(true);
+    expect(
+      dayLabels.every((label) => /^[A-Z][a-z]{2} \d{1,2}$/.test(label)),
+      dayLabels.join(" "),
+    ).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, "sso-usage-one-day.png") });
 
     // Audit: bob's key, with the filters.
@@ -155,7 +161,9 @@ describe("console single sign-on in Chromium", () => {
         document.querySelectorAll('[data-testid="audit-key.create"]').length >= 4 &&
         document.querySelectorAll('[data-testid="audit-console.signin"]').length === 0,
     );
-    expect((await rows.allTextContents()).some((text: string) => text.includes("bob@example.com") && text.includes("team-admin:alpha"))).toBe(true);
+    expect(
+      (await rows.allTextContents()).some((text: string) => text.includes("bob@example.com") && text.includes("team-admin:alpha")),
+    ).toBe(true);
     expect(await page.locator('[data-testid="audit-console.signin"]').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "sso-audit.png") });
     expect(await seriousViolations(page, axeSource)).toEqual([]);

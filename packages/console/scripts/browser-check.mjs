@@ -39,9 +39,7 @@ if (!existsSync(join(scratch, "node_modules", "playwright-core")) || !existsSync
 
 /** The newest modification time under a folder (the app's sources and config). */
 const newest = (path) =>
-  statSync(path).isDirectory()
-    ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
-    : statSync(path).mtimeMs;
+  statSync(path).isDirectory() ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name)))) : statSync(path).mtimeMs;
 const builtIndex = join(packageRoot, "dist", "public", "index.html");
 // Stale pages would test yesterday's console: rebuild when the app changed since the last build.
 if (!existsSync(builtIndex) || newest(join(packageRoot, "app")) > statSync(builtIndex).mtimeMs) {

@@ -35,7 +35,13 @@ await server.start();
 process.on("message", (message) => {
   if (message === "sample") {
     const memory = process.memoryUsage();
-    process.send?.({ rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, cpu: process.cpuUsage() });
+    process.send?.({
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      heapTotal: memory.heapTotal,
+      external: memory.external,
+      cpu: process.cpuUsage(),
+    });
   }
   // Diagnostics (heap-summary.ts reads the file): a snapshot of the process as it is now.
   if (message.startsWith("snapshot:")) process.send?.({ file: writeHeapSnapshot(message.slice("snapshot:".length)) });

@@ -15,7 +15,9 @@ let values;
 try {
   ({ values } = parseArgs({ options: { only: { type: "string" } }, args: process.argv.slice(2).filter((a) => a !== "--") }));
 } catch (error) {
-  console.error(`${error.message}\nusage: pnpm bench [-- --only scenario,…]; a scenario's flags: pnpm --filter @conduit-ai/bench bench:<scenario> -- …`);
+  console.error(
+    `${error.message}\nusage: pnpm bench [-- --only scenario,…]; a scenario's flags: pnpm --filter @conduit-ai/bench bench:<scenario> -- …`,
+  );
   process.exit(2);
 }
 const chosen = values.only ? values.only.split(",").map((name) => name.trim()) : scenarios;

@@ -12,7 +12,12 @@ function readTool(sdk, schemaKind) {
   const inputSchema =
     schemaKind === "zod"
       ? sdk.z.object({ file_path: sdk.z.string().describe("Absolute path of the file") })
-      : sdk.ai.jsonSchema({ type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"], additionalProperties: false });
+      : sdk.ai.jsonSchema({
+          type: "object",
+          properties: { file_path: { type: "string" } },
+          required: ["file_path"],
+          additionalProperties: false,
+        });
   return sdk.ai.tool({ description: "Reads a text file", inputSchema, execute: async ({ file_path }) => readFileSync(file_path, "utf8") });
 }
 
@@ -52,7 +57,8 @@ export async function aiSdkChecks({ sdk, baseUrl, clientKey, workspace, expectCa
     await expectCalls(`AI SDK ${name} generateText tool round (${schema} schema) through conduit ${label}`, toolRound, async () => {
       const result = await ai.generateText({ model, prompt: workspace.prompt, tools, stopWhen: ai.stepCountIs(3) });
       const called = result.steps[0]?.toolCalls?.[0];
-      if (called?.toolName !== "Read" || called.input.file_path !== workspace.file) throw new Error(`first step's tool call: ${JSON.stringify(called)}`);
+      if (called?.toolName !== "Read" || called.input.file_path !== workspace.file)
+        throw new Error(`first step's tool call: ${JSON.stringify(called)}`);
       return result.text;
     });
     await expectCalls(`AI SDK ${name} streamText tool round through conduit ${label}`, { ...toolRound, streamed: true }, async () => {
@@ -65,19 +71,28 @@ export async function aiSdkChecks({ sdk, baseUrl, clientKey, workspace, expectCa
     ["createOpenAI .chat", openai.chat("local"), "/v1/chat/completions"],
   ]) {
     const expected = { path, calls: 1, answer: 'Local answer (provider "local", no language model): you said "Say hello.".' };
-    await expectCalls(`AI SDK @ai-sdk/openai ${name} generateText with model "local" (runtime) through conduit ${label}`, expected, async () => {
-      return (await ai.generateText({ model, prompt: "Say hello." })).text;
-    });
+    await expectCalls(
+      `AI SDK @ai-sdk/openai ${name} generateText with model "local" (runtime) through conduit ${label}`,
+      expected,
+      async () => {
+        return (await ai.generateText({ model, prompt: "Say hello." })).text;
+      },
+    );
   }
   await structuredOutputChecks({ ai, anthropic, openai, z: sdk.z, expectCalls, label });
-  await expectCalls(`AI SDK embed + embedMany with openai.embedding("local") through conduit ${label}`, { path: "/v1/embeddings", calls: 2, answer: null }, async () => {
-    const one = await ai.embed({ model: openai.embedding("local"), value: "hello world" });
-    const many = await ai.embedMany({ model: openai.embedding("local"), values: ["hello world", "goodbye"] });
-    const sizes = [one.embedding.length, ...many.embeddings.map((vector) => vector.length)];
-    if (sizes.length !== 3 || sizes.some((size) => size === 0 || size !== sizes[0])) throw new Error(`vector sizes ${sizes.join(", ")}`);
-    if (many.embeddings[0].some((value, index) => value !== one.embedding[index])) throw new Error("the same text embedded twice differs");
-    return `3 vectors of ${sizes[0]} floats`;
-  });
+  await expectCalls(
+    `AI SDK embed + embedMany with openai.embedding("local") through conduit ${label}`,
+    { path: "/v1/embeddings", calls: 2, answer: null },
+    async () => {
+      const one = await ai.embed({ model: openai.embedding("local"), value: "hello world" });
+      const many = await ai.embedMany({ model: openai.embedding("local"), values: ["hello world", "goodbye"] });
+      const sizes = [one.embedding.length, ...many.embeddings.map((vector) => vector.length)];
+      if (sizes.length !== 3 || sizes.some((size) => size === 0 || size !== sizes[0])) throw new Error(`vector sizes ${sizes.join(", ")}`);
+      if (many.embeddings[0].some((value, index) => value !== one.embedding[index]))
+        throw new Error("the same text embedded twice differs");
+      return `3 vectors of ${sizes[0]} floats`;
+    },
+  );
 }
 
 /**

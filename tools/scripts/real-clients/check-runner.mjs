@@ -44,7 +44,8 @@ export function expect(condition, message) {
 }
 
 /** "POST /v1/messages → 200" for each call a recording tap saw. */
-export const callsOf = (exchanges) => exchanges.map((call) => `${call.method} ${call.url}${call.upgrade ? " (upgrade)" : ""} → ${call.status}`);
+export const callsOf = (exchanges) =>
+  exchanges.map((call) => `${call.method} ${call.url}${call.upgrade ? " (upgrade)" : ""} → ${call.status}`);
 
 /** "2× POST /v1/messages → 200, 1× HEAD / → 404": each distinct call with its count. */
 export function summaryOf(exchanges) {

@@ -20,7 +20,19 @@ export async function startConduit(root, command, config) {
   const { FORCE_COLOR: _forced, ...inherited } = process.env;
   const child = spawn(
     process.execPath,
-    ["--conditions=@conduit-ai/source", "--import", "tsx", "packages/cli/src/bin.ts", command, "--config", file, "--port", "0", "--host", "127.0.0.1"],
+    [
+      "--conditions=@conduit-ai/source",
+      "--import",
+      "tsx",
+      "packages/cli/src/bin.ts",
+      command,
+      "--config",
+      file,
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+    ],
     { cwd: root, env: { ...inherited, PORT: "", HOST: "", REDIS_URL: "", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -30,7 +42,15 @@ export async function startConduit(root, command, config) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const port = /listening on http:\/\/[^:\s]+:(\d+)/.exec(output)?.[1];
-    if (port) return { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => (child.kill("SIGTERM"), exited) };
+    if (port)
+      return {
+        url: `http://127.0.0.1:${port}`,
+        output: () => output,
+        stop: () => {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      };
     if (child.exitCode !== null) throw new Error(`conduit ${command} exited (${child.exitCode}): ${output.trim()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -17,7 +17,9 @@ export function finalAnswerFor(toolResultText) {
 const textOf = (content) =>
   typeof content === "string"
     ? content
-    : (content ?? []).map((block) => (block.type === "text" ? block.text : block.type === "tool_result" ? textOf(block.content) : "")).join("\n");
+    : (content ?? [])
+        .map((block) => (block.type === "text" ? block.text : block.type === "tool_result" ? textOf(block.content) : ""))
+        .join("\n");
 
 /** A value matching a JSON schema: strings say "pineapple-42", numbers 42, objects fill every property. */
 export function sampleOf(schema) {
@@ -36,7 +38,8 @@ export function sampleOf(schema) {
  * the MCP tool the prompt names), a final text after a tool result, or a short text.
  */
 export function planAnswer(request) {
-  const forced = request.tool_choice?.type === "tool" ? (request.tools ?? []).find((tool) => tool.name === request.tool_choice.name) : undefined;
+  const forced =
+    request.tool_choice?.type === "tool" ? (request.tools ?? []).find((tool) => tool.name === request.tool_choice.name) : undefined;
   if (forced) return { kind: "tool", name: forced.name, input: sampleOf(forced.input_schema) };
   const format = request.output_config?.format;
   if (format?.type === "json_schema") return { kind: "text", text: JSON.stringify(sampleOf(format.schema)) };
@@ -58,7 +61,8 @@ export function planAnswer(request) {
 }
 
 function contentOf(plan) {
-  if (plan.kind === "tool") return [{ type: "tool_use", id: `toolu_${randomUUID().replaceAll("-", "").slice(0, 20)}`, name: plan.name, input: plan.input }];
+  if (plan.kind === "tool")
+    return [{ type: "tool_use", id: `toolu_${randomUUID().replaceAll("-", "").slice(0, 20)}`, name: plan.name, input: plan.input }];
   return [{ type: "text", text: plan.text }];
 }
 
@@ -81,7 +85,10 @@ function messageOf(request, content) {
 export function streamEvents(request, content) {
   const message = messageOf(request, content);
   const events = [
-    ["message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }],
+    [
+      "message_start",
+      { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+    ],
     ["ping", { type: "ping" }],
   ];
   content.forEach((block, index) => {
@@ -89,7 +96,10 @@ export function streamEvents(request, content) {
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { ...block, input: {} } }]);
       const json = JSON.stringify(block.input);
       for (const piece of [json.slice(0, 7), json.slice(7)])
-        events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }]);
+        events.push([
+          "content_block_delta",
+          { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } },
+        ]);
     } else {
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
       for (const piece of [block.text.slice(0, 9), block.text.slice(9)])
@@ -97,7 +107,10 @@ export function streamEvents(request, content) {
     }
     events.push(["content_block_stop", { type: "content_block_stop", index }]);
   });
-  events.push(["message_delta", { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 12 } }]);
+  events.push([
+    "message_delta",
+    { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 12 } },
+  ]);
   events.push(["message_stop", { type: "message_stop" }]);
   return events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join("");
 }
@@ -124,9 +137,17 @@ export async function startFakeAnthropicAgent({ apiKey }) {
       };
       const path = (request.url ?? "").split("?")[0];
       if (request.method !== "POST" || !path.startsWith("/v1/messages"))
-        return reply(404, { "content-type": "application/json" }, JSON.stringify({ type: "error", error: { type: "not_found_error", message: "Not found" } }));
+        return reply(
+          404,
+          { "content-type": "application/json" },
+          JSON.stringify({ type: "error", error: { type: "not_found_error", message: "Not found" } }),
+        );
       if (request.headers["x-api-key"] !== apiKey && request.headers.authorization !== `Bearer ${apiKey}`)
-        return reply(401, { "content-type": "application/json" }, JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
+        return reply(
+          401,
+          { "content-type": "application/json" },
+          JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }),
+        );
       const body = JSON.parse(raw);
       if (path === "/v1/messages/count_tokens")
         return reply(200, { "content-type": "application/json" }, JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }));
@@ -139,6 +160,10 @@ export async function startFakeAnthropicAgent({ apiKey }) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     requests,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

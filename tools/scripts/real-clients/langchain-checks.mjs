@@ -22,8 +22,16 @@ export async function langChainChecks({ sdk, rootUrl, clientKey, workspace, expe
   const baseURL = `${rootUrl}/v1`;
   const models = [
     // ChatAnthropic appends /v1/messages to anthropicApiUrl itself (the Anthropic SDK's baseURL).
-    { name: "ChatAnthropic", chat: new sdk.ChatAnthropic({ model: CLAUDE, apiKey: clientKey, anthropicApiUrl: rootUrl }), path: "/v1/messages" },
-    { name: "ChatOpenAI", chat: new sdk.ChatOpenAI({ model: CLAUDE, apiKey: clientKey, configuration: { baseURL } }), path: "/v1/chat/completions" },
+    {
+      name: "ChatAnthropic",
+      chat: new sdk.ChatAnthropic({ model: CLAUDE, apiKey: clientKey, anthropicApiUrl: rootUrl }),
+      path: "/v1/messages",
+    },
+    {
+      name: "ChatOpenAI",
+      chat: new sdk.ChatOpenAI({ model: CLAUDE, apiKey: clientKey, configuration: { baseURL } }),
+      path: "/v1/chat/completions",
+    },
     {
       name: "ChatOpenAI useResponsesApi",
       chat: new sdk.ChatOpenAI({ model: CLAUDE, apiKey: clientKey, useResponsesApi: true, configuration: { baseURL } }),
@@ -31,22 +39,31 @@ export async function langChainChecks({ sdk, rootUrl, clientKey, workspace, expe
     },
   ];
   for (const { name, chat, path } of models) {
-    await expectCalls(`LangChain ${name} invoke through conduit ${label}`, { path, calls: 1 }, async () => (await chat.invoke("Say hello.")).text);
+    await expectCalls(
+      `LangChain ${name} invoke through conduit ${label}`,
+      { path, calls: 1 },
+      async () => (await chat.invoke("Say hello.")).text,
+    );
     await expectCalls(`LangChain ${name} stream through conduit ${label}`, { path, calls: 1, streamed: true }, async () => {
       let text = "";
       for await (const chunk of await chat.stream("Say hello.")) text += chunk.text;
       return text;
     });
-    await expectCalls(`LangChain ${name} bindTools tool round through conduit ${label}`, { path, calls: 2, answer: workspace.answer, toolResult: true }, async () => {
-      const withTools = chat.bindTools([readTool]);
-      const messages = [new sdk.HumanMessage(workspace.prompt)];
-      const first = await withTools.invoke(messages);
-      const call = first.tool_calls?.[0];
-      if (call?.name !== "Read" || call.args.file_path !== workspace.file) throw new Error(`tool calls: ${JSON.stringify(first.tool_calls)}`);
-      // A tool invoked with the tool call answers with the ToolMessage for it.
-      messages.push(first, await readTool.invoke(call));
-      return (await withTools.invoke(messages)).text;
-    });
+    await expectCalls(
+      `LangChain ${name} bindTools tool round through conduit ${label}`,
+      { path, calls: 2, answer: workspace.answer, toolResult: true },
+      async () => {
+        const withTools = chat.bindTools([readTool]);
+        const messages = [new sdk.HumanMessage(workspace.prompt)];
+        const first = await withTools.invoke(messages);
+        const call = first.tool_calls?.[0];
+        if (call?.name !== "Read" || call.args.file_path !== workspace.file)
+          throw new Error(`tool calls: ${JSON.stringify(first.tool_calls)}`);
+        // A tool invoked with the tool call answers with the ToolMessage for it.
+        messages.push(first, await readTool.invoke(call));
+        return (await withTools.invoke(messages)).text;
+      },
+    );
   }
   await structuredOutputChecks({ sdk, models, expectCalls, label });
 }
@@ -63,7 +80,11 @@ async function structuredOutputChecks({ sdk, models, expectCalls, label }) {
     return JSON.stringify(await anthropic.chat.withStructuredOutput(schema).invoke("Give me a word."));
   });
   const viaOpenAI = { path: openai.path, calls: 1, answer: '{"word":"pineapple-42"}' };
-  await expectCalls(`LangChain ChatOpenAI withStructuredOutput (json_schema → Claude's output_config) through conduit ${label}`, viaOpenAI, async () => {
-    return JSON.stringify(await openai.chat.withStructuredOutput(schema).invoke("Give me a word."));
-  });
+  await expectCalls(
+    `LangChain ChatOpenAI withStructuredOutput (json_schema → Claude's output_config) through conduit ${label}`,
+    viaOpenAI,
+    async () => {
+      return JSON.stringify(await openai.chat.withStructuredOutput(schema).invoke("Give me a word."));
+    },
+  );
 }

@@ -37,10 +37,15 @@ function summaryOfMethods(methods) {
 }
 
 /** Did the fake model get a tool_result carrying the echoed secret (the MCP tool's answer)? */
-const sawToolResult = (requests) => requests.some((request) => request.body.includes('"tool_result"') && request.body.includes("pineapple-42"));
+const sawToolResult = (requests) =>
+  requests.some((request) => request.body.includes('"tool_result"') && request.body.includes("pineapple-42"));
 
 export async function mcpGatewayChecks({ root, bins, anthropic, proxy, runner, only }) {
-  const everything = join(dirname(createRequire(join(root, "packages/mcp-gateway/package.json")).resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
+  const everything = join(
+    dirname(createRequire(join(root, "packages/mcp-gateway/package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
+    "dist",
+    "index.js",
+  );
   const config = {
     proxy: { ...proxy, clientKeys: undefined },
     keys: { store: "memory" },
@@ -57,48 +62,77 @@ export async function mcpGatewayChecks({ root, bins, anthropic, proxy, runner, o
     });
     const key = (await minted.json()).data.key;
     if (only !== "codex")
-      await runner.check("claude mcp add --transport http conduit …/mcp, then claude -p calls everything__echo through the gateway", async () => {
-        const tap = await startRecordingTap(conduit.url);
-        const workspace = makeWorkspace();
-        const before = anthropic.requests.length;
-        try {
-          const env = { ...claudeEnvironment(tap.url, key), ENABLE_TOOL_SEARCH: "false" };
-          const cliEnv = { PATH: process.env.PATH, LANG: "C.UTF-8", ...env };
-          execFileSync(bins.claude, ["mcp", "add", "--transport", "http", "conduit", `${tap.url}/mcp`, "--header", `Authorization: Bearer ${key}`], {
-            cwd: workspace.folder,
-            env: cliEnv,
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          const run = await runCli(bins.claude, ["-p", promptFor("everything__echo"), "--allowedTools", "mcp__conduit__everything__echo"], { cwd: workspace.folder, env });
-          expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
-          expect(run.stdout.includes("pineapple-42"), `stdout lacks the secret word: ${run.stdout.trim()}`);
-          const methods = mcpMethodsOf(tap.exchanges);
-          expect(methods.some((method) => method === "tools/call → 200"), `no tools/call reached the gateway: ${methods.join(", ") || callsOf(tap.exchanges).join(", ")}`);
-          expect(sawToolResult(anthropic.requests.slice(before)), "the fake model never saw the MCP tool's result");
-          return `${run.ms} ms; MCP: ${summaryOfMethods(methods)}; all calls: ${summaryOf(tap.exchanges)}`;
-        } finally {
-          await tap.close();
-        }
-      });
+      await runner.check(
+        "claude mcp add --transport http conduit …/mcp, then claude -p calls everything__echo through the gateway",
+        async () => {
+          const tap = await startRecordingTap(conduit.url);
+          const workspace = makeWorkspace();
+          const before = anthropic.requests.length;
+          try {
+            const env = { ...claudeEnvironment(tap.url, key), ENABLE_TOOL_SEARCH: "false" };
+            const cliEnv = { PATH: process.env.PATH, LANG: "C.UTF-8", ...env };
+            execFileSync(
+              bins.claude,
+              ["mcp", "add", "--transport", "http", "conduit", `${tap.url}/mcp`, "--header", `Authorization: Bearer ${key}`],
+              {
+                cwd: workspace.folder,
+                env: cliEnv,
+                stdio: ["ignore", "pipe", "pipe"],
+              },
+            );
+            const run = await runCli(
+              bins.claude,
+              ["-p", promptFor("everything__echo"), "--allowedTools", "mcp__conduit__everything__echo"],
+              { cwd: workspace.folder, env },
+            );
+            expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
+            expect(run.stdout.includes("pineapple-42"), `stdout lacks the secret word: ${run.stdout.trim()}`);
+            const methods = mcpMethodsOf(tap.exchanges);
+            expect(
+              methods.some((method) => method === "tools/call → 200"),
+              `no tools/call reached the gateway: ${methods.join(", ") || callsOf(tap.exchanges).join(", ")}`,
+            );
+            expect(sawToolResult(anthropic.requests.slice(before)), "the fake model never saw the MCP tool's result");
+            return `${run.ms} ms; MCP: ${summaryOfMethods(methods)}; all calls: ${summaryOf(tap.exchanges)}`;
+          } finally {
+            await tap.close();
+          }
+        },
+      );
     if (only !== "claude")
-      await runner.check("codex exec with [mcp_servers.conduit] (url + bearer_token_env_var) calls everything__echo through the gateway", async () => {
-        const tap = await startRecordingTap(conduit.url);
-        const workspace = makeWorkspace();
-        const before = anthropic.requests.length;
-        try {
-          const env = { ...codexEnvironment({ provider: "conduit", baseUrl: `${tap.url}/v1`, model: "claude-sonnet-4-5", clientKey: key }), CONDUIT_MCP_TOKEN: key };
-          appendFileSync(join(env.CODEX_HOME, "config.toml"), `\n[mcp_servers.conduit]\nurl = "${tap.url}/mcp"\nbearer_token_env_var = "CONDUIT_MCP_TOKEN"\n`);
-          const run = await runCli(bins.codex, ["exec", "--skip-git-repo-check", "--color", "never", promptFor("everything__echo")], { cwd: workspace.folder, env });
-          expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`);
-          expect(run.stdout.includes("pineapple-42"), `stdout lacks the secret word: ${run.stdout.trim()}`);
-          const methods = mcpMethodsOf(tap.exchanges);
-          expect(methods.some((method) => method === "tools/call → 200"), `no tools/call reached the gateway: ${methods.join(", ") || callsOf(tap.exchanges).join(", ")}`);
-          expect(sawToolResult(anthropic.requests.slice(before)), "the fake model never saw the MCP tool's result");
-          return `${run.ms} ms; MCP: ${summaryOfMethods(methods)}; all calls: ${summaryOf(tap.exchanges)}`;
-        } finally {
-          await tap.close();
-        }
-      });
+      await runner.check(
+        "codex exec with [mcp_servers.conduit] (url + bearer_token_env_var) calls everything__echo through the gateway",
+        async () => {
+          const tap = await startRecordingTap(conduit.url);
+          const workspace = makeWorkspace();
+          const before = anthropic.requests.length;
+          try {
+            const env = {
+              ...codexEnvironment({ provider: "conduit", baseUrl: `${tap.url}/v1`, model: "claude-sonnet-4-5", clientKey: key }),
+              CONDUIT_MCP_TOKEN: key,
+            };
+            appendFileSync(
+              join(env.CODEX_HOME, "config.toml"),
+              `\n[mcp_servers.conduit]\nurl = "${tap.url}/mcp"\nbearer_token_env_var = "CONDUIT_MCP_TOKEN"\n`,
+            );
+            const run = await runCli(bins.codex, ["exec", "--skip-git-repo-check", "--color", "never", promptFor("everything__echo")], {
+              cwd: workspace.folder,
+              env,
+            });
+            expect(run.code === 0, `exit ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+            expect(run.stdout.includes("pineapple-42"), `stdout lacks the secret word: ${run.stdout.trim()}`);
+            const methods = mcpMethodsOf(tap.exchanges);
+            expect(
+              methods.some((method) => method === "tools/call → 200"),
+              `no tools/call reached the gateway: ${methods.join(", ") || callsOf(tap.exchanges).join(", ")}`,
+            );
+            expect(sawToolResult(anthropic.requests.slice(before)), "the fake model never saw the MCP tool's result");
+            return `${run.ms} ms; MCP: ${summaryOfMethods(methods)}; all calls: ${summaryOf(tap.exchanges)}`;
+          } finally {
+            await tap.close();
+          }
+        },
+      );
   } finally {
     await conduit.stop();
   }

@@ -20,23 +20,33 @@ export async function startRecordingTap(target) {
   const server = createServer((incoming, outgoing) => {
     const started = performance.now();
     const requestChunks = [];
-    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, status: 0, ms: 0, at: sinceOpened() };
+    const exchange = {
+      method: incoming.method,
+      url: incoming.url,
+      requestHeaders: { ...incoming.headers },
+      status: 0,
+      ms: 0,
+      at: sinceOpened(),
+    };
     exchanges.push(exchange);
-    const upstream = httpRequest({ host: hostname, port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      exchange.status = answer.statusCode;
-      exchange.responseHeaders = { ...answer.headers };
-      outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      const responseChunks = [];
-      answer.on("data", (chunk) => {
-        responseChunks.push(chunk);
-        outgoing.write(chunk);
-      });
-      answer.on("end", () => {
-        exchange.responseBody = Buffer.concat(responseChunks).toString("utf8");
-        exchange.ms = Math.round(performance.now() - started);
-        outgoing.end();
-      });
-    });
+    const upstream = httpRequest(
+      { host: hostname, port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        exchange.status = answer.statusCode;
+        exchange.responseHeaders = { ...answer.headers };
+        outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        const responseChunks = [];
+        answer.on("data", (chunk) => {
+          responseChunks.push(chunk);
+          outgoing.write(chunk);
+        });
+        answer.on("end", () => {
+          exchange.responseBody = Buffer.concat(responseChunks).toString("utf8");
+          exchange.ms = Math.round(performance.now() - started);
+          outgoing.end();
+        });
+      },
+    );
     upstream.on("error", (error) => {
       exchange.status = 502;
       exchange.error = error.message;
@@ -55,11 +65,20 @@ export async function startRecordingTap(target) {
   // WebSocket (and any other) upgrades: replay the request head on a raw socket, then splice both ways.
   server.on("upgrade", (incoming, socket, head) => {
     const started = performance.now();
-    const exchange = { method: incoming.method, url: incoming.url, requestHeaders: { ...incoming.headers }, upgrade: true, status: 0, ms: 0, at: sinceOpened() };
+    const exchange = {
+      method: incoming.method,
+      url: incoming.url,
+      requestHeaders: { ...incoming.headers },
+      upgrade: true,
+      status: 0,
+      ms: 0,
+      at: sinceOpened(),
+    };
     exchanges.push(exchange);
     const upstream = connect(Number(port), hostname, () => {
       const lines = [`${incoming.method} ${incoming.url} HTTP/1.1`];
-      for (let index = 0; index < incoming.rawHeaders.length; index += 2) lines.push(`${incoming.rawHeaders[index]}: ${incoming.rawHeaders[index + 1]}`);
+      for (let index = 0; index < incoming.rawHeaders.length; index += 2)
+        lines.push(`${incoming.rawHeaders[index]}: ${incoming.rawHeaders[index + 1]}`);
       upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(socket);
@@ -69,7 +88,10 @@ export async function startRecordingTap(target) {
       exchange.status = Number(/^HTTP\/1\.1 (\d+)/.exec(chunk.toString("latin1"))?.[1] ?? 0);
       exchange.ms = Math.round(performance.now() - started);
     });
-    const end = () => (socket.destroy(), upstream.destroy());
+    const end = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
     upstream.on("error", end);
     socket.on("error", end);
     upstream.on("close", end);
@@ -81,6 +103,10 @@ export async function startRecordingTap(target) {
     exchanges,
     /** ms since the tap opened, the clock of each exchange's `at`. */
     elapsed: sinceOpened,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -34,7 +34,12 @@ export function makeWorkspace() {
   const folder = mkdtempSync(join(tmpdir(), "conduit-real-clients-work-"));
   const file = join(folder, "notes.txt");
   writeFileSync(file, "The secret word is pineapple-42.\n");
-  return { folder, file, prompt: `Please read the file ${file} and tell me the secret word.`, answer: "The file says the secret word is pineapple-42." };
+  return {
+    folder,
+    file,
+    prompt: `Please read the file ${file} and tell me the secret word.`,
+    answer: "The file says the secret word is pineapple-42.",
+  };
 }
 
 /** Environment for `claude -p`: an empty HOME, an API key, no updater, telemetry or other traffic. */

@@ -9,7 +9,15 @@ const unknown = (what) => async (name) => {
 };
 
 const echoRuntime = {
-  generate: async (request) => ({ content: `echo: ${textOf(request)}`, provider: "echo", model: "echo", usage, toolCalls: [], toolResults: [], finishReason: "stop" }),
+  generate: async (request) => ({
+    content: `echo: ${textOf(request)}`,
+    provider: "echo",
+    model: "echo",
+    usage,
+    toolCalls: [],
+    toolResults: [],
+    finishReason: "stop",
+  }),
   async *stream(request) {
     yield { type: "text-start", id: "t", timestamp: Date.now(), data: {} };
     yield { type: "text-delta", id: "t", timestamp: Date.now(), data: { delta: textOf(request) } };
@@ -17,7 +25,13 @@ const echoRuntime = {
     yield { type: "finish", timestamp: Date.now(), data: { reason: "stop" } };
   },
   embed: async () => ({ embedding: [1], provider: "echo", model: "echo", dimension: 1 }),
-  embedMany: async (request) => ({ embeddings: request.texts.map(() => [1]), provider: "echo", model: "echo", count: request.texts.length, dimension: 1 }),
+  embedMany: async (request) => ({
+    embeddings: request.texts.map(() => [1]),
+    provider: "echo",
+    model: "echo",
+    count: request.texts.length,
+    dimension: 1,
+  }),
   listProviders: async () => [{ name: "echo", models: ["echo"], available: true, default: true }],
   tools: { list: () => [], search: () => [], get: () => undefined, execute: unknown("tool") },
   mcp: { list: async () => [], get: async () => undefined, listTools: async () => [], executeTool: unknown("MCP server") },

@@ -9,7 +9,10 @@ const COLORS = ["red", "green", "blue", "black"];
 
 /** One server instance (one per session: the SDK's server speaks to one client). */
 export function createFixtureServer({ name = "fixture", seen } = {}) {
-  const server = new McpServer({ name, version: "1.0.0" }, { capabilities: { resources: { subscribe: true, listChanged: true }, logging: {} } });
+  const server = new McpServer(
+    { name, version: "1.0.0" },
+    { capabilities: { resources: { subscribe: true, listChanged: true }, logging: {} } },
+  );
   let counter = 0;
   const subscribed = new Set();
   server.registerTool("add", { description: "Add two numbers", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
@@ -33,7 +36,10 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
       const token = extra._meta?.progressToken;
       for (let step = 1; step <= steps; step++) {
         if (token !== undefined)
-          await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: steps } });
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: step, total: steps },
+          });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return { content: [{ type: "text", text: `done in ${steps} steps` }] };
@@ -42,13 +48,23 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
   server.registerTool("delete_all", { description: "Deletes everything (tests refuse it)", inputSchema: {} }, async () => ({
     content: [{ type: "text", text: "deleted everything" }],
   }));
-  server.registerTool("whoami", { description: "The Authorization header this server received", inputSchema: {} }, async (_args, extra) => ({
-    content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "none") }],
-  }));
-  server.registerTool("add_tool", { description: "Registers a tool named by the argument", inputSchema: { name: z.string() } }, async ({ name: tool }) => {
-    server.registerTool(tool, { description: "Added at run time", inputSchema: {} }, async () => ({ content: [{ type: "text", text: tool }] }));
-    return { content: [{ type: "text", text: `added ${tool}` }] };
-  });
+  server.registerTool(
+    "whoami",
+    { description: "The Authorization header this server received", inputSchema: {} },
+    async (_args, extra) => ({
+      content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "none") }],
+    }),
+  );
+  server.registerTool(
+    "add_tool",
+    { description: "Registers a tool named by the argument", inputSchema: { name: z.string() } },
+    async ({ name: tool }) => {
+      server.registerTool(tool, { description: "Added at run time", inputSchema: {} }, async () => ({
+        content: [{ type: "text", text: tool }],
+      }));
+      return { content: [{ type: "text", text: `added ${tool}` }] };
+    },
+  );
   server.registerTool("bump", { description: "Increments the counter resource", inputSchema: {} }, async () => {
     counter++;
     if (subscribed.has("fixture://counter")) await server.server.sendResourceUpdated({ uri: "fixture://counter" });

@@ -14,7 +14,13 @@ export function Bar(props: { label: string; value: number; max: number; text?: s
 
 export function Status(props: { value: string }) {
   const value = props.value;
-  const kind = /^\d+$/.test(value) ? (value.startsWith("2") ? "ok" : value.startsWith("5") ? "down" : "warn") : value.replace(/[^a-z]/gi, "").toLowerCase();
+  const kind = /^\d+$/.test(value)
+    ? value.startsWith("2")
+      ? "ok"
+      : value.startsWith("5")
+        ? "down"
+        : "warn"
+    : value.replace(/[^a-z]/gi, "").toLowerCase();
   return <span class={`status status-${kind}`}>{value}</span>;
 }
 

@@ -67,7 +67,11 @@ export function AuditPage() {
         {field("target", "Target", "key:key_… or an id")}
         <label>
           Period
-          <select name="days" value={String(draft.days)} onChange={(event) => setDraft({ ...draft, days: Number(event.currentTarget.value) })}>
+          <select
+            name="days"
+            value={String(draft.days)}
+            onChange={(event) => setDraft({ ...draft, days: Number(event.currentTarget.value) })}
+          >
             <option value="1">1 day</option>
             <option value="7">7 days</option>
             <option value="30">30 days</option>

@@ -148,7 +148,14 @@ function CreateTeam(props: { onCreated: () => void }) {
       </label>
       <label>
         Monthly budget (USD)
-        <input name="team-budget" type="number" min="0" step="0.01" value={budget} onInput={(event) => setBudget(event.currentTarget.value)} />
+        <input
+          name="team-budget"
+          type="number"
+          min="0"
+          step="0.01"
+          value={budget}
+          onInput={(event) => setBudget(event.currentTarget.value)}
+        />
       </label>
       <button type="submit">Create team</button>
       <Problem error={error} />

@@ -32,7 +32,14 @@ export function LivePage() {
   }, []);
 
   return (
-    <Panel title="Live requests" actions={<span class="live-state" data-testid="live-state">{state}</span>}>
+    <Panel
+      title="Live requests"
+      actions={
+        <span class="live-state" data-testid="live-state">
+          {state}
+        </span>
+      }
+    >
       <Problem error={error} />
       <table>
         <caption>The last {KEEP} finished requests, newest first (no content is ever shown)</caption>

@@ -58,7 +58,14 @@ const ms = (seconds: number | undefined) =>
 
 export function Overview() {
   const [error, setError] = useState<string>();
-  const [figures, setFigures] = useState({ rps: 0, errorRate: 0, p50: undefined as number | undefined, p99: undefined as number | undefined, streams: 0, total: 0 });
+  const [figures, setFigures] = useState({
+    rps: 0,
+    errorRate: 0,
+    p50: undefined as number | undefined,
+    p99: undefined as number | undefined,
+    streams: 0,
+    total: 0,
+  });
   const [history, setHistory] = useState<{ x: number[]; rps: number[]; errors: number[] }>({ x: [], rps: [], errors: [] });
   const last = useRef<Scrape | undefined>(undefined);
 

@@ -95,7 +95,9 @@ export function UsagePage() {
         ]}
       />
       <table>
-        <caption>Usage by {groupBy} over the last {days} days</caption>
+        <caption>
+          Usage by {groupBy} over the last {days} days
+        </caption>
         <thead>
           <tr>
             <th scope="col">{groupBy}</th>
