@@ -12,13 +12,16 @@ import { SignIn } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import "./styles.css";
 
-/** Each page and what a role needs to see it: the console hides the rest. */
-const PAGES: ReadonlyArray<{ id: string; title: string; needs: Permission }> = [
+/**
+ * Each page and what a role needs to see it: the console hides the rest. `orgWide` pages show the
+ * whole organization (a vendor's bill), which the admin API refuses a team-admin.
+ */
+const PAGES: ReadonlyArray<{ id: string; title: string; needs: Permission; orgWide?: boolean }> = [
   { id: "overview", title: "Overview", needs: "console.read" },
   { id: "accounts", title: "Accounts", needs: "console.read" },
   { id: "keys", title: "Keys and teams", needs: "keys.read" },
   { id: "usage", title: "Usage", needs: "usage.read" },
-  { id: "reconcile", title: "Reconciliation", needs: "usage.read" },
+  { id: "reconcile", title: "Reconciliation", needs: "usage.read", orgWide: true },
   { id: "audit", title: "Audit", needs: "audit.read" },
   { id: "live", title: "Live requests", needs: "console.read" },
   { id: "health", title: "Health", needs: "console.read" },
@@ -53,7 +56,8 @@ function App() {
     };
   }, []);
 
-  const visible = session ? PAGES.filter((entry) => can(session, entry.needs)) : [];
+  const teamScoped = session?.role.startsWith("team-admin:") ?? false;
+  const visible = session ? PAGES.filter((entry) => can(session, entry.needs) && !(entry.orgWide && teamScoped)) : [];
   // A page the role cannot see (or an unknown one) shows the first the role can.
   const shown = visible.find((entry) => entry.id === page)?.id ?? visible[0]?.id ?? "";
 
