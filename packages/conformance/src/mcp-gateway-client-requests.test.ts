@@ -119,16 +119,16 @@ forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
     expect(text(await client.callTool({ name: "local__add", arguments: { a: 1, b: 2 } }))).toBe("3");
   });
 
-  it("on the wire: a call that asks nothing is a JSON answer; one that asks is SSE with the server's request first, answered by a POST", async () => {
+  it("on the wire: a call that asks nothing is a JSON answer; one that asks is SSE with the server's request first, answered by a POST; without SSE accepted the request goes on the GET stream", async () => {
     const { server, connect } = await serve();
-    const { transport } = await connect({ sampling: {} });
-    const post = (body: unknown) =>
+    const { client, transport } = await connect({ sampling: {} });
+    const post = (body: unknown, accept = "application/json, text/event-stream") =>
       fetch(server.url("/mcp"), {
         method: "POST",
         headers: {
           authorization: `Bearer ${CLIENT_KEY}`,
           "content-type": "application/json",
-          accept: "application/json, text/event-stream",
+          accept,
           "mcp-session-id": transport.sessionId as string,
         },
         body: JSON.stringify(body),
@@ -152,6 +152,18 @@ forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
     });
     expect(answered.status).toBe(202);
     expect(await stream.all()).toContain('"id":2,"result":{"content":[{"type":"text","text":"wire-model said: hello"}]}');
+    // A POST that accepts only JSON: the server's request reaches the SDK client on its GET stream, and it answers.
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      model: "stream-model",
+      role: "assistant",
+      content: { type: "text", text: "via GET" },
+    }));
+    const jsonOnly = await post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "web__ask_model", arguments: { question: "hi" } } },
+      "application/json",
+    );
+    expect(jsonOnly.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await jsonOnly.json()).toMatchObject({ id: 3, result: { content: [{ text: "stream-model said: via GET" }] } });
   });
 
   it("sessions on Redis: the client's answer and its roots change, posted to another process, reach the call and the server there", async () => {
