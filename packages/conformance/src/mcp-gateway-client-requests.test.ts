@@ -10,7 +10,7 @@ import {
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { connectClient, eventually, gatewayOf, stdioFixture } from "./fixtures/mcp-gateway-kit.js";
+import { connectClient, eventually, everythingStdio, gatewayOf, stdioFixture } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
 // Requests an upstream server makes of the client mid-call — sampling, elicitation, roots — reach
@@ -57,7 +57,10 @@ forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
   });
 
   async function serve() {
-    const gateway = gatewayOf({ servers: { local: stdioFixture().config, web: { url: web.url } }, clientKeys: [CLIENT_KEY] }, gateways);
+    const gateway = gatewayOf(
+      { servers: { local: stdioFixture().config, web: { url: web.url }, everything: everythingStdio }, clientKeys: [CLIENT_KEY] },
+      gateways,
+    );
     const server = await start({ setup: (adapter) => gateway.install(adapter) });
     const connect = async (capabilities: ClientCapabilities) => {
       const connected = await connectClient(server.url("/mcp"), CLIENT_KEY, { capabilities });
@@ -117,6 +120,35 @@ forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
       expect(text(refused)).toContain("Method not found");
     }
     expect(text(await client.callTool({ name: "local__add", arguments: { a: 1, b: 2 } }))).toBe("3");
+  });
+
+  it("server-everything offers its sampling and elicitation tools only to a client that declared them, and asks for roots as it connects", async () => {
+    const { connect } = await serve();
+    const { client: plain } = await connect({});
+    const offered = (await plain.listTools()).tools.map((tool) => tool.name);
+    expect(offered).toContain("everything__echo");
+    expect(offered).not.toContain("everything__trigger-sampling-request");
+    expect(offered).not.toContain("everything__trigger-elicitation-request");
+
+    const { client } = await connect({ sampling: {}, elicitation: {}, roots: { listChanged: true } });
+    const rootsAsked: number[] = [];
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked.push(Date.now());
+      return { roots: [{ uri: "file:///work/everything", name: "work" }] };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      model: "everything-model",
+      role: "assistant",
+      content: { type: "text", text: "sampled through the gateway" },
+    }));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
+    await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === "everything__trigger-sampling-request"));
+    // It asked for the client's roots when it was connected (during the first listing).
+    await eventually(() => rootsAsked.length > 0);
+    const sampled = await client.callTool({ name: "everything__trigger-sampling-request", arguments: { prompt: "hi", maxTokens: 5 } });
+    expect(text(sampled)).toContain("sampled through the gateway");
+    const elicited = await client.callTool({ name: "everything__trigger-elicitation-request", arguments: {} });
+    expect(JSON.stringify(elicited.content)).toContain("declined");
   });
 
   it("on the wire: a call that asks nothing is a JSON answer; one that asks is SSE with the server's request first, answered by a POST; without SSE accepted the request goes on the GET stream", async () => {
