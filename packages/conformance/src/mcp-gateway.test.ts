@@ -239,28 +239,40 @@ forEachAdapter("mcp gateway", ({ start }) => {
     ]);
   });
 
-  it("an upstream killed mid-call and a slow one: JSON-RPC errors naming the server within the timeout, the others keep working", async () => {
+  // The contract is an error naming the server within `mcp.requestTimeoutMs`, nothing tighter:
+  // each deadline below is the configured timeout (generous, for a loaded machine), never a guess.
+  it("an upstream killed mid-call: a JSON-RPC error naming the server within mcp.requestTimeoutMs, the others keep working", async () => {
+    const requestTimeoutMs = 15_000;
     const local = stdioFixture();
-    const { connect, mint } = await serve({ local, requestTimeoutMs: 1_500 });
+    const { connect, mint } = await serve({ local, requestTimeoutMs });
     const { client } = await connect(await mint({ name: "agent" }));
     await client.callTool({ name: "local__add", arguments: { a: 1, b: 1 } });
     const [pid] = local.pids();
     const started = Date.now();
-    const inFlight = client.callTool({ name: "local__slow", arguments: { ms: 20_000 } });
+    const inFlight = client.callTool({ name: "local__slow", arguments: { ms: 60_000 } }, undefined, { timeout: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     process.kill(pid as number, "SIGKILL");
-    await expect(inFlight).rejects.toMatchObject({ message: expect.stringContaining('MCP server "local"') });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // A lost connection fails the call at once (-32000), not at the timeout (-32001).
+    await expect(inFlight).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('MCP server "local"') });
+    expect(Date.now() - started).toBeLessThan(requestTimeoutMs);
     expect(await client.callTool({ name: "web__add", arguments: { a: 2, b: 2 } })).toMatchObject({ content: [{ text: "4" }] });
     // The next call starts the server again.
     expect(await client.callTool({ name: "local__add", arguments: { a: 3, b: 3 } })).toMatchObject({ content: [{ text: "6" }] });
     expect(local.pids()).toHaveLength(2);
-    const slowStarted = Date.now();
-    await expect(client.callTool({ name: "web__slow", arguments: { ms: 5_000 } })).rejects.toMatchObject({
+  }, 40_000);
+
+  it("a slow upstream: -32001 naming the server once mcp.requestTimeoutMs has passed, the others keep working", async () => {
+    const requestTimeoutMs = 1_500;
+    const { connect, mint } = await serve({ requestTimeoutMs });
+    const { client } = await connect(await mint({ name: "agent" }));
+    const started = Date.now();
+    await expect(client.callTool({ name: "web__slow", arguments: { ms: 60_000 } }, undefined, { timeout: 60_000 })).rejects.toMatchObject({
       code: -32001,
-      message: expect.stringContaining('MCP server "web" did not answer tools/call within 1500 ms'),
+      message: expect.stringContaining(`MCP server "web" did not answer tools/call within ${requestTimeoutMs} ms`),
     });
-    expect(Date.now() - slowStarted).toBeLessThan(2_500);
+    // Not before the configured deadline; after it, only a loaded machine's lag (generous).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(requestTimeoutMs - 50);
+    expect(Date.now() - started).toBeLessThan(requestTimeoutMs + 15_000);
     expect(await client.callTool({ name: "local__add", arguments: { a: 1, b: 2 } })).toMatchObject({ content: [{ text: "3" }] });
-  });
+  }, 40_000);
 });

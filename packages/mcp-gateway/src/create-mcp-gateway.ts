@@ -8,7 +8,7 @@ import { McpGatewayConfigError } from "./errors.js";
 import type { EndpointDependencies } from "./http/endpoint-deps.js";
 import { gatewayRoutes } from "./http/gateway-routes.js";
 import { isServerName } from "./names.js";
-import { CancelRelay } from "./session/cancel-relay.js";
+import { SessionRelay } from "./session/session-relay.js";
 import { LiveSessions, type LiveSessionsOptions } from "./session/live-sessions.js";
 import { RedisSessionStore } from "./session/redis-session-store.js";
 import { MemorySessionStore, type McpSessionStore } from "./session/session-store.js";
@@ -104,7 +104,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     options.liveSessions,
   );
   const probes = new UpstreamProbes(servers, timeoutMs);
-  const cancelRelay = options.redis ? CancelRelay.over(options.redis, `${options.keyPrefix ?? "conduit:"}mcp:cancel`, sessions) : undefined;
+  const relay = options.redis ? SessionRelay.over(options.redis, `${options.keyPrefix ?? "conduit:"}mcp:relay`, sessions) : undefined;
   const dependencies: EndpointDependencies = {
     gateway: { serverNames: names, gate: options.gate, store, timeoutMs },
     callers: new CallerResolver({
@@ -117,7 +117,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     oauth: options.oauth,
     sessionTtlMs: (options.sessionTtlSeconds ?? 3600) * 1000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
-    cancelRelay,
+    relay,
     onWarning,
   };
   const routes = () => gatewayRoutes(path, dependencies);
@@ -136,7 +136,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       return sessions.size;
     },
     async close() {
-      cancelRelay?.close();
+      relay?.close();
       await sessions.close();
       await probes.close();
     },

@@ -1,6 +1,7 @@
 import type { Gate, TraceSpan } from "@conduit-ai/server-core";
 import type { Caller } from "../auth/caller.js";
 import type { RpcId } from "../jsonrpc/json-rpc-message.js";
+import type { ClientRoute } from "../session/client-requests.js";
 import type { LiveSession } from "../session/live-session.js";
 import type { McpSessionStore } from "../session/session-store.js";
 
@@ -22,5 +23,7 @@ export interface DispatchContext {
   signal: AbortSignal;
   /** Sends a progress notification to the client (present when it asked for progress and the answer streams). */
   progress?: ((params: Record<string, unknown>) => void) | undefined;
+  /** This request's answer as a stream to the client: a server's request made meanwhile goes there (sampling, elicitation, roots). */
+  route?: ClientRoute | undefined;
   traceSpan?: TraceSpan | undefined;
 }

@@ -54,7 +54,7 @@ async function listServer(context: DispatchContext, server: string, method: stri
   for (let page = 0; page < MAX_PAGES; page++) {
     // A server that said it has none of these is not asked (once its capabilities are known).
     if (connection.capabilities && !connection.capabilities[list.capability]) return items;
-    const result = await connection.request(method, cursor ? { cursor } : {}, { signal: context.signal });
+    const result = await connection.request(method, cursor ? { cursor } : {}, { signal: context.signal, route: context.route });
     const found = Array.isArray(result[list.key]) ? (result[list.key] as Item[]) : [];
     for (const item of found) {
       const named = list.rename(server, item);

@@ -7,7 +7,7 @@ import { resolveTarget } from "./resolve-target.js";
 type Params = Record<string, unknown>;
 
 const forward = (context: DispatchContext, server: string, method: string, params: Params) =>
-  context.session.connection(server).request(method, params, { signal: context.signal });
+  context.session.connection(server).request(method, params, { signal: context.signal, route: context.route });
 
 /** `prompts/get`: the prompt of its server, by its own name. */
 export async function getPrompt(context: DispatchContext, params: Params) {

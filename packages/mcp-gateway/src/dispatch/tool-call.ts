@@ -110,6 +110,7 @@ async function call(
   const progress = context.progress;
   const result = await context.session.connection(server).request("tools/call", upstreamParams, {
     signal: context.signal,
+    route: context.route,
     ...(progress && progressToken !== undefined
       ? { onprogress: (update: Record<string, unknown>) => progress({ ...update, progressToken }) }
       : {}),

@@ -5,7 +5,7 @@ import { type OAuthResource, bearerChallenge } from "../auth/oauth-resource.js";
 import type { GatewayState } from "../dispatch/dispatch-context.js";
 import { RpcError, RpcErrorCode } from "../jsonrpc/json-rpc-error.js";
 import type { LiveSession } from "../session/live-session.js";
-import type { CancelRelay } from "../session/cancel-relay.js";
+import type { SessionRelay } from "../session/session-relay.js";
 import type { LiveSessions } from "../session/live-sessions.js";
 import { rpcErrorAnswer } from "./answers.js";
 
@@ -17,8 +17,8 @@ export interface EndpointDependencies {
   oauth: OAuthResource | undefined;
   sessionTtlMs: number;
   keepAliveMs: number;
-  /** Cancellations for calls other processes serve (sessions on Redis). */
-  cancelRelay: CancelRelay | undefined;
+  /** Cancellations, client answers and roots changes for work other processes do (sessions on Redis). */
+  relay: SessionRelay | undefined;
   onWarning(message: string): void;
 }
 

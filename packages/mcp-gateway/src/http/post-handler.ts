@@ -17,6 +17,7 @@ import type { LiveSession } from "../session/live-session.js";
 import { accepted, jsonAnswer, rpcErrorAnswer } from "./answers.js";
 import { type EndpointDependencies, sessionOf, unauthorized } from "./endpoint-deps.js";
 import { MessageChannel } from "./message-channel.js";
+import { RequestAnswer } from "./request-answer.js";
 import { SSE_HEADERS, sseBody } from "./sse-body.js";
 
 const accepts = (accept: string, type: RegExp) => type.test(accept) || /\*\/\*/.test(accept);
@@ -70,7 +71,11 @@ export async function handlePost(ctx: ServerContext, dependencies: EndpointDepen
     onNotification(session, incoming.message, dependencies);
     return accepted();
   }
-  if (incoming.kind === "response") return accepted();
+  if (incoming.kind === "response") {
+    // The client's answer to a server's request: the call waiting for it may be on another process.
+    if (!session.answerClient(incoming.message)) dependencies.relay?.publishResponse(session.id, incoming.message);
+    return accepted();
+  }
   return answer(ctx, dependencies, session, caller, incoming.message, acceptsJson, acceptsSse);
 }
 
@@ -100,15 +105,21 @@ async function initialize(request: RpcRequest, caller: Caller, dependencies: End
 
 /**
  * A client notification: a cancellation aborts its request (the upstream is told by the SDK) —
- * here, or on the process serving it through the relay; the rest need nothing.
+ * here, or on the process serving it through the relay; a change of its roots reaches every server
+ * it is connected to, on every process; the rest need nothing.
  */
 function onNotification(session: LiveSession, notification: RpcNotification, dependencies: EndpointDependencies): void {
+  if (notification.method === "notifications/roots/list_changed") {
+    void session.notifyUpstreams(notification.method);
+    dependencies.relay?.publishNotification(session.id, notification.method);
+    return;
+  }
   if (notification.method !== "notifications/cancelled") return;
   const requestId = notification.params?.requestId;
   if (typeof requestId !== "string" && typeof requestId !== "number") return;
   const call = session.inflight.get(String(requestId));
   if (call) call.abort(new Error("cancelled by the client"));
-  else dependencies.cancelRelay?.publish(session.id, String(requestId));
+  else dependencies.relay?.publishCancel(session.id, String(requestId));
 }
 
 function answer(
@@ -119,22 +130,23 @@ function answer(
   request: RpcRequest,
   acceptsJson: boolean,
   acceptsSse: boolean,
-): Promise<RawResponse> | RawResponse {
+): Promise<RawResponse> {
   const key = String(request.id);
   const controller = new AbortController();
   const onLeave = () => controller.abort(ctx.abortSignal.reason);
   ctx.abortSignal.addEventListener("abort", onLeave, { once: true });
   session.inflight.set(key, controller);
   const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  const streaming = acceptsSse && (progressToken !== undefined || !acceptsJson);
-  const channel = streaming ? new MessageChannel() : undefined;
+  const streamNow = acceptsSse && (progressToken !== undefined || !acceptsJson);
+  const reply = new RequestAnswer({ acceptsSse, streamNow, keepAliveMs: dependencies.keepAliveMs, signal: ctx.abortSignal });
   const context: DispatchContext = {
     gateway: dependencies.gateway,
     session,
     caller,
     requestId: request.id,
     signal: controller.signal,
-    progress: channel ? (params) => channel.push(notificationMessage("notifications/progress", params)) : undefined,
+    progress: streamNow ? (params) => void reply.push(notificationMessage("notifications/progress", params)) : undefined,
+    route: (message) => reply.push(message),
     traceSpan: ctx.traceSpan,
   };
   const work = dispatch(context, request.method, request.params ?? {})
@@ -145,9 +157,8 @@ function answer(
       if (session.inflight.get(key) === controller) session.inflight.delete(key);
       session.lastUsed = Date.now();
     });
-  if (!channel) return work.then((message) => jsonAnswer(200, message));
-  void work.then((message) => channel.finish(message));
-  return rawResponse(sseBody(channel, dependencies.keepAliveMs, ctx.abortSignal), { headers: SSE_HEADERS });
+  void work.then((message) => reply.finish(message));
+  return reply.response;
 }
 
 function asRpcError(error: unknown, dependencies: EndpointDependencies): RpcError {

@@ -21,7 +21,14 @@ export interface RpcNotification {
 export type RpcIncoming =
   | { kind: "request"; message: RpcRequest }
   | { kind: "notification"; message: RpcNotification }
-  | { kind: "response"; id: RpcId };
+  | { kind: "response"; message: RpcResponse };
+
+/** A client's response to a request the gateway sent it (sampling, elicitation, roots). */
+export interface RpcResponse {
+  id: RpcId;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -46,7 +53,21 @@ export function parseIncoming(value: unknown): RpcIncoming {
     if (!validId) throw new RpcError(RpcErrorCode.INVALID_REQUEST, "id must be a string or a number");
     return { kind: "request", message: { jsonrpc: "2.0", id: id as RpcId, method, ...(params ? { params } : {}) } };
   }
-  if (validId && ("result" in value || "error" in value)) return { kind: "response", id: id as RpcId };
+  if (validId && isObject(value.result)) return { kind: "response", message: { id: id as RpcId, result: value.result } };
+  if (validId && isObject(value.error)) {
+    const { code, message, data } = value.error;
+    return {
+      kind: "response",
+      message: {
+        id: id as RpcId,
+        error: {
+          code: typeof code === "number" && Number.isInteger(code) ? code : RpcErrorCode.INTERNAL_ERROR,
+          message: typeof message === "string" ? message.slice(0, 1_000) : "Error",
+          ...(data === undefined ? {} : { data }),
+        },
+      },
+    };
+  }
   throw new RpcError(RpcErrorCode.INVALID_REQUEST, "A JSON-RPC message needs a method (or a result or error)");
 }
 
@@ -58,6 +79,11 @@ export function resultMessage(id: RpcId, result: unknown): string {
 /** The response to a request (or to an unreadable message: id null): an error. */
 export function errorMessage(id: RpcId | null, error: RpcError): string {
   return JSON.stringify({ jsonrpc: "2.0", id, error });
+}
+
+/** A request the gateway sends the client (on behalf of an upstream server). */
+export function requestMessage(id: RpcId, method: string, params?: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
 }
 
 /** A notification the gateway sends. */

@@ -4,6 +4,8 @@ import { MessageChannel } from "../http/message-channel.js";
 import type { TokenExchanger } from "../auth/token-exchange.js";
 import { UpstreamConnection } from "../upstream/upstream-connection.js";
 import { type CallerToken, upstreamHeaders } from "../upstream/upstream-credentials.js";
+import type { RpcResponse } from "../jsonrpc/json-rpc-message.js";
+import { type ClientRoute, ClientRequests } from "./client-requests.js";
 import type { McpSessionRecord, McpSessionStore } from "./session-store.js";
 
 export interface LiveSessionDependencies {
@@ -29,6 +31,14 @@ export class LiveSession {
   readonly inflight = new Map<string, AbortController>();
   #stream: MessageChannel | undefined;
   readonly #connections = new Map<string, UpstreamConnection>();
+  /** Requests upstream servers made of the client, waiting for its answer. */
+  readonly #clientRequests: ClientRequests;
+  /** The GET stream as a route for a server's request: taken only while it is open. */
+  readonly #streamRoute: ClientRoute = (message) => {
+    if (!this.#stream || this.#stream.closed) return false;
+    this.#stream.push(message);
+    return true;
+  };
 
   constructor(
     record: McpSessionRecord,
@@ -36,6 +46,7 @@ export class LiveSession {
   ) {
     this.id = record.id;
     this.record = record;
+    this.#clientRequests = new ClientRequests(dependencies.timeoutMs);
   }
 
   get streamOpen(): boolean {
@@ -53,6 +64,10 @@ export class LiveSession {
       timeoutMs: this.dependencies.timeoutMs,
       headers: upstreamHeaders(server, config, () => this.callerToken, this.dependencies.exchangers),
       resume: this.record.upstream[server],
+      clientCapabilities: this.record.clientCapabilities,
+      // A server's request goes on the stream of the call it serves, else on the GET stream.
+      onClientRequest: (method, params, route, signal) =>
+        this.#clientRequests.ask(method, params, route ? [route, this.#streamRoute] : [this.#streamRoute], signal),
       onNotification: (notification) => {
         const message = clientNotification(server, notification);
         if (message) this.#stream?.push(message);
@@ -94,6 +109,16 @@ export class LiveSession {
     return channel;
   }
 
+  /** The client's answer to a server's request; false when no call on this process waits for it. */
+  answerClient(response: RpcResponse): boolean {
+    return this.#clientRequests.settle(response);
+  }
+
+  /** A client notification every server connected here gets (`notifications/roots/list_changed`). */
+  async notifyUpstreams(method: string): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((connection) => connection.notify(method)));
+  }
+
   /** Servers connected on this process. */
   connectedServers(): string[] {
     return [...this.#connections.entries()].filter(([, connection]) => connection.connected).map(([server]) => server);
@@ -104,6 +129,7 @@ export class LiveSession {
     this.#stream = undefined;
     for (const controller of this.inflight.values()) controller.abort(new Error("session closed"));
     this.inflight.clear();
+    this.#clientRequests.close();
     const connections = [...this.#connections.values()];
     this.#connections.clear();
     await Promise.all(connections.map((connection) => connection.close(terminate)));

@@ -1,8 +1,9 @@
 // A test MCP server made with the official SDK, served over stdio (fixture-stdio.mjs) or
-// Streamable HTTP (http-fixture.ts): tools (add, slow, progress, delete_all, add_tool, bump),
-// a prompt with argument completion, a static resource, a template, and a subscribable counter.
+// Streamable HTTP or HTTP+SSE (http-fixture.ts): tools (add, slow, progress, delete_all, add_tool,
+// bump, log, and ask_model / ask_user / list_roots that ask the client mid-call), a prompt with
+// argument completion, a static resource, a template, and a subscribable counter.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 const COLORS = ["red", "green", "blue", "black"];
@@ -70,6 +71,15 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
     if (subscribed.has("fixture://counter")) await server.server.sendResourceUpdated({ uri: "fixture://counter" });
     return { content: [{ type: "text", text: String(counter) }] };
   });
+  server.registerTool(
+    "log",
+    { description: "Logs the message at info", inputSchema: { message: z.string() } },
+    async ({ message }, extra) => {
+      await server.server.sendLoggingMessage({ level: "info", data: message }, extra.sessionId);
+      return { content: [{ type: "text", text: "logged" }] };
+    },
+  );
+  registerClientRequestTools(server);
   server.registerPrompt(
     "greet",
     { description: "Greets someone in a color", argsSchema: { color: completable(z.string()) } },
@@ -106,3 +116,46 @@ function completable(schema) {
   return sdkCompletable(schema, (value) => COLORS.filter((color) => color.startsWith(value ?? "")));
 }
 import { completable as sdkCompletable } from "@modelcontextprotocol/sdk/server/completable.js";
+
+/**
+ * Tools that ask the client mid-call, as a server does (each request related to the call, so over
+ * Streamable HTTP it travels on the call's stream): sampling, elicitation, roots; and what the
+ * client declared and how often its roots changed.
+ */
+function registerClientRequestTools(server) {
+  let rootsChanged = 0;
+  const related = (extra) => ({ relatedRequestId: extra.requestId });
+  server.registerTool(
+    "ask_model",
+    { description: "Asks the client's model", inputSchema: { question: z.string() } },
+    async ({ question }, extra) => {
+      const result = await server.server.createMessage(
+        { messages: [{ role: "user", content: { type: "text", text: question } }], maxTokens: 64 },
+        related(extra),
+      );
+      return { content: [{ type: "text", text: `${result.model} said: ${result.content.text}` }] };
+    },
+  );
+  server.registerTool(
+    "ask_user",
+    { description: "Asks the client's user for a name", inputSchema: { question: z.string() } },
+    async ({ question }, extra) => {
+      const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+      const result = await server.server.elicitInput({ message: question, requestedSchema: schema }, related(extra));
+      return { content: [{ type: "text", text: result.action === "accept" ? `hello ${result.content?.name}` : result.action }] };
+    },
+  );
+  server.registerTool("list_roots", { description: "The client's roots", inputSchema: {} }, async (_args, extra) => {
+    const { roots } = await server.server.listRoots(undefined, related(extra));
+    return { content: [{ type: "text", text: roots.map((root) => root.uri).join(" ") }] };
+  });
+  server.registerTool("client_capabilities", { description: "What the client declared", inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(server.server.getClientCapabilities() ?? {}) }],
+  }));
+  server.registerTool("roots_changed", { description: "Roots list changes received", inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: String(rootsChanged) }],
+  }));
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    rootsChanged++;
+  });
+}

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 // @ts-expect-error a plain ESM module shared with the stdio fixture
 import { createFixtureServer } from "./fixture-server.mjs";
 
 export interface HttpFixture {
-  /** `http://127.0.0.1:<port>/mcp`. */
+  /** `http://127.0.0.1:<port>/mcp` (Streamable HTTP), or `…/sse` (the older HTTP+SSE transport). */
   url: string;
   /** Every request's Authorization header (or "none") and traceparent, in order. */
   readonly requests: Array<{ method: string; authorization: string; traceparent?: string | undefined }>;
@@ -17,19 +18,43 @@ export interface HttpFixture {
   close(): Promise<void>;
 }
 
+export interface HttpFixtureOptions {
+  /** Refuses a request with 401 when it returns false. */
+  authorize?: (authorization: string | undefined) => boolean | Promise<boolean>;
+  name?: string;
+  /** `sse`: the older HTTP+SSE transport (`GET /sse`, `POST /messages?sessionId=`). Default Streamable HTTP. */
+  transport?: "streamable-http" | "sse";
+}
+
 /**
- * The fixture server over Streamable HTTP on a loopback port, one SDK server per session (the
- * SDK's stateful mode). `authorize` refuses a request with 401 when it returns false.
+ * The fixture server over Streamable HTTP (or the older HTTP+SSE transport) on a loopback port,
+ * one SDK server per session (the SDK's stateful mode).
  *
  * @example
  * const upstream = await startHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
+ * const legacy = await startHttpFixture({ transport: "sse" });
  */
-export async function startHttpFixture(
-  options: { authorize?: (authorization: string | undefined) => boolean | Promise<boolean>; name?: string } = {},
-): Promise<HttpFixture> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+export async function startHttpFixture(options: HttpFixtureOptions = {}): Promise<HttpFixture> {
+  const transports = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
   const requests: HttpFixture["requests"] = [];
   const cancelled: string[] = [];
+  const serve = (transport: StreamableHTTPServerTransport | SSEServerTransport) =>
+    createFixtureServer({ name: options.name ?? "fixture-http", seen: { cancelled } }).connect(transport);
+  // HTTP+SSE: the GET opens a session's event stream (its first event names where to POST).
+  const handleSse = async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://fixture");
+    if (request.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      transports.set(transport.sessionId, transport);
+      transport.onclose = () => void transports.delete(transport.sessionId);
+      await serve(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+    if (request.method === "POST" && url.pathname === "/messages" && transport instanceof SSEServerTransport)
+      await transport.handlePostMessage(request, response);
+    else response.writeHead(404, { "content-type": "text/plain" }).end("Session not found");
+  };
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const authorization = request.headers.authorization;
     requests.push({
@@ -41,6 +66,7 @@ export async function startHttpFixture(
       response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
       return;
     }
+    if (options.transport === "sse") return handleSse(request, response);
     const sessionId = request.headers["mcp-session-id"];
     let transport = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
     if (!transport) {
@@ -57,10 +83,10 @@ export async function startHttpFixture(
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await createFixtureServer({ name: options.name ?? "fixture-http", seen: { cancelled } }).connect(created);
+      await serve(created);
       transport = created;
     }
-    await transport.handleRequest(request, response);
+    if (transport instanceof StreamableHTTPServerTransport) await transport.handleRequest(request, response);
   };
   const server: Server = createServer((request, response) => {
     handle(request, response).catch(() => {
@@ -69,7 +95,7 @@ export async function startHttpFixture(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/${options.transport === "sse" ? "sse" : "mcp"}`,
     requests,
     cancelled,
     get sessionCount() {

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export { type HttpFixture, startHttpFixture } from "./http-fixture.js";
+export { type HttpFixture, type HttpFixtureOptions, startHttpFixture } from "./http-fixture.js";
 
 /** The fixture server over stdio: `node <this file>` (env `MCP_PID_FILE` collects the pids of its starts). */
 export const FIXTURE_STDIO_SCRIPT = fileURLToPath(new URL("./fixture-stdio.mjs", import.meta.url));

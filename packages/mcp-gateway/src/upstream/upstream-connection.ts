@@ -7,6 +7,8 @@ import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { isHttpUpstream, type UpstreamServerConfig } from "../config/upstream-config.js";
 import type { UpstreamSessionState } from "../session/session-store.js";
 import { VERSION } from "../version.js";
+import type { ClientRoute } from "../session/client-requests.js";
+import { forwardClientRequests, forwardedCapabilities } from "./client-request-handlers.js";
 import { isSessionGone, upstreamError } from "./upstream-errors.js";
 import { type UpstreamHeaders, upstreamFetch } from "./upstream-fetch.js";
 
@@ -26,6 +28,18 @@ export interface UpstreamConnectionOptions {
   /** The upstream session another process opened for this client session, to continue. */
   resume?: UpstreamSessionState | undefined;
   onNotification(notification: UpstreamNotification): void;
+  /** The client's capabilities (`initialize`): its sampling, elicitation and roots are declared upstream. */
+  clientCapabilities?: Record<string, unknown> | undefined;
+  /**
+   * The server asks the client (sampling, elicitation, roots): `route` is the stream of the latest
+   * call in flight to this server, when there is one.
+   */
+  onClientRequest?(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    route: ClientRoute | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   /** The upstream session changed (opened afresh): recorded so other processes continue it. */
   onSession(state: UpstreamSessionState, fresh: boolean): void;
 }
@@ -33,6 +47,8 @@ export interface UpstreamConnectionOptions {
 export interface UpstreamCallOptions {
   signal?: AbortSignal | undefined;
   onprogress?: ((progress: Record<string, unknown>) => void) | undefined;
+  /** The stream of the client request this call serves: what the server asks the client meanwhile goes there. */
+  route?: ClientRoute | undefined;
 }
 
 /**
@@ -57,6 +73,8 @@ export class UpstreamConnection {
   /** Progress tokens of calls in flight → where their progress goes (see `#watchProgress`). */
   readonly #progress = new Map<string, (progress: Record<string, unknown>) => void>();
   #progressTokens = 0;
+  /** Streams of the client requests in flight to this server, the latest last. */
+  readonly #routes: ClientRoute[] = [];
 
   constructor(private readonly options: UpstreamConnectionOptions) {
     this.server = options.server;
@@ -77,6 +95,7 @@ export class UpstreamConnection {
   /** One request, connecting first when needed; a resumed upstream session that is gone is opened afresh once. */
   async request(method: string, params: Record<string, unknown> | undefined, options: UpstreamCallOptions = {}) {
     const deadline = Date.now() + this.options.timeoutMs;
+    if (options.route) this.#routes.push(options.route);
     try {
       const client = await this.#connected(deadline);
       try {
@@ -90,6 +109,8 @@ export class UpstreamConnection {
       }
     } catch (error) {
       throw upstreamError(this.server, method, error, this.options.timeoutMs);
+    } finally {
+      if (options.route) this.#routes.splice(this.#routes.lastIndexOf(options.route), 1);
     }
   }
 
@@ -154,7 +175,10 @@ export class UpstreamConnection {
 
   async #connect(deadline: number): Promise<Client> {
     const resume = this.#resume;
-    const client = new Client({ name: "conduit-mcp-gateway", version: VERSION }, { capabilities: {} });
+    const declared = this.options.onClientRequest ? forwardedCapabilities(this.options.clientCapabilities) : {};
+    const client = new Client({ name: "conduit-mcp-gateway", version: VERSION }, { capabilities: declared });
+    const ask = this.options.onClientRequest;
+    if (ask) forwardClientRequests(client, declared, (method, params, signal) => ask(method, params, this.#routes.at(-1), signal));
     const transport = this.#createTransport(resume?.sessionId);
     client.fallbackNotificationHandler = async (notification) =>
       this.options.onNotification(notification as unknown as UpstreamNotification);
