@@ -2,34 +2,45 @@ import { randomUUID } from "node:crypto";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-// @ts-expect-error a plain ESM module shared with the stdio fixture
-import { createFixtureServer } from "./fixture-server.mjs";
+import { type SeenTraceContext, createFixtureServer } from "./fixture-server.mjs";
 
-export interface HttpFixture {
+export interface McpHttpFixture {
   /** `http://127.0.0.1:<port>/mcp`. */
   url: string;
-  /** Every request's Authorization header (or "none") and traceparent, in order. */
+  port: number;
+  /** Every request's method, Authorization header (or "none") and traceparent, in order. */
   readonly requests: Array<{ method: string; authorization: string; traceparent?: string | undefined }>;
   /** Tool calls the server saw cancelled (their request ids). */
   readonly cancelled: string[];
+  /** The trace context of each `shout` call, in order. */
+  readonly traceContexts: SeenTraceContext[];
   /** Open upstream sessions. */
   readonly sessionCount: number;
   close(): Promise<void>;
 }
 
+export interface McpHttpFixtureOptions {
+  /** Refuses a request with 401 when it returns false. */
+  authorize?: (authorization: string | undefined) => boolean | Promise<boolean>;
+  /** The server's name in its `initialize` answer (default "fixture-http"). */
+  name?: string;
+  /** The port to listen on (default: a free one); a test restarts a server on its old port with it. */
+  port?: number;
+}
+
 /**
- * The fixture server over Streamable HTTP on a loopback port, one SDK server per session (the
- * SDK's stateful mode). `authorize` refuses a request with 401 when it returns false.
+ * The MCP fixture server (`fixture-server.mjs`) over Streamable HTTP on loopback, one SDK server
+ * per session (the SDK's stateful mode); a request naming an unknown session gets 404, as the
+ * MCP specification asks, so a client starts a new one.
  *
  * @example
- * const upstream = await startHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
+ * const upstream = await startMcpHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
+ * createRuntime({ mcpServers: { remote: { url: upstream.url } } });
  */
-export async function startHttpFixture(
-  options: { authorize?: (authorization: string | undefined) => boolean | Promise<boolean>; name?: string } = {},
-): Promise<HttpFixture> {
+export async function startMcpHttpFixture(options: McpHttpFixtureOptions = {}): Promise<McpHttpFixture> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
-  const requests: HttpFixture["requests"] = [];
-  const cancelled: string[] = [];
+  const requests: McpHttpFixture["requests"] = [];
+  const seen = { cancelled: [] as string[], traceContexts: [] as SeenTraceContext[] };
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const authorization = request.headers.authorization;
     requests.push({
@@ -57,7 +68,7 @@ export async function startHttpFixture(
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await createFixtureServer({ name: options.name ?? "fixture-http", seen: { cancelled } }).connect(created);
+      await createFixtureServer({ name: options.name ?? "fixture-http", seen }).connect(created);
       transport = created;
     }
     await transport.handleRequest(request, response);
@@ -67,11 +78,14 @@ export async function startHttpFixture(
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
     requests,
-    cancelled,
+    cancelled: seen.cancelled,
+    traceContexts: seen.traceContexts,
     get sessionCount() {
       return transports.size;
     },
