@@ -17,7 +17,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic } from "../fakes/src/index.ts";
+import { startFakeAnthropic } from "../../packages/fakes/src/index.ts";
 import {
   IMAGE_TAG,
   IMAGE_TOOLS,

@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { aiSdkChecks } from "./real-clients/ai-sdk-checks.mjs";
 import { callsOf, createCheckRunner, expect, summaryOf } from "./real-clients/check-runner.mjs";
 import { startConduit } from "./real-clients/conduit-process.mjs";
-import { startFakeAnthropicAgent } from "./real-clients/fake-anthropic-agent.mjs";
+import { startFakeAnthropicAgent } from "../../packages/fakes/src/agents/fake-anthropic-agent.mjs";
 import { langChainChecks } from "./real-clients/langchain-checks.mjs";
 import { startRecordingTap } from "./real-clients/recording-tap.mjs";
 import { makeWorkspace } from "./real-clients/run-cli.mjs";

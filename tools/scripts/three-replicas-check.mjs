@@ -25,7 +25,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic } from "../fakes/src/index.ts";
+import { startFakeAnthropic } from "../../packages/fakes/src/index.ts";
 import {
   IMAGE_TOOLS,
   ROOT,

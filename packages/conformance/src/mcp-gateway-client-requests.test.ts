@@ -1,5 +1,5 @@
 import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
+import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type ClientCapabilities,
@@ -42,12 +42,12 @@ function sseOf(response: Response) {
 }
 
 forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
-  let web: HttpFixture;
+  let web: McpHttpFixture;
   const gateways: McpGateway[] = [];
   const clients: Client[] = [];
   const redisClients: Redis[] = [];
   beforeEach(async () => {
-    web = await startHttpFixture({ name: "web" });
+    web = await startMcpHttpFixture({ name: "web" });
   });
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);

@@ -1,7 +1,7 @@
+import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import { createServer } from "node:net";
 import { type McpAuthorizationServer, startMcpAuthorizationServer } from "@conduit-ai/auth-providers/testing";
 import { type McpGateway, exchangerFromAuthProvider, oauthFromAuthProvider } from "@conduit-ai/mcp-gateway";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -27,19 +27,19 @@ async function freePort(): Promise<number> {
 
 forEachAdapter("mcp gateway OAuth", ({ start }) => {
   let authorization: McpAuthorizationServer;
-  let exchanged: HttpFixture;
-  let forwarded: HttpFixture;
+  let exchanged: McpHttpFixture;
+  let forwarded: McpHttpFixture;
   const gateways: McpGateway[] = [];
   const clients: Client[] = [];
   beforeEach(async () => {
     authorization = await startMcpAuthorizationServer();
     // Takes only a token the authorization server issued for it by exchange.
-    exchanged = await startHttpFixture({
+    exchanged = await startMcpHttpFixture({
       name: "exchanged",
       authorize: async (header) =>
         header?.startsWith("Bearer ") === true && (await authorization.verify(header.slice(7), UPSTREAM_AUDIENCE)) !== undefined,
     });
-    forwarded = await startHttpFixture({ name: "forwarded", authorize: (header) => header?.startsWith("Bearer ") === true });
+    forwarded = await startMcpHttpFixture({ name: "forwarded", authorize: (header) => header?.startsWith("Bearer ") === true });
   });
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);
@@ -154,7 +154,7 @@ forEachAdapter("mcp gateway OAuth", ({ start }) => {
     for (const request of [...exchanged.requests, ...forwarded.requests]) expect(request.authorization).not.toContain(CLIENT_KEY);
   });
   it("static upstream credentials: the gateway's own secret reaches the server, a wrong one is a JSON-RPC error naming it", async () => {
-    const locked = await startHttpFixture({ name: "locked", authorize: (header) => header === "Bearer upstream-secret-0123" });
+    const locked = await startMcpHttpFixture({ name: "locked", authorize: (header) => header === "Bearer upstream-secret-0123" });
     try {
       const gateway = gatewayOf(
         {

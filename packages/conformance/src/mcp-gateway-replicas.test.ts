@@ -1,5 +1,5 @@
+import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import { randomBytes } from "node:crypto";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConduitProcess, startConduit, suiteFrameworks } from "./fixtures/conduit-process.js";
@@ -12,13 +12,13 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const CLIENT_KEY = "mcp-replicas-client-key-0123456789";
 
 describe.each(suiteFrameworks())("mcp gateway sessions across two processes on one Redis [%s]", (framework) => {
-  let web: HttpFixture;
+  let web: McpHttpFixture;
   let local: ReturnType<typeof stdioFixture>;
   const processes: ConduitProcess[] = [];
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    web = await startHttpFixture({ name: "web" });
+    web = await startMcpHttpFixture({ name: "web" });
     local = stdioFixture();
     const config = {
       mcpServers: { local: local.config, web: { url: web.url } },

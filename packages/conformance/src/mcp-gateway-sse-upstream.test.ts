@@ -1,5 +1,5 @@
 import { type McpGateway, mcpGatewayFromConfig } from "@conduit-ai/mcp-gateway";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
+import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   LoggingMessageNotificationSchema,
@@ -16,11 +16,11 @@ import { forEachAdapter } from "./harness.js";
 const CLIENT_KEY = "mcp-sse-upstream-client-key-0123456789";
 
 forEachAdapter("mcp gateway with an HTTP+SSE upstream", ({ start }) => {
-  let legacy: HttpFixture;
+  let legacy: McpHttpFixture;
   const gateways: McpGateway[] = [];
   const clients: Client[] = [];
   beforeEach(async () => {
-    legacy = await startHttpFixture({ name: "legacy", transport: "sse" });
+    legacy = await startMcpHttpFixture({ name: "legacy", transport: "sse" });
   });
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);

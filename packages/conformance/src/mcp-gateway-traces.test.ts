@@ -1,7 +1,6 @@
+import { type McpHttpFixture, type OtlpReceiver, type ReceivedSpan, startMcpHttpFixture, startOtlpReceiver } from "@conduit-ai/fakes";
 import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
 import { type TelemetryHandle, startTelemetry } from "@conduit-ai/telemetry";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/telemetry/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -27,11 +26,11 @@ afterAll(async () => {
 const newTraceId = () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
 
 forEachAdapter("mcp gateway traces", ({ start }) => {
-  let web: HttpFixture;
+  let web: McpHttpFixture;
   const gateways: McpGateway[] = [];
   const clients: Client[] = [];
   beforeEach(async () => {
-    web = await startHttpFixture({ name: "web" });
+    web = await startMcpHttpFixture({ name: "web" });
   });
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);

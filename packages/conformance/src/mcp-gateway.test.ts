@@ -1,6 +1,6 @@
+import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import type { Governance } from "@conduit-ai/governance";
 import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import { type HttpFixture, startHttpFixture } from "@conduit-ai/mcp-gateway/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -18,12 +18,12 @@ import { forEachAdapter } from "./harness.js";
 // The MCP gateway as the official SDK client sees it, on every adapter: upstreams over stdio
 // (the SDK-made fixture, server-everything) and Streamable HTTP, one endpoint, namespaced names.
 forEachAdapter("mcp gateway", ({ start }) => {
-  let web: HttpFixture;
+  let web: McpHttpFixture;
   let governance: Governance;
   const gateways: McpGateway[] = [];
   const clients: Client[] = [];
   beforeEach(async () => {
-    web = await startHttpFixture({ name: "web" });
+    web = await startMcpHttpFixture({ name: "web" });
     governance = await memoryGovernance();
   });
   afterEach(async () => {

@@ -1,6 +1,6 @@
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/fakes";
 import { getTracing } from "@conduit-ai/server-core";
 import { type TelemetryHandle, startTelemetry } from "@conduit-ai/telemetry";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/telemetry/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { forEachAdapter, rawRequest, sleep } from "./harness.js";
 

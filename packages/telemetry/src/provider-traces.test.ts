@@ -1,8 +1,7 @@
-import { startFakeGemini, type VendorFake } from "@conduit-ai/fakes";
+import { type OtlpReceiver, startFakeGemini, startOtlpReceiver, type VendorFake } from "@conduit-ai/fakes";
 import { createRuntime } from "@conduit-ai/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "./index.js";
-import { type OtlpReceiver, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 const GEMINI_KEY = "gemini-trace-secret-0123456789";
 let receiver: OtlpReceiver;

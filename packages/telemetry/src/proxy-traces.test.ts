@@ -1,9 +1,8 @@
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import { type FakeAnthropic, type OtlpReceiver, type ReceivedSpan, startFakeAnthropic, startOtlpReceiver } from "@conduit-ai/fakes";
 import { CLIENT_KEY, type ProxyServer, startProxyServer } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "./index.js";
 import { TELEMETRY_SDKS } from "./settings/telemetry-settings.js";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 const TRACE = "5bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "10f067aa0ba902b7";

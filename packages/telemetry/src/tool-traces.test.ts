@@ -1,3 +1,4 @@
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/fakes";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { createRuntime } from "@conduit-ai/runtime";
@@ -5,7 +6,6 @@ import { type BaseServerAdapter, type GenerateRequest, callContextOf, registerAl
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
 import { TELEMETRY_SDKS } from "./settings/telemetry-settings.js";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 // The parents of the runtime's spans travel explicitly (ctx.traceSpan → callContextOf → the plan's
 // context), not through an ambient async context: these trees hold with any engine, and after awaits.

@@ -1,13 +1,19 @@
 import { createAdapter } from "@conduit-ai/adapter-hono";
 import { createAiWorkflowRoutes } from "@conduit-ai/ai-workflows";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
+import {
+  type FakeAnthropic,
+  type McpHttpFixture,
+  type OtlpReceiver,
+  type ReceivedSpan,
+  startFakeAnthropic,
+  startMcpHttpFixture,
+  startOtlpReceiver,
+} from "@conduit-ai/fakes";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
 import { TELEMETRY_SDKS } from "./settings/telemetry-settings.js";
-import { type McpTraceServer, startMcpTraceServer } from "./testing/mcp-trace-server.js";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 const API_KEY = "sk-ant-trace-test-secret-0123456789";
 const MODEL = "claude-sonnet-4-5";
@@ -18,7 +24,7 @@ const CLIENT = 3;
 
 let receiver: OtlpReceiver;
 let anthropic: FakeAnthropic;
-let mcp: McpTraceServer;
+let mcp: McpHttpFixture;
 let adapter: BaseServerAdapter<unknown>;
 let runtime: ReturnType<typeof createRuntime>;
 let telemetry: TelemetryHandle | undefined;
@@ -37,7 +43,7 @@ const byName = (spans: ReceivedSpan[], name: string) => spans.find((span) => spa
 const ofTrace = (traceId: string) => receiver.spans.filter((span) => span.traceId === traceId);
 
 beforeAll(async () => {
-  [receiver, anthropic, mcp] = await Promise.all([startOtlpReceiver(), startFakeAnthropic(), startMcpTraceServer()]);
+  [receiver, anthropic, mcp] = await Promise.all([startOtlpReceiver(), startFakeAnthropic(), startMcpHttpFixture()]);
   anthropic.credentials.add(API_KEY);
   runtime = createRuntime({
     env: {},
@@ -166,7 +172,7 @@ describe.each(TELEMETRY_SDKS)("traces exported over OTLP/HTTP to a real receiver
       "server.address": "127.0.0.1",
     });
     expect(JSON.stringify(call)).not.toContain("quiet");
-    const seen = mcp.calls.at(-1);
+    const seen = mcp.traceContexts.at(-1);
     expect(seen?.headerTraceparent).toBe(`00-${INCOMING_TRACE}-${call.spanId}-01`);
     expect(seen?.metaTraceparent).toBe(`00-${INCOMING_TRACE}-${call.spanId}-01`);
   });

@@ -3,7 +3,7 @@
 // none (a collector's decoding and storage are not what the bench measures). Reports its
 // endpoint; answers "count" with the spans received since the last count and the CPU µs it spent
 // meanwhile (on a 2-core host its work competes with the server and the load generator).
-import { startOtlpReceiver } from "@conduit-ai/telemetry/testing";
+import { startOtlpReceiver } from "@conduit-ai/fakes";
 
 const receiver = await startOtlpReceiver({ countOnly: true });
 let since = process.cpuUsage();

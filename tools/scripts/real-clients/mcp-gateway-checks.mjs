@@ -42,7 +42,7 @@ const sawToolResult = (requests) =>
 
 export async function mcpGatewayChecks({ root, bins, anthropic, proxy, runner, only }) {
   const everything = join(
-    dirname(createRequire(join(root, "packages/mcp-gateway/package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
+    dirname(createRequire(join(root, "packages/fakes/package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
     "dist",
     "index.js",
   );

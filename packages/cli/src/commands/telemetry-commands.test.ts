@@ -1,5 +1,4 @@
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
-import { type OtlpReceiver, startOtlpReceiver } from "@conduit-ai/telemetry/testing";
+import { type FakeAnthropic, type OtlpReceiver, startFakeAnthropic, startOtlpReceiver } from "@conduit-ai/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 import { VERSION } from "../version.js";

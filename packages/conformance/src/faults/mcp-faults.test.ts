@@ -1,13 +1,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { MCP_FIXTURE_STDIO_SCRIPT } from "@conduit-ai/fakes";
 import { createRuntime } from "@conduit-ai/runtime";
 import { createMcpRoutes, silentLogger } from "@conduit-ai/server-core";
 import { expect, it } from "vitest";
 import { forEachAdapter, sleep } from "../harness.js";
-
-const serverScript = fileURLToPath(new URL("../fixtures/mcp-slow-server.mjs", import.meta.url));
 
 function lastPid(file: string): number {
   const pids = readFileSync(file, "utf8").trim().split("\n");
@@ -24,7 +22,7 @@ forEachAdapter("faults: an MCP server", ({ start }) => {
       env: {},
       logger: silentLogger,
       builtinTools: false,
-      mcpServers: { slow: { command: process.execPath, args: [serverScript], env: { MCP_PID_FILE: pidFile } } },
+      mcpServers: { slow: { command: process.execPath, args: [MCP_FIXTURE_STDIO_SCRIPT], env: { MCP_PID_FILE: pidFile } } },
       mcp: { initialDelayMs: 100, maxDelayMs: 400, requestTimeoutMs: 20_000 },
     });
     await runtime.ready();

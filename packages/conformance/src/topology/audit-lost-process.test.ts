@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Governance, createGovernance } from "@conduit-ai/governance";
-import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { type RunningServer, forEachAdapter } from "../harness.js";
+import { expect, it } from "vitest";
+import { killHard, lostProcessWorld, psql } from "../fixtures/lost-process.js";
+import { forEachAdapter } from "../harness.js";
 
 /**
  * A process answers admin writes and is SIGKILLed before its audit writer's next flush. Every act
@@ -14,46 +12,12 @@ import { type RunningServer, forEachAdapter } from "../harness.js";
  */
 const ADMIN_KEY = `audit-lost-admin-${"0".repeat(24)}`;
 const VIEWER_KEY = `audit-lost-viewer-${"0".repeat(24)}`;
-const POSTGRES_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const CHILD_SCRIPT = fileURLToPath(new URL("../fixtures/audit-child.ts", import.meta.url));
 const CLI_BIN = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url));
-const SOURCE_RUN = ["--conditions=@conduit-ai/source", "--import", "tsx"];
-
-function psql(database: string, sql: string): string {
-  const result = spawnSync("psql", [database, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql], { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`psql failed (${result.error?.message ?? result.stderr}): install postgresql-client`);
-  return result.stdout.trim();
-}
-
-/** Starts `fixtures/audit-child.ts` on `framework`; resolves with its port once it listens. */
-function startChild(framework: string, env: Record<string, string>): Promise<{ process: ChildProcess; port: number }> {
-  const childProcess = spawn(process.execPath, [...SOURCE_RUN, CHILD_SCRIPT, framework], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  childProcess.stderr?.on("data", (chunk) => (output += chunk));
-  return new Promise((resolve, reject) => {
-    let line = "";
-    childProcess.stdout?.on("data", (chunk) => {
-      line += chunk;
-      const match = /\{"port":(\d+)\}/.exec(line);
-      if (match) resolve({ process: childProcess, port: Number(match[1]) });
-    });
-    childProcess.once("exit", () => reject(new Error(`audit child exited early: ${output}`)));
-  });
-}
-
-async function kill(childProcess: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => childProcess.once("exit", resolve));
-  childProcess.kill("SIGKILL");
-  await exited;
-}
 
 /** `conduit audit verify` on `databaseUrl`: its exit code and what it printed. */
 function auditVerify(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const cli = spawn(process.execPath, [...SOURCE_RUN, CLI_BIN, "audit", "verify"], {
+  const cli = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", CLI_BIN, "audit", "verify"], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -71,58 +35,11 @@ interface AuditRow {
 }
 
 forEachAdapter("the audit log when a process is SIGKILLed before its flush", ({ framework, start }) => {
-  const database = `conduit_audit_lost_${randomBytes(5).toString("hex")}`;
-  const namespace = `test:audit-lost:${randomBytes(6).toString("hex")}`;
-  let databaseUrl: string;
-  let redis: Redis;
-  let survivor: Governance | undefined;
-  const children: ChildProcess[] = [];
-
-  beforeAll(() => {
-    psql(POSTGRES_URL, `CREATE DATABASE ${database}`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${database}`;
-    databaseUrl = url.toString();
-    redis = new Redis(REDIS_URL);
-  });
-
-  afterEach(async () => {
-    for (const each of children.splice(0)) if (each.exitCode === null && each.signalCode === null) await kill(each);
-    await survivor?.close();
-    survivor = undefined;
-  });
-
-  afterAll(async () => {
-    const keys = await redis.keys(`*${namespace}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    psql(POSTGRES_URL, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  });
-
-  /** The surviving process: governance on the same Redis and PostgreSQL, sweeping every 200 ms, behind the adapter. */
-  async function serve(): Promise<RunningServer> {
-    survivor = await createGovernance({
-      keys: { store: "redis" },
-      admin: { keys: [ADMIN_KEY] },
-      redis,
-      namespace,
-      databaseUrl,
-      sweepIntervalMs: 200,
-      env: {},
-    });
-    const governance = survivor;
-    return start({ config: { rateLimit: { enabled: false } }, setup: (adapter) => governance.install(adapter) });
-  }
+  const world = lostProcessWorld("audit_lost");
 
   it("every admin act the killed process answered has exactly one row, written by another process, and the chain verifies", async () => {
-    const { process: lost, port } = await startChild(framework, {
-      REDIS_URL,
-      DATABASE_URL: databaseUrl,
-      GOVERNANCE_NAMESPACE: namespace,
-      ADMIN_KEY,
-      VIEWER_KEY,
-    });
-    children.push(lost);
+    const { process: lost, ready } = await world.startChild(CHILD_SCRIPT, [framework], { ADMIN_KEY, VIEWER_KEY }, /\{"port":(\d+)\}/);
+    const port = Number(ready[1]);
     const acts: Array<{ requestId: string; action: string; outcome: string }> = [];
     let counter = 0;
     const act = async (method: string, path: string, body: unknown, expected: { status: number; action: string; outcome: string }) => {
@@ -161,9 +78,9 @@ forEachAdapter("the audit log when a process is SIGKILLed before its flush", ({ 
       ),
     );
     await act("DELETE", `/admin/keys/${key.id}`, undefined, { status: 200, action: "key.revoke", outcome: "success" });
-    await kill(lost);
+    await killHard(lost);
 
-    const server = await serve();
+    const server = await world.serveSurvivor(start, { admin: { keys: [ADMIN_KEY] } });
     const logged = async () => {
       const response = await fetch(server.url("/admin/audit?limit=1000"), { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
       expect(response.status).toBe(200);
@@ -171,7 +88,7 @@ forEachAdapter("the audit log when a process is SIGKILLed before its flush", ({ 
     };
     await expect.poll(async () => (await logged()).length, { timeout: 15_000, interval: 100 }).toBe(acts.length);
     // Once: more sweeps change nothing.
-    await survivor?.sweeper?.sweep();
+    await world.survivor?.sweeper?.sweep();
     await new Promise((resolve) => setTimeout(resolve, 400));
     const rows = await logged();
     expect(rows).toHaveLength(acts.length);
@@ -180,10 +97,10 @@ forEachAdapter("the audit log when a process is SIGKILLed before its flush", ({ 
         rows.filter((row) => row.requestId === each.requestId).map((row) => ({ action: row.action, outcome: row.outcome })),
         each.requestId,
       ).toEqual([{ action: each.action, outcome: each.outcome }]);
-    expect(Number(psql(databaseUrl, `SELECT count(*) FROM conduit_audit_events WHERE request_id LIKE 'audit-act-${framework}-%'`))).toBe(
-      acts.length,
-    );
-    const verified = await auditVerify(databaseUrl);
+    expect(
+      Number(psql(world.databaseUrl, `SELECT count(*) FROM conduit_audit_events WHERE request_id LIKE 'audit-act-${framework}-%'`)),
+    ).toBe(acts.length);
+    const verified = await auditVerify(world.databaseUrl);
     expect(verified.output).toMatch(/audit log intact/);
     expect(verified.code).toBe(0);
   }, 60_000);

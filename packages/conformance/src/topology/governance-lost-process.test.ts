@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
-import { type Governance, createGovernance } from "@conduit-ai/governance";
-import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { killHard, lostProcessWorld } from "../fixtures/lost-process.js";
 import { type RunningServer, forEachAdapter } from "../harness.js";
 
 /**
@@ -19,14 +16,7 @@ import { type RunningServer, forEachAdapter } from "../harness.js";
 const MODEL = "claude-sonnet-4-5";
 const ADMIN_KEY = `lost-process-admin-${"0".repeat(24)}`;
 const asAdmin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
-const POSTGRES_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const CHILD_SCRIPT = fileURLToPath(new URL("../fixtures/governance-child.ts", import.meta.url));
-
-function psql(sql: string): void {
-  const result = spawnSync("psql", [POSTGRES_URL, "-v", "ON_ERROR_STOP=1", "-c", sql], { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`psql failed (${result.error?.message ?? result.stderr}): install postgresql-client`);
-}
 
 interface ChildReady {
   admitted: number;
@@ -34,86 +24,33 @@ interface ChildReady {
   costs: number[];
 }
 
-/** Starts `fixtures/governance-child.ts`; resolves once it is ready to be killed. */
-function startChild(
-  scenario: "unsettled" | "settled",
-  count: number,
-  env: Record<string, string>,
-): Promise<{ process: ChildProcess; ready: ChildReady }> {
-  const childProcess = spawn(
-    process.execPath,
-    ["--conditions=@conduit-ai/source", "--import", "tsx", CHILD_SCRIPT, scenario, String(count)],
-    {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  childProcess.stderr?.on("data", (chunk) => (output += chunk));
-  return new Promise((resolve, reject) => {
-    let line = "";
-    childProcess.stdout?.on("data", (chunk) => {
-      line += chunk;
-      const match = /\{"ready":(\{.*\})\}/.exec(line);
-      if (match) resolve({ process: childProcess, ready: JSON.parse(match[1] as string) as ChildReady });
-    });
-    childProcess.once("exit", () => reject(new Error(`governance child exited early: ${output}`)));
-  });
-}
-
-async function kill(childProcess: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => childProcess.once("exit", resolve));
-  childProcess.kill("SIGKILL");
-  await exited;
-}
-
 forEachAdapter("governance when a process is SIGKILLed mid-call", ({ start }) => {
-  const database = `conduit_lost_${randomBytes(5).toString("hex")}`;
-  const namespace = `test:lost:${randomBytes(6).toString("hex")}`;
-  let databaseUrl: string;
-  let redis: Redis;
+  const world = lostProcessWorld("lost");
   let upstream: FakeAnthropic;
-  let survivor: Governance | undefined;
-  const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    psql(`CREATE DATABASE ${database}`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${database}`;
-    databaseUrl = url.toString();
-    redis = new Redis(REDIS_URL);
     upstream = await startFakeAnthropic();
     upstream.credentials.add("sk-ant-governance-child");
   });
 
-  afterEach(async () => {
-    for (const each of children.splice(0)) if (each.exitCode === null && each.signalCode === null) await kill(each);
-    await survivor?.close();
-    survivor = undefined;
-  });
+  afterAll(() => upstream.close());
 
-  afterAll(async () => {
-    const keys = await redis.keys(`*${namespace}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    await upstream.close();
-    psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  });
-
-  /** The surviving process: governance on the same Redis and PostgreSQL, sweeping every 200 ms, behind the adapter. */
-  async function serve(): Promise<RunningServer> {
-    survivor = await createGovernance({
-      keys: { store: "redis" },
+  /** The surviving process, pricing the model at $0.001 a token of every kind. */
+  const serve = (): Promise<RunningServer> =>
+    world.serveSurvivor(start, {
       admin: { keys: [ADMIN_KEY] },
-      redis,
-      namespace,
-      databaseUrl,
       prices: { [MODEL]: { input: 1000, output: 1000, cacheRead: 1000, cacheWrite: 1000 } },
-      sweepIntervalMs: 200,
-      env: {},
     });
-    const governance = survivor;
-    return start({ config: { rateLimit: { enabled: false } }, setup: (adapter) => governance.install(adapter) });
+
+  /** Starts `fixtures/governance-child.ts` with `count` calls of `scenario`; resolves once it is ready to be killed. */
+  async function startChild(scenario: "unsettled" | "settled", count: number, credential: string) {
+    const { process: child, ready } = await world.startChild(
+      CHILD_SCRIPT,
+      [scenario, String(count)],
+      { CHILD_CREDENTIAL: credential, UPSTREAM_URL: upstream.url },
+      /\{"ready":(\{.*\})\}/,
+    );
+    return { process: child, ready: JSON.parse(ready[1] as string) as ChildReady };
   }
 
   async function mint(server: RunningServer): Promise<{ id: string; key: string }> {
@@ -141,24 +78,17 @@ forEachAdapter("governance when a process is SIGKILLed mid-call", ({ start }) =>
     return row ? { requests: row.requests, estimatedRequests: row.estimatedRequests, costUsd: Number(row.costUsd.toFixed(9)) } : undefined;
   }
 
-  const reservedPico = (id: string) => redis.hget(`{${namespace}:k:${id}}:ctr:key:${id}:total`, "res").then(Number);
+  const reservedPico = (id: string) => world.redis.hget(`{${world.namespace}:k:${id}}:ctr:key:${id}:total`, "res").then(Number);
 
   it("calls admitted (half of them answered by upstream) but never settled are charged their reservation once, after their lease, with one estimated row each", async () => {
     const server = await serve();
     const { id, key } = await mint(server);
-    const { process: lost, ready } = await startChild("unsettled", 6, {
-      REDIS_URL,
-      DATABASE_URL: databaseUrl,
-      GOVERNANCE_NAMESPACE: namespace,
-      CHILD_CREDENTIAL: key,
-      UPSTREAM_URL: upstream.url,
-    });
-    children.push(lost);
+    const { process: lost, ready } = await startChild("unsettled", 6, key);
     expect(ready).toMatchObject({ admitted: 6, answered: 3 });
     // Reserved: (20 + i) input + 16 output tokens at $0.001 each, for i = 0..5.
     const reservation = (6 * 36 + 15) * 0.001;
     expect(await reservedPico(id)).toBe(Math.round(reservation * 1e12));
-    await kill(lost);
+    await killHard(lost);
 
     // The leases (300 ms + 300 ms) expire; the survivor's sweep settles each call at its reservation.
     await expect.poll(() => spentUsd(server, id), { timeout: 10_000, interval: 100 }).toBeCloseTo(reservation, 9);
@@ -167,7 +97,11 @@ forEachAdapter("governance when a process is SIGKILLed mid-call", ({ start }) =>
       .toEqual({ requests: 6, estimatedRequests: 6, costUsd: Number(reservation.toFixed(9)) });
     expect(await reservedPico(id)).toBe(0);
     // Once: more sweeps, also concurrent ones, change nothing.
-    await Promise.all([survivor?.sweeper?.sweep(), survivor?.sweeper?.sweep(), new Promise((resolve) => setTimeout(resolve, 600))]);
+    await Promise.all([
+      world.survivor?.sweeper?.sweep(),
+      world.survivor?.sweeper?.sweep(),
+      new Promise((resolve) => setTimeout(resolve, 600)),
+    ]);
     expect(await spentUsd(server, id)).toBeCloseTo(reservation, 9);
     expect(await historyOf(server, id)).toEqual({ requests: 6, estimatedRequests: 6, costUsd: Number(reservation.toFixed(9)) });
   }, 40_000);
@@ -175,15 +109,8 @@ forEachAdapter("governance when a process is SIGKILLed mid-call", ({ start }) =>
   it("usage events of calls a process settled are written once by another process when it is killed before its own write", async () => {
     const server = await serve();
     const { id, key } = await mint(server);
-    const { process: lost, ready } = await startChild("settled", 5, {
-      REDIS_URL,
-      DATABASE_URL: databaseUrl,
-      GOVERNANCE_NAMESPACE: namespace,
-      CHILD_CREDENTIAL: key,
-      UPSTREAM_URL: upstream.url,
-    });
-    children.push(lost);
-    await kill(lost);
+    const { process: lost, ready } = await startChild("settled", 5, key);
+    await killHard(lost);
     const cost = ready.costs.reduce((sum, each) => sum + each, 0);
     expect(ready.costs).toHaveLength(5);
     expect(await spentUsd(server, id)).toBeCloseTo(cost, 9);

@@ -1,5 +1,5 @@
+import { SERVER_EVERYTHING_SCRIPT } from "@conduit-ai/fakes";
 import { afterEach, describe, expect, it } from "vitest";
-import { SERVER_EVERYTHING_SCRIPT } from "../testing/index.js";
 import { UpstreamConnection } from "./upstream-connection.js";
 
 const connections: UpstreamConnection[] = [];

@@ -1,10 +1,7 @@
-import { fileURLToPath } from "node:url";
+import { MCP_FIXTURE_STDIO_SCRIPT, MCP_FIXTURE_TOOLS, type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
-import { type FixtureHttpServer, startMcpHttpServer } from "../testing/mcp-http-server.js";
 import { rejection } from "../testing/rejection.js";
-
-const stdioFixture = fileURLToPath(new URL("../testing/mcp-stdio-server.mjs", import.meta.url));
 
 async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -15,15 +12,15 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5
 }
 
 describe("MCP servers over stdio and Streamable HTTP", () => {
-  let http: FixtureHttpServer;
+  let http: McpHttpFixture;
   let runtime: ReturnType<typeof createRuntime>;
 
   beforeAll(async () => {
-    http = await startMcpHttpServer();
+    http = await startMcpHttpFixture();
     runtime = createRuntime({
       env: {},
       mcpServers: {
-        local: { command: process.execPath, args: [stdioFixture] },
+        local: { command: process.execPath, args: [MCP_FIXTURE_STDIO_SCRIPT] },
         remote: { url: http.url },
         broken: { command: process.execPath, args: ["-e", "process.exit(3)"] },
       },
@@ -42,10 +39,14 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
       name: "local",
       status: "connected",
       transport: "stdio",
-      toolCount: 2,
+      toolCount: MCP_FIXTURE_TOOLS.length,
       lastError: null,
     });
-    expect(servers.find((server) => server.name === "remote")).toMatchObject({ status: "connected", transport: "http", toolCount: 3 });
+    expect(servers.find((server) => server.name === "remote")).toMatchObject({
+      status: "connected",
+      transport: "http",
+      toolCount: MCP_FIXTURE_TOOLS.length,
+    });
     // A dead server alternates between "error" and "connecting" (the backoff retries), always with its last error.
     expect(await runtime.mcp.get("broken")).toMatchObject({
       status: expect.stringMatching(/^(error|connecting)$/),
@@ -56,7 +57,7 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
   });
 
   it("lists and executes tools on both transports", async () => {
-    expect((await runtime.mcp.listTools("remote")).map((tool) => tool.name).sort()).toEqual(["add", "echo", "fail"]);
+    expect((await runtime.mcp.listTools("remote")).map((tool) => tool.name).sort()).toEqual([...MCP_FIXTURE_TOOLS].sort());
     const tools = await runtime.mcp.listTools("local");
     expect(tools.find((tool) => tool.name === "add")).toMatchObject({ source: "mcp:local", inputSchema: { type: "object" } });
     expect((await runtime.mcp.executeTool("local", "add", { a: 2, b: 3 })).result).toEqual([{ type: "text", text: "5" }]);
@@ -83,7 +84,7 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
 
   it("exposes MCP tools in the tool registry with source mcp:<server>", async () => {
     const found = await runtime.tools.search({ source: "mcp:remote" });
-    expect(found.map((tool) => tool.name).sort()).toEqual(["mcp__remote__add", "mcp__remote__echo", "mcp__remote__fail"]);
+    expect(found.map((tool) => tool.name).sort()).toEqual(MCP_FIXTURE_TOOLS.map((name) => `mcp__remote__${name}`).sort());
     expect((await runtime.tools.execute("mcp__local__add", { a: 20, b: 22 })).result).toEqual([{ type: "text", text: "42" }]);
   });
 
@@ -112,7 +113,7 @@ describe("MCP servers over stdio and Streamable HTTP", () => {
     expect(failure).toMatchObject({ statusCode: 503, code: "MCP_SERVER_UNAVAILABLE" });
     expect((await runtime.mcp.get("remote"))?.status).not.toBe("connected");
     expect(await runtime.tools.get("mcp__remote__add")).toBeUndefined();
-    http = await startMcpHttpServer(http.port);
+    http = await startMcpHttpFixture({ port: http.port });
     await eventually(async () => (await runtime.mcp.get("remote"))?.status === "connected");
     expect((await runtime.mcp.executeTool("remote", "add", { a: 1, b: 2 })).result).toEqual([{ type: "text", text: "3" }]);
   });

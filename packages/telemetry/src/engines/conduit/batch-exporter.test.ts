@@ -1,10 +1,10 @@
+import { type OtlpReceiver, startOtlpReceiver } from "@conduit-ai/fakes";
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "../../index.js";
 import { TELEMETRY_SDKS } from "../../settings/telemetry-settings.js";
-import { type OtlpReceiver, startOtlpReceiver } from "../../testing/otlp-receiver.js";
 
 let receiver: OtlpReceiver;
 let telemetry: TelemetryHandle | undefined;

@@ -1,7 +1,7 @@
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/fakes";
 import { type TraceSpan, getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "../../index.js";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../testing/otlp-receiver.js";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "00f067aa0ba902b7";

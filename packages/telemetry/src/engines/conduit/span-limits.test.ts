@@ -1,7 +1,7 @@
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@conduit-ai/fakes";
 import { getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, startTelemetry } from "../../index.js";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../testing/otlp-receiver.js";
 import { TELEMETRY_SDKS } from "../../settings/telemetry-settings.js";
 import { spanLimitsFrom } from "./span-limits.js";
 

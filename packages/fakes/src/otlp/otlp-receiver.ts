@@ -14,7 +14,7 @@ const root = createRequire(import.meta.url)("@opentelemetry/otlp-transformer/bui
 };
 const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
-export type AttributeValue = string | number | boolean | AttributeValue[] | undefined;
+export type ReceivedAttributeValue = string | number | boolean | ReceivedAttributeValue[] | undefined;
 
 /** One span as received, flattened: ids in hex, attributes as plain values. */
 export interface ReceivedSpan {
@@ -24,8 +24,8 @@ export interface ReceivedSpan {
   name: string;
   /** OTLP's numbers: 1 internal, 2 server, 3 client. */
   kind: number;
-  attributes: Record<string, AttributeValue>;
-  events: Array<{ name: string; attributes: Record<string, AttributeValue>; droppedAttributesCount?: number }>;
+  attributes: Record<string, ReceivedAttributeValue>;
+  events: Array<{ name: string; attributes: Record<string, ReceivedAttributeValue>; droppedAttributesCount?: number }>;
   /** What the sender left out under its span limits. */
   droppedAttributesCount: number;
   droppedEventsCount: number;
@@ -33,7 +33,7 @@ export interface ReceivedSpan {
   status: { code: number; message?: string };
   startTimeUnixNano: string;
   endTimeUnixNano: string;
-  resource: Record<string, AttributeValue>;
+  resource: Record<string, ReceivedAttributeValue>;
   /** How it arrived. */
   encoding: "protobuf" | "json";
 }
@@ -50,7 +50,7 @@ interface OtlpKeyValue {
   value?: OtlpAnyValue;
 }
 
-function attributeValue(value: OtlpAnyValue | undefined): AttributeValue {
+function attributeValue(value: OtlpAnyValue | undefined): ReceivedAttributeValue {
   if (value === undefined) return undefined;
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.boolValue !== undefined) return value.boolValue;
@@ -60,7 +60,7 @@ function attributeValue(value: OtlpAnyValue | undefined): AttributeValue {
   return undefined;
 }
 
-function attributesOf(list: OtlpKeyValue[] | undefined): Record<string, AttributeValue> {
+function attributesOf(list: OtlpKeyValue[] | undefined): Record<string, ReceivedAttributeValue> {
   return Object.fromEntries((list ?? []).map((entry) => [entry.key, attributeValue(entry.value)]));
 }
 

@@ -1,14 +1,22 @@
-// A test MCP server made with the official SDK, served over stdio (fixture-stdio.mjs) or
-// Streamable HTTP or HTTP+SSE (http-fixture.ts): tools (add, slow, progress, delete_all, add_tool,
-// bump, log, and ask_model / ask_user / list_roots that ask the client mid-call), a prompt with
-// argument completion, a static resource, a template, and a subscribable counter.
+// The MCP fixture server, made with the official SDK and served over stdio (fixture-stdio.mjs) or
+// Streamable HTTP (http-fixture.ts): the tools of FIXTURE_TOOLS (and ask_model / ask_user / list_roots, which ask
+// the client mid-call), a prompt with argument
+// completion, a static resource, a template, and a subscribable counter. Plain ESM, so that
+// `node fixture-stdio.mjs` runs it without a TypeScript loader.
+import { completable as sdkCompletable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 const COLORS = ["red", "green", "blue", "black"];
 
-/** One server instance (one per session: the SDK's server speaks to one client). */
+/** The tools a fixture server offers when it starts (`add_tool` adds more at run time). */
+export const FIXTURE_TOOLS = ["add", "echo", "fail", "slow", "progress", "delete_all", "whoami", "pid", "shout", "add_tool", "bump"];
+
+/**
+ * One server instance (one per session: the SDK's server speaks to one client). `seen` collects
+ * what a test reads back: `cancelled` request ids, and the trace context of each `shout` call.
+ */
 export function createFixtureServer({ name = "fixture", seen } = {}) {
   const server = new McpServer(
     { name, version: "1.0.0" },
@@ -18,6 +26,13 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
   const subscribed = new Set();
   server.registerTool("add", { description: "Add two numbers", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
     content: [{ type: "text", text: String(a + b) }],
+  }));
+  server.registerTool("echo", { description: "Echo the text back", inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: "text", text }],
+  }));
+  server.registerTool("fail", { description: "Always reports an error", inputSchema: {} }, async () => ({
+    isError: true,
+    content: [{ type: "text", text: "deliberate failure" }],
   }));
   server.registerTool("slow", { description: "Answers after ms milliseconds", inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
     await new Promise((resolve, reject) => {
@@ -56,6 +71,17 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
       content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "none") }],
     }),
   );
+  server.registerTool("pid", { description: "Process id of this server", inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: String(process.pid) }],
+  }));
+  server.registerTool("shout", { description: "Upper-cases a text", inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+    const header = extra.requestInfo?.headers?.traceparent;
+    seen?.traceContexts?.push({
+      headerTraceparent: Array.isArray(header) ? header[0] : header,
+      metaTraceparent: extra._meta?.traceparent,
+    });
+    return { content: [{ type: "text", text: text.toUpperCase() }] };
+  });
   server.registerTool(
     "add_tool",
     { description: "Registers a tool named by the argument", inputSchema: { name: z.string() } },
@@ -115,8 +141,6 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
 function completable(schema) {
   return sdkCompletable(schema, (value) => COLORS.filter((color) => color.startsWith(value ?? "")));
 }
-import { completable as sdkCompletable } from "@modelcontextprotocol/sdk/server/completable.js";
-
 /**
  * Tools that ask the client mid-call, as a server does (each request related to the call, so over
  * Streamable HTTP it travels on the call's stream): sampling, elicitation, roots; and what the

@@ -1,6 +1,7 @@
 /**
- * Loopback stand-ins for the vendors Conduit talks to, each speaking the vendor's real wire format
- * on 127.0.0.1:0 with a `close()`: one per wire format, configurable for what each test needs.
+ * Loopback stand-ins for what Conduit talks to — vendor APIs, MCP servers, an OTLP collector —
+ * each speaking its real wire format on 127.0.0.1:0 with a `close()`: one per wire format,
+ * configurable for what each test needs.
  */
 export { listenOnLoopback } from "./listen-on-loopback.js";
 export { readBodyText } from "./read-body.js";
@@ -49,3 +50,20 @@ export {
   startFakeAdminReports,
 } from "./admin-reports/fake-admin-reports.js";
 export { billedAnthropicExchange } from "./admin-reports/billed-exchange.js";
+export {
+  createFixtureServer as createMcpFixtureServer,
+  FIXTURE_TOOLS as MCP_FIXTURE_TOOLS,
+  type FixtureSeen as McpFixtureSeen,
+  type SeenTraceContext,
+} from "./mcp/fixture-server.mjs";
+export { type McpHttpFixture, type McpHttpFixtureOptions, startMcpHttpFixture } from "./mcp/http-fixture.js";
+export { MCP_FIXTURE_STDIO_SCRIPT, SERVER_EVERYTHING_SCRIPT } from "./mcp/mcp-scripts.js";
+export {
+  OtlpReceiver,
+  type OtlpReceiverOptions,
+  type ReceivedAttributeValue,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from "./otlp/otlp-receiver.js";
+export { type FakeAgent, startFakeAnthropicAgent } from "./agents/fake-anthropic-agent.mjs";
+export { startFakeCodexAgent } from "./agents/fake-codex-agent.mjs";

@@ -3,43 +3,51 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-// @ts-expect-error a plain ESM module shared with the stdio fixture
-import { createFixtureServer } from "./fixture-server.mjs";
+import { type SeenTraceContext, createFixtureServer } from "./fixture-server.mjs";
 
-export interface HttpFixture {
+export interface McpHttpFixture {
   /** `http://127.0.0.1:<port>/mcp` (Streamable HTTP), or `…/sse` (the older HTTP+SSE transport). */
   url: string;
-  /** Every request's Authorization header (or "none") and traceparent, in order. */
+  port: number;
+  /** Every request's method, Authorization header (or "none") and traceparent, in order. */
   readonly requests: Array<{ method: string; authorization: string; traceparent?: string | undefined }>;
   /** Tool calls the server saw cancelled (their request ids). */
   readonly cancelled: string[];
+  /** The trace context of each `shout` call, in order. */
+  readonly traceContexts: SeenTraceContext[];
   /** Open upstream sessions. */
   readonly sessionCount: number;
   close(): Promise<void>;
 }
 
-export interface HttpFixtureOptions {
+export interface McpHttpFixtureOptions {
   /** Refuses a request with 401 when it returns false. */
   authorize?: (authorization: string | undefined) => boolean | Promise<boolean>;
+  /** The server's name in its `initialize` answer (default "fixture-http"). */
   name?: string;
+  /** The port to listen on (default: a free one); a test restarts a server on its old port with it. */
+  port?: number;
   /** `sse`: the older HTTP+SSE transport (`GET /sse`, `POST /messages?sessionId=`). Default Streamable HTTP. */
   transport?: "streamable-http" | "sse";
 }
 
 /**
- * The fixture server over Streamable HTTP (or the older HTTP+SSE transport) on a loopback port,
- * one SDK server per session (the SDK's stateful mode).
+ * The MCP fixture server (`fixture-server.mjs`) over Streamable HTTP (or the older HTTP+SSE
+ * transport) on loopback, one SDK server
+ * per session (the SDK's stateful mode); a request naming an unknown session gets 404, as the
+ * MCP specification asks, so a client starts a new one.
  *
  * @example
- * const upstream = await startHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
- * const legacy = await startHttpFixture({ transport: "sse" });
+ * const upstream = await startMcpHttpFixture({ authorize: (header) => header === "Bearer upstream-secret" });
+ * createRuntime({ mcpServers: { remote: { url: upstream.url } } });
+ * const legacy = await startMcpHttpFixture({ transport: "sse" });
  */
-export async function startHttpFixture(options: HttpFixtureOptions = {}): Promise<HttpFixture> {
+export async function startMcpHttpFixture(options: McpHttpFixtureOptions = {}): Promise<McpHttpFixture> {
   const transports = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
-  const requests: HttpFixture["requests"] = [];
-  const cancelled: string[] = [];
+  const requests: McpHttpFixture["requests"] = [];
+  const seen = { cancelled: [] as string[], traceContexts: [] as SeenTraceContext[] };
   const serve = (transport: StreamableHTTPServerTransport | SSEServerTransport) =>
-    createFixtureServer({ name: options.name ?? "fixture-http", seen: { cancelled } }).connect(transport);
+    createFixtureServer({ name: options.name ?? "fixture-http", seen }).connect(transport);
   // HTTP+SSE: the GET opens a session's event stream (its first event names where to POST).
   const handleSse = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://fixture");
@@ -93,11 +101,14 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/${options.transport === "sse" ? "sse" : "mcp"}`,
+    url: `http://127.0.0.1:${port}/${options.transport === "sse" ? "sse" : "mcp"}`,
+    port,
     requests,
-    cancelled,
+    cancelled: seen.cancelled,
+    traceContexts: seen.traceContexts,
     get sessionCount() {
       return transports.size;
     },
