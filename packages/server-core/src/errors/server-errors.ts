@@ -1,6 +1,10 @@
 import { ErrorCategory, ErrorCode, ErrorSeverity } from "./codes.js";
 import { type PackageManager, installCommand } from "./install-command.js";
 import { ServerAdapterError, type ServerErrorOptions } from "./server-adapter-error.js";
+import type { ValidationIssue } from "./validation-issue.js";
+import { type ZodIssueLike, formatZodIssues } from "./zod-issues.js";
+
+export type { ValidationIssue };
 
 type Options = Omit<ServerErrorOptions, "statusCode" | "category">;
 
@@ -54,6 +58,27 @@ export class ConfigurationError extends ServerAdapterError {
   static at(path: string, message: string): ConfigurationError {
     return ConfigurationError.of([{ path, message }]);
   }
+
+  /**
+   * A config section's zod issues under its key (`root`): an unknown key is named where it
+   * sits (`telemetry.sdkk: unknown key`), a value outside a closed set lists the set
+   * (`telemetry.sdk: expected "conduit" | "opentelemetry"`).
+   *
+   * @example
+   * const result = schema.safeParse(section);
+   * if (!result.success) throw ConfigurationError.ofZod(result.error, "telemetry");
+   */
+  static ofZod(error: { readonly issues: readonly ZodIssueLike[] }, root: string): ConfigurationError {
+    const issues = formatZodIssues(error, { root, unknownKeys: "each", message: configIssueMessage });
+    return ConfigurationError.of(issues.map(({ field, message }) => ({ path: field, message })));
+  }
+}
+
+/** A closed set spelled as its members; every other issue keeps the schema's own wording. */
+function configIssueMessage(issue: ZodIssueLike): string {
+  if (issue.code === "invalid_value" && issue.values && issue.values.length > 0)
+    return `expected ${issue.values.map((value) => JSON.stringify(value)).join(" | ")}`;
+  return issue.message;
 }
 
 /**
@@ -96,13 +121,6 @@ export class RouteNotFoundError extends ServerAdapterError {
       details: { method, path },
     });
   }
-}
-
-/** One entry per failing field. */
-export interface ValidationIssue {
-  field: string;
-  message: string;
-  value?: unknown;
 }
 
 /** Longest rejected string echoed back in an issue's `value`. */
