@@ -5,6 +5,7 @@
  */
 export { createAiWorkflowRoutes, registerAiWorkflows } from "./workflow-routes.js";
 export { type AiWorkflowOptions, DEFAULT_WORKFLOW_OPTIONS } from "./workflow-options.js";
+export { parseAiWorkflowsConfig } from "./workflow-config-schema.js";
 export { WORKFLOW_LIMITS } from "./schemas/limits.js";
 export {
   TIMEFRAMES,

@@ -65,6 +65,23 @@ describe("the one config-file reader of conduit serve, conduit proxy and the dem
     expect(stderr).toContain("console.sessionTtlSeconds");
   });
 
+  // Each section is checked by the schema of the package that owns it; the message is that schema's, with the key path.
+  it.each([
+    ["admin", { admin: { keys: [ADMIN_KEY], roles: ["viewer"] } }, "admin.roles: unknown key"],
+    ["console", { admin: { keys: [ADMIN_KEY] }, console: { sessionTTL: 60 } }, "console.sessionTTL: unknown key"],
+    ["telemetry", { telemetry: { sdk: "jaeger" } }, 'telemetry.sdk: expected "conduit" | "opentelemetry"'],
+    ["aiWorkflows", { aiWorkflows: { providerTimeoutMs: 0 } }, "aiWorkflows.providerTimeoutMs: expected a positive number"],
+  ])("serve: a bad %s section exits 2 naming the key", async (_section, file, message) => {
+    const stderr = await refused("serve", file);
+    expect(stderr).toMatch(/Config file \S+\.json: /);
+    expect(stderr).toContain(message);
+  });
+
+  it("proxy: a bad telemetry key exits 2 naming it, as serve does", async () => {
+    const stderr = await refused("proxy", { proxy: proxySection, telemetry: { endpoint: "http://127.0.0.1:4318", headerz: {} } });
+    expect(stderr).toContain("telemetry.headerz: unknown key");
+  });
+
   it("a top-level metrics key is the server's metrics option; given twice or malformed it stops the start naming it", () => {
     const token = "metrics-scraper-token-0123456789";
     expect(parseServeOptions(["--config", writeConfig({ metrics: { token } })], {}).server.metrics).toEqual({ token });

@@ -1,4 +1,6 @@
+import { parseAiWorkflowsConfig } from "@conduit-ai/ai-workflows";
 import { parseGuardrailsConfig } from "@conduit-ai/guardrails";
+import { parseTelemetryConfig } from "@conduit-ai/telemetry";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseProvidersConfig } from "@conduit-ai/runtime";
@@ -176,8 +178,10 @@ function withTopLevelModels(file: ConduitConfigFile, where: string): ConduitConf
 }
 
 /**
- * Rules across sections, the same for every command: admin keys and the console section are
- * well formed (a lifetime the session store and the cookie can hold), and `proxy.clientKeys`
+ * Rules across sections, the same for every command: `admin`, `console`, `telemetry` and
+ * `aiWorkflows` each pass the schema of the package that owns it (governance, the console,
+ * telemetry, ai-workflows: an unknown key or a bad value names its key path), `console.sso`
+ * names an `auth.providers` entry, and `proxy.clientKeys`
  * never sit beside a `keys` section — with virtual keys the proxy admits only them, so client
  * keys would answer 401 with no word at start.
  */
@@ -187,6 +191,8 @@ export function checkConfigSections(file: ConduitConfigFile, where = "Configurat
     parseAdminKeys(file.admin);
     parseConsoleSection(file.console);
     checkSsoProvider(file);
+    if (file.telemetry !== undefined) parseTelemetryConfig(file.telemetry);
+    parseAiWorkflowsConfig(file.aiWorkflows);
     // A refused pattern (catastrophic backtracking) or an unknown rule name stops the start, naming its key path.
     if (file.guardrails !== undefined) parseGuardrailsConfig(file.guardrails);
   } catch (error) {

@@ -122,7 +122,7 @@ describe("the operator console in conduit serve (and the demo)", () => {
         /auth\.providers\.corp\.issuer, auth\.providers\.corp\.clientId/,
       ],
       [{ ...base, auth: { providers: { corp: { issuer: "https://x.example.com" } } } }, /auth\.providers\.corp/],
-      [{ admin: { keys: [{ key: ADMIN_KEY, role: "superuser" }] } }, /invalid admin/],
+      [{ admin: { keys: [{ key: ADMIN_KEY, role: "superuser" }] } }, /admin\.keys\.0\.role: expected "admin" \| "viewer"/],
     ];
     for (const [file, message] of cases) {
       const path = join(mkdtempSync(join(tmpdir(), "conduit-sso-config-")), "conduit.json");

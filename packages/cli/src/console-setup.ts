@@ -1,4 +1,5 @@
-import type { Governance } from "@conduit-ai/governance";
+import { type ConsoleConfig, type ConsoleSsoConfig, parseConsoleConfig } from "@conduit-ai/console";
+import { type Governance, parseGovernanceConfig } from "@conduit-ai/governance";
 import type { ServerAdapter } from "@conduit-ai/server-core";
 import type { CredentialRule } from "@conduit-ai/server-core/internal";
 import type { SharedRedis } from "./redis-setup.js";
@@ -34,97 +35,34 @@ export interface ConsoleAccountPool {
   enable(accountId: string): Promise<void>;
 }
 
-/** A role of the admin API and the console: `admin`, `viewer`, `auditor`, `team-admin:<team id>`. */
-const ADMIN_ROLE = /^(admin|viewer|auditor|team-admin:[A-Za-z0-9_.-]{1,64})$/;
-
 /** An admin key of the config: a bare string (role `admin`) or `{"key", "role"}`. */
 export type AdminKeyEntry = string | { key: string; role: string };
 
 /** The secret of an admin key entry. */
 export const adminKeySecret = (entry: AdminKeyEntry): string => (typeof entry === "string" ? entry : entry.key);
 
-/** The `admin.keys` of the config file (empty when absent); a bad value is a `UsageError`. */
+/** A section's `ConfigurationError` as the CLI's usage error (exit 2), its key path kept. */
+function asUsageError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "INVALID_CONFIG") throw new UsageError(`Config file: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** The `admin.keys` of the config file (empty when absent), checked by governance's schema; a bad value is a `UsageError` naming the key. */
 export function parseAdminKeys(section: unknown): AdminKeyEntry[] {
   if (section === undefined) return [];
-  const keys = (section as { keys?: unknown } | null)?.keys;
-  const valid = (key: unknown) => {
-    if (typeof key === "string") return key.length >= 32;
-    if (typeof key !== "object" || key === null || Array.isArray(key)) return false;
-    const { key: secret, role, ...rest } = key as { key?: unknown; role?: unknown };
-    return (
-      Object.keys(rest).length === 0 &&
-      typeof secret === "string" &&
-      secret.length >= 32 &&
-      typeof role === "string" &&
-      ADMIN_ROLE.test(role)
-    );
-  };
-  if (typeof section !== "object" || section === null || !Array.isArray(keys) || !keys.every(valid))
-    throw new UsageError(
-      'Config file: invalid admin: expected {"keys": ["<admin key of at least 32 characters>" or {"key": "<…>", "role": "admin" | "viewer" | "auditor" | "team-admin:<team id>"}, ...]}',
-    );
-  return keys as AdminKeyEntry[];
+  return asUsageError(() => parseGovernanceConfig({ admin: section }).admin?.keys ?? []);
 }
-
-/** The longest console session a config may ask for: 30 days (the cookie's Max-Age and the store's TTL hold it). */
-export const MAX_CONSOLE_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** `console.sso`: which `auth.providers` entry the console signs users in with, and how their claims map to roles. */
-export interface ConsoleSsoSection {
-  provider: string;
-  rolesClaim: string;
-  roleMap: Record<string, string>;
-}
+export type ConsoleSsoSection = ConsoleSsoConfig;
 
-const SSO_EXPECTED =
-  'expected {"provider": "<name of an auth.providers entry>", "rolesClaim"?: "groups", "roleMap": {"<claim value>": "admin" | "team-admin:<team id>" | "viewer" | "auditor"}}';
-
-/** `console.sso`; a bad value is a `UsageError` naming the field. */
-export function parseSsoSection(section: unknown): ConsoleSsoSection {
-  if (typeof section !== "object" || section === null || Array.isArray(section))
-    throw new UsageError(`Config file: invalid console.sso: ${SSO_EXPECTED}`);
-  const { provider, rolesClaim, roleMap, ...rest } = section as { provider?: unknown; rolesClaim?: unknown; roleMap?: unknown };
-  const roles = typeof roleMap === "object" && roleMap !== null && !Array.isArray(roleMap) ? Object.entries(roleMap) : undefined;
-  const bad = [
-    ...Object.keys(rest).map((key) => `console.sso.${key}`),
-    ...(typeof provider === "string" && provider.length > 0 ? [] : ["console.sso.provider"]),
-    ...(rolesClaim === undefined || (typeof rolesClaim === "string" && rolesClaim.length > 0) ? [] : ["console.sso.rolesClaim"]),
-    ...(roles === undefined || roles.length === 0 ? ["console.sso.roleMap"] : []),
-    ...(roles ?? [])
-      .filter(([, role]) => typeof role !== "string" || !ADMIN_ROLE.test(role))
-      .map(([value]) => `console.sso.roleMap.${value}`),
-  ];
-  if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${SSO_EXPECTED}`);
-  return {
-    provider: provider as string,
-    rolesClaim: (rolesClaim as string | undefined) ?? "groups",
-    roleMap: Object.fromEntries(roles as Array<[string, string]>),
-  };
-}
-
-/** The config file's `console` key; a bad value is a `UsageError` naming the key. */
-export function parseConsoleSection(section: unknown): { enabled: boolean; sessionTtlMs?: number; sso?: ConsoleSsoSection } {
-  if (section === undefined) return { enabled: true };
-  const expected = `expected {"enabled"?: boolean, "sessionTtlSeconds"?: integer 1-${MAX_CONSOLE_SESSION_TTL_SECONDS}, "sso"?: {…}}`;
-  if (typeof section !== "object" || section === null || Array.isArray(section))
-    throw new UsageError(`Config file: invalid console: ${expected}`);
-  const { enabled, sessionTtlSeconds, sso, ...rest } = section as { enabled?: unknown; sessionTtlSeconds?: unknown; sso?: unknown };
-  const bad = [
-    ...Object.keys(rest).map((key) => `console.${key}`),
-    ...(enabled === undefined || typeof enabled === "boolean" ? [] : ["console.enabled"]),
-    ...(sessionTtlSeconds === undefined ||
-    (Number.isInteger(sessionTtlSeconds) &&
-      (sessionTtlSeconds as number) > 0 &&
-      (sessionTtlSeconds as number) <= MAX_CONSOLE_SESSION_TTL_SECONDS)
-      ? []
-      : ["console.sessionTtlSeconds"]),
-  ];
-  if (bad.length > 0) throw new UsageError(`Config file: invalid ${bad.join(", ")}: ${expected}`);
-  return {
-    enabled: enabled !== false,
-    ...(sessionTtlSeconds === undefined ? {} : { sessionTtlMs: (sessionTtlSeconds as number) * 1000 }),
-    ...(sso === undefined ? {} : { sso: parseSsoSection(sso) }),
-  };
+/** The config file's `console` key, checked by the console's schema; a bad value is a `UsageError` naming the key. */
+export function parseConsoleSection(section: unknown): ConsoleConfig {
+  return asUsageError(() => parseConsoleConfig(section));
 }
 
 /** An `auth.providers` entry: an identity provider users sign in at (the console's single sign-on). */
@@ -232,7 +170,7 @@ export async function setupConsole(server: ServerAdapter, input: ConsoleSetupInp
   if (!options.enabled || (adminKeys.length === 0 && input.validateCredential === undefined && options.sso === undefined)) return false;
   const { MemoryConsoleSessionStore, RedisConsoleSessionStore, mountConsole } = await import("@conduit-ai/console");
   const { MemoryAuditSink, createAdminCheck } = await import("@conduit-ai/governance");
-  // Roles were checked by parseAdminKeys.
+  // Roles were checked by governance's schema (parseAdminKeys).
   const checkAdmin =
     input.governance?.checkAdmin ?? createAdminCheck({ keys: adminKeys as Parameters<typeof createAdminCheck>[0]["keys"] });
   // Without governance (no `keys` section) the console's acts still go to an audit log: this process's memory.

@@ -1,3 +1,4 @@
+import { parseAiWorkflowsConfig } from "@conduit-ai/ai-workflows";
 import { type McpServerConfig, type ProviderConfig, createRuntime } from "@conduit-ai/runtime";
 import {
   type MiddlewareDefinition,
@@ -167,22 +168,11 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   };
 }
 
-const AI_WORKFLOW_NUMBERS = ["providerTimeoutMs", "maxOutputTokens", "maxPromptCharacters", "benchmarkCallTimeoutMs", "benchmarkBudgetMs"];
-
 /** The `/api/ai` endpoints (loaded on demand); config `aiWorkflows: false` leaves them out, an object sets their options. */
 async function mountAiWorkflows(server: ServerAdapter, section: unknown, runtime: Runtime): Promise<void> {
-  if (section === false) return;
-  const options = section ?? {};
-  const invalid =
-    typeof options !== "object" || options === null || Array.isArray(options)
-      ? ["aiWorkflows"]
-      : Object.entries(options)
-          .filter(([key, value]) => !(AI_WORKFLOW_NUMBERS.includes(key) && typeof value === "number" && value > 0))
-          .map(([key]) => `aiWorkflows.${key}`);
-  if (invalid.length > 0)
-    throw new UsageError(
-      `Config file: invalid ${invalid.join(", ")} (aiWorkflows is false or {${AI_WORKFLOW_NUMBERS.join(", ")}} with positive numbers)`,
-    );
+  // Checked when the config file was read (`checkConfigSections`); parsed again for its options.
+  const options = parseAiWorkflowsConfig(section);
+  if (options === false) return;
   const { createAiWorkflowRoutes } = await import("@conduit-ai/ai-workflows");
   server.registerRouteGroup(createAiWorkflowRoutes(runtime, options));
 }

@@ -19,16 +19,13 @@ export async function startTelemetryIfAsked(
 ): Promise<TelemetryHandle | undefined> {
   const endpointSet = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
   if (config === undefined && !endpointSet) return undefined;
-  if (config !== undefined && config !== false && (typeof config !== "object" || config === null || Array.isArray(config))) {
-    throw new UsageError(
-      'Config file: "telemetry" must be an object (endpoint, protocol, headers, compression, serviceName, sampler, samplerArg, captureContent, sdk) or false',
-    );
-  }
-  const { startTelemetry, TelemetryConfigError } = await import("@conduit-ai/telemetry");
+  // The key passed `parseTelemetryConfig` when the config file was read (see `checkConfigSections`).
+  const { startTelemetry } = await import("@conduit-ai/telemetry");
   try {
     return await startTelemetry({ environment: env, config: config as never, serviceVersion: VERSION, onWarning });
   } catch (error) {
-    if (error instanceof TelemetryConfigError) throw new UsageError(`Telemetry: ${error.message}`);
+    // An OTEL_* variable that cannot work (a grpc protocol, an endpoint that is no URL): the one config-error type.
+    if ((error as { code?: unknown }).code === "INVALID_CONFIG") throw new UsageError(`Telemetry: ${(error as Error).message}`);
     // sdk "opentelemetry" without its SDK packages (optional peers): one line with the install command.
     if ((error as { code?: unknown }).code === "MISSING_DEPENDENCY") throw new UsageError(`Telemetry: ${(error as Error).message}`);
     throw error;

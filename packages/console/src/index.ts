@@ -15,6 +15,7 @@ export {
   isAdminKey,
 } from "./admin-check.js";
 export { type ConsoleAccounts, createConsoleApiRoutes } from "./console-api-routes.js";
+export { type ConsoleConfig, type ConsoleSsoConfig, parseConsoleConfig } from "./console-config-schema.js";
 export {
   type ConsoleAuditEvent,
   type ConsoleAuditLog,

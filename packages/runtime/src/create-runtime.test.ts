@@ -127,6 +127,19 @@ describe("runtime on the embedded local provider", () => {
     expect(await rejection(() => runtime.embedMany({ texts: [] }))).toMatchObject({ statusCode: 400 });
     expect(await rejection(() => runtime.embed({ text: "" }))).toMatchObject({ statusCode: 400 });
   });
+
+  it("records each embedding call in the usage ledger with its input tokens; a refused one is not recorded", async () => {
+    const runtime = offlineRuntime();
+    const since = Date.now() - 60_000;
+    await runtime.embed({ text: "cats are lovely pets" });
+    await runtime.embedMany({ texts: ["cats are lovely pets", "quarterly tax filing deadline"] });
+    await rejection(() => runtime.embed({ text: "" }));
+    const report = await runtime.usage?.query({ since });
+    const embeds = report?.entries.filter((entry) => entry.operation === "embed") ?? [];
+    expect(embeds).toHaveLength(1);
+    expect(embeds[0]).toMatchObject({ provider: "local", model: "hashed-ngram-256", calls: 2, failedCalls: 0, outputTokens: 0 });
+    expect(embeds[0]?.inputTokens).toBeGreaterThan(0);
+  });
 });
 
 describe("runtime memory", () => {

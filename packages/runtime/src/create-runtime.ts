@@ -1,6 +1,5 @@
 import {
   type DataStreamEvent,
-  type DependencyHealth,
   type EmbedManyRequest,
   type EmbedManyResult,
   type EmbedRequest,
@@ -18,13 +17,10 @@ import {
 import { CallTokenAuth } from "./auth/call-token-auth.js";
 import { createMemory } from "./create-memory.js";
 import { type EmbedCallOptions, embedText, embedTexts } from "./embeddings.js";
-import { generateWithAiSdk, streamWithAiSdk } from "./generation/ai-sdk-engine.js";
-import { streamChatCompletions } from "./generation/chat-completions-engine.js";
-import { collectResult, type GenerationPart, type GenerationPlan } from "./generation/generation-part.js";
-import { streamLocally } from "./generation/local-engine.js";
+import { collectResult, type GenerationPlan } from "./generation/generation-part.js";
 import { type PlanDependencies, planGeneration } from "./generation/request-plan.js";
+import { runPlan } from "./generation/run-plan.js";
 import { toStreamEvent } from "./generation/stream-events.js";
-import { traceGeneration } from "./generation/trace-generation.js";
 import { McpManager } from "./mcp/mcp-manager.js";
 import type { ConversationStore } from "./memory/conversation-store.js";
 import { memoryOptionsOf } from "./memory/memory-options.js";
@@ -35,11 +31,13 @@ import { mapProviderError } from "./providers/provider-error.js";
 import { ProviderRegistry } from "./providers/provider-registry.js";
 import { parseProvidersConfig } from "./providers/providers-config.js";
 import { createInputResolver, emitProcessDeprecation } from "./resolve-input.js";
+import { runtimeHealth } from "./runtime-health.js";
 import type { RuntimeOptions } from "./runtime-options.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import type { UsageRecord } from "./usage-record.js";
 import { RuntimeToolRegistry } from "./tools/tool-registry.js";
 import { createUsageLedger } from "./usage/create-usage-ledger.js";
+import { recordedEmbed } from "./usage/record-embed.js";
 import { recordUsage } from "./usage/record-usage.js";
 import { reportGenerationUsage } from "./usage/report-generation-usage.js";
 import type { UsageLedger } from "./usage/usage-ledger.js";
@@ -121,17 +119,6 @@ export class ConduitRuntime implements Runtime {
     return this.providers.load();
   }
 
-  #run(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
-    return traceGeneration(plan, (traced) => this.#engine(traced, streaming));
-  }
-
-  #engine(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
-    if (plan.provider.languageModel === undefined) return streamLocally(plan);
-    if (!streaming) return generateWithAiSdk(plan);
-    const endpoint = plan.provider.chatCompletions;
-    return endpoint === undefined ? streamWithAiSdk(plan) : streamChatCompletions(plan, endpoint);
-  }
-
   async generate(request: GenerateRequest, context: RuntimeCallContext = {}): Promise<GenerateResult> {
     planGeneration(request, context, this.#dependencies);
     // The request is checked first (400), then the token (401); the plan is made with the token's identity.
@@ -147,7 +134,7 @@ export class ConduitRuntime implements Runtime {
     let memoryDown = false;
     try {
       ({ plan, unavailable: memoryDown } = await this.#turnMemory.withHistory(validated, request.sessionId));
-      result = await collectResult(this.#run(plan, false), plan.provider.name, plan.model);
+      result = await collectResult(runPlan(plan, false), plan.provider.name, plan.model);
     } catch (error) {
       await recordUsage(this.usage, { ...call, failed: true });
       throw error;
@@ -195,7 +182,7 @@ export class ConduitRuntime implements Runtime {
     try {
       const { plan, unavailable } = await this.#turnMemory.withHistory(validated, sessionId);
       let finish: DataStreamEvent | undefined;
-      for await (const part of this.#run(plan, true)) {
+      for await (const part of runPlan(plan, true)) {
         if (part.type === "text-delta") {
           outputCharacters += part.delta.length;
           // The answer itself is kept only for the session's memory: a stream without a session holds no copy.
@@ -231,55 +218,22 @@ export class ConduitRuntime implements Runtime {
     }
   }
 
-  /** Embeds through `run` and records the call in the usage ledger. */
-  async #embedRecorded<T>(run: (call: EmbedCallOptions) => Promise<T>): Promise<T> {
-    const startedAt = performance.now();
-    let used: { provider: string; model: string; inputTokens: number } | undefined;
-    const result = await run({ ...this.#embedCall, onUsage: (provider, model, inputTokens) => (used = { provider, model, inputTokens }) });
-    if (used)
-      await recordUsage(this.usage, {
-        provider: used.provider,
-        model: used.model,
-        operation: "embed",
-        startedAt,
-        usage: { inputTokens: used.inputTokens, outputTokens: 0, totalTokens: used.inputTokens },
-      });
-    return result;
-  }
-
   async embed(request: EmbedRequest, context: RuntimeCallContext = {}): Promise<EmbedResult> {
     const checked = await this.#tokenAuth.apply(context);
-    return this.#embedRecorded((call) => embedText(this.providers, request.text, request, checked, call));
+    return recordedEmbed(this.usage, this.#embedCall, (call) => embedText(this.providers, request.text, request, checked, call));
   }
 
   async embedMany(request: EmbedManyRequest, context: RuntimeCallContext = {}): Promise<EmbedManyResult> {
     const checked = await this.#tokenAuth.apply(context);
-    return this.#embedRecorded((call) => embedTexts(this.providers, request.texts, request, checked, call));
+    return recordedEmbed(this.usage, this.#embedCall, (call) => embedTexts(this.providers, request.texts, request, checked, call));
   }
 
   async listProviders(): Promise<ProviderInfo[]> {
     return this.providers.list();
   }
 
-  async health(): Promise<RuntimeHealth> {
-    const dependencies: Record<string, DependencyHealth> = {};
-    if (this.memory.ping) {
-      const started = performance.now();
-      try {
-        await this.memory.ping();
-        dependencies.redis = { status: "ok", required: true, latencyMs: Math.round(performance.now() - started) };
-      } catch (error) {
-        dependencies.redis = { status: "down", required: true, message: error instanceof Error ? error.message : String(error) };
-      }
-    }
-    Object.assign(dependencies, await this.mcp.health());
-    const values = Object.values(dependencies);
-    const status = values.some((entry) => entry.required && entry.status === "down")
-      ? "down"
-      : values.some((entry) => entry.status !== "ok")
-        ? "degraded"
-        : "ok";
-    return { status, dependencies };
+  health(): Promise<RuntimeHealth> {
+    return runtimeHealth(this.memory, this.mcp);
   }
 
   async close(): Promise<void> {

@@ -14,5 +14,6 @@ export {
   parseKeyValueList,
   resolveTelemetrySettings,
 } from "./settings/telemetry-settings.js";
+export { parseTelemetryConfig } from "./settings/telemetry-config-schema.js";
 export { telemetryRequested } from "./settings/telemetry-requested.js";
 export { VERSION } from "./version.js";

@@ -1,4 +1,4 @@
-import { MAX_OUTPUT_TOKENS_LIMIT, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
+import { ConfigurationError, MAX_OUTPUT_TOKENS_LIMIT } from "@conduit-ai/server-core";
 import { tokenPriceSchema } from "@conduit-ai/server-core/pricing";
 import { z } from "zod";
 import { type AdminRole, parseAdminRole } from "../roles/admin-roles.js";
@@ -6,7 +6,7 @@ import { type AdminRole, parseAdminRole } from "../roles/admin-roles.js";
 const adminKeySecret = z.string().min(32, "an admin key has at least 32 characters");
 const adminRole = z
   .string()
-  .refine((role) => parseAdminRole(role) !== undefined, 'a role is "admin", "viewer", "auditor" or "team-admin:<team id>"')
+  .refine((role) => parseAdminRole(role) !== undefined, 'expected "admin" | "viewer" | "auditor" | "team-admin:<team id>"')
   .transform((role) => parseAdminRole(role) as AdminRole);
 
 /**
@@ -14,7 +14,13 @@ const adminRole = z
  * `admin`) or `{"key", "role"}` with a role of the admin API.
  */
 export const adminConfigSchema = z.strictObject({
-  keys: z.array(z.union([adminKeySecret, z.strictObject({ key: adminKeySecret, role: adminRole })])).default([]),
+  keys: z
+    .array(
+      z.union([adminKeySecret, z.strictObject({ key: adminKeySecret, role: adminRole })], {
+        error: 'expected "<admin key of at least 32 characters>" or {"key": "<admin key>", "role": "<role>"}',
+      }),
+    )
+    .default([]),
 });
 
 /** The `keys` config key: turns virtual keys on. */
@@ -46,12 +52,9 @@ export type KeysConfigInput = z.input<typeof keysConfigSchema>;
 /** The top-level `prices` key: USD per million tokens by model id prefix, over the defaults (rows as `tokenPriceSchema`). */
 export const pricesConfigSchema = z.record(z.string().min(1), tokenPriceSchema);
 
-function issuesOf(error: z.ZodError, root: string): string {
-  return summarizeIssues(formatZodIssues(error, { root }));
-}
-
 /**
- * The `admin`, `keys` and `prices` keys checked; an error names each bad field.
+ * The `admin`, `keys` and `prices` keys checked: a mistake is a `ConfigurationError` naming
+ * each bad field by key path (`admin.keys.0: …`, `keys.store: expected "memory" | "redis"`).
  *
  * @example
  * const { keys, admin } = parseGovernanceConfig({ keys: { store: "redis" }, admin: { keys: [process.env.CONDUIT_ADMIN_KEY] } });
@@ -70,7 +73,7 @@ export function parseGovernanceConfig(input: { admin?: unknown; keys?: unknown; 
     const value = input[name];
     if (value === undefined) continue;
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new Error(`invalid ${issuesOf(parsed.error, name)}`);
+    if (!parsed.success) throw ConfigurationError.ofZod(parsed.error, name);
     Object.assign(result, { [name]: parsed.data });
   }
   return result;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import * as errors from "./index.js";
 
 const table: Array<[string, number, string, boolean, string]> = [
@@ -87,5 +88,22 @@ describe("error taxonomy", () => {
     }
     expect(errors.getRecoveryStrategy("RATE_LIMIT").action).toBe("exponentialBackoff");
     expect(errors.getRecoveryStrategy("VALIDATION").action).toBe("fail");
+  });
+
+  it("ConfigurationError.ofZod names each key path under the section: unknown keys one by one, a closed set by its members", () => {
+    const schema = z.strictObject({ sdk: z.enum(["conduit", "opentelemetry"]).optional(), ratio: z.number().optional() });
+    const result = schema.safeParse({ sdk: "jaeger", ratio: "1", sdkk: 1, extra: 2 });
+    if (result.success) throw new Error("expected the section to be refused");
+    const error = errors.ConfigurationError.ofZod(result.error, "telemetry");
+    expect(errors.ServerAdapterError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("INVALID_CONFIG");
+    expect(error.issues).toEqual([
+      { path: "telemetry.sdk", message: 'expected "conduit" | "opentelemetry"' },
+      { path: "telemetry.ratio", message: expect.stringContaining("expected number") },
+      { path: "telemetry.sdkk", message: "unknown key" },
+      { path: "telemetry.extra", message: "unknown key" },
+    ]);
+    expect(error.message).toContain('telemetry.sdk: expected "conduit" | "opentelemetry"; ');
+    expect(schema.safeParse({ sdk: "conduit", ratio: 0.5 }).success).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from "./server-errors.js";
+import type { ValidationIssue } from "./validation-issue.js";
 
 /** What the formatter reads of a zod issue (zod 4's `$ZodIssue`, or anything shaped like it). */
 export interface ZodIssueLike {
@@ -7,6 +7,8 @@ export interface ZodIssueLike {
   readonly message: string;
   /** `unrecognized_keys` issues: the keys not allowed. */
   readonly keys?: readonly string[];
+  /** `invalid_value` issues (an enum or a literal): the values allowed. */
+  readonly values?: readonly unknown[];
   /** The rejected value, when parsed with `{ reportInput: true }`. */
   readonly input?: unknown;
 }

@@ -4,6 +4,7 @@
  * imports nothing from OpenTelemetry: deciding that tracing is off must load none of it.
  */
 import { ConfigurationError } from "@conduit-ai/server-core";
+import { TELEMETRY_SAMPLERS, parseTelemetryConfig } from "./telemetry-config-schema.js";
 
 export type TelemetryProtocol = "http/protobuf" | "http/json";
 
@@ -17,13 +18,7 @@ export type TelemetryCompression = "gzip" | "none";
  */
 export type TelemetrySdk = "conduit" | "opentelemetry";
 
-export type TelemetrySamplerName =
-  | "always_on"
-  | "always_off"
-  | "traceidratio"
-  | "parentbased_always_on"
-  | "parentbased_always_off"
-  | "parentbased_traceidratio";
+export type TelemetrySamplerName = (typeof TELEMETRY_SAMPLERS)[number];
 
 /** The `telemetry` config key: every field optional, each overriding its `OTEL_*` variable. */
 export interface TelemetryConfig {
@@ -66,15 +61,6 @@ export interface TelemetrySettings {
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
-
-const SAMPLERS: readonly TelemetrySamplerName[] = [
-  "always_on",
-  "always_off",
-  "traceidratio",
-  "parentbased_always_on",
-  "parentbased_always_off",
-  "parentbased_traceidratio",
-];
 
 /**
  * The telemetry settings are invalid (an endpoint that is no URL, an unsupported protocol or
@@ -135,26 +121,8 @@ function checkedProtocol(protocol: string): TelemetryProtocol {
   );
 }
 
-/** A config file's `telemetry.<key>` that must be a string (JSON may hold anything there). */
-function checkedString(key: string, value: unknown): string {
-  if (typeof value === "string") return value;
-  throw new TelemetryConfigError(`telemetry.${key} must be a string; got ${JSON.stringify(value)}`, `telemetry.${key}`);
-}
-
-/** `telemetry.headers`: an object of string values (they are sent to the collector, never shown). */
-function checkedHeaders(headers: unknown): Record<string, string> | undefined {
-  if (headers === undefined) return undefined;
-  const valid =
-    typeof headers === "object" &&
-    headers !== null &&
-    !Array.isArray(headers) &&
-    Object.values(headers).every((value) => typeof value === "string");
-  if (!valid) throw new TelemetryConfigError("telemetry.headers must be an object of string values", "telemetry.headers");
-  return headers as Record<string, string>;
-}
-
-/** `compression` may come from a JSON config file as any value: anything but gzip/none is refused with its name. */
-function checkedCompression(compression: unknown): TelemetryCompression {
+/** `OTEL_EXPORTER_OTLP_(TRACES_)COMPRESSION`: anything but gzip/none is refused with its name. */
+function checkedCompression(compression: string): TelemetryCompression {
   const lower = typeof compression === "string" ? compression.toLowerCase() : compression;
   if (lower === "gzip" || lower === "none") return lower;
   throw new TelemetryConfigError(
@@ -177,8 +145,9 @@ function checkedSdk(sdk: string): TelemetrySdk {
 /**
  * The settings of a tracer, or `undefined` when tracing is off: no endpoint given,
  * `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` or `telemetry.enabled: false`. An unknown
- * sampler or a bad ratio falls back to the default with a warning, as the specification says;
- * an endpoint, protocol or compression that cannot work throws `TelemetryConfigError`.
+ * sampler or a bad ratio in a variable falls back to the default with a warning, as the
+ * specification says; a variable's endpoint, protocol or compression that cannot work throws
+ * `TelemetryConfigError`, a `telemetry` key that `parseTelemetryConfig` refuses its `ConfigurationError`.
  *
  * @example
  * resolveTelemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" });
@@ -186,15 +155,17 @@ function checkedSdk(sdk: string): TelemetrySdk {
  */
 export function resolveTelemetrySettings(
   environment: Environment,
-  config: TelemetryConfig | false = {},
+  input: TelemetryConfig | false = {},
   onWarning: (message: string) => void = () => {},
 ): TelemetrySettings | undefined {
+  // The config key is checked whole first (a config file may hold any JSON there); the variables below.
+  const config = parseTelemetryConfig(input);
   if (config === false || config.enabled === false) return undefined;
   if (present(environment.OTEL_SDK_DISABLED)?.toLowerCase() === "true") return undefined;
   if (present(environment.OTEL_TRACES_EXPORTER)?.toLowerCase() === "none") return undefined;
   const url =
     config.endpoint !== undefined
-      ? tracesUrl(present(checkedString("endpoint", config.endpoint)), undefined)
+      ? tracesUrl(present(config.endpoint), undefined)
       : tracesUrl(present(environment.OTEL_EXPORTER_OTLP_ENDPOINT), present(environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
   if (url === undefined) return undefined;
   const protocol = checkedProtocol(
@@ -203,7 +174,7 @@ export function resolveTelemetrySettings(
       present(environment.OTEL_EXPORTER_OTLP_PROTOCOL) ??
       "http/protobuf",
   );
-  const headers = checkedHeaders(config.headers) ?? {
+  const headers = config.headers ?? {
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_HEADERS),
     ...parseKeyValueList(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
   };
@@ -218,7 +189,7 @@ export function resolveTelemetrySettings(
   let sampler = (config.sampler ??
     present(environment.OTEL_TRACES_SAMPLER)?.toLowerCase() ??
     "parentbased_always_on") as TelemetrySamplerName;
-  if (!SAMPLERS.includes(sampler)) {
+  if (!(TELEMETRY_SAMPLERS as readonly string[]).includes(sampler)) {
     onWarning(`telemetry: unknown sampler ${JSON.stringify(sampler)}, using parentbased_always_on`);
     sampler = "parentbased_always_on";
   }

@@ -43,14 +43,20 @@ export class MemoryPoolStore implements ImmediatePoolStore {
 
   readStatesNow(accountIds: readonly string[]): Record<string, AccountState> {
     const result: Record<string, AccountState> = {};
-    for (const id of accountIds) result[id] = { ...this.state(id) };
+    for (const id of accountIds) {
+      const state = this.state(id);
+      // The quota is nested: a reader's change must not reach the store (Redis hands out a parsed copy too).
+      result[id] = state.quota ? { ...state, quota: copyQuota(state.quota) } : { ...state };
+    }
     return result;
   }
 
   async extendCooldown(accountId: string, until: number, reason: string): Promise<number> {
     const state = this.state(accountId);
-    if (until > state.cooldownUntil) {
-      state.cooldownUntil = until;
+    // Whole epoch milliseconds, rounded up as the Redis store stores them: a cooldown never ends early.
+    const wanted = Math.ceil(until);
+    if (wanted > state.cooldownUntil) {
+      state.cooldownUntil = wanted;
       state.cooldownReason = reason;
     }
     return state.cooldownUntil;
@@ -69,7 +75,7 @@ export class MemoryPoolStore implements ImmediatePoolStore {
   }
 
   saveQuotaNow(accountId: string, quota: Quota): void {
-    this.state(accountId).quota = quota;
+    this.state(accountId).quota = copyQuota(quota);
   }
 
   async addUsage(accountId: string, model: string, usage: TokenUsage, cost: number): Promise<void> {
@@ -144,4 +150,11 @@ export class MemoryPoolStore implements ImmediatePoolStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A quota's own copy, two levels deep (its limits hold flat string records). */
+function copyQuota(quota: Quota): Quota {
+  const limits: Quota["limits"] = {};
+  for (const [name, fields] of Object.entries(quota.limits)) limits[name] = { ...fields };
+  return { updatedAt: quota.updatedAt, limits };
 }
