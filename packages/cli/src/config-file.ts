@@ -172,7 +172,25 @@ function withTopLevelModels(file: ConduitConfigFile, where: string): ConduitConf
   const twice = Object.keys(models).filter((name) => Object.hasOwn(nested, name));
   if (twice.length > 0) throw new UsageError(`${where}: models.${twice[0]} is also in proxy.models (give each routing name once)`);
   const { models: _models, ...rest } = file as ConduitConfigFile & { models?: unknown };
-  return { ...rest, proxy: { ...proxy, models: { ...nested, ...models } } } as ConduitConfigFile;
+  const merged = { ...proxy, models: { ...nested, ...models } };
+  topLevelNames.set(merged, new Set(Object.keys(models)));
+  return { ...rest, proxy: merged } as ConduitConfigFile;
+}
+
+/** The routing names each merged `proxy` section took from the top-level `models`, to report them where they were written. */
+const topLevelNames = new WeakMap<object, Set<string>>();
+
+/**
+ * A `proxy` section's config error in the file's own terms: a mistake in a routing name given
+ * at the top level names `models.<name>…`, not the `proxy.models.<name>…` it was merged into.
+ *
+ * @example
+ * proxySectionMessage(file.proxy, "Invalid proxy config: proxy.models.fast.strategy: …"); // "… models.fast.strategy: …"
+ */
+export function proxySectionMessage(section: unknown, message: string): string {
+  const names = typeof section === "object" && section !== null ? topLevelNames.get(section) : undefined;
+  if (names === undefined) return message;
+  return message.replace(/\bproxy\.models\.([^.:\s]+)/g, (field, name: string) => (names.has(name) ? `models.${name}` : field));
 }
 
 /**
