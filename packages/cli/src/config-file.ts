@@ -168,6 +168,12 @@ function withTopLevelModels(file: ConduitConfigFile, where: string): ConduitConf
     throw new UsageError(`${where}: models must be an object of routing names`);
   const proxy = (file.proxy ?? {}) as Record<string, unknown>;
   if (typeof proxy !== "object" || proxy === null || Array.isArray(proxy)) return file;
+  // The runtime's own routes (`/api/agent/*`, `/api/ai/*`) take `<provider>/<model>` only: a
+  // routing name is served by the proxy surfaces, so without them the key would do nothing.
+  if (proxy.enabled !== true)
+    throw new UsageError(
+      `${where}: models (routing names) needs the proxy surfaces that serve them: add "proxy": { "enabled": true } with clientKeys or a keys section`,
+    );
   const nested = (proxy.models ?? {}) as Record<string, unknown>;
   const twice = Object.keys(models).filter((name) => Object.hasOwn(nested, name));
   if (twice.length > 0) throw new UsageError(`${where}: models.${twice[0]} is also in proxy.models (give each routing name once)`);

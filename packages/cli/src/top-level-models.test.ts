@@ -21,6 +21,18 @@ describe("the top-level models key", () => {
     expect(() => readConfigFile(writeConfig({ proxy: { enabled: true }, models: ["fast"] }), "proxy")).toThrow(/models must be an object/);
   });
 
+  it.each([
+    ["no proxy section", {}],
+    ["a proxy that is not enabled", { proxy: { clientKeys: gateway.clientKeys } }],
+  ])("refuses routing names with %s (nothing would serve them): exit 2 naming models and what it needs", async (_name, sections) => {
+    const config = writeConfig({ ...sections, models: { fast: route } });
+    for (const command of ["serve", "proxy"]) {
+      const result = await runConduit([command, "--port", "0", "--config", config]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/models \(routing names\) needs the proxy surfaces that serve them: add "proxy": \{ "enabled": true \}/);
+    }
+  });
+
   it.each(["serve", "proxy"])("%s: a bad strategy exits 2 naming models.<name>.strategy and the allowed values", async (command) => {
     const config = writeConfig({ proxy: gateway, models: { fast: { ...route, strategy: "fastest" } } });
     const result = await runConduit([command, "--port", "0", "--config", config]);
