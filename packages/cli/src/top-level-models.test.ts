@@ -29,7 +29,9 @@ describe("the top-level models key", () => {
     for (const command of ["serve", "proxy"]) {
       const result = await runConduit([command, "--port", "0", "--config", config]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/models \(routing names\) needs the proxy surfaces that serve them: add "proxy": \{ "enabled": true \}/);
+      expect(result.stderr).toMatch(
+        /models \(routing names\) needs the proxy surfaces that serve them: add "proxy": \{ "enabled": true \}/,
+      );
     }
   });
 

@@ -28,7 +28,10 @@ describe("parseProxyConfig", () => {
   });
 
   it.each([
-    [{ targets: ["groq/a"], strategy: "fastest" }, "proxy.models.fast.strategy: expected one of priority, weighted, least-busy, latency, cost"],
+    [
+      { targets: ["groq/a"], strategy: "fastest" },
+      "proxy.models.fast.strategy: expected one of priority, weighted, least-busy, latency, cost",
+    ],
     [{ targets: [{ target: "groq/a", weight: 0 }], strategy: "weighted" }, "proxy.models.fast.targets.0.weight: Too small"],
     [{ targets: [{ target: "groq/a", share: 2 }] }, "proxy.models.fast.targets.0: unknown key(s) share"],
     [{ targets: [7] }, "proxy.models.fast.targets.0: expected string or object"],
@@ -47,6 +50,8 @@ describe("parseProxyConfig", () => {
   });
 
   it("names the types an account may have", () => {
-    expect(() => parseProxyConfig({ accounts: [{ id: "a", type: "magic" }] })).toThrow("proxy.accounts.0.type: expected one of api-key, oauth");
+    expect(() => parseProxyConfig({ accounts: [{ id: "a", type: "magic" }] })).toThrow(
+      "proxy.accounts.0.type: expected one of api-key, oauth",
+    );
   });
 });
