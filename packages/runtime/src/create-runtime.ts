@@ -18,7 +18,8 @@ import {
 import { CallTokenAuth } from "./auth/call-token-auth.js";
 import { createMemory } from "./create-memory.js";
 import { type EmbedCallOptions, embedText, embedTexts } from "./embeddings.js";
-import { generateWithAiSdk, streamWithAiSdk } from "./generation/ai-sdk-engine.js";
+import { generateWithAiSdk } from "./generation/ai-sdk-engine.js";
+import { streamWithModel } from "./generation/ai-sdk-model-stream.js";
 import { streamChatCompletions } from "./generation/chat-completions-engine.js";
 import { collectResult, type GenerationPart, type GenerationPlan } from "./generation/generation-part.js";
 import { streamLocally } from "./generation/local-engine.js";
@@ -129,7 +130,7 @@ export class ConduitRuntime implements Runtime {
     if (plan.provider.languageModel === undefined) return streamLocally(plan);
     if (!streaming) return generateWithAiSdk(plan);
     const endpoint = plan.provider.chatCompletions;
-    return endpoint === undefined ? streamWithAiSdk(plan) : streamChatCompletions(plan, endpoint);
+    return endpoint === undefined ? streamWithModel(plan) : streamChatCompletions(plan, endpoint);
   }
 
   async generate(request: GenerateRequest, context: RuntimeCallContext = {}): Promise<GenerateResult> {
