@@ -32,7 +32,7 @@ export const FLOOR_PLANS = {
     ["testing", "internal"],
   ],
   "packages/proxy": [
-    ["config.ts", "prices.ts"],
+    ["config.ts", "config-issues.ts", "prices.ts"],
     ["pool"],
     ["relay"],
     ["wire"],

@@ -3,10 +3,11 @@
 // `@ai-sdk/openai`, `@ai-sdk/openai-compatible`) and LangChain JS (`@langchain/anthropic`,
 // `@langchain/openai`), installed from npm into a scratch folder (never workspace dependencies)
 // and used unchanged against `conduit proxy` and `conduit serve` (a `proxy` key) in front of a
-// loopback fake of the Anthropic Messages API. A recording tap in front of Conduit lists every
-// call each client made and what it got.
+// loopback fake of the Anthropic Messages API — and, on `/v1/chat/completions`, of a Gemini and
+// a Bedrock model (`providers` of type `google` and `bedrock` in front of their fakes). A
+// recording tap in front of Conduit lists every call each client made and what it got.
 //
-// Usage: node tools/scripts/sdk-clients-check.mjs [--only ai-sdk|langchain]
+// Usage: node tools/scripts/sdk-clients-check.mjs [--only ai-sdk|langchain|providers]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,8 +19,10 @@ import { callsOf, createCheckRunner, expect, summaryOf } from "./real-clients/ch
 import { startConduit } from "./real-clients/conduit-process.mjs";
 import { startFakeAnthropicAgent } from "../../packages/fakes/src/agents/fake-anthropic-agent.mjs";
 import { langChainChecks } from "./real-clients/langchain-checks.mjs";
+import { providerChecks } from "./real-clients/provider-checks.mjs";
 import { startRecordingTap } from "./real-clients/recording-tap.mjs";
 import { makeWorkspace } from "./real-clients/run-cli.mjs";
+import { startVendorFakes } from "./real-clients/vendor-fakes.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // `pnpm test:sdk-clients -- --only langchain` passes the "--" on; it is skipped.
@@ -39,6 +42,8 @@ const CLIENT_KEY = "sdk-clients-client-key-0123456789";
 const ANTHROPIC_KEY = "sk-ant-sdk-clients-pool";
 /** What the fake Anthropic agent answers a prompt without a file to read. */
 const PLAIN_ANSWER = "OK from the fake Anthropic upstream.";
+/** What the Gemini and Bedrock fakes answer a prompt without tools. */
+const VENDOR_ANSWER = "Hello from the vendor's fake model.";
 const runner = createCheckRunner("sdk-clients");
 
 /** Installs the pinned libraries once into node_modules/.cache (reused while the versions match). */
@@ -152,6 +157,8 @@ function callExpectations(tap, anthropic) {
 }
 
 const anthropic = await startFakeAnthropicAgent({ apiKey: ANTHROPIC_KEY });
+const providersWorkspace = makeWorkspace();
+const vendors = await startVendorFakes({ workspace: providersWorkspace, answer: VENDOR_ANSWER });
 const proxy = {
   enabled: true,
   upstream: { anthropic: anthropic.url },
@@ -168,7 +175,7 @@ try {
       .join(", ")}; Node ${process.versions.node}`,
   );
   for (const command of ["proxy", "serve"]) {
-    const conduit = await startConduit(root, command, { proxy });
+    const conduit = await startConduit(root, command, { proxy, providers: vendors.providers });
     const tap = await startRecordingTap(conduit.url);
     const checks = {
       sdk,
@@ -180,8 +187,10 @@ try {
       label: command,
     };
     try {
-      if (options.only !== "langchain") await aiSdkChecks(checks);
-      if (options.only !== "ai-sdk") await langChainChecks(checks);
+      if (options.only === undefined || options.only === "ai-sdk") await aiSdkChecks(checks);
+      if (options.only === undefined || options.only === "langchain") await langChainChecks(checks);
+      if (options.only === undefined || options.only === "providers")
+        await providerChecks({ ...checks, workspace: providersWorkspace, fakes: vendors, answer: VENDOR_ANSWER });
     } finally {
       await tap.close();
       await conduit.stop();
@@ -192,5 +201,6 @@ try {
   runner.fail("setup", error);
 } finally {
   await anthropic.close();
+  await vendors.close();
 }
 runner.finish();

@@ -170,11 +170,35 @@ function withTopLevelModels(file: ConduitConfigFile, where: string): ConduitConf
     throw new UsageError(`${where}: models must be an object of routing names`);
   const proxy = (file.proxy ?? {}) as Record<string, unknown>;
   if (typeof proxy !== "object" || proxy === null || Array.isArray(proxy)) return file;
+  // The runtime's own routes (`/api/agent/*`, `/api/ai/*`) take `<provider>/<model>` only: a
+  // routing name is served by the proxy surfaces, so without them the key would do nothing.
+  if (proxy.enabled !== true)
+    throw new UsageError(
+      `${where}: models (routing names) needs the proxy surfaces that serve them: add "proxy": { "enabled": true } with clientKeys or a keys section`,
+    );
   const nested = (proxy.models ?? {}) as Record<string, unknown>;
   const twice = Object.keys(models).filter((name) => Object.hasOwn(nested, name));
   if (twice.length > 0) throw new UsageError(`${where}: models.${twice[0]} is also in proxy.models (give each routing name once)`);
   const { models: _models, ...rest } = file as ConduitConfigFile & { models?: unknown };
-  return { ...rest, proxy: { ...proxy, models: { ...nested, ...models } } } as ConduitConfigFile;
+  const merged = { ...proxy, models: { ...nested, ...models } };
+  topLevelNames.set(merged, new Set(Object.keys(models)));
+  return { ...rest, proxy: merged } as ConduitConfigFile;
+}
+
+/** The routing names each merged `proxy` section took from the top-level `models`, to report them where they were written. */
+const topLevelNames = new WeakMap<object, Set<string>>();
+
+/**
+ * A `proxy` section's config error in the file's own terms: a mistake in a routing name given
+ * at the top level names `models.<name>…`, not the `proxy.models.<name>…` it was merged into.
+ *
+ * @example
+ * proxySectionMessage(file.proxy, "Invalid proxy config: proxy.models.fast.strategy: …"); // "… models.fast.strategy: …"
+ */
+export function proxySectionMessage(section: unknown, message: string): string {
+  const names = typeof section === "object" && section !== null ? topLevelNames.get(section) : undefined;
+  if (names === undefined) return message;
+  return message.replace(/\bproxy\.models\.([^.:\s]+)/g, (field, name: string) => (names.has(name) ? `models.${name}` : field));
 }
 
 /**

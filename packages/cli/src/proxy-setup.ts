@@ -2,6 +2,7 @@ import type { ConduitProxy, ProviderKeyPools } from "@conduit-ai/proxy";
 import type { Guardrails } from "@conduit-ai/guardrails";
 import { type Gate, type Runtime, type TokenPrice, createConsoleLogger } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
+import { proxySectionMessage } from "./config-file.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -41,7 +42,7 @@ export async function setupProxy(
   try {
     config = parseProxyConfig(section);
   } catch (error) {
-    throw new UsageError(`Config file: ${(error as Error).message}`);
+    throw new UsageError(`Config file: ${proxySectionMessage(section, (error as Error).message)}`);
   }
   if (config.store === "redis" && !redis)
     throw new UsageError(

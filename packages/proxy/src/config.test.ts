@@ -26,4 +26,32 @@ describe("parseProxyConfig", () => {
     expect(() => parseProxyConfig({ prices: { "claude-x": { input: 1, output: 1e308 } } })).toThrow("proxy.prices.claude-x.output");
     expect(parseProxyConfig({ prices: { "claude-x": { input: 1, output: 10_000 } } }).prices["claude-x"]).toMatchObject({ output: 10_000 });
   });
+
+  it.each([
+    [
+      { targets: ["groq/a"], strategy: "fastest" },
+      "proxy.models.fast.strategy: expected one of priority, weighted, least-busy, latency, cost",
+    ],
+    [{ targets: [{ target: "groq/a", weight: 0 }], strategy: "weighted" }, "proxy.models.fast.targets.0.weight: Too small"],
+    [{ targets: [{ target: "groq/a", share: 2 }] }, "proxy.models.fast.targets.0: unknown key(s) share"],
+    [{ targets: [7] }, "proxy.models.fast.targets.0: expected string or object"],
+    [{ target: "groq/a", fallbacks: "groq/b" }, "proxy.models.fast.fallbacks: Invalid input: expected array"],
+    [{ target: "groq/a", strategy: "weighted" }, "proxy.models.fast: unknown key(s) strategy"],
+    [42, "proxy.models.fast: expected string or object"],
+  ])("names the key of a routing name's mistake and what it takes, not zod's invalid_union (%j)", (route, message) => {
+    let thrown: unknown;
+    try {
+      parseProxyConfig({ models: { fast: route } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toContain(message);
+    expect((thrown as Error).message).not.toContain("invalid_union");
+  });
+
+  it("names the types an account may have", () => {
+    expect(() => parseProxyConfig({ accounts: [{ id: "a", type: "magic" }] })).toThrow(
+      "proxy.accounts.0.type: expected one of api-key, oauth",
+    );
+  });
 });

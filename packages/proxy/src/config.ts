@@ -1,6 +1,7 @@
 import { ConfigurationError, formatZodIssues, summarizeIssues } from "@conduit-ai/server-core";
 import { tokenPriceSchema } from "@conduit-ai/server-core/pricing";
 import { z } from "zod";
+import { branchIssues, configIssueMessage } from "./config-issues.js";
 
 /** Which vendor API an account talks to; the pool's selection and cooldowns are shared by both. */
 export const vendorSchema = z.enum(["anthropic", "codex"]);
@@ -187,9 +188,9 @@ export type ProxyConfig = z.output<typeof proxyConfigSchema>;
 export function parseProxyConfig(input: unknown): ProxyConfig {
   const result = proxyConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const formatted = formatZodIssues(result.error, {
+  const formatted = formatZodIssues(branchIssues(result.error.issues), {
     root: "proxy",
-    message: (issue) => (issue.code === "invalid_type" || issue.code === "custom" ? issue.message : String(issue.code)),
+    message: (issue) => configIssueMessage(issue as z.core.$ZodIssue),
   });
   const issues = formatted.map(({ field, message }) => ({ key: field, message }));
   const first = issues[0];

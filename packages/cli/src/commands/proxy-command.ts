@@ -7,7 +7,7 @@ import type { Governance } from "@conduit-ai/governance";
 import { setupGovernance } from "../governance-setup.js";
 import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
-import { checkProviders, readConfigFile, withMetricsSection } from "../config-file.js";
+import { checkProviders, proxySectionMessage, readConfigFile, withMetricsSection } from "../config-file.js";
 import { adminKeysOf, setupConsole } from "../console-setup.js";
 import { UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
@@ -66,7 +66,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
   try {
     proxy = parseProxyConfig(file.proxy);
   } catch (error) {
-    throw new UsageError(`Config file ${path}: ${oneLine((error as Error).message)}`);
+    throw new UsageError(`Config file ${path}: ${oneLine(proxySectionMessage(file.proxy, (error as Error).message))}`);
   }
   if (!proxy.enabled) throw new UsageError(`Config file ${path}: proxy.enabled is false, nothing to serve`);
   // A gateway of runtime providers alone needs no Anthropic account.

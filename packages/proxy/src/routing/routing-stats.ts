@@ -8,8 +8,8 @@ export interface InFlightCall {
 }
 
 /**
- * What strategies read about targets: calls in flight (shared by every process on one Redis)
- * and the moving average of time to first byte (this process's own measurements).
+ * What strategies read about targets: calls in flight and the moving average of time to first
+ * byte — both shared by every process on one Redis (`RedisRoutingStats`), else this process's.
  */
 export interface RoutingStats {
   /** Calls in flight per target name, in the order asked. */
@@ -18,8 +18,8 @@ export interface RoutingStats {
   start(target: string): InFlightCall | Promise<InFlightCall>;
   /** Folds one time to first byte into the target's moving average. */
   recordLatency(target: string, ms: number): void;
-  /** The moving average, undefined before the first sample. */
-  latency(target: string): number | undefined;
+  /** The moving averages per target name, in the order asked; undefined before a target's first sample. */
+  latencies(targets: readonly string[]): Array<number | undefined> | Promise<Array<number | undefined>>;
 }
 
 /** Weight of a new sample in the moving average: recent answers count most, one outlier little. */
@@ -31,8 +31,8 @@ class LatencyAverages {
     const previous = this.averages.get(target);
     this.averages.set(target, previous === undefined ? ms : previous + LATENCY_ALPHA * (ms - previous));
   }
-  latency(target: string): number | undefined {
-    return this.averages.get(target);
+  latencies(targets: readonly string[]): Array<number | undefined> {
+    return targets.map((target) => this.averages.get(target));
   }
 }
 
@@ -68,10 +68,27 @@ end
 return result`;
 const ADD_CALL = "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2]) redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1";
 const REMOVE_CALL = "return redis.call('ZREM', KEYS[1], ARGV[1])";
+// One hash of averages per deployment: a sample is folded in atomically, whichever process measured it.
+const RECORD_LATENCY = `
+local previous = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
+local sample = tonumber(ARGV[2])
+local average = sample
+if previous then average = previous + tonumber(ARGV[3]) * (sample - previous) end
+redis.call('HSET', KEYS[1], ARGV[1], tostring(average))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1`;
+const READ_LATENCIES = "return redis.call('HMGET', KEYS[1], unpack(ARGV))";
+/** Figures of deployments nobody called for a day are forgotten (measured afresh, unmeasured first). */
+const LATENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Calls in flight counted in Redis, so every process of a deployment sees the others' calls. */
-export class RedisRoutingStats extends LatencyAverages implements RoutingStats {
+/**
+ * Calls in flight and latency averages kept in Redis, so every process of a deployment sees the
+ * others' calls and measurements. Latency is best effort: a sample Redis misses is lost, and a
+ * read that fails falls back to this process's own averages (kept beside).
+ */
+export class RedisRoutingStats implements RoutingStats {
   private readonly prefix: string;
+  private readonly local = new LatencyAverages();
 
   constructor(
     private readonly redis: RedisPoolClient,
@@ -79,12 +96,27 @@ export class RedisRoutingStats extends LatencyAverages implements RoutingStats {
     /** A call older than this no longer counts (the proxy's `timeoutMs`: no answer lasts longer unnoticed). */
     private readonly staleMs = 10 * 60 * 1000,
   ) {
-    super();
     this.prefix = slotPrefix(prefix);
   }
 
   private keyOf(target: string): string {
     return `${this.prefix}routing:inflight:${target}`;
+  }
+
+  recordLatency(target: string, ms: number): void {
+    this.local.recordLatency(target, ms);
+    const key = `${this.prefix}routing:latency`;
+    this.redis.eval(RECORD_LATENCY, 1, key, target, ms, LATENCY_ALPHA, LATENCY_TTL_MS).catch(() => undefined);
+  }
+
+  async latencies(targets: readonly string[]): Promise<Array<number | undefined>> {
+    if (targets.length === 0) return [];
+    try {
+      const values = (await this.redis.eval(READ_LATENCIES, 1, `${this.prefix}routing:latency`, ...targets)) as Array<string | null>;
+      return values.map((value) => (value === null || value === undefined ? undefined : Number(value)));
+    } catch {
+      return this.local.latencies(targets);
+    }
   }
 
   async inFlight(targets: readonly string[]): Promise<number[]> {

@@ -97,6 +97,66 @@ describe("routing strategies", () => {
     }
   });
 
+  it("latency figures are shared by every process on one Redis: one measures, the other routes by it", async () => {
+    const prefix = `test:routing:${randomUUID()}:`;
+    const clients = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    try {
+      // Two processes' tables (their own clients and figures), no exploration (random 0.5 ≥ 4 %).
+      const [measuring, routing] = clients.map((redis) =>
+        createModelTable(deployments("latency", ["slow/m", "fast/m"]) as never, {
+          stats: new RedisRoutingStats(redis, prefix),
+          random: () => 0.5,
+        }),
+      ) as [ReturnType<typeof createModelTable>, ReturnType<typeof createModelTable>];
+      const delays: Record<string, number> = { "slow/m": 60, "fast/m": 1 };
+      const signal = new AbortController().signal;
+      const served: string[] = [];
+      // Process one serves: the unmeasured target first, so both get measured in two calls.
+      for (let index = 0; index < 4; index++) {
+        const plan = await measuring.plan("pool");
+        await serveWithFallbacks(
+          plan.targets,
+          signal,
+          async (target) => {
+            await new Promise((resolve) => setTimeout(resolve, delays[target.name]));
+            served.push(target.name);
+            return { response: rawResponse("{}"), servedBy: target.name };
+          },
+          { stats: plan.stats },
+        );
+      }
+      expect(served.slice(0, 2).sort()).toEqual(["fast/m", "slow/m"]);
+      // Samples are written without waiting for Redis: let them land.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Process two never served a call: with its own figures it would try the unmeasured slow/m first.
+      expect(await firstOf(routing)).toBe("fast/m");
+      const figures = await new RedisRoutingStats(clients[1] as Redis, prefix).latencies(["slow/m", "fast/m", "none/m"]);
+      expect(figures[0]).toBeGreaterThan(figures[1] as number);
+      expect(figures[2]).toBeUndefined();
+      // A sample from process two moves the same average (0.2 of the way), which process one then reads.
+      const before = figures[1] as number;
+      new RedisRoutingStats(clients[1] as Redis, prefix).recordLatency("fast/m", before + 1000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const [after] = await new RedisRoutingStats(clients[0] as Redis, prefix).latencies(["fast/m"]);
+      expect(after).toBeCloseTo(before + 200, 6);
+      expect(await firstOf(measuring)).toBe("slow/m");
+    } finally {
+      const keys = await clients[0]!.keys(`*${prefix}*`);
+      if (keys.length > 0) await clients[0]!.del(...keys);
+      for (const client of clients) client.disconnect();
+    }
+  });
+
+  it("latency falls back to this process's own figures when Redis cannot answer", async () => {
+    const failing = { eval: async () => Promise.reject(new Error("connection is closed")) };
+    const stats = new RedisRoutingStats(failing as never, `test:routing:${randomUUID()}:`);
+    stats.recordLatency("slow/m", 80);
+    stats.recordLatency("fast/m", 5);
+    expect(await stats.latencies(["slow/m", "fast/m"])).toEqual([80, 5]);
+    const table = createModelTable(deployments("latency", ["slow/m", "fast/m"]) as never, { stats, random: () => 0.5 });
+    expect(await firstOf(table)).toBe("fast/m");
+  });
+
   it("latency sends at least 80 % to the fast target after warm-up, at most 5 % elsewhere", async () => {
     const stats = new MemoryRoutingStats();
     const options: ModelTableOptions = { stats, random: seeded(7) };

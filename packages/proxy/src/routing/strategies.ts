@@ -51,15 +51,20 @@ function weightedPick(deployments: readonly Deployment[], random: () => number):
   return deployments.length - 1;
 }
 
-function latencyOrder(deployments: readonly Deployment[], context: StrategyContext): number[] {
-  const averages = deployments.map((deployment) => context.stats.latency(deployment.name));
+function latencyOrder(deployments: readonly Deployment[], context: StrategyContext): number[] | Promise<number[]> {
+  const averages = context.stats.latencies(deployments.map((deployment) => deployment.name));
+  return Array.isArray(averages) ? byLatency(averages, context) : averages.then((figures) => byLatency(figures, context));
+}
+
+function byLatency(averages: ReadonlyArray<number | undefined>, context: StrategyContext): number[] {
+  const count = averages.length;
   // Warm-up: a target without a figure yet is tried first.
-  const unmeasured = averages.findIndex((average) => average === undefined);
-  if (unmeasured !== -1) return withFirst(deployments.length, unmeasured);
+  const unmeasured = averages.indexOf(undefined);
+  if (unmeasured !== -1) return withFirst(count, unmeasured);
   const order = byScore(averages);
-  if (deployments.length > 1 && context.random() < LATENCY_EXPLORATION) {
+  if (count > 1 && context.random() < LATENCY_EXPLORATION) {
     const other = order[1 + Math.floor(context.random() * (order.length - 1))] as number;
-    return withFirst(deployments.length, other);
+    return withFirst(count, other);
   }
   return order;
 }
@@ -76,8 +81,8 @@ function costOrder(deployments: readonly Deployment[], context: StrategyContext)
 
 /**
  * The order to try a routing name's deployments in: the strategy's choice first, then the
- * others (a 429, 5xx, connect error or timeout moves the call on). `least-busy` reads the
- * in-flight counts (from Redis with several processes), hence the promise.
+ * others (a 429, 5xx, connect error or timeout moves the call on). `least-busy` and `latency`
+ * read their figures from Redis with several processes, hence the promise.
  *
  * @example
  * orderOf("weighted", [{ name: "groq/llama", weight: 3 }, { name: "local", weight: 1 }], context); // [0, 1] three times in four

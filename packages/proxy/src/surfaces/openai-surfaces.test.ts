@@ -17,7 +17,9 @@ let anthropic: Anthropic;
 
 beforeAll(async () => {
   runtime = createRuntime({ env: {} });
-  const proxy = createProxy({ enabled: true, clientKeys: [CLIENT_KEY] }, { chatCompletions: chatCompletionsFor(runtime) });
+  // An Anthropic account (never called here): the Claude models are listed only when the pool can serve them.
+  const accounts = [{ id: "team", type: "api-key" as const, apiKey: "sk-ant-never-called" }];
+  const proxy = createProxy({ enabled: true, clientKeys: [CLIENT_KEY], accounts }, { chatCompletions: chatCompletionsFor(runtime) });
   adapter = createAdapter(runtime, { port: 0, host: "127.0.0.1", logging: { enabled: false } });
   registerProxyRoutes(adapter, proxy, { messages: true, chatCompletions: true });
   await adapter.start();

@@ -34,6 +34,8 @@ export interface OpenAISurfaceHost {
     dropParams?: boolean;
     /** The `models` routing table (public names → targets and fallbacks). */
     models?: Record<string, ModelRoute>;
+    /** The pool's accounts: without an Anthropic one, `/v1/models` lists no Claude model (absent: listed). */
+    accounts?: readonly { vendor?: string }[];
   };
   /** The proxy's admission (client keys or its gate, then the per-credential limit). */
   admission?: ClientAdmission;
@@ -88,6 +90,8 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
       ...createModelsRoutes({
         isClientAllowed,
         aliases: () => models.aliases(),
+        targetsOf: (alias) => models.configured(alias),
+        servesClaude: proxy.config.accounts?.some((account) => (account.vendor ?? "anthropic") === "anthropic") ?? true,
         ...(proxy.admission ? { admission: proxy.admission } : {}),
         ...(runtime ? { runtime } : {}),
       }),

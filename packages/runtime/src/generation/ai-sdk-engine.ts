@@ -14,7 +14,7 @@ import { mapProviderError } from "../providers/provider-error.js";
 import { toModelMessages } from "./conversation-messages.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 
-function toMessages(plan: GenerationPlan): ModelMessage[] {
+export function toMessages(plan: GenerationPlan): ModelMessage[] {
   if (plan.conversation !== undefined) return toModelMessages(plan.conversation);
   const history: ModelMessage[] = [];
   for (const message of plan.history) {
@@ -23,7 +23,7 @@ function toMessages(plan: GenerationPlan): ModelMessage[] {
   return [...history, { role: "user", content: plan.text }];
 }
 
-function toToolSet(plan: GenerationPlan): ToolSet | undefined {
+export function toToolSet(plan: GenerationPlan): ToolSet | undefined {
   if (plan.tools.length === 0 && plan.clientTools.length === 0) return undefined;
   const tools: ToolSet = {};
   // Without `execute` the AI SDK hands the call back instead of running it: the caller runs it.
@@ -86,7 +86,7 @@ async function callSettings(plan: GenerationPlan) {
   };
 }
 
-function toolChoiceOf(choice: NonNullable<GenerationPlan["toolChoice"]>) {
+export function toolChoiceOf(choice: NonNullable<GenerationPlan["toolChoice"]>) {
   return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
 }
 

@@ -1,4 +1,5 @@
-import { generateWithAiSdk, streamWithAiSdk } from "./ai-sdk-engine.js";
+import { generateWithAiSdk } from "./ai-sdk-engine.js";
+import { streamWithModel } from "./ai-sdk-model-stream.js";
 import { streamChatCompletions } from "./chat-completions-engine.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 import { streamLocally } from "./local-engine.js";
@@ -7,7 +8,8 @@ import { traceGeneration } from "./trace-generation.js";
 /**
  * Runs a plan on the engine its provider calls for, traced: the embedded `local` provider
  * locally, a provider with a Chat Completions endpoint by its own streaming client when
- * streaming, every other one through the AI SDK.
+ * streaming, every other one through the AI SDK (its provider model read directly when the runtime
+ * runs no tools: ai-sdk-model-stream.ts).
  */
 export function runPlan(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
   return traceGeneration(plan, (traced) => engineFor(traced, streaming));
@@ -17,5 +19,5 @@ function engineFor(plan: GenerationPlan, streaming: boolean): AsyncIterable<Gene
   if (plan.provider.languageModel === undefined) return streamLocally(plan);
   if (!streaming) return generateWithAiSdk(plan);
   const endpoint = plan.provider.chatCompletions;
-  return endpoint === undefined ? streamWithAiSdk(plan) : streamChatCompletions(plan, endpoint);
+  return endpoint === undefined ? streamWithModel(plan) : streamChatCompletions(plan, endpoint);
 }

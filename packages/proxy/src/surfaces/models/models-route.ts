@@ -4,6 +4,7 @@ import { anthropicError } from "../../wire/anthropic-messages/errors.js";
 import { OpenAIWireError } from "../../wire/openai-chat/openai-wire-error.js";
 import { type ClaudeModel, DEFAULT_CLAUDE_MODELS } from "./claude-models.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
+import type { RouteTarget } from "../../routing/model-table.js";
 
 export interface ModelsRouteOptions {
   isClientAllowed: (ctx: ServerContext) => boolean;
@@ -13,6 +14,13 @@ export interface ModelsRouteOptions {
   claudeModels?: readonly ClaudeModel[];
   /** Public names of the `models` routing table, listed as models of their own. */
   aliases?: () => readonly string[];
+  /**
+   * Whether the pool has an Anthropic account (default true): without one no Claude model is
+   * listed, and no routing name whose every target goes to the pool.
+   */
+  servesClaude?: boolean;
+  /** A routing name's targets: with it, a name is listed only when one of its targets can be served. */
+  targetsOf?: (alias: string) => readonly RouteTarget[] | undefined;
   /** The proxy's admission: the caller is checked (and counted) like any other call; nothing is reserved. */
   admission?: ClientAdmission;
 }
@@ -33,16 +41,31 @@ interface ListedModel {
   ownedBy: string;
 }
 
+/**
+ * What this gateway can serve: the Claude models when the pool has an Anthropic account, every
+ * available runtime provider (bare, its default model) and its models, and the routing names
+ * one of whose targets is among them.
+ */
 async function listModels(options: ModelsRouteOptions): Promise<ListedModel[]> {
-  const listed: ListedModel[] = (options.claudeModels ?? DEFAULT_CLAUDE_MODELS).map((model) => ({
+  const servesClaude = options.servesClaude ?? true;
+  const providers = ((await options.runtime?.listProviders()) ?? []).filter((provider) => provider.available);
+  const listed: ListedModel[] = (servesClaude ? (options.claudeModels ?? DEFAULT_CLAUDE_MODELS) : []).map((model) => ({
     id: model.id,
     displayName: model.displayName,
     created: Math.floor(Date.parse(model.createdAt) / 1000),
     ownedBy: "anthropic",
   }));
-  for (const alias of options.aliases?.() ?? []) listed.push({ id: alias, displayName: alias, created: 0, ownedBy: "conduit" });
-  for (const provider of (await options.runtime?.listProviders()) ?? []) {
-    if (!provider.available) continue;
+  const servable = (target: RouteTarget) => {
+    if (target.kind === "anthropic") return servesClaude;
+    const [provider, model] = target.model.includes("/") ? target.model.split("/", 2) : [undefined, target.model];
+    if (provider !== undefined) return providers.some((candidate) => candidate.name === provider);
+    return providers.some((candidate) => candidate.name === model || candidate.models.includes(model ?? ""));
+  };
+  for (const alias of options.aliases?.() ?? []) {
+    const targets = options.targetsOf?.(alias);
+    if (targets === undefined || targets.some(servable)) listed.push({ id: alias, displayName: alias, created: 0, ownedBy: "conduit" });
+  }
+  for (const provider of providers) {
     listed.push({ id: provider.name, displayName: `${provider.name} (default model)`, created: 0, ownedBy: provider.name });
     for (const model of provider.models)
       listed.push({ id: `${provider.name}/${model}`, displayName: model, created: 0, ownedBy: provider.name });
@@ -72,8 +95,9 @@ function refused(ctx: ServerContext) {
 }
 
 /**
- * `GET /v1/models` and `GET /v1/models/{id}`: the configured Claude models, the routing table's
- * public names and the runtime's models, in OpenAI's list shape — or Anthropic's (`data`,
+ * `GET /v1/models` and `GET /v1/models/{id}`: what the gateway can serve — the Claude models
+ * (with an Anthropic account in the pool), the runtime's available providers and their models,
+ * and the routing names that reach one of them — in OpenAI's list shape — or Anthropic's (`data`,
  * `has_more`, `first_id`, `last_id`) when the request carries `anthropic-version`.
  *
  * @example
