@@ -8,6 +8,7 @@ import { tokenEstimateOf } from "../routing/strategies.js";
 import { type ProxyTargets, targetOf } from "../routing/targets.js";
 import { DROPPED_TOOLS_HEADER, type SurfaceRequest, type TargetAnswer } from "../targets/target.js";
 import { guardAnswer } from "./guardrails/guard-answer.js";
+import { promptCacheHintOf } from "./openai-request.js";
 
 /** One admitted call of an OpenAI-compatible surface (Chat Completions, Responses), ready to route. */
 export interface TranslatedCall {
@@ -26,7 +27,8 @@ export interface TranslatedCall {
 /**
  * Serves a translated call over its routing plan: each target in turn (the next one on a 429 or
  * 5xx), the target's usage settled with the call's admission, the answer guarded, then encoded
- * by the surface in its own wire. The one loop the OpenAI-compatible surfaces share.
+ * by the surface in its own wire. The one loop the OpenAI-compatible surfaces share; the caller's
+ * `x-conduit-cache-control: auto` goes to every target (a Claude target marks cache breakpoints).
  *
  * @example
  * return serveTranslated(ctx, { models, targets }, translated, (answer, model) => chatResponseOf(answer, { ...meta, model }));
@@ -38,6 +40,7 @@ export async function serveTranslated(
   encode: (answer: TargetAnswer, model: string) => RawResponse | Promise<RawResponse>,
 ): Promise<RawResponse> {
   const { admission, admitted } = translated;
+  const promptCache = promptCacheHintOf(ctx);
   const estimate = admission.request;
   const plan = await routing.models.plan(translated.model, tokenEstimateOf(translated.text, estimate));
   return serveWithFallbacks(
@@ -49,6 +52,7 @@ export async function serveTranslated(
         model: route.model,
         signal: ctx.abortSignal,
         headers: translated.headers,
+        ...(promptCache ? { promptCache } : {}),
         ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
         context: () => callContextOf(ctx),
         hasFallback,
