@@ -55,7 +55,13 @@ export function createAnthropicTarget(relayMessages: RelayMessages): Target {
       const headers = { ...call.headers, "content-type": "application/json", "anthropic-version": "2023-06-01" };
       let reply: ProxyReply;
       try {
-        reply = await relayMessages(new TextEncoder().encode(JSON.stringify(sent)), { ...relayed, headers });
+        // OpenAI's cache key names the session: it keeps one account, so that account's prompt cache stays warm.
+        const sessionKey = call.request.prompt_cache_key ?? undefined;
+        reply = await relayMessages(new TextEncoder().encode(JSON.stringify(sent)), {
+          ...relayed,
+          headers,
+          ...(sessionKey ? { sessionKey } : {}),
+        });
       } catch (error) {
         throw TargetFailure.unreachable(error);
       }
