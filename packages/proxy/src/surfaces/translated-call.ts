@@ -2,6 +2,8 @@ import { type RawResponse, type ServerContext, callContextOf } from "@conduit-ai
 import type { CallAdmission } from "../admission/call-admission.js";
 import type { Admitted } from "../admission/client-admission.js";
 import { settleTargetUsage } from "../admission/settlement.js";
+import { cacheCall } from "../cache/cache-call.js";
+import type { ResponseCache } from "../cache/response-cache.js";
 import { routingOf, serveWithFallbacks } from "../routing/fallbacks.js";
 import type { ModelTable } from "../routing/model-table.js";
 import { tokenEstimateOf } from "../routing/strategies.js";
@@ -22,10 +24,17 @@ export interface TranslatedCall {
   admitted: Admitted | undefined;
   /** Client headers passed upstream (`anthropic-beta`, the pool's session header). */
   headers: Record<string, string>;
+  /** The proxy's exact response cache, the parsed body it keys on, and what a stored answer saves. */
+  cache?: {
+    store: ResponseCache | undefined;
+    body: Record<string, unknown>;
+    savings: (bytes: Buffer, contentType: string) => { model: string; savedUsd: number };
+  };
 }
 
 /**
- * Serves a translated call over its routing plan: each target in turn (the next one on a 429 or
+ * Serves a translated call from the response cache when it holds the answer (see `cacheCall`),
+ * else over its routing plan: each target in turn (the next one on a 429 or
  * 5xx), the target's usage settled with the call's admission, the answer guarded, then encoded
  * by the surface in its own wire. The one loop the OpenAI-compatible surfaces share; the caller's
  * `x-conduit-cache-control: auto` goes to every target (a Claude target marks cache breakpoints).
@@ -39,16 +48,27 @@ export async function serveTranslated(
   translated: TranslatedCall,
   encode: (answer: TargetAnswer, model: string) => RawResponse | Promise<RawResponse>,
 ): Promise<RawResponse> {
-  const { admission, admitted } = translated;
+  const { admission, admitted, surfaceRequest } = translated;
   const promptCache = promptCacheHintOf(ctx);
+  const cache = translated.cache;
+  const cached = cache
+    ? await cacheCall(
+        cache.store,
+        ctx,
+        admitted,
+        { surface: surfaceRequest.wire, model: translated.model, body: cache.body },
+        cache.savings,
+      )
+    : undefined;
+  if (cached?.hit) return cached.hit;
   const estimate = admission.request;
   const plan = await routing.models.plan(translated.model, tokenEstimateOf(translated.text, estimate));
-  return serveWithFallbacks(
+  const response = await serveWithFallbacks(
     plan.targets,
     ctx.abortSignal,
     async (route, hasFallback) => {
       const answer = await targetOf(routing.targets, route).serve({
-        ...translated.surfaceRequest,
+        ...surfaceRequest,
         model: route.model,
         signal: ctx.abortSignal,
         headers: translated.headers,
@@ -73,4 +93,5 @@ export async function serveTranslated(
     },
     routingOf(ctx, plan),
   );
+  return cached ? cached.capture(response) : response;
 }

@@ -3,7 +3,6 @@ import { mergePrices, type PriceTable, type RouteDefinition, type Runtime, type 
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
-import { cacheCall } from "../../cache/cache-call.js";
 import type { ResponseCache } from "../../cache/response-cache.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
 import { createTargets } from "../../routing/targets.js";
@@ -117,21 +116,20 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           created: Math.floor(Date.now() / 1000),
           includeUsage: request.stream_options?.include_usage === true,
         };
-        const cached = await cacheCall(
-          options.cache,
-          ctx,
-          admitted,
-          { surface: "openai-chat", model: request.model, body: body as Record<string, unknown> },
-          chatAnswerSavings(prices, request.model),
-        );
-        if (cached?.hit) return cached.hit;
-        const response = await serveTranslated(
+        return await serveTranslated(
           ctx,
           { models, targets },
-          { surfaceRequest: { wire: "openai-chat", request, translation }, model: request.model, text, admission: call, admitted, headers },
+          {
+            surfaceRequest: { wire: "openai-chat", request, translation },
+            model: request.model,
+            text,
+            admission: call,
+            admitted,
+            headers,
+            cache: { store: options.cache, body: body as Record<string, unknown>, savings: chatAnswerSavings(prices, request.model) },
+          },
           (answer, model) => chatResponseOf(answer, { ...meta, model }),
         );
-        return cached ? cached.capture(response) : response;
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
         return call.failed(error, (failure) => openaiFailureOf(failure).toResponse());

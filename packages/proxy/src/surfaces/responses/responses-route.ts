@@ -1,8 +1,9 @@
-import type { RouteDefinition, Runtime, ServerContext } from "@conduit-ai/server-core";
+import { type PriceTable, type RouteDefinition, type Runtime, type ServerContext, mergePrices } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
+import type { ResponseCache } from "../../cache/response-cache.js";
 import { createTargets } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
@@ -14,6 +15,7 @@ import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
 import { serveTranslated } from "../translated-call.js";
+import { responsesAnswerSavings } from "./responses-cache.js";
 import { type ResponseStore, asInputItems } from "./response-store.js";
 import { responsesResponseOf } from "./responses-encoder.js";
 
@@ -47,6 +49,10 @@ export interface ResponsesRouteOptions {
   admission?: ClientAdmission;
   /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
   models?: ModelTable;
+  /** The proxy's exact response cache (see the README's "Response cache"). */
+  cache?: ResponseCache;
+  /** What a cache hit saves is counted at these prices (default: the defaults). */
+  prices?: PriceTable;
 }
 
 const unauthorized = (ctx: ServerContext) =>
@@ -85,6 +91,7 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
 export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
   const translation = { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams: options.dropParams ?? false };
   const models = options.models ?? createModelTable({}, options.isClaudeModel ?? ((model: string) => /^claude/i.test(model)));
+  const prices = options.prices ?? mergePrices();
   const targets = createTargets({
     relayMessages: options.relayMessages ?? relayMessagesOf(options.sendMessages),
     runtime: options.runtime,
@@ -136,6 +143,7 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
             admission: call,
             admitted,
             headers,
+            cache: { store: options.cache, body: body as Record<string, unknown>, savings: responsesAnswerSavings(prices, request.model) },
           },
           (answer) => responsesResponseOf(answer, answering),
         );
