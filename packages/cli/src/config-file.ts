@@ -43,6 +43,7 @@ const CONFIG_FILE_KEYS: Record<string, readonly ConfigFileCommand[]> = {
   prices: ["serve", "proxy"],
   providers: ["serve", "proxy"],
   models: ["serve", "proxy"],
+  cache: ["serve", "proxy"],
   redis: ["serve", "proxy"],
   telemetry: ["serve", "proxy"],
   metrics: ["serve", "proxy"],
@@ -154,7 +155,7 @@ export function readConfigFile(path: string, command: ConfigFileCommand = "serve
     throw new UsageError(
       `Config file ${path}: ${elsewhere.join(", ")} ${elsewhere.length > 1 ? "are" : "is"} not used by conduit ${command} (conduit serve honours ${elsewhere.length > 1 ? "them" : "it"}; allowed here: ${allowed.join(", ")})`,
     );
-  const file = withTopLevelModels(parsed as ConduitConfigFile, `Config file ${path}`);
+  const file = withTopLevelCache(withTopLevelModels(parsed as ConduitConfigFile, `Config file ${path}`), `Config file ${path}`);
   checkConfigSections(file, `Config file ${path}`);
   return file;
 }
@@ -199,6 +200,21 @@ export function proxySectionMessage(section: unknown, message: string): string {
   const names = typeof section === "object" && section !== null ? topLevelNames.get(section) : undefined;
   if (names === undefined) return message;
   return message.replace(/\bproxy\.models\.([^.:\s]+)/g, (field, name: string) => (names.has(name) ? `models.${name}` : field));
+}
+
+/**
+ * The top-level `cache` (the exact response cache of model calls: `{store, ttlSeconds,
+ * maxEntryBytes, maxEntries}`) is `proxy.cache` by another name: moved into the `proxy` section,
+ * where the proxy's parser checks it; both given stops the start (exit 2) naming both.
+ */
+function withTopLevelCache(file: ConduitConfigFile, where: string): ConduitConfigFile {
+  const { cache, ...rest } = file as ConduitConfigFile & { cache?: unknown };
+  if (cache === undefined) return file;
+  const proxy = (file.proxy ?? {}) as Record<string, unknown>;
+  if (typeof proxy !== "object" || proxy === null || Array.isArray(proxy)) return file;
+  if (proxy.cache !== undefined)
+    throw new UsageError(`${where}: cache is given twice (top-level cache and proxy.cache are the same setting): keep one`);
+  return { ...rest, proxy: { ...proxy, cache } } as ConduitConfigFile;
 }
 
 /**

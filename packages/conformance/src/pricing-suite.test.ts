@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { PostgresUsageSink } from "@conduit-ai/governance";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { GATEWAY_ADMIN_KEY, type GovernedGateway, type Json, startGovernedGateway } from "./fixtures/governed-gateway.js";
+import { GATEWAY_ADMIN_KEY, type GovernedGateway, type Json } from "./fixtures/governed-gateway.js";
+import { PRICING_TEAM, type PricingViews, USD, cutAfter, startPricingViews } from "./fixtures/pricing-views.js";
 import { ANTHROPIC_CUT_STREAM, ANTHROPIC_JSON, ANTHROPIC_STREAM, CODEX_STREAM, SONNET } from "./fixtures/vendor-usage-payloads.js";
 import { forEachAdapter } from "./harness.js";
 
@@ -13,9 +12,7 @@ import { forEachAdapter } from "./harness.js";
 // PostgreSQL and the pool's `/accounts` totals — which must all agree to 1e-9 USD.
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const USD = 9;
-const TEAM = "pricing-team";
-const CLIENT_KEY = "pricing-suite-client-key-0123456789";
+const TEAM = PRICING_TEAM;
 
 let pool: pg.Pool;
 beforeAll(() => {
@@ -34,65 +31,19 @@ const ask = (extra: Record<string, unknown> = {}) => ({
 });
 
 forEachAdapter("pricing: the vendor's usage payloads priced exactly, the same everywhere Conduit shows money", ({ start }) => {
-  let gateway: GovernedGateway | undefined;
-  let table: string;
-  let sink: PostgresUsageSink;
+  let views: PricingViews | undefined;
   afterEach(async () => {
-    await gateway?.close();
-    gateway = undefined;
-    await pool.query(`DROP TABLE IF EXISTS ${table}`);
+    await views?.close();
+    views = undefined;
   });
 
   const serve = async () => {
-    table = `pricing_${randomBytes(5).toString("hex")}`;
-    sink = new PostgresUsageSink({ pool, table, flushIntervalMs: 50 });
-    gateway = await startGovernedGateway(start, { usage: sink, clientKeys: [CLIENT_KEY] });
-    await gateway.governance.store.createTeam({ id: TEAM, name: "Pricing", createdAt: new Date().toISOString() });
-    return gateway;
+    views = await startPricingViews(start, pool);
+    return views.gateway;
   };
-  const adminGet = async (server: GovernedGateway, path: string) => {
-    await sink.flush();
-    const response = await fetch(server.url(path), { headers: asAdmin });
-    expect(response.status, path).toBe(200);
-    return ((await response.json()) as Json).data;
-  };
-  /** The key's figures in the PostgreSQL history, summed by SQL. */
-  const history = async (id: string) => {
-    await sink.flush();
-    const { rows } = await pool.query(
-      `SELECT count(*) AS calls, sum(cost_usd) AS cost, sum(saved_usd) AS saved, sum(cache_read_tokens) AS cache_read,
-        sum(cache_write_tokens) AS cache_write, sum(cache_write_1h_tokens) AS cache_write_1h, sum(reasoning_tokens) AS reasoning,
-        sum(web_search_requests) AS searches FROM ${table} WHERE key_id = $1`,
-      [id],
-    );
-    return rows[0] as Record<string, string>;
-  };
-  const accountsOf = async (server: GovernedGateway) => {
-    const response = await fetch(server.url("/accounts"), { headers: { "x-api-key": CLIENT_KEY } });
-    const body = (await response.json()) as Json;
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    return (body.data?.accounts ?? body.accounts) as Json[];
-  };
-  /** Sends a stream and leaves as soon as `until` has been read (the client cuts it). */
-  const cutAfter = async (server: GovernedGateway, key: string, body: unknown, until: string) => {
-    const controller = new AbortController();
-    const response = await fetch(server.url("/v1/messages"), {
-      method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    });
-    expect(response.status).toBe(200);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let text = "";
-    while (!text.includes(until)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value ?? new Uint8Array()).toString();
-    }
-    controller.abort();
-    return text;
-  };
+  const adminGet = (_server: GovernedGateway, path: string) => (views as PricingViews).adminGet(path);
+  const history = (id: string) => (views as PricingViews).history(id);
+  const accountsOf = (_server: GovernedGateway) => (views as PricingViews).accounts();
 
   it("Anthropic /v1/messages — JSON, streamed and client-cut: 5m and 1h cache writes, reads and web searches agree in /admin/usage, key spend, PostgreSQL and /accounts", async () => {
     const server = await serve();
@@ -109,7 +60,9 @@ forEachAdapter("pricing: the vendor's usage payloads priced exactly, the same ev
     expect(json.json.usage).toEqual(ANTHROPIC_JSON.body.usage);
     const streamed = await server.post("/v1/messages", key, ask({ stream: true }));
     expect(streamed.text).toContain("message_stop");
-    expect(await cutAfter(server, key, ask({ stream: true }), "message_delta")).toContain('"output_tokens":90');
+    expect(await cutAfter(server, "/v1/messages", { "x-api-key": key }, ask({ stream: true }), "message_delta")).toContain(
+      '"output_tokens":90',
+    );
 
     const cases = [ANTHROPIC_JSON, ANTHROPIC_STREAM, ANTHROPIC_CUT_STREAM];
     const cost = cases.reduce((sum, one) => sum + one.costUsd, 0);

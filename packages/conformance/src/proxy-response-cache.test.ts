@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
-import { type Governance, MemoryUsageSink, type UsageEvent, createGovernance } from "@conduit-ai/governance";
-import { type ConduitProxy, type ProxyConfigInput, createProxy } from "@conduit-ai/proxy";
-import { registerAllRoutes } from "@conduit-ai/server-core";
+import type { FakeAnthropic } from "@conduit-ai/fakes";
+import type { UsageEvent } from "@conduit-ai/governance";
+import type { ProxyConfigInput } from "@conduit-ai/proxy";
 import { FAIL_FAST_REDIS_OPTIONS } from "@conduit-ai/server-core/internal";
 import { Redis } from "ioredis";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { CACHED_MODEL, type CachedGateway, type Json, type RecordingSink, startCachedGateway } from "./fixtures/response-cache-gateway.js";
 import { type RunningServer, forEachAdapter } from "./harness.js";
 
 // The proxy's exact response cache on /v1/messages: the same request of the same team within the
@@ -13,93 +13,30 @@ import { type RunningServer, forEachAdapter } from "./harness.js";
 // $0 against budgets with what it saved in its usage event; another team, or `x-conduit-cache: off`,
 // goes upstream; a Redis store that is down is a miss, never an error.
 
-const ADMIN = "admin-key-for-response-cache-conformance-0123";
-const MODEL = "claude-sonnet-4-5";
-const PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+const MODEL = CACHED_MODEL;
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
-/** Every usage event governance records, as written. */
-class RecordingSink extends MemoryUsageSink {
-  readonly events: UsageEvent[] = [];
-  override append(event: UsageEvent): void {
-    this.events.push(event);
-    super.append(event);
-  }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field, as a client would
-type Json = Record<string, any>;
-
 forEachAdapter("proxy response cache", ({ start }) => {
-  let anthropic: FakeAnthropic;
-  let governance: Governance | undefined;
-  let proxy: ConduitProxy | undefined;
+  let gateway: CachedGateway | undefined;
   let redis: Redis | undefined;
-  let sink: RecordingSink;
-
-  beforeEach(async () => {
-    anthropic = await startFakeAnthropic();
-    anthropic.credentials.add("sk-ant-account");
-    sink = new RecordingSink();
-  });
   afterEach(async () => {
-    await proxy?.close();
-    await governance?.close();
-    await anthropic.close();
+    await gateway?.close();
     redis?.disconnect();
-    governance = undefined;
-    proxy = undefined;
+    gateway = undefined;
     redis = undefined;
   });
-
+  // What the cases read of the running gateway.
+  let anthropic: FakeAnthropic;
+  let sink: RecordingSink;
   async function serve(cache: ProxyConfigInput["cache"], client?: Redis, redisPrefix?: string): Promise<RunningServer> {
-    governance = await createGovernance({
-      keys: { store: "memory" },
-      admin: { keys: [ADMIN] },
-      prices: { [MODEL]: PRICE },
-      usage: sink,
-      env: {},
-    });
-    proxy = createProxy(
-      {
-        enabled: true,
-        retryBaseMs: 5,
-        upstream: { anthropic: anthropic.url },
-        accounts: [{ id: "a", type: "api-key", apiKey: "sk-ant-account" }],
-        prices: { [MODEL]: PRICE },
-        ...(cache ? { cache } : {}),
-      },
-      { gate: governance.gate, ...(client ? { redis: client } : {}), ...(redisPrefix ? { redisPrefix } : {}) },
-    );
-    return start({
-      config: { rateLimit: { enabled: false } },
-      setup: (adapter) => {
-        registerAllRoutes(adapter, undefined, { proxy });
-        governance?.install(adapter);
-      },
-    });
+    gateway = await startCachedGateway(start, cache, client && redisPrefix ? { client, prefix: redisPrefix } : undefined);
+    anthropic = gateway.anthropic;
+    sink = gateway.sink;
+    return gateway;
   }
-
-  const admin = async (server: RunningServer, method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.url(path), {
-      method,
-      headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return (await response.json()) as Json;
-  };
-  /** Keys in two teams: alpha's two share answers, beta's never sees them. */
-  async function keys(server: RunningServer) {
-    await admin(server, "POST", "/admin/teams", { id: "alpha", name: "Alpha" });
-    await admin(server, "POST", "/admin/teams", { id: "beta", name: "Beta" });
-    const make = async (team: string, extra = {}) =>
-      (await admin(server, "POST", "/admin/keys", { name: team, team, ...extra })).data as { id: string; key: string };
-    return {
-      alpha1: await make("alpha"),
-      alpha2: await make("alpha", { budgets: [{ usd: 1, window: "total" }] }),
-      beta: await make("beta"),
-    };
-  }
+  const admin = (_server: RunningServer, method: string, path: string, body?: unknown) =>
+    (gateway as CachedGateway).admin(method, path, body);
+  const keys = (_server: RunningServer) => (gateway as CachedGateway).teamKeys();
   const ask = (server: RunningServer, key: string, body: Json, headers: Record<string, string> = {}) =>
     fetch(server.url("/v1/messages"), {
       method: "POST",
@@ -112,9 +49,7 @@ forEachAdapter("proxy response cache", ({ start }) => {
     stream,
     messages: [{ role: "user", content: text }],
   });
-  const waitForEvents = async (count: number) => {
-    for (let tries = 0; tries < 200 && sink.events.length < count; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-  };
+  const waitForEvents = (count: number) => (gateway as CachedGateway).waitForEvents(count);
 
   it("JSON: miss, then a hit for the same team (keys reordered), never for another team; a hit is $0 with what it saved", async () => {
     const server = await serve({ store: "memory", ttlSeconds: 60 });

@@ -194,7 +194,7 @@ export function createRelay(options: RelayOptions): Relay {
   };
 
   async function relayCall(body: Uint8Array, request: RelayRequest, trace: RelayTrace | undefined): Promise<ProxyReply> {
-    const sessionKey = wire.sessionKey(request.headers, body);
+    const sessionKey = wire.sessionKey(request.headers, body, request.sessionKey);
     const tried = new Set<string>();
     let fallback: ProxyReply | undefined;
     for (;;) {

@@ -18,6 +18,8 @@ export interface RelayRequest {
   onAnswered?: (status: number, outcome: TapOutcome) => void;
   /** The parent of the call's spans when tracing is on (the client request's span). */
   traceSpan?: TraceSpan;
+  /** A sticky session the translated request names (OpenAI's `prompt_cache_key`), below the session header. */
+  sessionKey?: string;
 }
 
 /** A 429's verdict: cool the account until `resetAt` and try the next, or (undefined) answer the client as is. */
@@ -39,8 +41,8 @@ export interface VendorWire {
   url(search: string | undefined): URL;
   /** Headers for upstream: the client's (forwarded) and the account's `secret` (API key or OAuth access token). */
   requestHeaders(incoming: Record<string, string>, account: AccountConfig, secret: string): Record<string, string>;
-  /** Which sticky session the request belongs to, if any. */
-  sessionKey(headers: Record<string, string>, body: Uint8Array): string | undefined;
+  /** Which sticky session the request belongs to, if any (`named`: the one a translated request names). */
+  sessionKey(headers: Record<string, string>, body: Uint8Array, named?: string): string | undefined;
   /** Quota the answer's headers report, saved on the account. */
   quota?(headers: IncomingHttpHeaders, now: number): Quota | undefined;
   rateLimit(headers: IncomingHttpHeaders, body: Buffer, now: number): RateLimitVerdict | undefined;

@@ -40,3 +40,17 @@ export function passedOnHeaders(ctx: ServerContext, names: readonly string[] = [
   }
   return headers;
 }
+
+/** The request header asking a translated surface for prompt-cache breakpoints on a Claude target. */
+export const PROMPT_CACHE_HEADER = "x-conduit-cache-control";
+
+/**
+ * The caller's prompt-cache hint: `auto` (breakpoints on the system prompt and the tools of a
+ * Claude target's request) or none (`off`, or no header); any other value is a 400 naming the header.
+ */
+export function promptCacheHintOf(ctx: ServerContext): "auto" | undefined {
+  const value = ctx.header(PROMPT_CACHE_HEADER)?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "off") return undefined;
+  if (value === "auto") return "auto";
+  throw invalidRequest(`The ${PROMPT_CACHE_HEADER} header takes "auto" or "off"`, PROMPT_CACHE_HEADER);
+}

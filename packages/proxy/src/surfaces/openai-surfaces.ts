@@ -83,6 +83,7 @@ export function chatCompletionsFor(runtime?: Runtime, extra: OpenAISurfaceOption
         ...shared,
         ...(proxy.admission ? { admission: proxy.admission } : {}),
         ...(proxy.responseStore ? { store: proxy.responseStore } : {}),
+        ...(proxy.responseCache ? { cache: proxy.responseCache, ...(proxy.prices ? { prices: proxy.prices } : {}) } : {}),
         ...(proxy.config.timeoutMs ? { timeoutMs: proxy.config.timeoutMs } : {}),
       }),
       // Codex with `openai_base_url` tries `ws://<base>/responses` first: a 426 sends it to HTTP at once.

@@ -38,6 +38,11 @@ export type TargetCall = SurfaceRequest & {
   signal: AbortSignal;
   /** Client headers passed upstream (`/v1/messages`: all of them; the others: `anthropic-beta` and the session header). */
   headers: Record<string, string>;
+  /**
+   * The caller's `x-conduit-cache-control: auto` on a translated surface: a Claude target marks
+   * prompt-cache breakpoints on the system prompt and the tools (a passthrough keeps the client's own).
+   */
+  promptCache?: "auto";
   /** The client's query string (`?beta=true`), for a passthrough. */
   search?: string;
   /** The parent of the call's spans when tracing is on. */

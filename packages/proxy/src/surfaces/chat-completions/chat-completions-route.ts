@@ -1,30 +1,19 @@
 import { randomUUID } from "node:crypto";
-import {
-  callContextOf,
-  mergePrices,
-  type PriceTable,
-  type RouteDefinition,
-  type Runtime,
-  type ServerContext,
-} from "@conduit-ai/server-core";
+import { mergePrices, type PriceTable, type RouteDefinition, type Runtime, type ServerContext } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
-import { settleTargetUsage } from "../../admission/settlement.js";
-import { cacheCall } from "../../cache/cache-call.js";
 import type { ResponseCache } from "../../cache/response-cache.js";
-import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
-import { tokenEstimateOf } from "../../routing/strategies.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
-import { createTargets, targetOf } from "../../routing/targets.js";
+import { createTargets } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
 import { chatRequestSchema } from "../../wire/openai-chat/chat-request-schema.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
-import { guardAnswer } from "../guardrails/guard-answer.js";
 import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
+import { serveTranslated } from "../translated-call.js";
 import { chatAnswerSavings } from "./chat-cache.js";
 import { chatResponseOf } from "./chat-encoder.js";
 
@@ -120,7 +109,6 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           text,
           ...reachable(models, request.model),
         });
-        const estimate = call.request;
         await guardRequest(admitted?.guard, request, { surface: "openai-chat", model: request.model });
         const headers = passedOnHeaders(ctx, options.forwardHeaders);
         const meta = {
@@ -128,46 +116,20 @@ export function createChatCompletionsRoute(options: ChatCompletionsRouteOptions)
           created: Math.floor(Date.now() / 1000),
           includeUsage: request.stream_options?.include_usage === true,
         };
-        const cached = await cacheCall(
-          options.cache,
+        return await serveTranslated(
           ctx,
-          admitted,
-          { surface: "openai-chat", model: request.model, body: body as Record<string, unknown> },
-          chatAnswerSavings(prices, request.model),
-        );
-        if (cached?.hit) return cached.hit;
-        const plan = await models.plan(request.model, tokenEstimateOf(text, estimate));
-        const response = await serveWithFallbacks(
-          plan.targets,
-          ctx.abortSignal,
-          async (route, hasFallback) => {
-            const answer = await targetOf(targets, route).serve({
-              wire: "openai-chat",
-              request,
-              translation,
-              model: route.model,
-              signal: ctx.abortSignal,
-              headers,
-              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-              context: () => callContextOf(ctx),
-              hasFallback,
-              ...(admitted && estimate
-                ? {
-                    onUsage: settleTargetUsage(admitted, {
-                      gated: call.gated,
-                      hasFallback,
-                      poolModel: route.model,
-                      reservationModel: () => route.model,
-                    }),
-                  }
-                : {}),
-            });
-            const guarded = await guardAnswer(admitted?.guard, answer);
-            return { response: chatResponseOf(guarded, { ...meta, model: route.model }), servedBy: answer.servedBy };
+          { models, targets },
+          {
+            surfaceRequest: { wire: "openai-chat", request, translation },
+            model: request.model,
+            text,
+            admission: call,
+            admitted,
+            headers,
+            cache: { store: options.cache, body: body as Record<string, unknown>, savings: chatAnswerSavings(prices, request.model) },
           },
-          routingOf(ctx, plan),
+          (answer, model) => chatResponseOf(answer, { ...meta, model }),
         );
-        return cached ? cached.capture(response) : response;
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.
         return call.failed(error, (failure) => openaiFailureOf(failure).toResponse());

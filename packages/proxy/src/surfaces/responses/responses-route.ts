@@ -1,23 +1,21 @@
-import { type RouteDefinition, type Runtime, type ServerContext, callContextOf } from "@conduit-ai/server-core";
+import { type PriceTable, type RouteDefinition, type Runtime, type ServerContext, mergePrices } from "@conduit-ai/server-core";
 import { CallAdmission } from "../../admission/call-admission.js";
 import type { ClientAdmission } from "../../admission/client-admission.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
-import { settleTargetUsage } from "../../admission/settlement.js";
-import { routingOf, serveWithFallbacks } from "../../routing/fallbacks.js";
-import { tokenEstimateOf } from "../../routing/strategies.js";
 import { type ModelTable, createModelTable, reachable } from "../../routing/model-table.js";
-import { createTargets, targetOf } from "../../routing/targets.js";
+import type { ResponseCache } from "../../cache/response-cache.js";
+import { createTargets } from "../../routing/targets.js";
 import type { RelayMessages } from "../../targets/anthropic/messages-relay.js";
 import { type SendMessages, relayMessagesOf } from "../../targets/anthropic/send-messages.js";
-import { DROPPED_TOOLS_HEADER } from "../../targets/target.js";
 import { OpenAIWireError, invalidRequest, invalidRequestFromIssues } from "../../wire/openai-chat/openai-wire-error.js";
 import { ClientToolNames } from "../../wire/openai-responses/client-tool-names.js";
 import { type ResponseObject, newId, responseShell } from "../../wire/openai-responses/response-object.js";
 import { type InputItem, type ResponsesRequest, responsesRequestSchema } from "../../wire/openai-responses/responses-request-schema.js";
-import { guardAnswer } from "../guardrails/guard-answer.js";
 import { guardRequest } from "../guardrails/guard-request.js";
 import { openaiFailureOf } from "../openai-failure.js";
 import { passedOnHeaders, readJsonText } from "../openai-request.js";
+import { serveTranslated } from "../translated-call.js";
+import { responsesAnswerSavings } from "./responses-cache.js";
 import { type ResponseStore, asInputItems } from "./response-store.js";
 import { responsesResponseOf } from "./responses-encoder.js";
 
@@ -51,6 +49,10 @@ export interface ResponsesRouteOptions {
   admission?: ClientAdmission;
   /** The `models` routing table: public names → targets and fallbacks (default: each name is its own target). */
   models?: ModelTable;
+  /** The proxy's exact response cache (see the README's "Response cache"). */
+  cache?: ResponseCache;
+  /** What a cache hit saves is counted at these prices (default: the defaults). */
+  prices?: PriceTable;
 }
 
 const unauthorized = (ctx: ServerContext) =>
@@ -89,6 +91,7 @@ async function historyOf(request: ResponsesRequest, store: ResponseStore | undef
 export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefinition {
   const translation = { defaultMaxTokens: options.defaultMaxTokens ?? 4096, dropParams: options.dropParams ?? false };
   const models = options.models ?? createModelTable({}, options.isClaudeModel ?? ((model: string) => /^claude/i.test(model)));
+  const prices = options.prices ?? mergePrices();
   const targets = createTargets({
     relayMessages: options.relayMessages ?? relayMessagesOf(options.sendMessages),
     runtime: options.runtime,
@@ -119,7 +122,6 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
           text,
           ...reachable(models, request.model),
         });
-        const estimate = call.request;
         // The stored history was checked when it was sent; this request's input and instructions are checked now.
         await guardRequest(admitted?.guard, request, { surface: "openai-responses", model: request.model });
         const history = await historyOf(request, options.store);
@@ -131,41 +133,19 @@ export function createResponsesRoute(options: ResponsesRouteOptions): RouteDefin
         };
         const answering = { shell, toolNames: ClientToolNames.of(request.tools), onComplete };
         const headers = passedOnHeaders(ctx, options.forwardHeaders);
-        const plan = await models.plan(request.model, tokenEstimateOf(text, estimate));
-        return await serveWithFallbacks(
-          plan.targets,
-          ctx.abortSignal,
-          async (route, hasFallback) => {
-            const answer = await targetOf(targets, route).serve({
-              wire: "openai-responses",
-              request,
-              history,
-              translation,
-              model: route.model,
-              signal: ctx.abortSignal,
-              headers,
-              ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
-              context: () => callContextOf(ctx),
-              hasFallback,
-              ...(admitted && estimate
-                ? {
-                    onUsage: settleTargetUsage(admitted, {
-                      gated: call.gated,
-                      hasFallback,
-                      poolModel: route.model,
-                      reservationModel: () => route.model,
-                    }),
-                  }
-                : {}),
-            });
-            // Codex always sends `web_search`: a target that cannot run it says what it left out.
-            if (answer.droppedTools) ctx.setHeader(DROPPED_TOOLS_HEADER, answer.droppedTools.join(", "));
-            return {
-              response: await responsesResponseOf(await guardAnswer(admitted?.guard, answer), answering),
-              servedBy: answer.servedBy,
-            };
+        return await serveTranslated(
+          ctx,
+          { models, targets },
+          {
+            surfaceRequest: { wire: "openai-responses", request, history, translation },
+            model: request.model,
+            text,
+            admission: call,
+            admitted,
+            headers,
+            cache: { store: options.cache, body: body as Record<string, unknown>, savings: responsesAnswerSavings(prices, request.model) },
           },
-          routingOf(ctx, plan),
+          (answer) => responsesResponseOf(answer, answering),
         );
       } catch (error) {
         // Nothing settled: gone before an answer (the reservation stands) or failed before upstream.

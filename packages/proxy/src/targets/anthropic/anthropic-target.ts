@@ -2,6 +2,7 @@ import type { ProxyReply } from "../../relay/proxy-reply.js";
 import type { RelayRequest } from "../../relay/vendor-wire.js";
 import type { MessageObject } from "../../wire/anthropic-messages/messages-answer.js";
 import { withModel } from "../../wire/anthropic-messages/body-model.js";
+import { withCacheBreakpoints } from "../../wire/anthropic-messages/cache-breakpoints.js";
 import type { MessagesRequest } from "../../wire/anthropic-messages/messages-request.js";
 import { decodeMessagesStream } from "../../wire/anthropic-messages/sse-decoder.js";
 import { toMessagesRequest } from "../../wire/openai-chat/to-messages-request.js";
@@ -11,7 +12,9 @@ import type { RelayMessages } from "./messages-relay.js";
 import { boundedText, cancelBody, chunksOf, wholeText } from "./reply-body.js";
 
 /** The Messages API's request for a call from another wire, translated with the `wire/` converters. */
-function messagesRequestOf(call: Exclude<TargetCall, { wire: "anthropic-messages" }>): Pick<MessagesRequest, "stream"> {
+function messagesRequestOf(
+  call: Exclude<TargetCall, { wire: "anthropic-messages" }>,
+): Pick<MessagesRequest, "stream" | "system"> & { tools?: object[] } {
   if (call.wire === "openai-chat") return toMessagesRequest({ ...call.request, model: call.model }, call.translation);
   return toMessages({ ...call.request, model: call.model }, call.history, call.translation).request;
 }
@@ -48,10 +51,17 @@ export function createAnthropicTarget(relayMessages: RelayMessages): Target {
         return { kind: "passthrough", reply, servedBy };
       }
       const request = messagesRequestOf(call);
+      const sent = call.promptCache === "auto" ? withCacheBreakpoints(request) : request;
       const headers = { ...call.headers, "content-type": "application/json", "anthropic-version": "2023-06-01" };
       let reply: ProxyReply;
       try {
-        reply = await relayMessages(new TextEncoder().encode(JSON.stringify(request)), { ...relayed, headers });
+        // OpenAI's cache key names the session: it keeps one account, so that account's prompt cache stays warm.
+        const sessionKey = call.request.prompt_cache_key ?? undefined;
+        reply = await relayMessages(new TextEncoder().encode(JSON.stringify(sent)), {
+          ...relayed,
+          headers,
+          ...(sessionKey ? { sessionKey } : {}),
+        });
       } catch (error) {
         throw TargetFailure.unreachable(error);
       }

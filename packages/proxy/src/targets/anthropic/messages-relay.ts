@@ -35,7 +35,8 @@ export function messagesWire(config: Pick<ProxyConfig, "upstream" | "sessionHead
     label: "proxy account",
     url: (search) => (search ? new URL(endpoint + search) : plain),
     requestHeaders: messagesRequestHeaders,
-    sessionKey: (headers, body) => headers[sessionHeader] || userIdOf(body),
+    // The session header, else a translated request's `prompt_cache_key`, else `metadata.user_id`.
+    sessionKey: (headers, body, named) => headers[sessionHeader] || named || userIdOf(body),
     quota: parseRateLimitHeaders,
     rateLimit(headers, _body, now) {
       const resetAt = rateLimitResetAt(headers, now);

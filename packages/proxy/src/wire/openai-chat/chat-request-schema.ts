@@ -66,6 +66,8 @@ export const chatRequestSchema = z.looseObject({
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   user: z.string().nullish(),
+  /** OpenAI's cache key of a session: on a Claude target, the pool's sticky session. */
+  prompt_cache_key: z.string().nullish(),
   response_format: z
     .union([
       z.looseObject({ type: z.enum(["text", "json_object"]) }),

@@ -101,6 +101,8 @@ export const responsesRequestSchema = z.looseObject({
   stream: z.boolean().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().nullish(),
+  /** OpenAI's cache key of a session (Codex sends its session id): on a Claude target, the pool's sticky session. */
+  prompt_cache_key: z.string().nullish(),
   text: z.looseObject({ format: z.looseObject({ type: z.string() }).optional() }).nullish(),
 });
 
