@@ -1,6 +1,5 @@
 import {
   type DependencyHealth,
-  type MiddlewareDefinition,
   type RouteGroup,
   type Runtime,
   type ServerAdapter,
@@ -19,8 +18,8 @@ import { MemoryAuditSink } from "./audit/memory-audit-sink.js";
 import { OutboxAuditSink } from "./audit/outbox-audit-sink.js";
 import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { createAdminRoutes } from "./admin/admin-routes.js";
-import { createApiGateMiddleware, runtimeDefaultModel } from "./api/api-gate-middleware.js";
-import { type VirtualKeyWebSocket, gateRuntime, virtualKeyWebSocket } from "./api/gated-runtime.js";
+import { gateRuntime, runtimeDefaultModel } from "./api/gated-runtime.js";
+import { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/virtual-key-websocket.js";
 import { createVirtualKeyGuard, digestOfCaller } from "./api/virtual-key-guard.js";
 import { type AdminConfigInput, type KeysConfigInput, adminConfigSchema, keysConfigSchema } from "./config/governance-config.js";
 import { GovernanceGate } from "./gate/governance-gate.js";
@@ -117,8 +116,6 @@ export interface Governance {
   readonly credentialFailures: CredentialFailureGuard;
   /** The `/admin/*` routes, or undefined without an admin credential. */
   adminRoutes(): RouteGroup | undefined;
-  /** The auth type `virtual-key` on `/api` routes. */
-  apiMiddleware(): MiddlewareDefinition;
   /** The auth type `virtual-key` on `/ws`: the upgrade's auth and the gated runtime its messages use. */
   webSocket(runtime: Runtime): VirtualKeyWebSocket;
   /**
@@ -127,8 +124,9 @@ export interface Governance {
    */
   apiRuntime(runtime: Runtime): Runtime;
   /**
-   * Mounts what applies on a server: the admin API (with a credential), the `/api` gate and the
-   * key guard of every other `/api` route (`virtualKeyAuth`), and the per-team metrics (when the server has metrics).
+   * Mounts what applies on a server: the admin API (with a credential), the key guard of every
+   * `/api` route with the gated runtime its routes call (`virtualKeyAuth`), and the per-team
+   * metrics (when the server has metrics).
    */
   install(server: ServerAdapter, options?: { virtualKeyAuth?: boolean }): void;
   close(): Promise<void>;
@@ -279,13 +277,6 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
           ...(options.reconcile ? { reconcile: options.reconcile } : {}),
         })
       : undefined;
-  const apiMiddleware = (timeoutMs?: number, runtime?: Runtime) =>
-    createApiGateMiddleware({
-      gate,
-      defaultMaxOutputTokens,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(runtime ? { defaultModel: runtimeDefaultModel(runtime) } : {}),
-    });
   return {
     gate,
     store,
@@ -296,10 +287,14 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
     checkAdmin: check,
     credentialFailures,
     adminRoutes,
-    apiMiddleware: () => apiMiddleware(),
     webSocket: (runtime) => virtualKeyWebSocket(gate, runtime, defaultMaxOutputTokens),
     apiRuntime: (runtime) =>
-      gateRuntime(gate, runtime, { surface: "api", defaultMaxOutputTokens, digestOf: (context) => digestOfCaller(context?.user) }),
+      gateRuntime(gate, runtime, {
+        surface: "api",
+        defaultMaxOutputTokens,
+        digestOf: (context) => digestOfCaller(context?.user),
+        defaultModel: runtimeDefaultModel(runtime),
+      }),
     install(server, installOptions = {}) {
       const routes = adminRoutes();
       if (routes) server.registerRouteGroup(routes);
@@ -312,11 +307,16 @@ export async function createGovernance(options: GovernanceOptions): Promise<Gove
         server.registerHealthCheck("audit-log", () => (audit.health as () => Promise<DependencyHealth>)());
       if (installOptions.virtualKeyAuth) {
         const config = server.getConfig();
-        server.registerMiddleware(apiMiddleware(config.timeout, server.runtime));
-        // Every other /api route asks for a key too (fail closed); /metrics keeps its own access rule, and the
-        // detailed health (dependencies' states, never a secret) stays what operators and the console read.
+        // Every /api route asks for a key (fail closed) and calls the gated runtime; /metrics keeps its own access
+        // rule, and the detailed health (dependencies' states, never a secret) stays what operators and the console read.
         server.registerMiddleware(
-          createVirtualKeyGuard({ gate, basePath: config.basePath ?? "/api", publicPaths: ["/metrics", "/health/detailed"] }),
+          createVirtualKeyGuard({
+            gate,
+            basePath: config.basePath ?? "/api",
+            publicPaths: ["/metrics", "/health/detailed"],
+            defaultMaxOutputTokens,
+            timeoutMs: config.timeout,
+          }),
         );
       }
       const metrics = getServerMetrics(server);
