@@ -7,7 +7,7 @@ import { PostgresAuditSink } from "./audit/postgres-audit-sink.js";
 import { LostCallSweeper } from "./gate/lost-call-sweeper.js";
 import type { GovernanceOptions } from "./governance-options.js";
 import { OutboxDrain } from "./outbox/outbox-drain.js";
-import { type OutboxEntry, RedisOutbox } from "./outbox/redis-outbox.js";
+import { RedisOutbox, recordsOf } from "./outbox/redis-outbox.js";
 import type { GovernanceStore } from "./store/governance-store.js";
 import { MemoryGovernanceStore } from "./store/memory-store.js";
 import { RedisOpenCalls } from "./store/redis-open-calls.js";
@@ -99,7 +99,7 @@ export function openGovernanceRecords(options: GovernanceOptions, context: Gover
       usageDrain = new OutboxDrain({
         outbox,
         stream: USAGE_STREAM,
-        write: (entries) => writer(usageEventsOf(entries, context.onWarning)),
+        write: (entries) => writer(recordsOf<UsageEvent>(entries, "usage event", context.onWarning)),
         ...(options.usageWriteIntervalMs !== undefined ? { intervalMs: options.usageWriteIntervalMs } : {}),
       });
     // The audit log likewise: each event is in Redis before the admin answer, drained by any process.
@@ -125,17 +125,4 @@ export function openGovernanceRecords(options: GovernanceOptions, context: Gover
   } else store = new MemoryGovernanceStore();
   const audit: AuditSink = options.audit ?? auditOutbox ?? auditTable ?? new MemoryAuditSink();
   return { store, usage, audit, sweeper, usageDrain, ownPool };
-}
-
-/** Outbox records as usage events; one that is not JSON (never written so) is dropped with a warning rather than block the rest. */
-function usageEventsOf(entries: readonly OutboxEntry[], onWarning: (message: string) => void): UsageEvent[] {
-  const events: UsageEvent[] = [];
-  for (const entry of entries) {
-    try {
-      events.push(JSON.parse(entry.json) as UsageEvent);
-    } catch {
-      onWarning(`governance: an unreadable usage event (${entry.id}) in the Redis outbox was dropped`);
-    }
-  }
-  return events;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ServerAdapterError, type ServerContext, resourceNotFound } from "@conduit-ai/server-core";
+import { type ServerContext, resourceNotFound } from "@conduit-ai/server-core";
 import type { CredentialFailureGuard } from "@conduit-ai/server-core/internal";
 import type { AuditSink } from "../audit/audit-event.js";
 import type { KeyRecord, Policy, SpendWindow, TeamRecord } from "../records.js";
@@ -31,19 +31,6 @@ export interface AdminRoutesOptions {
 }
 
 export const newId = (kind: "key" | "team") => `${kind}_${randomBytes(9).toString("base64url")}`;
-
-export function badRequest(field: string, message: string): ServerAdapterError {
-  return new ServerAdapterError(message, {
-    code: "VALIDATION_ERROR",
-    statusCode: 400,
-    category: "VALIDATION",
-    details: { errors: [{ field, message }] },
-  });
-}
-
-export function conflict(message: string): ServerAdapterError {
-  return new ServerAdapterError(message, { code: "CONFLICT", statusCode: 409, category: "VALIDATION" });
-}
 
 /** Without undefined members, so a stored record never carries `"x": null`. */
 export function defined<T extends object>(value: T): T {

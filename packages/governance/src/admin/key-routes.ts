@@ -3,7 +3,8 @@ import { keyDigest, newKeySecret } from "../key-secret.js";
 import type { KeyRecord } from "../records.js";
 import { type AdminPrincipal, requirePermission } from "../roles/admin-roles.js";
 import type { AuditedAct } from "./admin-audit.js";
-import { type AdminRouteKit, badRequest, defined, newId } from "./admin-route-kit.js";
+import { badRequest } from "./admin-refusals.js";
+import { type AdminRouteKit, defined, newId } from "./admin-route-kit.js";
 import { scopeOf, teamInScope, withinTeamPolicy } from "./admin-scope.js";
 import { createKeySchema, rotateKeySchema, updateKeySchema } from "./admin-schemas.js";
 

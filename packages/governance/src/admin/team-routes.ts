@@ -2,7 +2,8 @@ import { type QueryValues, type RouteDefinition, type ServerContext, defineRoute
 import type { TeamRecord } from "../records.js";
 import { requirePermission } from "../roles/admin-roles.js";
 import type { AuditedAct } from "./admin-audit.js";
-import { type AdminRouteKit, conflict, defined, newId } from "./admin-route-kit.js";
+import { conflict } from "./admin-refusals.js";
+import { type AdminRouteKit, defined, newId } from "./admin-route-kit.js";
 import { scopeOf, teamInScope } from "./admin-scope.js";
 import { createTeamSchema, updateTeamSchema } from "./admin-schemas.js";
 

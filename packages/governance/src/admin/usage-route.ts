@@ -1,6 +1,7 @@
-import { AuthorizationError, type RouteDefinition, defineRoute, rawResponse } from "@conduit-ai/server-core";
+import { type RouteDefinition, defineRoute, rawResponse } from "@conduit-ai/server-core";
 import type { KeyRecord } from "../records.js";
-import { type AdminRouteKit, badRequest } from "./admin-route-kit.js";
+import { badRequest, teamAdminForbidden } from "./admin-refusals.js";
+import type { AdminRouteKit } from "./admin-route-kit.js";
 import { scopeOf } from "./admin-scope.js";
 import { usageQuerySchema } from "./admin-schemas.js";
 import { usageCsv } from "./usage-csv.js";
@@ -25,9 +26,8 @@ export function usageRoute(kit: AdminRouteKit): RouteDefinition {
       const groupBy = ctx.query.groupBy;
       // The history has no team filter on other groupings yet: a team-admin reads by key or team only.
       if (scope !== undefined && groupBy !== "key" && groupBy !== "team")
-        throw new AuthorizationError(`A team-admin reads usage grouped by key or team, not by ${groupBy}`, {
-          code: "ADMIN_ROLE_FORBIDDEN",
-          details: { role: principal.role, groupBy: ["key", "team"] },
+        throw teamAdminForbidden(principal, `A team-admin reads usage grouped by key or team, not by ${groupBy}`, {
+          groupBy: ["key", "team"],
         });
       const to = ctx.query.to ? new Date(ctx.query.to) : new Date();
       const from = ctx.query.from ? new Date(ctx.query.from) : new Date(to.getTime() - 30 * 86_400_000);
