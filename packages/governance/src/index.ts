@@ -68,16 +68,11 @@ export { adminPrincipalOf, admitAdminKeysPast } from "./admin/admin-auth.js";
 export { type AdminRoutesOptions, createAdminRoutes } from "./admin/admin-routes.js";
 export { usageCsv } from "./admin/usage-csv.js";
 export { apiRefusalError } from "./api/api-refusal.js";
-export {
-  type ApiGateOptions,
-  GATED_API_PATHS,
-  createApiGateMiddleware,
-  estimateInputTokens,
-  runtimeDefaultModel,
-} from "./api/api-gate-middleware.js";
+export { estimateInputTokens } from "./api/work-request.js";
+export { runtimeDefaultModel } from "./api/gated-runtime.js";
 export { governanceMetrics } from "./governance-metrics.js";
 export { type Governance, type GovernanceOptions, createGovernance } from "./create-governance.js";
-export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/gated-runtime.js";
+export { type VirtualKeyWebSocket, virtualKeyWebSocket } from "./api/virtual-key-websocket.js";
 // `conduit reconcile` runs the same reconciliation as `GET /admin/reconcile`.
 export { type ReconcileFigures, type ReconcileOptions, type ReconcileReport, type ReconcileRow, reconcile } from "./reconcile/reconcile.js";
 export type { ReconcileProvider, ReportVendor, VendorCostRow, VendorReport, VendorUsageRow } from "./reconcile/vendor-report.js";

@@ -1,6 +1,7 @@
-import { type RouteDefinition, type ServerContext, ServerAdapterError, defineRoute, rawResponse, storeCall } from "@conduit-ai/server-core";
+import { type RouteDefinition, defineRoute, rawResponse, storeCall } from "@conduit-ai/server-core";
 import type { AuditSink, StoredAuditEvent } from "../audit/audit-event.js";
-import type { AdminPermission, AdminPrincipal } from "../roles/admin-roles.js";
+import { badRequest } from "./admin-refusals.js";
+import type { AllowedCheck } from "./admin-route-kit.js";
 import { scopeOf } from "./admin-scope.js";
 import { auditQuerySchema } from "./admin-schemas.js";
 
@@ -55,10 +56,7 @@ const AUDIT_QUERY_DEADLINE_MS = 15_000;
  * newest first; a team-admin reads their team's entries only. There is no route that edits or
  * deletes an entry.
  */
-export function auditRoute(
-  audit: AuditSink,
-  allowed: (ctx: Pick<ServerContext, "state">, permission: AdminPermission) => AdminPrincipal,
-): RouteDefinition {
+export function auditRoute(audit: AuditSink, allowed: AllowedCheck): RouteDefinition {
   return defineRoute({
     method: "GET",
     path: "/admin/audit",
@@ -68,13 +66,7 @@ export function auditRoute(
     handler: async (ctx) => {
       const scope = scopeOf(allowed(ctx, "audit.read"));
       const { from, to, actor, action, target, limit, format } = ctx.query;
-      if (from && to && Date.parse(from) > Date.parse(to))
-        throw new ServerAdapterError("from must not be after to", {
-          code: "VALIDATION_ERROR",
-          statusCode: 400,
-          category: "VALIDATION",
-          details: { errors: [{ field: "from", message: "from must not be after to" }] },
-        });
+      if (from && to && Date.parse(from) > Date.parse(to)) throw badRequest("from", "from must not be after to");
       const events = await storeCall(
         "audit-log",
         () =>

@@ -1,16 +1,10 @@
-import {
-  AuthorizationError,
-  type RouteDefinition,
-  type ServerContext,
-  ServerAdapterError,
-  defineRoute,
-  storeCall,
-} from "@conduit-ai/server-core";
+import { type RouteDefinition, defineRoute, storeCall } from "@conduit-ai/server-core";
 import { z } from "zod";
 import { type ReconcileOptions, reconcile } from "../reconcile/reconcile.js";
 import type { ReconcileProvider } from "../reconcile/vendor-report.js";
-import type { AdminPermission, AdminPrincipal } from "../roles/admin-roles.js";
 import type { UsageSink } from "../usage/usage-event.js";
+import { badRequest, teamAdminForbidden } from "./admin-refusals.js";
+import type { AllowedCheck } from "./admin-route-kit.js";
 import { scopeOf } from "./admin-scope.js";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a UTC day YYYY-MM-DD");
@@ -26,15 +20,6 @@ export const reconcileQuerySchema = z.strictObject({
 const MAX_DAYS = 366;
 /** Summing the days of a large history may take a while; bounded all the same. */
 const USAGE_QUERY_DEADLINE_MS = 15_000;
-
-function badRequest(field: string, message: string): ServerAdapterError {
-  return new ServerAdapterError(message, {
-    code: "VALIDATION_ERROR",
-    statusCode: 400,
-    category: "VALIDATION",
-    details: { errors: [{ field, message }] },
-  });
-}
 
 /** The checked range: real days, `from` not after `to`, at most `MAX_DAYS`. */
 export function reconcileRange(from: string, to: string): { from: string; to: string } {
@@ -58,7 +43,7 @@ export function reconcileRange(from: string, to: string): { from: string; to: st
 export function reconcileRoute(
   usage: UsageSink,
   providers: readonly ReconcileProvider[],
-  allowed: (ctx: Pick<ServerContext, "state">, permission: AdminPermission) => AdminPrincipal,
+  allowed: AllowedCheck,
   options: ReconcileOptions = {},
 ): RouteDefinition {
   return defineRoute({
@@ -70,10 +55,7 @@ export function reconcileRoute(
     handler: async (ctx) => {
       const principal = allowed(ctx, "usage.read");
       if (scopeOf(principal) !== undefined)
-        throw new AuthorizationError("A vendor's reports are the whole organization's: a team-admin cannot reconcile them", {
-          code: "ADMIN_ROLE_FORBIDDEN",
-          details: { role: principal.role },
-        });
+        throw teamAdminForbidden(principal, "A vendor's reports are the whole organization's: a team-admin cannot reconcile them");
       const range = reconcileRange(ctx.query.from, ctx.query.to);
       const provider = providers.find((candidate) => candidate.name === ctx.query.provider);
       if (!provider)

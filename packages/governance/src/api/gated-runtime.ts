@@ -1,77 +1,22 @@
-import type { IncomingMessage } from "node:http";
-import { BoundedCache } from "@conduit-ai/server-core/internal";
 import type {
   DataStreamEvent,
   GateAdmission,
+  GateRefusal,
   GateSurface,
-  GenerateRequest,
   Runtime,
   RuntimeCallContext,
   TokenUsage,
 } from "@conduit-ai/server-core";
 import type { GovernanceGate } from "../gate/governance-gate.js";
-import { credentialOf } from "../key-secret.js";
-import { estimateInputTokens, outputCapOf } from "./api-gate-middleware.js";
 import { apiRefusalError } from "./api-refusal.js";
 import { gateTokensOf } from "./runtime-usage.js";
+import { type WorkRequest, estimateInputTokens, outputCapOf } from "./work-request.js";
 
-/** The WebSocket upgrade's auth (`strategy: "custom"`) and the runtime its messages run on. */
-export interface VirtualKeyWebSocket {
-  auth: {
-    strategy: "custom";
-    extractToken: (request: IncomingMessage) => string | undefined;
-    validate: (
-      credential: string,
-    ) => Promise<{ id: string; roles: string[]; permissions: string[]; metadata: Record<string, unknown> } | null>;
-  };
-  runtime: Runtime;
-}
-
-/**
- * The auth type `virtual-key` on `/ws`: the upgrade accepts a live virtual key (`x-api-key` or
- * `Authorization: Bearer`), and every message that starts work (`generate`, `stream`) is admitted
- * by the gate and settled from its usage, exactly as on `/api/agent/*`. The connection keeps the
- * key's digest (by the user id it carries), never the secret.
- *
- * @example
- * const ws = virtualKeyWebSocket(gate, runtime, 4096);
- * attachWebSocket(server, { runtime: ws.runtime, auth: ws.auth });
- */
-export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defaultMaxOutputTokens: number): VirtualKeyWebSocket {
-  /** connection user id → digest. Bounded: the least recently used goes first. */
-  const digests = new BoundedCache<string>({ maxEntries: 10_000 });
-  let connections = 0;
-  const gated = gateRuntime(gate, runtime, {
-    surface: "ws",
-    defaultMaxOutputTokens,
-    digestOf: (context) => (context?.user ? digests.get(context.user.id) : undefined),
-  });
-
-  return {
-    runtime: gated,
-    auth: {
-      strategy: "custom",
-      extractToken: (request) =>
-        credentialOf((name) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        }),
-      validate: async (credential) => {
-        const digest = gate.digestOf(credential);
-        const identity = await gate.identify(digest);
-        if (!identity) return null;
-        connections += 1;
-        const id = `${identity.keyId}#${connections}`;
-        digests.set(id, digest);
-        return {
-          id,
-          roles: ["virtual-key"],
-          permissions: [],
-          metadata: { key: identity.keyId, ...(identity.team ? { team: identity.team } : {}) },
-        };
-      },
-    },
-  };
+/** What the live feed learns of a gated call: the model, then what it used. */
+export interface GatedCallAnnotation {
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 export interface GateRuntimeOptions {
@@ -81,90 +26,201 @@ export interface GateRuntimeOptions {
   defaultMaxOutputTokens: number;
   /** The caller's key digest from the call's context; none → the call is refused (401), never run unadmitted. */
   digestOf: (context: RuntimeCallContext | undefined) => string | undefined;
+  /** The call's own timeout (the route's, else the server's): its lease lasts this long plus the margin. */
+  timeoutMs?: number;
+  /**
+   * The model a request naming none runs on (`runtimeDefaultModel`): its reservation is priced
+   * by it. Without it such a request reserves at the dearest price known.
+   */
+  defaultModel?: () => Promise<string | undefined>;
+  /** Told the model a call named when admitted, and the model and tokens it settled at. */
+  annotate?: (annotation: GatedCallAnnotation) => void;
+  /** Told of a refusal before it is thrown (an HTTP surface says `x-should-retry: false` for a final one). */
+  onRefused?: (refusal: GateRefusal) => void;
 }
 
 /**
- * The runtime as the gate sees it: every `generate` and `stream` call is admitted with its own
- * estimate (input, and `maxTokens` or the default) for the key its context names, and settled
- * from its usage — a failure releases the reservation, a caller gone mid-call keeps it. The one
- * adapter between the gate and the runtime for surfaces that call the runtime themselves (the
- * `/ws` messages, the `/api/ai` workflows and their several calls per request).
+ * The runtime's default model as `<provider>/<model>` (asked once), or undefined when it names none.
+ *
+ * @example
+ * const defaultModel = runtimeDefaultModel(runtime); await defaultModel(); // "local/echo"
+ */
+export function runtimeDefaultModel(runtime: Pick<Runtime, "listProviders"> | undefined): () => Promise<string | undefined> {
+  let answer: Promise<string | undefined> | undefined;
+  return () => {
+    answer ??= (async () => {
+      const providers = (await runtime?.listProviders().catch(() => [])) ?? [];
+      const provider = providers.find((candidate) => candidate.default) ?? providers[0];
+      const model = provider?.models[0];
+      return provider && model ? `${provider.name}/${model}` : undefined;
+    })();
+    return answer;
+  };
+}
+
+interface Admitted {
+  decision: GateAdmission;
+  model: string | undefined;
+}
+
+/**
+ * The runtime as the gate sees it, the one adapter between the gate and every AI surface that
+ * calls a runtime (`/api/agent/*`, the `/api/ai` workflows, the `/ws` messages): each `generate`,
+ * `stream` and `embed` call is admitted with its own estimate (input, and `maxTokens` or the
+ * default) for the key its context names, and settled from its usage — a failure releases the
+ * reservation, a caller gone mid-call keeps it; an embedding is admitted and charged nothing.
+ * `openStream` admits before it returns, so a refused stream is a status, not an `error` event.
  *
  * @example
  * const gated = gateRuntime(gate, runtime, { surface: "api", defaultMaxOutputTokens: 4096, digestOf: (context) => digestOfCaller(context?.user) });
  */
 export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: GateRuntimeOptions): Runtime {
-  const admit = async (request: GenerateRequest, context: RuntimeCallContext | undefined) => {
+  const admit = async (request: WorkRequest, context: RuntimeCallContext | undefined): Promise<Admitted> => {
     const digest = options.digestOf(context);
-    const maxOutputTokens = outputCapOf(request, options.defaultMaxOutputTokens);
-    const estimatedInputTokens = estimateInputTokens(request as never);
+    const estimatedInputTokens = estimateInputTokens(request);
+    const model = typeof request.model === "string" ? request.model : undefined;
+    // A caller without a key learns that first; a number the gate cannot count is a 400 naming it.
+    const maxOutputTokens = digest ? outputCapOf(request, options.defaultMaxOutputTokens) : options.defaultMaxOutputTokens;
+    // The allow-list checks the name the caller used; the price is the model the call will run on.
+    const defaultModel = digest && model === undefined ? await options.defaultModel?.() : undefined;
     const decision = digest
       ? await gate.admitDigest(digest, {
           surface: options.surface,
-          ...(request.model ? { model: request.model } : {}),
+          ...(model ? { model } : {}),
+          ...(defaultModel ? { models: [defaultModel] } : {}),
           estimatedInputTokens,
           maxOutputTokens,
           ...(context?.signal ? { signal: context.signal } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         })
       : await gate.admit({ credential: undefined, surface: options.surface, estimatedInputTokens });
-    if ("refused" in decision) throw apiRefusalError(decision);
-    return { decision, estimatedInputTokens, maxOutputTokens };
+    if ("refused" in decision) {
+      options.onRefused?.(decision);
+      throw apiRefusalError(decision);
+    }
+    if (model) options.annotate?.({ model });
+    return { decision, model };
   };
-  const settle = (admission: GateAdmission, model: string, usage: TokenUsage, started: number, failed: boolean) =>
-    admission.settle({
-      model,
+  const settle = async (
+    admission: GateAdmission,
+    served: { model: string; provider?: string },
+    usage: TokenUsage,
+    started: number,
+    failed: boolean,
+  ) => {
+    options.annotate?.({ model: served.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+    await admission.settle({
+      model: served.model,
+      ...(served.provider ? { target: `${served.provider}/${served.model}` } : {}),
       ...gateTokensOf(usage),
       status: failed ? 500 : 200,
       latencyMs: performance.now() - started,
     });
+  };
 
-  return Object.create(runtime, {
-    generate: {
-      value: async (request: GenerateRequest, context?: RuntimeCallContext) => {
-        const { decision } = await admit(request, context);
-        const started = performance.now();
-        try {
-          const result = await runtime.generate(request, context);
-          await settle(decision, result.model, result.usage, started, false).catch(() => undefined);
-          return result;
-        } catch (error) {
-          if (context?.signal?.aborted && decision.settleAtReservation) {
-            // Gone before the answer: the call may have reached its provider, so the reservation stands.
-            const named = request.model ? { model: request.model } : {};
-            await decision.settleAtReservation({ ...named, status: 499, latencyMs: performance.now() - started }).catch(() => undefined);
-          } else await decision.release().catch(() => undefined);
-          throw error;
-        }
-      },
+  /** A stream's events passed through, settled once it ends however it ends. */
+  async function* metered(admitted: Admitted, source: AsyncIterable<DataStreamEvent>, context: RuntimeCallContext | undefined) {
+    const { decision, model } = admitted;
+    const started = performance.now();
+    let usage: TokenUsage | undefined;
+    let failed = false;
+    try {
+      for await (const event of source) {
+        const record = event as DataStreamEvent & { usage?: TokenUsage; data?: { usage?: TokenUsage } };
+        if (record.type === "finish") usage = record.usage ?? record.data?.usage ?? usage;
+        if (record.type === "error") failed = true;
+        yield event;
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // A client that left makes the runtime end in an abort error: no failure of the call, whose reservation stands.
+      if (context?.signal?.aborted) failed = false;
+      if (failed && !usage) await decision.release().catch(() => undefined);
+      else if (!usage)
+        // A client gone before the finish: the reservation stands, exactly as reserved.
+        await decision
+          .settleAtReservation?.({ ...(model ? { model } : {}), status: 200, latencyMs: performance.now() - started })
+          .catch(() => undefined);
+      else await settle(decision, { model: model ?? "unknown" }, usage, started, failed).catch(() => undefined);
+    }
+  }
+
+  /** An embedding is admitted (key, limits, budget left) and charged nothing: it generates no output. */
+  const admittedOnly =
+    <R extends object, T>(call: (request: R, context?: RuntimeCallContext) => Promise<T>) =>
+    async (request: R, context?: RuntimeCallContext): Promise<T> => {
+      const { decision } = await admit(request, context);
+      try {
+        return await call(request, context);
+      } finally {
+        await decision.release().catch(() => undefined);
+      }
+    };
+
+  const own: Partial<Runtime> = {
+    generate: async (request, context) => {
+      const { decision, model } = await admit(request, context);
+      const started = performance.now();
+      try {
+        const result = await runtime.generate(request, context);
+        await settle(decision, result, result.usage, started, false).catch(() => undefined);
+        return result;
+      } catch (error) {
+        if (context?.signal?.aborted && decision.settleAtReservation) {
+          // Gone before the answer: the call may have reached its provider, so the reservation stands.
+          const named = model ? { model } : {};
+          await decision.settleAtReservation({ ...named, status: 499, latencyMs: performance.now() - started }).catch(() => undefined);
+        } else await decision.release().catch(() => undefined);
+        throw error;
+      }
     },
-    stream: {
-      value: (request: GenerateRequest, context?: RuntimeCallContext): AsyncIterable<DataStreamEvent> =>
-        (async function* gatedStream() {
-          const { decision, estimatedInputTokens, maxOutputTokens } = await admit(request, context);
-          const started = performance.now();
-          let usage: TokenUsage | undefined;
-          let failed = false;
-          try {
-            for await (const event of runtime.stream(request, context)) {
-              const record = event as DataStreamEvent & { usage?: TokenUsage; data?: { usage?: TokenUsage } };
-              if (record.type === "finish") usage = record.usage ?? record.data?.usage ?? usage;
-              if (record.type === "error") failed = true;
-              yield event;
-            }
-          } finally {
-            // A client that left makes the runtime end in an abort error: no failure of the call, whose reservation stands.
-            if (context?.signal?.aborted) failed = false;
-            if (failed && !usage) await decision.release().catch(() => undefined);
-            else if (!usage && decision.settleAtReservation) {
-              // A client gone before the finish: the reservation stands, exactly as reserved.
-              const named = request.model ? { model: request.model } : {};
-              await decision.settleAtReservation({ ...named, status: 200, latencyMs: performance.now() - started }).catch(() => undefined);
-            } else {
-              const charged = usage ?? { inputTokens: estimatedInputTokens, outputTokens: maxOutputTokens, totalTokens: 0 };
-              await settle(decision, request.model ?? "unknown", charged, started, failed).catch(() => undefined);
-            }
-          }
-        })(),
+    // The runtime's own checks first (it throws a validation error at once); the admission at the first read.
+    stream: (request, context) => {
+      const source = runtime.stream(request, context);
+      return (async function* gatedStream() {
+        yield* metered(await admit(request, context), source, context);
+      })();
     },
-  }) as Runtime;
+    openStream: async (request, context) => {
+      const source = runtime.stream(request, context);
+      const admitted = await admit(request, context);
+      return releasedIfNeverRead(metered(admitted, source, context), () => admitted.decision.release());
+    },
+    embed: admittedOnly((request, context) => runtime.embed(request, context)),
+    embedMany: admittedOnly((request, context) => runtime.embedMany(request, context)),
+  };
+  // Everything else is the runtime's own, called on it (its methods may use private fields).
+  return new Proxy(runtime, {
+    get(target, property) {
+      if (Object.hasOwn(own, property)) return own[property as keyof Runtime];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has: (target, property) => Object.hasOwn(own, property) || Reflect.has(target, property),
+  });
+}
+
+/**
+ * `events` for a reader that may close them before reading (a client gone before the first
+ * pull): a generator never started skips its `finally`, so such a close releases the admitted
+ * call itself — the runtime was never called.
+ */
+function releasedIfNeverRead<T>(events: AsyncGenerator<T>, release: () => Promise<void>): AsyncIterable<T> {
+  let started = false;
+  const iterator: AsyncIterator<T> = {
+    next: (...args) => {
+      started = true;
+      return events.next(...(args as []));
+    },
+    return: async (value?: unknown) => {
+      if (started) return events.return(value as T);
+      started = true;
+      await release().catch(() => undefined);
+      return { done: true, value: value as T };
+    },
+    throw: (error?: unknown) => events.throw(error),
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }

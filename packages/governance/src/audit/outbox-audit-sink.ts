@@ -1,6 +1,6 @@
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import { OutboxDrain } from "../outbox/outbox-drain.js";
-import type { OutboxEntry, RedisOutbox } from "../outbox/redis-outbox.js";
+import { type OutboxEntry, type RedisOutbox, recordsOf } from "../outbox/redis-outbox.js";
 import { AUDIT_STREAM } from "../store/redis-keyspace.js";
 import type { AuditEvent, AuditQuery, AuditSink, StoredAuditEvent } from "./audit-event.js";
 import type { PostgresAuditSink } from "./postgres-audit-sink.js";
@@ -21,14 +21,7 @@ export interface OutboxAuditSinkOptions {
 
 /** Events of one drain, in the order they were made: the chain should read as the acts happened. */
 function eventsInOrder(entries: readonly OutboxEntry[], onWarning: (message: string) => void): AuditEvent[] {
-  const events: AuditEvent[] = [];
-  for (const entry of entries) {
-    try {
-      events.push(JSON.parse(entry.json) as AuditEvent);
-    } catch {
-      onWarning(`governance: an unreadable audit event (${entry.id}) in the Redis outbox was dropped`);
-    }
-  }
+  const events = recordsOf<AuditEvent>(entries, "audit event", onWarning);
   // Stable: events of the same millisecond keep the outbox's order.
   return events.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
 }

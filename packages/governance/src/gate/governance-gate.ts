@@ -6,20 +6,18 @@ import {
   type GateIdentity,
   type GateRefusal,
   type GateRequest,
-  type GateReservationOutcome,
-  type GateUsage,
   MAX_OUTPUT_TOKENS_LIMIT,
   type PriceTable,
-  type TokenPrice,
 } from "@conduit-ai/server-core";
-import { type MeteredUsage, PICO_USD_PER_USD, costPicoUsd, savedPicoUsd } from "@conduit-ai/server-core/pricing";
 import { keyDigest } from "../key-secret.js";
 import { identityOfDigest } from "../mcp/identity-of-digest.js";
-import type { AdmitInput, AdmitOutcome, GovernanceStore, Reservation } from "../store/governance-store.js";
+import type { AdmitInput, AdmitOutcome, GovernanceStore } from "../store/governance-store.js";
 import type { UsageEvent, UsageSink } from "../usage/usage-event.js";
 import { windowClock } from "../windows.js";
 import { ConcurrencyLines } from "./concurrency-line.js";
 import { ModelPricing, type UnpricedModelPolicy } from "./model-pricing.js";
+import { type AdmittedCallDeps, admittedCall } from "./admitted-call.js";
+import { LEASE_RENEWAL_LIMIT_MS } from "./lease-renewal.js";
 import { PendingSettlements } from "./pending-settlements.js";
 import { concurrencyTimeout, invalidRequest, missingKey, refusalOf, storeUnavailable } from "./refusals.js";
 
@@ -51,32 +49,8 @@ export interface GovernanceGateOptions {
 
 /** A lease outlives its call's timeout by this much: the settlement's own round trip. */
 export const LEASE_MARGIN_MS = 30_000;
-/** A call still open is renewed this long at most (a surface that never settles must not hold a slot forever). */
-const LEASE_RENEWAL_LIMIT_MS = 6 * 3_600_000;
 /** Input tokens a request may be estimated at: far past any body limit, well inside what a counter holds. */
 const MAX_INPUT_TOKENS = 1_000_000_000;
-/** Tokens of one kind a usage report may settle (a larger one is upstream's error: counted at this). */
-const MAX_REPORTED_TOKENS = 10_000_000_000;
-
-/** A count as the counters take it: a non-negative integer, capped; anything else (NaN, negative) is 0. */
-function countOf(value: number | undefined, cap: number): number {
-  return typeof value === "number" && value > 0 ? Math.min(Math.round(value), cap) : 0;
-}
-
-/** A settled call's usage in the one shape the price function takes, each count capped. */
-function meteredOf(usage: GateUsage): MeteredUsage {
-  const output = countOf(usage.outputTokens, MAX_REPORTED_TOKENS);
-  const searches = countOf(usage.serverTools?.webSearch, MAX_REPORTED_TOKENS);
-  return {
-    input: countOf(usage.inputTokens, MAX_REPORTED_TOKENS),
-    output,
-    cacheRead: countOf(usage.cacheReadTokens, MAX_REPORTED_TOKENS),
-    cacheWrite5m: countOf(usage.cacheWriteTokens, MAX_REPORTED_TOKENS),
-    cacheWrite1h: countOf(usage.cacheWrite1hTokens, MAX_REPORTED_TOKENS),
-    reasoning: Math.min(output, countOf(usage.reasoningTokens, MAX_REPORTED_TOKENS)),
-    serverTools: searches > 0 ? { webSearch: searches } : {},
-  };
-}
 
 /**
  * Governance as the server's `Gate`: every AI surface asks it before the work and settles after.
@@ -95,6 +69,7 @@ export class GovernanceGate implements Gate {
   readonly #lines: ConcurrencyLines;
   readonly #pricing: ModelPricing;
   readonly #settlements: PendingSettlements;
+  readonly #callDeps: AdmittedCallDeps;
   /** digest → the line it last waited in, so newcomers queue behind waiters instead of overtaking them. */
   readonly #lineOf = new BoundedCache<string>({ maxEntries: 10_000 });
   /** team id → its guardrail names, read once per 5 s: the key's record comes with its admission, the team's does not. */
@@ -112,6 +87,14 @@ export class GovernanceGate implements Gate {
       ...(options.settlementSpillFile !== undefined ? { spillFile: options.settlementSpillFile } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
+    this.#callDeps = {
+      store: options.store,
+      usage: options.usage,
+      settlements: this.#settlements,
+      lines: this.#lines,
+      pricing: this.#pricing,
+      ...(options.onUsage ? { onUsage: options.onUsage } : {}),
+    };
   }
 
   /** Settlements waiting for the store (it was unreachable when they came). */
@@ -197,7 +180,14 @@ export class GovernanceGate implements Gate {
     const admittedFor = request.model ? [...(models ?? []), request.model] : (models ?? []);
     const cache = outcome.key.cache ?? (outcome.key.team ? await this.#teamCacheChoice(outcome.key.team) : undefined);
     const key = cache === undefined ? outcome.key : { ...outcome.key, cache };
-    const admission = this.#admission(key, outcome.reservation, priced.price, admittedFor, leaseTtlMs, base.call);
+    const admission = admittedCall(this.#callDeps, {
+      key,
+      reservation: outcome.reservation,
+      reservedPrice: priced.price,
+      admittedFor,
+      leaseTtlMs,
+      reserved: base.call,
+    });
     try {
       const guardrails = await this.#guardrailsOf(outcome.key);
       return guardrails.length > 0 ? { ...admission, identity: { ...admission.identity, guardrails } } : admission;
@@ -254,131 +244,6 @@ export class GovernanceGate implements Gate {
     const record = await this.#options.store.getTeam(team).catch(() => undefined);
     this.#teamChoices.set(team, { cache: record?.cache });
     return record?.cache;
-  }
-
-  #admission(
-    key: { id: string; name: string; team?: string; user?: string; cache?: boolean },
-    reservation: Reservation,
-    reservedPrice: TokenPrice,
-    admittedFor: readonly string[],
-    leaseTtlMs: number,
-    reserved: { model: string; inputTokens: number; outputTokens: number },
-  ): GateAdmission {
-    let done = false;
-    const identity = {
-      keyId: key.id,
-      name: key.name,
-      ...(key.team ? { team: key.team } : {}),
-      ...(key.user ? { user: key.user } : {}),
-      ...(key.cache !== undefined ? { cache: key.cache } : {}),
-    };
-    const renewal = this.#renewal(reservation, leaseTtlMs);
-    const finish = async (actual: { actualTokens: number; actualPicoUsd: number }, event?: UsageEvent) => {
-      clearTimeout(renewal.timer);
-      // Never rejects: a store that is away gets it later (queued, retried, idempotent).
-      await this.#settlements.submit({ reservation, actual, ...(event ? { event } : {}) });
-      this.#lines.notify(`key:${key.id}`);
-      if (key.team) this.#lines.notify(`team:${key.team}`);
-    };
-    const record = async (event: UsageEvent, actual: { actualTokens: number; actualPicoUsd: number }) => {
-      this.#options.onUsage?.(event);
-      // A store with an outbox keeps the event in the settle script itself: durable once settled,
-      // and it waits with its settlement through a store outage. Else the sink takes it at once.
-      if (this.#options.store.keepsUsageEvents) await finish(actual, event);
-      else {
-        this.#options.usage.append(event);
-        await finish(actual);
-      }
-    };
-    return {
-      identity,
-      settle: async (usage: GateUsage) => {
-        if (done) return;
-        done = true;
-        const price = this.#pricing.forSettlement(usage.model, reservedPrice, admittedFor);
-        const metered = meteredOf(usage);
-        const pico = costPicoUsd(price, metered);
-        const saved = savedPicoUsd(price, metered);
-        const cacheWrite = metered.cacheWrite5m + metered.cacheWrite1h;
-        const event: UsageEvent = {
-          id: reservation.leaseId,
-          time: new Date().toISOString(),
-          key: key.id,
-          ...(key.team ? { team: key.team } : {}),
-          ...(key.user ? { user: key.user } : {}),
-          model: usage.model,
-          ...(usage.target ? { target: usage.target } : {}),
-          inputTokens: metered.input,
-          outputTokens: metered.output,
-          cacheReadTokens: metered.cacheRead,
-          cacheWriteTokens: cacheWrite,
-          ...(metered.cacheWrite1h > 0 ? { cacheWrite1hTokens: metered.cacheWrite1h } : {}),
-          ...(metered.reasoning > 0 ? { reasoningTokens: metered.reasoning } : {}),
-          ...(metered.serverTools.webSearch ? { webSearchRequests: metered.serverTools.webSearch } : {}),
-          costUsd: pico / PICO_USD_PER_USD,
-          ...(saved > 0 ? { savedUsd: saved / PICO_USD_PER_USD } : {}),
-          status: usage.status,
-          latencyMs: usage.latencyMs,
-          ...(usage.tool ? { kind: "tool" as const, server: usage.tool.server, tool: usage.tool.name } : {}),
-          ...(usage.guardrails && usage.guardrails.length > 0 ? { guardrails: usage.guardrails } : {}),
-          ...(usage.savedUsd !== undefined && Number.isFinite(usage.savedUsd) && usage.savedUsd > 0 ? { savedUsd: usage.savedUsd } : {}),
-        };
-        const tokens = Math.min(metered.input + metered.output + metered.cacheRead + cacheWrite, Number.MAX_SAFE_INTEGER);
-        await record(event, { actualTokens: tokens, actualPicoUsd: pico });
-      },
-      // What the lost-call sweeper charges a call whose process died (../store/open-call.ts
-      // `lostCallEvent`): the reservation's tokens and pico-dollars exactly, the event estimated.
-      settleAtReservation: async (outcome: GateReservationOutcome) => {
-        if (done) return;
-        done = true;
-        const model = outcome.model ?? reserved.model;
-        const event: UsageEvent = {
-          id: reservation.leaseId,
-          time: new Date().toISOString(),
-          key: key.id,
-          ...(key.team ? { team: key.team } : {}),
-          ...(key.user ? { user: key.user } : {}),
-          model,
-          ...(outcome.target ? { target: outcome.target } : {}),
-          inputTokens: reserved.inputTokens,
-          outputTokens: reserved.outputTokens,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          costUsd: reservation.reservedPicoUsd / 1e12,
-          status: outcome.status,
-          latencyMs: outcome.latencyMs,
-          estimated: true,
-        };
-        await record(event, { actualTokens: reservation.reservedTokens, actualPicoUsd: reservation.reservedPicoUsd });
-      },
-      release: async () => {
-        if (done) return;
-        done = true;
-        await finish({ actualTokens: reservation.reservedTokens, actualPicoUsd: 0 });
-      },
-    };
-  }
-
-  /**
-   * Keeps a long call's lease alive: renewed at a third of its life while the call is open (a
-   * stream longer than its route's timeout), so the lease can be short — a process that dies or
-   * loses its store frees the slot after the call's own timeout, not after a fixed quarter hour.
-   * A third, not a half: one renewal lost to a store hiccup still leaves another before the lease
-   * expires and the lost-call sweeper takes the call for a dead process's.
-   */
-  #renewal(reservation: Reservation, leaseTtlMs: number): { timer: NodeJS.Timeout | undefined } {
-    const renewal: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
-    const everyMs = Math.max(200, Math.floor(leaseTtlMs / 3));
-    const stopAt = Date.now() + LEASE_RENEWAL_LIMIT_MS;
-    const renew = () => {
-      if (Date.now() >= stopAt) return;
-      this.#options.store.renewLease(reservation, Date.now() + leaseTtlMs).catch(() => undefined);
-      renewal.timer = setTimeout(renew, everyMs);
-      renewal.timer.unref();
-    };
-    renewal.timer = setTimeout(renew, everyMs);
-    renewal.timer.unref();
-    return renewal;
   }
 }
 

@@ -171,3 +171,22 @@ export class RedisOutbox {
     return Promise.all(tags.map((tag) => this.#redis.hlen(RedisOutbox.keys(tag, stream).records)));
   }
 }
+
+/**
+ * The JSON records of outbox entries, in their order; one that is not JSON (never written so) is
+ * dropped with a warning naming `what` and its id, rather than block the rest of its batch.
+ *
+ * @example
+ * const events = recordsOf<UsageEvent>(entries, "usage event", onWarning);
+ */
+export function recordsOf<T>(entries: readonly OutboxEntry[], what: string, onWarning: (message: string) => void): T[] {
+  const records: T[] = [];
+  for (const entry of entries) {
+    try {
+      records.push(JSON.parse(entry.json) as T);
+    } catch {
+      onWarning(`governance: an unreadable ${what} (${entry.id}) in the Redis outbox was dropped`);
+    }
+  }
+  return records;
+}

@@ -15,7 +15,8 @@ import {
 } from "./governance-store.js";
 import { ADMIT_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT } from "./lua-scripts.js";
 import { openCallJson, openCallOf } from "./open-call.js";
-import { USAGE_STREAM, hashTagOf, openCallKeys, retiredTagsKey } from "./redis-keyspace.js";
+import { USAGE_STREAM, openCallKeys, retiredTagsKey } from "./redis-keyspace.js";
+import { RedisStoreKeys, type Scope } from "./redis-store-keys.js";
 import { admitOutcomeOf, storedKeyJson, windowExpiries } from "./stored-key.js";
 
 type RedisClient = Redis | Cluster;
@@ -24,14 +25,6 @@ type ScriptClient = RedisClient & {
   conduitGovernanceSettle(...args: Array<string | number>): Promise<number>;
   conduitGovernanceRenew(...args: Array<string | number>): Promise<number>;
 };
-
-type Windows = Pick<WindowClock["ids"], "day" | "week" | "month">;
-
-/** Where a key's or a team's keys live: the hash tag and the scope's name in it (`key:<id>`, `team`). */
-interface Scope {
-  tag: string;
-  name: string;
-}
 
 export interface RedisGovernanceStoreOptions {
   /** The caller's client (a `Redis` or a `Cluster`): the store never opens its own connection. */
@@ -64,6 +57,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   readonly namespace: string;
   readonly #redis: ScriptClient;
   readonly #namespace: string;
+  readonly #keys: RedisStoreKeys;
   readonly #outbox: RedisOutbox | undefined;
   /** digest → key id and team ("" none); bounded, and harmless when stale (the script decides). */
   readonly #routes = new BoundedCache<{ id: string; team: string }>({ maxEntries: 10_000 });
@@ -71,6 +65,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   constructor(options: RedisGovernanceStoreOptions) {
     this.#namespace = options.namespace ?? "conduit:gov";
     this.namespace = this.#namespace;
+    this.#keys = new RedisStoreKeys(this.#namespace);
     this.#outbox = options.outbox;
     this.keepsUsageEvents = options.outbox !== undefined;
     const redis = options.redis as ScriptClient;
@@ -80,43 +75,6 @@ export class RedisGovernanceStore implements GovernanceStore {
       redis.defineCommand("conduitGovernanceRenew", { lua: RENEW_SCRIPT });
     }
     this.#redis = redis;
-  }
-
-  #tag(keyId: string, team: string | undefined): string {
-    return hashTagOf(this.#namespace, keyId, team);
-  }
-
-  #recordKey(keyId: string, team: string | undefined): string {
-    return `${this.#tag(keyId, team)}:key:${keyId}`;
-  }
-
-  #teamRecordKey(team: string): string {
-    return `${this.#tag("", team)}:team`;
-  }
-
-  /**
-   * A scope's lease, minute and window counters: one hash per window (`res`, `spent`), so a
-   * day's, week's or month's counters expire after their window; `total` never does.
-   */
-  #scopeKeys(scope: Scope, minute: string, windows: Windows): string[] {
-    const { tag, name } = scope;
-    const counters = `${tag}:ctr:${name}`;
-    return [
-      `${tag}:lease:${name}`,
-      `${tag}:min:${name}:${minute}`,
-      `${counters}:${windows.day}`,
-      `${counters}:${windows.week}`,
-      `${counters}:${windows.month}`,
-      `${counters}:total`,
-    ];
-  }
-
-  #keyScope(keyId: string, team: string | undefined): Scope {
-    return { tag: this.#tag(keyId, team), name: `key:${keyId}` };
-  }
-
-  #teamScope(team: string): Scope {
-    return { tag: this.#tag("", team), name: "team" };
   }
 
   async #route(digest: string): Promise<{ id: string; team: string } | undefined> {
@@ -135,9 +93,12 @@ export class RedisGovernanceStore implements GovernanceStore {
     if (!route) return { admitted: false, reason: "invalid_key" };
     const team = route.team || undefined;
     const { clock } = input;
-    const keys = [this.#recordKey(route.id, team), ...this.#scopeKeys(this.#keyScope(route.id, team), clock.minute, clock.ids)];
-    if (team) keys.push(this.#teamRecordKey(team), ...this.#scopeKeys(this.#teamScope(team), clock.minute, clock.ids));
-    const { calls, due } = openCallKeys(this.#tag(route.id, team));
+    const keys = [
+      this.#keys.recordKey(route.id, team),
+      ...this.#keys.scopeKeys(this.#keys.keyScope(route.id, team), clock.minute, clock.ids),
+    ];
+    if (team) keys.push(this.#keys.teamRecordKey(team), ...this.#keys.scopeKeys(this.#keys.teamScope(team), clock.minute, clock.ids));
+    const { calls, due } = openCallKeys(this.#keys.tag(route.id, team));
     keys.push(calls, due);
     const expiries = windowExpiries(clock);
     const call = input.call ? openCallJson(openCallOf(input.call, input, route.id, team)) : "";
@@ -185,15 +146,9 @@ export class RedisGovernanceStore implements GovernanceStore {
     return this.#settle(reservation, reservation.reservedTokens, reservation.reservedPicoUsd, kept, expiredBeforeMs);
   }
 
-  #reservationKeys(reservation: Reservation): string[] {
-    const keys = this.#scopeKeys(this.#keyScope(reservation.keyId, reservation.team), reservation.minute, reservation.windowIds);
-    if (reservation.team) keys.push(...this.#scopeKeys(this.#teamScope(reservation.team), reservation.minute, reservation.windowIds));
-    return keys;
-  }
-
   async #settle(reservation: Reservation, tokens: number, picoUsd: number, event?: UsageEvent, expiredBeforeMs?: number): Promise<boolean> {
-    const keys = this.#reservationKeys(reservation);
-    const tag = this.#tag(reservation.keyId, reservation.team);
+    const keys = this.#keys.reservationKeys(reservation);
+    const tag = this.#keys.tag(reservation.keyId, reservation.team);
     const { calls, due } = openCallKeys(tag);
     const outbox = RedisOutbox.keys(tag, USAGE_STREAM);
     keys.push(calls, due, outbox.records, outbox.due);
@@ -217,9 +172,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async renewLease(reservation: Reservation, untilMs: number): Promise<void> {
-    const scopes = [this.#keyScope(reservation.keyId, reservation.team), ...(reservation.team ? [this.#teamScope(reservation.team)] : [])];
+    const scopes = [
+      this.#keys.keyScope(reservation.keyId, reservation.team),
+      ...(reservation.team ? [this.#keys.teamScope(reservation.team)] : []),
+    ];
     const keys = scopes.map(({ tag, name }) => `${tag}:lease:${name}`);
-    keys.push(openCallKeys(this.#tag(reservation.keyId, reservation.team)).due);
+    keys.push(openCallKeys(this.#keys.tag(reservation.keyId, reservation.team)).due);
     await this.#redis.conduitGovernanceRenew(keys.length, ...keys, reservation.leaseId, Math.round(untilMs), LEASE_RECORD_RETENTION_MS);
   }
 
@@ -230,12 +188,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   async isActiveDigest(digest: string, nowMs: number): Promise<boolean> {
     const route = await this.#route(digest);
     if (!route) return false;
-    const until = await this.#redis.hget(this.#recordKey(route.id, route.team || undefined), `d:${digest}`);
+    const until = await this.#redis.hget(this.#keys.recordKey(route.id, route.team || undefined), `d:${digest}`);
     return until !== null && (until === "0" || nowMs < Number(until));
   }
 
   async createKey(record: KeyRecord, digest: string): Promise<void> {
-    await this.#redis.hset(this.#recordKey(record.id, record.team), { config: storedKeyJson(record), [`d:${digest}`]: "0" });
+    await this.#redis.hset(this.#keys.recordKey(record.id, record.team), { config: storedKeyJson(record), [`d:${digest}`]: "0" });
     await this.#redis.hset(`${this.#namespace}:keys`, record.id, record.team ?? "");
     await this.#redis.set(`${this.#namespace}:digest:${digest}`, record.id);
   }
@@ -243,7 +201,7 @@ export class RedisGovernanceStore implements GovernanceStore {
   async #keyRecordKey(id: string): Promise<string | undefined> {
     const team = await this.#redis.hget(`${this.#namespace}:keys`, id);
     if (team === null) return undefined;
-    return this.#recordKey(id, team || undefined);
+    return this.#keys.recordKey(id, team || undefined);
   }
 
   async getKey(id: string): Promise<KeyRecord | undefined> {
@@ -266,12 +224,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   async deleteKey(id: string): Promise<boolean> {
     const team = await this.#redis.hget(`${this.#namespace}:keys`, id);
     if (team === null) return false;
-    const recordKey = this.#recordKey(id, team || undefined);
+    const recordKey = this.#keys.recordKey(id, team || undefined);
     const digests = (await this.#redis.hkeys(recordKey)).filter((field) => field.startsWith("d:")).map((field) => field.slice(2));
     // The record goes first: from this moment every process's script refuses the key.
     await this.#redis.del(recordKey);
     // A teamless key's tag is its own: its open calls and usage events outlive it there.
-    if (!team) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#tag(id, undefined));
+    if (!team) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#keys.tag(id, undefined));
     await this.#redis.hdel(`${this.#namespace}:keys`, id);
     if (digests.length > 0) await this.#redis.del(...digests.map((digest) => `${this.#namespace}:digest:${digest}`));
     // This process forgets the routes at once; another one's cached route meets the deleted record and is refused.
@@ -294,12 +252,12 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async createTeam(record: TeamRecord): Promise<void> {
-    await this.#redis.hset(this.#teamRecordKey(record.id), "config", JSON.stringify(record));
+    await this.#redis.hset(this.#keys.teamRecordKey(record.id), "config", JSON.stringify(record));
     await this.#redis.sadd(`${this.#namespace}:teams`, record.id);
   }
 
   async getTeam(id: string): Promise<TeamRecord | undefined> {
-    const json = await this.#redis.hget(this.#teamRecordKey(id), "config");
+    const json = await this.#redis.hget(this.#keys.teamRecordKey(id), "config");
     return json ? (JSON.parse(json) as TeamRecord) : undefined;
   }
 
@@ -314,21 +272,21 @@ export class RedisGovernanceStore implements GovernanceStore {
   }
 
   async deleteTeam(id: string): Promise<boolean> {
-    const removed = await this.#redis.del(this.#teamRecordKey(id));
-    if (removed > 0) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#tag("", id));
+    const removed = await this.#redis.del(this.#keys.teamRecordKey(id));
+    if (removed > 0) await this.#redis.zadd(retiredTagsKey(this.#namespace), Date.now(), this.#keys.tag("", id));
     await this.#redis.srem(`${this.#namespace}:teams`, id);
     return removed > 0;
   }
 
   async spendOf(scope: { keyId: string } | { team: string }, clock: WindowClock): Promise<SpendFigures> {
     let counters: Scope | undefined;
-    if ("team" in scope) counters = this.#teamScope(scope.team);
+    if ("team" in scope) counters = this.#keys.teamScope(scope.team);
     else {
       const team = await this.#redis.hget(`${this.#namespace}:keys`, scope.keyId);
-      counters = team === null ? undefined : this.#keyScope(scope.keyId, team || undefined);
+      counters = team === null ? undefined : this.#keys.keyScope(scope.keyId, team || undefined);
     }
     if (!counters) return { day: 0, week: 0, month: 0, total: 0 };
-    const [, , ...windows] = this.#scopeKeys(counters, "0", clock.ids);
+    const [, , ...windows] = this.#keys.scopeKeys(counters, "0", clock.ids);
     const values = await Promise.all(windows.map((key) => this.#redis.hget(key, "spent")));
     const [day, week, month, total] = values.map((value) => Number(value ?? 0)) as [number, number, number, number];
     return { day, week, month, total };

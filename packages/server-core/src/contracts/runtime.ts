@@ -270,6 +270,12 @@ export interface Runtime {
    * Optional: a runtime without per-call tokens leaves it out.
    */
   authorizeCall?(context: RuntimeCallContext): Promise<RuntimeCallContext>;
+  /**
+   * Opens a stream once the call may start: what refuses it (a gatekeeper's budget, rate limit or
+   * key) rejects here, so it is an HTTP status rather than an `error` event on a 200 stream.
+   * Optional: without it `/agent/stream` calls `stream`, whose first event says how it went.
+   */
+  openStream?(request: GenerateRequest, context?: RuntimeCallContext): Promise<AsyncIterable<DataStreamEvent>>;
   embed(request: EmbedRequest, context?: RuntimeCallContext): Promise<EmbedResult>;
   embedMany(request: EmbedManyRequest, context?: RuntimeCallContext): Promise<EmbedManyResult>;
   listProviders(): Promise<ProviderInfo[]>;

@@ -61,15 +61,8 @@ export {
 } from "../core/credentials/credential-rule.js";
 export { callTokenOf, setCallToken } from "../routes/call-token.js";
 export { type HealthSource, checkReadiness } from "../routes/health-status.js";
-// How `/api` runtime calls ended, for a gatekeeper such as governance.
-export {
-  type RuntimeCallObserver,
-  type RuntimeCallOutcome,
-  observeRuntimeCall,
-  observedCall,
-  observedStream,
-  reportRuntimeCall,
-} from "../core/pipeline/runtime-call-observer.js";
+// The runtime a request's routes call, through a gatekeeper's adapter such as governance's.
+export { type RuntimeWrapper, requestRuntime, wrapRequestRuntime } from "../core/pipeline/request-runtime.js";
 // The live request feed (the operator console's "Live requests").
 export {
   type RequestFeedAnnotation,

@@ -3,7 +3,7 @@ import type { GenerateRequest, Runtime } from "../contracts/runtime.js";
 import { embedManyResponseSchema, embedResponseSchema, generateResponseSchema, providersResponseSchema } from "./response-schemas.js";
 import { callContextOf, requireRuntime } from "./route-support.js";
 import { PREFERRED_STREAM_FORMAT_STATE, fromUiChatRequest, isUiChatRequest } from "../core/streams/ui-message-stream.js";
-import { observedCall, observedStream } from "../core/pipeline/runtime-call-observer.js";
+import { requestRuntime } from "../core/pipeline/request-runtime.js";
 import type { MiddlewareDefinition } from "../contracts/middleware.js";
 import { embedManyRequestSchema, embedRequestSchema, generateRequestSchema } from "./schemas.js";
 import { ENVELOPE_METADATA_STATE } from "../core/errors/envelope.js";
@@ -43,8 +43,9 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
       description: "Accepts `input: {text}` or the legacy `prompt`. With a `sessionId` the conversation history is used and extended.",
       schema: { body: generateRequestSchema(), response: generateResponseSchema() },
       handler: async (ctx) => {
-        const { memory, ...result } = await observedCall(ctx, () =>
-          requireRuntime(runtime).generate(ctx.body as GenerateRequest, callContextOf(ctx)),
+        const { memory, ...result } = await requestRuntime(ctx, requireRuntime(runtime)).generate(
+          ctx.body as GenerateRequest,
+          callContextOf(ctx),
         );
         if (memory === "unavailable") {
           // Said in the answer, not only in the log: the client learns this turn has no history and was not kept.
@@ -74,11 +75,13 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         schema: { body: generateRequestSchema() },
         // The core encodes the iterable and aborts it through ctx.abortSignal when the client leaves.
         handler: async (ctx) => {
-          const target = requireRuntime(runtime);
+          const target = requestRuntime(ctx, requireRuntime(runtime));
           let context = callContextOf(ctx);
           // A per-call token is checked before the stream opens: refused, it is a 401 envelope, as on /agent/execute.
           if (context.authToken !== undefined && target.authorizeCall) context = await target.authorizeCall(context);
-          return observedStream(ctx, target.stream(ctx.body as GenerateRequest, context));
+          // So is a gatekeeper's refusal (a budget spent, a rate limit): a status before the first byte.
+          const request = ctx.body as GenerateRequest;
+          return target.openStream ? target.openStream(request, context) : target.stream(request, context);
         },
       }),
       defineRoute({
@@ -96,14 +99,14 @@ export function createAgentRoutes(runtime: Runtime | undefined): RouteGroup {
         path: "/embed",
         summary: "Embed one text",
         schema: { body: embedRequestSchema(), response: embedResponseSchema() },
-        handler: (ctx) => requireRuntime(runtime).embed(ctx.body, callContextOf(ctx)),
+        handler: (ctx) => requestRuntime(ctx, requireRuntime(runtime)).embed(ctx.body, callContextOf(ctx)),
       }),
       defineRoute({
         method: "POST",
         path: "/embed-many",
         summary: "Embed a batch of texts (at most 100)",
         schema: { body: embedManyRequestSchema(), response: embedManyResponseSchema() },
-        handler: (ctx) => requireRuntime(runtime).embedMany(ctx.body, callContextOf(ctx)),
+        handler: (ctx) => requestRuntime(ctx, requireRuntime(runtime)).embedMany(ctx.body, callContextOf(ctx)),
       }),
     ],
   };
