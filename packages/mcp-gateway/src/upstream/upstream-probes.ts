@@ -9,7 +9,7 @@ const PROBE_TIMEOUT_MS = 2_000;
 /**
  * Each server's health for `/health/detailed` and the console's Health page (`mcp-gateway:<name>`,
  * never required: one server down leaves the others working): one probe connection per server,
- * opened on the first check and kept, pinged per check. A server whose calls carry each caller's
+ * opened on the first check and kept, pinged per check (a check waits at most 2 s). A server whose calls carry each caller's
  * token (`forward`, `exchange`) is probed without one: answering 401 means it is up.
  */
 export class UpstreamProbes {
@@ -29,7 +29,9 @@ export class UpstreamProbes {
       probe = new UpstreamConnection({
         server,
         config,
-        timeoutMs: Math.min(this.timeoutMs, PROBE_TIMEOUT_MS),
+        // The connection gets the server's own timeout: a stdio server's cold start may outlast a
+        // check, and goes on in the background so that a later check finds it up.
+        timeoutMs: this.timeoutMs,
         headers: async () => headers,
         onNotification: () => undefined,
         onSession: () => undefined,
@@ -38,7 +40,9 @@ export class UpstreamProbes {
     }
     const started = performance.now();
     try {
-      await probe.request("ping", undefined);
+      const ping = probe.request("ping", undefined);
+      ping.catch(() => undefined);
+      await withinProbeTime(ping, Math.min(this.timeoutMs, PROBE_TIMEOUT_MS));
       return { status: "ok", required: false, latencyMs: Math.round(performance.now() - started) };
     } catch (error) {
       const status = RpcError.isInstance(error) ? error.data?.status : undefined;
@@ -54,4 +58,13 @@ export class UpstreamProbes {
     this.#probes.clear();
     await Promise.all(probes.map((probe) => probe.close()));
   }
+}
+
+/** The ping's answer, or a rejection once `ms` passed (the ping itself goes on). */
+function withinProbeTime<T>(ping: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([ping, late]).finally(() => clearTimeout(timer));
 }
