@@ -86,6 +86,37 @@ describe("StreamScanner", () => {
     expect(sent).toBe(digits);
   });
 
+  it("aligned to deltas: masks a split secret and email at every offset, releasing unchanged deltas whole", () => {
+    for (let offset = 0; offset <= text.length; offset++) {
+      const scanner = maskRules?.streamScanner({ alignToDeltas: true }) as StreamScanner;
+      const deltas = ["lorem ipsum ".repeat(8), text.slice(0, offset), text.slice(offset), " dolor".repeat(20)];
+      let sent = "";
+      let consumed = 0;
+      for (const delta of deltas) {
+        const step = delta === "" ? { text: "", consumed: 0, verbatim: true } : scanner.push(delta);
+        sent += step.text;
+        consumed += step.consumed;
+      }
+      const end = scanner.flush();
+      expect(sent + end.text, `split at ${offset}`).toBe(`${"lorem ipsum ".repeat(8)}${expected}${" dolor".repeat(20)}`);
+      expect(consumed + end.consumed).toBe(deltas.join("").length);
+    }
+  });
+
+  it("aligned to deltas: prose goes out as whole deltas, verbatim, once the window follows them", () => {
+    const scanner = maskRules?.streamScanner({ alignToDeltas: true }) as StreamScanner;
+    const delta = " lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do";
+    const steps = Array.from({ length: 6 }, () => scanner.push(delta));
+    // Window 64: a delta is released once 64 characters follow it, never a part of one.
+    expect(steps.map((step) => step.consumed)).toEqual([0, delta.length, delta.length, delta.length, delta.length, delta.length]);
+    expect(steps.every((step) => step.verbatim && step.text.length === step.consumed)).toBe(true);
+    const masked = scanner.push(" mail ada@example.com now");
+    const end = scanner.flush();
+    expect(masked.verbatim || end.verbatim).toBe(true);
+    expect(`${masked.text}${end.text}`).toContain("[EMAIL]");
+    expect(end.verbatim && masked.verbatim).toBe(false);
+  });
+
   it("has no scanner when no response rule matches text", () => {
     const requestOnly = createGuardrails({ rules: [{ name: "p", kind: "pii", on: "request" }], default: ["p"] }).select();
     expect(requestOnly?.streamScanner()).toBeUndefined();

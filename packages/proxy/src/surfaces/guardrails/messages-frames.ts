@@ -1,0 +1,190 @@
+import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
+import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
+import { jsonEventFrame } from "../event-stream.js";
+import type { CallGuard } from "../../admission/call-guard.js";
+import { StreamGuard, type StreamItem } from "./guarded-events.js";
+
+/** The `event:` name and the `data:` of one SSE frame (data lines joined by line feeds). */
+function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
+  // The Messages API's own shape, `event: <name>\ndata: <json>`, read with two searches.
+  const split = frame.startsWith("event: ") ? frame.indexOf("\ndata: ") : -1;
+  if (split !== -1 && frame.indexOf("\n", split + 1) === -1) return { name: frame.slice(7, split), data: frame.slice(split + 7) };
+  let name: string | undefined;
+  let data: string | undefined;
+  for (let start = 0; start < frame.length; ) {
+    const newline = frame.indexOf("\n", start);
+    const end = newline === -1 ? frame.length : newline;
+    const colon = frame.indexOf(":", start);
+    const field = colon === -1 || colon > end ? frame.slice(start, end) : frame.slice(start, colon);
+    let value = colon === -1 || colon > end ? "" : frame.slice(colon + 1, end);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+    start = end + 1;
+  }
+  return { name, data };
+}
+
+const TEXT_DELTA_START = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":"';
+
+/**
+ * A text delta as the Messages API writes it, read without a JSON parse when its text has no
+ * escape or quote (then the JSON string is the text itself); undefined for any other shape.
+ */
+function plainTextDelta(data: string): MessagesStreamEvent | undefined {
+  if (!data.startsWith(TEXT_DELTA_START) || !data.endsWith('"}}')) return undefined;
+  const field = data.indexOf(TEXT_DELTA_FIELD, TEXT_DELTA_START.length);
+  if (field === -1) return undefined;
+  const index = data.slice(TEXT_DELTA_START.length, field);
+  const text = data.slice(field + TEXT_DELTA_FIELD.length, -3);
+  if (!/^\d{1,9}$/.test(index) || text.includes("\\") || text.includes('"')) return undefined;
+  return { type: "content_block_delta", index: Number(index), delta: { type: "text_delta", text } };
+}
+
+/** The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its data is not a JSON object with a type. */
+function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
+  const { name, data } = fieldsOf(frame);
+  // A frame of comments only (a keep-alive) carries no event.
+  if (data === undefined) return null;
+  const textDelta = name === "content_block_delta" ? plainTextDelta(data) : undefined;
+  if (textDelta) return textDelta;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const event = parsed as { type?: unknown };
+  // The SSE event name wins, as the Messages API sends both and names them alike.
+  const type = name ?? event.type;
+  if (typeof type !== "string") return undefined;
+  return (event.type === type ? event : { ...event, type }) as MessagesStreamEvent;
+}
+
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * Splits a Messages API event stream's bytes into items that keep each event's own frame (a
+ * slice of the bytes read, not a copy), so unchanged events go out as upstream sent them. CRLF
+ * and CR line ends are read as LF (those frames are written anew). `ended` turns true after
+ * `message_stop`, an `error` event, or a malformed event (then an `upstream_stream_error`).
+ */
+export class MessagesFrameSplitter {
+  ended = false;
+  private rest: Buffer | undefined;
+  private carriageReturns = false;
+
+  push(chunk: Uint8Array): StreamItem[] {
+    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.rest) bytes = Buffer.concat([this.rest, bytes]);
+    this.rest = undefined;
+    if (this.carriageReturns || bytes.includes(CARRIAGE_RETURN)) {
+      this.carriageReturns = true;
+      // A CR at the very end may be the first half of a CRLF: it waits for the next chunk.
+      const trailing = bytes[bytes.length - 1] === CARRIAGE_RETURN ? 1 : 0;
+      const text = bytes
+        .subarray(0, bytes.length - trailing)
+        .toString("utf8")
+        .replace(/\r\n?/g, "\n");
+      bytes = Buffer.concat([Buffer.from(text), bytes.subarray(bytes.length - trailing)]);
+    }
+    const items: StreamItem[] = [];
+    let start = 0;
+    for (let boundary = bytes.indexOf("\n\n"); boundary !== -1 && !this.ended; boundary = bytes.indexOf("\n\n", start)) {
+      const frame = bytes.subarray(start, boundary + 2);
+      start = boundary + 2;
+      const event = eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
+      if (event === null) continue;
+      if (event === undefined) {
+        items.push({ event: streamBroken("The upstream sent a malformed stream event") });
+        this.ended = true;
+        break;
+      }
+      items.push(this.carriageReturns ? { event } : { event, frame });
+      if (event.type === "message_stop" || event.type === "error") this.ended = true;
+    }
+    // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
+    if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
+    return items;
+  }
+}
+
+/** The SSE bytes of a batch: kept frames as they came (one alone is not copied), the rest framed anew. */
+function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
+  if (items.length === 1 && items[0]?.frame) return items[0].frame;
+  if (items.length === 0) return undefined;
+  return Buffer.concat(items.map((item) => item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type))));
+}
+
+/**
+ * The pool's Messages stream with the response guardrails, as bytes: read chunk by chunk (the
+ * client's pace is upstream's), each chunk's events guarded and sent as upstream's own frames
+ * unless a guardrail changed them. A plain iterator, not a chain of async generators: a chunk
+ * costs one promise. Ends like `decodeMessagesStream`: after `message_stop` or `error`; a
+ * malformed event, a read failure or an early end add an `error` event (`upstream_stream_error`);
+ * however it ends (the client gone included), upstream's body is returned, which cancels it.
+ *
+ * @example
+ * return { ...reply, body: guardedMessagesBytes(chunksOf(reply.body), guard) };
+ */
+export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: CallGuard): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const source = body[Symbol.asyncIterator]();
+      const splitter = new MessagesFrameSplitter();
+      const streamGuard = new StreamGuard(guard);
+      let finished = false;
+      const finish = async () => {
+        if (finished) return;
+        finished = true;
+        try {
+          await source.return?.();
+        } catch {
+          // Cancelling a body that already failed: nothing left to stop.
+        }
+      };
+      /**
+       * The bytes a batch releases (undefined: nothing yet). Synchronous in the common case, so a
+       * chunk costs no promise beyond its read; the end of the stream and a webhook's answer await.
+       */
+      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
+        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
+        return (async () => {
+          const out = await taken;
+          await finish();
+          return bytesOf(out);
+        })();
+      };
+      const broken = (message: string) => released(streamGuard.take([{ event: streamBroken(message) }]));
+      const next = async (): Promise<IteratorResult<Uint8Array>> => {
+        while (!finished) {
+          let bytes: Uint8Array | undefined | Promise<Uint8Array | undefined>;
+          let step: IteratorResult<Uint8Array> | undefined;
+          try {
+            step = await source.next();
+          } catch {
+            bytes = broken("The upstream stream failed before it finished");
+          }
+          if (step?.done) bytes = broken("The upstream stream ended before the message finished");
+          else if (step) {
+            const items = splitter.push(step.value);
+            if (items.length === 0) continue;
+            bytes = released(streamGuard.take(items));
+          }
+          if (bytes instanceof Promise) bytes = await bytes;
+          if (bytes) return { done: false, value: bytes };
+        }
+        return { done: true, value: undefined };
+      };
+      return {
+        next,
+        return: async () => {
+          await finish();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
