@@ -17,3 +17,6 @@ export type { GuardrailHit, TextScan } from "./match-rules.js";
 export { type ScanStep, StreamScanner, type StreamScannerOptions } from "./stream-scanner.js";
 export type { GuardrailCallContext } from "./webhook.js";
 export { guardrailMetrics } from "./guardrail-metrics.js";
+export { type GuardedRuntimeOptions, guardRuntime } from "./guarded-runtime.js";
+export { type ApiGuardrails, createApiGuardrails } from "./api-guardrails.js";
+export { workRequestSlots } from "./work-request-texts.js";

@@ -9,7 +9,7 @@ import {
   ServerValidationError,
   outputLimitOf,
 } from "@conduit-ai/server-core";
-import { annotateRequestFeed, estimateTokens, observeRuntimeCall } from "@conduit-ai/server-core/internal";
+import { annotateRequestFeed, estimateTokens, guardrailHitsOf, observeRuntimeCall } from "@conduit-ai/server-core/internal";
 import { credentialOf } from "../key-secret.js";
 import { apiRefusalError } from "./api-refusal.js";
 import { gateTokensOf } from "./runtime-usage.js";
@@ -21,7 +21,12 @@ export function virtualKeyUser(identity: GateIdentity): AuthenticatedUser {
     name: identity.name,
     roles: ["virtual-key"],
     permissions: [],
-    metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
+    metadata: {
+      ...(identity.team ? { team: identity.team } : {}),
+      ...(identity.user ? { user: identity.user } : {}),
+      // The team's then the key's guardrail names: the guardrails of /api run them.
+      ...(identity.guardrails ? { guardrails: identity.guardrails } : {}),
+    },
   };
 }
 
@@ -167,8 +172,10 @@ export function createApiGateMiddleware(options: ApiGateOptions): MiddlewareDefi
             latencyMs: performance.now() - started,
           };
           // A client gone before the stream's usage: the reservation stands, exactly as reserved.
+          // The call's guardrail hits go into its usage event (names and entity types, never content).
+          const guardrails = guardrailHitsOf(ctx);
           if (!outcome.usage && decision.settleAtReservation) return decision.settleAtReservation(named);
-          return decision.settle({ ...named, ...gateTokensOf(usage) });
+          return decision.settle({ ...named, ...gateTokensOf(usage), ...(guardrails ? { guardrails } : {}) });
         }),
       );
       try {
