@@ -123,3 +123,21 @@ describe("StreamScanner", () => {
     expect(requestOnly?.checks("response")).toBe(false);
   });
 });
+
+describe("hint characters", () => {
+  it("every built-in detector names characters that any match of its hint contains", async () => {
+    const { piiDetectorsOf } = await import("./detectors/pii.js");
+    const { secretDetectorsOf } = await import("./detectors/secrets.js");
+    const samples = ["a@b", "+1", "123", "07", "DE89", "1-2", "1.2", "::1", "AKIA", "ASCA", "aws", "AwS", "ghp_", "github_pat_"];
+    samples.push("glpat-", "xoxb", "xapp", "sk-ant-", "sk-", "AIza", "sk-conduit-", "-----BEGIN", "eyJ", "plain prose, nothing else");
+    for (const detector of [...piiDetectorsOf(), ...secretDetectorsOf()]) {
+      expect(detector.hintChars, detector.entity).toBeTruthy();
+      for (const sample of samples)
+        if (detector.hint?.test(sample))
+          expect(
+            [...sample].some((char) => detector.hintChars?.includes(char)),
+            `${detector.entity}: ${sample}`,
+          ).toBe(true);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { Detector } from "./detectors/detector.js";
-import { type GuardrailHit, type MatchRule, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
+import { type GuardrailHit, type MatchRule, hintCharsOf, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
 
 /** What a delta released: the text safe to send now, or the hit that ends the stream. */
 export interface ScanStep {
@@ -50,6 +50,7 @@ export class StreamScanner {
   private readonly armed = new Set<Detector>();
   private readonly detectors: readonly Detector[];
   private readonly anyHint: RegExp | undefined;
+  private readonly anyHintChar: RegExp | undefined;
   private readonly aligned: boolean;
   private readonly isScanned = (detector: Detector) => !detector.hint || this.armed.has(detector);
 
@@ -60,6 +61,7 @@ export class StreamScanner {
   ) {
     this.detectors = rules.flatMap((rule) => rule.detectors);
     this.anyHint = hintsUnionOf(rules);
+    this.anyHintChar = this.anyHint ? hintCharsOf(rules) : undefined;
     this.aligned = options.alignToDeltas ?? false;
   }
 
@@ -84,7 +86,10 @@ export class StreamScanner {
    */
   private arm(buffer: string, added: number): void {
     const fresh = buffer.length - added - HINT_OVERLAP_CHARS <= 0 ? buffer : buffer.slice(buffer.length - added - HINT_OVERLAP_CHARS);
-    if (this.armed.size === 0 && this.anyHint && !this.anyHint.test(fresh)) return;
+    if (this.armed.size === 0 && this.anyHint) {
+      if (this.anyHintChar && !this.anyHintChar.test(fresh)) return;
+      if (!this.anyHint.test(fresh)) return;
+    }
     for (const detector of this.detectors) {
       const hint = detector.hint;
       if (!hint) continue;
@@ -104,12 +109,14 @@ export class StreamScanner {
     return aligned;
   }
 
-  /** Forgets the first `consumed` characters of the held deltas' ends. */
+  /** Forgets the first `consumed` characters of the held deltas' ends (in place: this runs per delta). */
   private keepEnds(consumed: number): void {
-    if (!this.aligned) return;
+    if (!this.aligned || consumed === 0) return;
+    const ends = this.heldEnds;
     let first = 0;
-    while (first < this.heldEnds.length && (this.heldEnds[first] as number) <= consumed) first++;
-    this.heldEnds = first === 0 && consumed === 0 ? this.heldEnds : this.heldEnds.slice(first).map((end) => end - consumed);
+    while (first < ends.length && (ends[first] as number) <= consumed) first++;
+    if (first > 0) ends.splice(0, first);
+    for (let index = 0; index < ends.length; index++) ends[index] = (ends[index] as number) - consumed;
   }
 
   private release(delta: string, final: boolean): ScanStep {

@@ -64,6 +64,8 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
 }
 
 const CARRIAGE_RETURN = 0x0d;
+/** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
+const FRAME_END = Buffer.from("\n\n");
 
 /**
  * Splits a Messages API event stream's bytes into items that keep each event's own frame (a
@@ -92,7 +94,7 @@ export class MessagesFrameSplitter {
     }
     const items: StreamItem[] = [];
     let start = 0;
-    for (let boundary = bytes.indexOf("\n\n"); boundary !== -1 && !this.ended; boundary = bytes.indexOf("\n\n", start)) {
+    for (let boundary = bytes.indexOf(FRAME_END); boundary !== -1 && !this.ended; boundary = bytes.indexOf(FRAME_END, start)) {
       const frame = bytes.subarray(start, boundary + 2);
       start = boundary + 2;
       const event = eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
@@ -157,26 +159,21 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
           return bytesOf(out);
         })();
       };
-      const broken = (message: string) => released(streamGuard.take([{ event: streamBroken(message) }]));
-      const next = async (): Promise<IteratorResult<Uint8Array>> => {
-        while (!finished) {
-          let bytes: Uint8Array | undefined | Promise<Uint8Array | undefined>;
-          let step: IteratorResult<Uint8Array> | undefined;
-          try {
-            step = await source.next();
-          } catch {
-            bytes = broken("The upstream stream failed before it finished");
-          }
-          if (step?.done) bytes = broken("The upstream stream ended before the message finished");
-          else if (step) {
-            const items = splitter.push(step.value);
-            if (items.length === 0) continue;
-            bytes = released(streamGuard.take(items));
-          }
-          if (bytes instanceof Promise) bytes = await bytes;
-          if (bytes) return { done: false, value: bytes };
-        }
-        return { done: true, value: undefined };
+      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
+        const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
+        return bytes ? { done: false, value: bytes } : { done: true, value: undefined };
+      };
+      /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
+      const next = (): Promise<IteratorResult<Uint8Array>> => {
+        if (finished) return Promise.resolve({ done: true, value: undefined });
+        return source.next().then((step) => {
+          if (step.done) return failed("The upstream stream ended before the message finished")();
+          const items = splitter.push(step.value);
+          if (items.length === 0) return next();
+          const bytes = released(streamGuard.take(items));
+          if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
+          return bytes ? { done: false, value: bytes } : next();
+        }, failed("The upstream stream failed before it finished"));
       };
       return {
         next,
