@@ -34,7 +34,10 @@ async function relay(sse: string, size: number): Promise<{ text: string; chunks:
   return { text: Buffer.concat(chunks).toString("utf8"), chunks };
 }
 
-const prose = Array.from({ length: 20 }, (_, index) => ` lorem ipsum dolor sit amet — ü ${"x".repeat(index)},`);
+// Escaped text (a quote, a backslash, a line break) is parsed in full; the rest is read from the bytes.
+const prose = Array.from({ length: 20 }, (_, index) =>
+  index % 7 === 3 ? ` he said "hi" in C:\\temp\n${index}` : ` lorem ipsum dolor sit amet — ü ${"x".repeat(index)},`,
+);
 
 describe("guardedMessagesBytes", () => {
   it("sends a stream nothing matched byte for byte, whatever the chunking (multi-byte characters cut included)", async () => {
@@ -51,8 +54,11 @@ describe("guardedMessagesBytes", () => {
     }
     const sent: Uint8Array[] = [];
     for await (const chunk of guardedMessagesBytes(body(), guard)) sent.push(chunk);
-    // The first events (message_start, content_block_start, deltas the window has passed) go out one by one, uncopied.
-    for (let index = 0; index < 8; index++) expect(sent[index]?.buffer, `event ${index}`).toBe(frames[index]?.buffer);
+    // message_start and content_block_start go out at once, uncopied; so does every delta the window
+    // passed alone (a few leave together, copied once, and the last ones with content_block_stop).
+    for (let index = 0; index < 2; index++) expect(sent[index]?.buffer, `event ${index}`).toBe(frames[index]?.buffer);
+    const uncopied = sent.filter((chunk) => frames.some((frame) => frame.buffer === chunk.buffer));
+    expect(uncopied.length).toBeGreaterThanOrEqual(frames.length - 8);
     expect(Buffer.concat(sent).toString()).toBe(stream(prose));
   });
 

@@ -25,30 +25,11 @@ function fieldsOf(frame: string): { name: string | undefined; data: string | und
   return { name, data };
 }
 
-const TEXT_DELTA_START = '{"type":"content_block_delta","index":';
-const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":"';
-
-/**
- * A text delta as the Messages API writes it, read without a JSON parse when its text has no
- * escape or quote (then the JSON string is the text itself); undefined for any other shape.
- */
-function plainTextDelta(data: string): MessagesStreamEvent | undefined {
-  if (!data.startsWith(TEXT_DELTA_START) || !data.endsWith('"}}')) return undefined;
-  const field = data.indexOf(TEXT_DELTA_FIELD, TEXT_DELTA_START.length);
-  if (field === -1) return undefined;
-  const index = data.slice(TEXT_DELTA_START.length, field);
-  const text = data.slice(field + TEXT_DELTA_FIELD.length, -3);
-  if (!/^\d{1,9}$/.test(index) || text.includes("\\") || text.includes('"')) return undefined;
-  return { type: "content_block_delta", index: Number(index), delta: { type: "text_delta", text } };
-}
-
 /** The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its data is not a JSON object with a type. */
 function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
   const { name, data } = fieldsOf(frame);
   // A frame of comments only (a keep-alive) carries no event.
   if (data === undefined) return null;
-  const textDelta = name === "content_block_delta" ? plainTextDelta(data) : undefined;
-  if (textDelta) return textDelta;
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -66,6 +47,40 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
 const CARRIAGE_RETURN = 0x0d;
 /** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
 const FRAME_END = Buffer.from("\n\n");
+
+const TEXT_DELTA_HEAD = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":');
+const TEXT_DELTA_FIELD = Buffer.from(',"delta":{"type":"text_delta","text":"');
+const TEXT_DELTA_TAIL = Buffer.from('"}}\n\n');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * A text delta framed exactly as the Messages API writes it, read from the bytes without a JSON
+ * parse when its text has no escape or quote (then the JSON string is the text itself, and only
+ * it is decoded); undefined for any other frame, which is parsed in full.
+ */
+function textDeltaOf(frame: Buffer): MessagesStreamEvent | undefined {
+  const head = TEXT_DELTA_HEAD.length;
+  if (frame.length < head + TEXT_DELTA_FIELD.length + TEXT_DELTA_TAIL.length) return undefined;
+  if (frame.compare(TEXT_DELTA_HEAD, 0, head, 0, head) !== 0) return undefined;
+  let index = 0;
+  let position = head;
+  for (; position < head + 9; position++) {
+    const byte = frame[position] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    index = index * 10 + byte - 0x30;
+  }
+  if (position === head) return undefined;
+  const textStart = position + TEXT_DELTA_FIELD.length;
+  const textEnd = frame.length - TEXT_DELTA_TAIL.length;
+  if (textEnd < textStart || frame.compare(TEXT_DELTA_FIELD, 0, TEXT_DELTA_FIELD.length, position, textStart) !== 0) return undefined;
+  if (frame.compare(TEXT_DELTA_TAIL, 0, TEXT_DELTA_TAIL.length, textEnd, frame.length) !== 0) return undefined;
+  // The first quote from the text on must be the tail's; an escape means a real parse.
+  if (frame.indexOf(QUOTE, textStart) !== textEnd) return undefined;
+  const escape = frame.indexOf(BACKSLASH, textStart);
+  if (escape !== -1 && escape < textEnd) return undefined;
+  return { type: "content_block_delta", index, delta: { type: "text_delta", text: frame.toString("utf8", textStart, textEnd) } };
+}
 
 /**
  * Splits a Messages API event stream's bytes into items that keep each event's own frame (a
@@ -97,7 +112,7 @@ export class MessagesFrameSplitter {
     for (let boundary = bytes.indexOf(FRAME_END); boundary !== -1 && !this.ended; boundary = bytes.indexOf(FRAME_END, start)) {
       const frame = bytes.subarray(start, boundary + 2);
       start = boundary + 2;
-      const event = eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
+      const event = textDeltaOf(frame) ?? eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
       if (event === null) continue;
       if (event === undefined) {
         items.push({ event: streamBroken("The upstream sent a malformed stream event") });
