@@ -59,3 +59,43 @@ describe("assembleServer: one credential rule for HTTP and the WebSocket upgrade
     });
   }
 });
+
+describe("assembleServer: the config's guardrails on /api/agent/*", () => {
+  it("masks a prompt before the runtime and blocks a secret with 400 guardrail_violation", async () => {
+    const assembled = await assembleServer({
+      framework: "hono",
+      server: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false } },
+      file: {
+        guardrails: {
+          rules: [
+            { name: "pii", kind: "pii", on: "request", action: "mask" },
+            { name: "no-secrets", kind: "secrets", on: "both", action: "block" },
+          ],
+          default: ["pii", "no-secrets"],
+        },
+      },
+    });
+    try {
+      await assembled.server.start();
+      const port = assembled.server.getStatus().port as number;
+      const generate = (text: string) =>
+        fetch(`http://127.0.0.1:${port}/api/agent/generate`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ input: { text } }),
+        });
+      // The local runtime's model answers with the prompt it received.
+      const masked = await generate("write to ada@example.com");
+      expect(masked.status).toBe(200);
+      const answer = await masked.text();
+      expect(answer).toContain("[EMAIL]");
+      expect(answer).not.toContain("ada@example.com");
+      const blocked = await generate("use AKIAIOSFODNN7EXAMPLE");
+      expect(blocked.status).toBe(400);
+      expect(((await blocked.json()) as { error: { code: string } }).error.code).toBe("guardrail_violation");
+    } finally {
+      if (assembled.server.getLifecycleState() === "running") await assembled.server.stop();
+      await assembled.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import {
 import { RedisRateLimitStore } from "@conduit-ai/server-core/middleware";
 import { attachWebSocket } from "@conduit-ai/websocket";
 import type { Governance } from "@conduit-ai/governance";
-import { type GuardrailsConfigInput, createGuardrails, guardrailMetrics } from "@conduit-ai/guardrails";
+import { type GuardrailsConfigInput, createApiGuardrails, createGuardrails, guardrailMetrics } from "@conduit-ai/guardrails";
 import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { setupAuth } from "./auth-setup.js";
 import { attachKeyStatusGauge, setupKeyPools } from "./key-pools-setup.js";
@@ -117,7 +117,12 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   if (redis && config.rateLimit?.enabled !== false && config.rateLimit?.store === undefined) {
     config.rateLimit = { ...config.rateLimit, store: new RedisRateLimitStore(redis, { prefix: `${keyPrefix}ratelimit:` }) };
   }
-  const server = await createServer(runtime, { framework: options.framework, config });
+  // The server's own AI surfaces (/api/agent/*, /api/ai/*, /ws) run the same guardrails as the proxy's.
+  const apiGuardrails = guardrails ? createApiGuardrails(guardrails) : undefined;
+  const server = await createServer(apiGuardrails ? apiGuardrails.agentRuntime(runtime) : runtime, {
+    framework: options.framework,
+    config,
+  });
   attachKeyStatusGauge(server, keyPools);
   const metrics = guardrails ? getServerMetrics(server) : undefined;
   if (guardrails && metrics) guardrails.onHit(guardrailMetrics(metrics.registry));
@@ -131,12 +136,18 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     authMiddleware = auth.middleware.map((middleware) => admitAdminKeysPast(middleware, admin));
   }
   for (const middleware of authMiddleware) server.registerMiddleware(middleware);
+  if (apiGuardrails) server.registerMiddleware(apiGuardrails.middleware);
   // The identity provider in readiness and `conduit_auth_provider_up`.
   auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   // With virtual keys, the workflows' model calls are admitted and charged one by one, like /api/agent's.
-  await mountAiWorkflows(server, options.file.aiWorkflows, virtualKeyAuth && governance ? governance.apiRuntime(runtime) : runtime);
+  const workflowRuntime = virtualKeyAuth && governance ? governance.apiRuntime(runtime) : runtime;
+  await mountAiWorkflows(
+    server,
+    options.file.aiWorkflows,
+    apiGuardrails ? apiGuardrails.workflowRuntime(workflowRuntime) : workflowRuntime,
+  );
   governance?.install(server, { virtualKeyAuth });
   await setupMcpGateway(server, options.file, { gate: governance?.gate, redis, keyPrefix, serverAuth: auth.middleware.length > 0 });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
@@ -154,7 +165,11 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
   // its messages that start work go through the same gate.
   const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;
-  attachWebSocket(server, webSocket ? { runtime: webSocket.runtime, auth: webSocket.auth } : { runtime, auth: auth.webSocket });
+  const webSocketRuntime = webSocket ? webSocket.runtime : runtime;
+  attachWebSocket(server, {
+    runtime: apiGuardrails ? apiGuardrails.workflowRuntime(webSocketRuntime) : webSocketRuntime,
+    auth: webSocket ? webSocket.auth : auth.webSocket,
+  });
   return {
     server,
     authMiddleware,

@@ -1,7 +1,7 @@
 import type { GuardrailAction, GuardrailDirection } from "./config-schema.js";
 import { type TextSlot, textSlotsOf } from "./json-texts.js";
 import { type GuardrailHit, type MatchRule, scanText } from "./match-rules.js";
-import { StreamScanner } from "./stream-scanner.js";
+import { StreamScanner, type StreamScannerOptions } from "./stream-scanner.js";
 import { type GuardrailCallContext, askWebhook } from "./webhook.js";
 
 export interface WebhookRule {
@@ -155,8 +155,8 @@ export class GuardrailSet {
    * A scanner for one streamed text (one per content block), or undefined when no response rule
    * matches text: then nothing is held back.
    */
-  streamScanner(): StreamScanner | undefined {
-    return this.response.match.length > 0 ? new StreamScanner(this.response.match, this.window) : undefined;
+  streamScanner(options: StreamScannerOptions = {}): StreamScanner | undefined {
+    return this.response.match.length > 0 ? new StreamScanner(this.response.match, this.window, options) : undefined;
   }
 
   /** The tightest `maxOutputTokens` a streamed answer may reach, and what its rule does then. */

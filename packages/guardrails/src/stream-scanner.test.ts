@@ -86,9 +86,58 @@ describe("StreamScanner", () => {
     expect(sent).toBe(digits);
   });
 
+  it("aligned to deltas: masks a split secret and email at every offset, releasing unchanged deltas whole", () => {
+    for (let offset = 0; offset <= text.length; offset++) {
+      const scanner = maskRules?.streamScanner({ alignToDeltas: true }) as StreamScanner;
+      const deltas = ["lorem ipsum ".repeat(8), text.slice(0, offset), text.slice(offset), " dolor".repeat(20)];
+      let sent = "";
+      let consumed = 0;
+      for (const delta of deltas) {
+        const step = delta === "" ? { text: "", consumed: 0, verbatim: true } : scanner.push(delta);
+        sent += step.text;
+        consumed += step.consumed;
+      }
+      const end = scanner.flush();
+      expect(sent + end.text, `split at ${offset}`).toBe(`${"lorem ipsum ".repeat(8)}${expected}${" dolor".repeat(20)}`);
+      expect(consumed + end.consumed).toBe(deltas.join("").length);
+    }
+  });
+
+  it("aligned to deltas: prose goes out as whole deltas, verbatim, once the window follows them", () => {
+    const scanner = maskRules?.streamScanner({ alignToDeltas: true }) as StreamScanner;
+    const delta = " lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do";
+    const steps = Array.from({ length: 6 }, () => scanner.push(delta));
+    // Window 64: a delta is released once 64 characters follow it, never a part of one.
+    expect(steps.map((step) => step.consumed)).toEqual([0, delta.length, delta.length, delta.length, delta.length, delta.length]);
+    expect(steps.every((step) => step.verbatim && step.text.length === step.consumed)).toBe(true);
+    const masked = scanner.push(" mail ada@example.com now");
+    const end = scanner.flush();
+    expect(masked.verbatim || end.verbatim).toBe(true);
+    expect(`${masked.text}${end.text}`).toContain("[EMAIL]");
+    expect(end.verbatim && masked.verbatim).toBe(false);
+  });
+
   it("has no scanner when no response rule matches text", () => {
     const requestOnly = createGuardrails({ rules: [{ name: "p", kind: "pii", on: "request" }], default: ["p"] }).select();
     expect(requestOnly?.streamScanner()).toBeUndefined();
     expect(requestOnly?.checks("response")).toBe(false);
+  });
+});
+
+describe("hint characters", () => {
+  it("every built-in detector names characters that any match of its hint contains", async () => {
+    const { piiDetectorsOf } = await import("./detectors/pii.js");
+    const { secretDetectorsOf } = await import("./detectors/secrets.js");
+    const samples = ["a@b", "+1", "123", "07", "DE89", "1-2", "1.2", "::1", "AKIA", "ASCA", "aws", "AwS", "ghp_", "github_pat_"];
+    samples.push("glpat-", "xoxb", "xapp", "sk-ant-", "sk-", "AIza", "sk-conduit-", "-----BEGIN", "eyJ", "plain prose, nothing else");
+    for (const detector of [...piiDetectorsOf(), ...secretDetectorsOf()]) {
+      expect(detector.hintChars, detector.entity).toBeTruthy();
+      for (const sample of samples)
+        if (detector.hint?.test(sample))
+          expect(
+            [...sample].some((char) => detector.hintChars?.includes(char)),
+            `${detector.entity}: ${sample}`,
+          ).toBe(true);
+    }
   });
 });

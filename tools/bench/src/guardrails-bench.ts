@@ -88,7 +88,9 @@ async function measured(server: BenchChild, body: string, concurrency: number, c
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         next++;
-        bytes += await call(server.port, agent, body);
+        // Not `bytes += await …`: that reads `bytes` before the await, and concurrent calls would overwrite each other's counts.
+        const received = await call(server.port, agent, body);
+        bytes += received;
       }
     }),
   );
@@ -100,30 +102,41 @@ const rounds = Number(values.rounds);
 const concurrency = Number(values.concurrency);
 const perRound = Math.ceil(Number(values.requests) / rounds);
 const streams = Number(values.streams);
-const totals = { off: { jsonCpu: 0, streamCpu: 0, streamBytes: 0 }, on: { jsonCpu: 0, streamCpu: 0, streamBytes: 0 } };
+type Round = { jsonCpu: number; streamCpu: number; streamBytes: number };
+const measuredRounds: Record<"off" | "on", Round[]> = { off: [], on: [] };
 for (const name of ["off", "on"] as const) {
   await measured(servers[name], jsonBody, concurrency, 300);
   await measured(servers[name], streamBody, 16, 16);
 }
 for (let round = 0; round < rounds; round++) {
   for (const name of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
-    totals[name].jsonCpu += (await measured(servers[name], jsonBody, concurrency, perRound)).cpu;
+    const jsonCpu = (await measured(servers[name], jsonBody, concurrency, perRound)).cpu;
     const streamed = await measured(servers[name], streamBody, 16, streams);
-    totals[name].streamCpu += streamed.cpu;
-    totals[name].streamBytes += streamed.bytes;
+    measuredRounds[name].push({ jsonCpu, streamCpu: streamed.cpu, streamBytes: streamed.bytes });
   }
 }
 // childCpu answers microseconds.
-const requestsPerCpuSecond = (name: "off" | "on") => (perRound * rounds) / (totals[name].jsonCpu / 1e6);
-const cpuPerMb = (name: "off" | "on") => totals[name].streamCpu / (totals[name].streamBytes / 1_048_576);
+const sum = (name: "off" | "on", field: keyof Round) => measuredRounds[name].reduce((total, round) => total + round[field], 0);
+const requestsPerCpuSecond = (name: "off" | "on") => (perRound * rounds) / (sum(name, "jsonCpu") / 1e6);
+const cpuPerMb = (name: "off" | "on") => sum(name, "streamCpu") / (sum(name, "streamBytes") / 1_048_576);
+/** The rounds' ratios as `median [min–max]`: on a shared machine one round's figure says little. */
+function spreadOf(ratioOf: (off: Round, on: Round) => number): string {
+  const ratios = measuredRounds.off.map((off, round) => ratioOf(off, measuredRounds.on[round] as Round)).sort((a, b) => a - b);
+  const middle = ratios.length / 2;
+  const median =
+    ratios.length % 2 === 1 ? (ratios[Math.floor(middle)] as number) : ((ratios[middle - 1] as number) + (ratios[middle] as number)) / 2;
+  return `${median.toFixed(3)} [${(ratios[0] as number).toFixed(3)}–${(ratios[ratios.length - 1] as number).toFixed(3)}]`;
+}
 console.log(`bench:guardrails — pii + secrets (mask, both directions) vs none, /v1/messages, ${rounds} rounds`);
 console.log(`JSON 2 KB prompts (${jsonBody.length} B, c=${concurrency}, ${perRound * rounds} requests each):`);
 for (const name of ["off", "on"] as const)
   console.log(`  ${name.padEnd(3)} ${requestsPerCpuSecond(name).toFixed(0)} requests per CPU-second`);
 console.log(`  ratio on/off ${(requestsPerCpuSecond("on") / requestsPerCpuSecond("off")).toFixed(3)} (goal ≥ 0.9)`);
+console.log(`  per round: median [min–max] ${spreadOf((off, on) => off.jsonCpu / on.jsonCpu)}`);
 console.log(`Streams (${values.deltas} deltas of 64 characters, ${streams * rounds} streams each):`);
 for (const name of ["off", "on"] as const) console.log(`  ${name.padEnd(3)} ${(cpuPerMb(name) / 1000).toFixed(1)} ms CPU per MB`);
 console.log(`  ratio off/on ${(cpuPerMb("off") / cpuPerMb("on")).toFixed(3)} (goal ≥ 0.85)`);
+console.log(`  per round: median [min–max] ${spreadOf((off, on) => off.streamCpu / off.streamBytes / (on.streamCpu / on.streamBytes))}`);
 for (const child of [servers.off, servers.on, upstream]) child.child.disconnect();
 if (values.profile) {
   // The "on" server writes its profile as it exits.

@@ -34,11 +34,13 @@ export interface StructuredOptions {
 
 /**
  * A refusal meant for the caller — a gate's 401, 403 or 429 naming its reason (`details.reason`:
- * no key, no budget left, a rate limit) — which a workflow passes on instead of falling back to
+ * no key, no budget left, a rate limit), or a guardrail's block — which a workflow passes on instead of falling back to
  * its simulated result.
  */
 export function isCallerRefusal(error: unknown): boolean {
   if (!ServerAdapterError.isInstance(error)) return false;
+  // A guardrail's block (400 `guardrail_violation`) is the caller's to see, never hidden by a simulated result.
+  if (error.code === "guardrail_violation") return true;
   const reason = (error.details as { reason?: unknown } | undefined)?.reason;
   return [401, 403, 429].includes(error.statusCode) && typeof reason === "string";
 }

@@ -1,6 +1,7 @@
 import type {
   DataStreamEvent,
   GateAdmission,
+  GateGuardrailHit,
   GateRefusal,
   GateSurface,
   Runtime,
@@ -37,6 +38,8 @@ export interface GateRuntimeOptions {
   annotate?: (annotation: GatedCallAnnotation) => void;
   /** Told of a refusal before it is thrown (an HTTP surface says `x-should-retry: false` for a final one). */
   onRefused?: (refusal: GateRefusal) => void;
+  /** The guardrail hits of the call's request so far, settled with its usage event. */
+  guardrailHits?: () => readonly GateGuardrailHit[] | undefined;
 }
 
 /**
@@ -109,7 +112,9 @@ export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: Gat
     failed: boolean,
   ) => {
     options.annotate?.({ model: served.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+    const guardrails = options.guardrailHits?.();
     await admission.settle({
+      ...(guardrails?.length ? { guardrails: [...guardrails] } : {}),
       model: served.model,
       ...(served.provider ? { target: `${served.provider}/${served.model}` } : {}),
       ...gateTokensOf(usage),

@@ -7,7 +7,7 @@ import {
   type ServerContext,
   isStoreUnavailable,
 } from "@conduit-ai/server-core";
-import { annotateRequestFeed, wrapRequestRuntime } from "@conduit-ai/server-core/internal";
+import { annotateRequestFeed, guardrailHitsOf, wrapRequestRuntime } from "@conduit-ai/server-core/internal";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { invalidKeyRecord, missingKey, refusalOf, storeUnavailable } from "../gate/refusals.js";
 import { UnreadableRecordError } from "../mcp/identity-of-digest.js";
@@ -39,7 +39,12 @@ export function virtualKeyUser(identity: GateIdentity): AuthenticatedUser {
     name: identity.name,
     roles: ["virtual-key"],
     permissions: [],
-    metadata: { ...(identity.team ? { team: identity.team } : {}), ...(identity.user ? { user: identity.user } : {}) },
+    metadata: {
+      ...(identity.team ? { team: identity.team } : {}),
+      ...(identity.user ? { user: identity.user } : {}),
+      // The team's then the key's guardrail names: the guardrails of /api run them.
+      ...(identity.guardrails ? { guardrails: identity.guardrails } : {}),
+    },
   };
 }
 
@@ -119,6 +124,8 @@ export function createVirtualKeyGuard(options: VirtualKeyGuardOptions): Middlewa
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           annotate: (annotation) => annotateRequestFeed(ctx, annotation),
           onRefused: (refusal) => sayIfFinal(ctx, refusal),
+          // The request's guardrail hits go into each call's usage event (names and entity types, never content).
+          guardrailHits: () => guardrailHitsOf(ctx),
         });
       });
       await next();

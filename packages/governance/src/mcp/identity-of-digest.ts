@@ -23,7 +23,7 @@ async function readable<T>(scope: "key" | "team", read: () => Promise<T>): Promi
 
 /**
  * The identity of a live key's digest with the MCP policies that bind it (its own, then its
- * team's), read from the store without touching a counter: what the MCP gateway needs to list
+ * team's) and its guardrail names (its team's, then its own), read from the store without touching a counter: what the MCP gateway needs to list
  * what a key may use. Tool calls themselves go through `admit`, which is authoritative.
  *
  * @example
@@ -40,11 +40,14 @@ export async function identityOfDigest(store: GovernanceStore, digest: string): 
   // A key whose team is gone is refused by admit; refuse its listings alike.
   if (key.team && !team) return undefined;
   const mcp: McpAccessPolicy[] = [key.mcp, team?.mcp].filter((policy): policy is McpAccessPolicy => policy !== undefined);
+  // The team's guardrail names, then the key's: the order `!name` resolves in, as `admit` gives them.
+  const guardrails = [...(team?.guardrails ?? []), ...(key.guardrails ?? [])];
   return {
     keyId: key.id,
     name: key.name,
     ...(key.team ? { team: key.team } : {}),
     ...(key.user ? { user: key.user } : {}),
     ...(mcp.length > 0 ? { mcp } : {}),
+    ...(guardrails.length > 0 ? { guardrails } : {}),
   };
 }

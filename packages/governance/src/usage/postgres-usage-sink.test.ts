@@ -233,4 +233,36 @@ describe("PostgresUsageSink through a PostgreSQL outage under load", () => {
     expect(rows.rows.filter((row: Record<string, string>) => row.kind === "model")).toHaveLength(2);
     await sink.close();
   });
+
+  it("stores each call's guardrail hits (name, action, direction, entity; no content), adding the column idempotently", async () => {
+    const table = `usage_${randomBytes(4).toString("hex")}`;
+    // A table from before the guardrails column, with a row of its own.
+    await pool.query(
+      `CREATE TABLE ${table} (id text PRIMARY KEY, time timestamptz NOT NULL, key_id text NOT NULL, team text, user_id text,
+        model text NOT NULL, target text, input_tokens bigint NOT NULL, output_tokens bigint NOT NULL,
+        cache_read_tokens bigint NOT NULL, cache_write_tokens bigint NOT NULL, cost_usd numeric(24, 12) NOT NULL,
+        status integer NOT NULL, latency_ms integer NOT NULL)`,
+    );
+    await pool.query(`INSERT INTO ${table} VALUES ('old-1', now(), 'key_0', null, null, 'gpt-5', null, 1, 1, 0, 0, 0, 200, 5)`);
+    const hits = [
+      { guardrail: "pii", action: "mask" as const, direction: "request" as const, entity: "email" },
+      { guardrail: "no-secrets", action: "block" as const, direction: "response" as const, entity: "aws-access-key" },
+    ];
+    // Two sinks on the same table migrate it one after the other: the second finds nothing to do.
+    const sinks = [0, 1].map(
+      (index) => new PostgresUsageSink({ pool, table, flushIntervalMs: 60_000, spillFile: join(tmpdir(), `${table}-${index}.ndjson`) }),
+    );
+    const guarded = event(1, { guardrails: hits.map((hit) => ({ ...hit, text: "ada@example.com" }) as never) });
+    const plain = event(2);
+    sinks[0]?.append(guarded);
+    sinks[1]?.append(plain);
+    await Promise.all(sinks.map((sink) => sink.flush()));
+    const rows = await pool.query(`SELECT id, guardrails FROM ${table} ORDER BY id`);
+    const byId = Object.fromEntries(rows.rows.map((row: { id: string; guardrails: unknown }) => [row.id, row.guardrails]));
+    expect(byId[guarded.id]).toEqual(hits);
+    expect(JSON.stringify(byId[guarded.id])).not.toContain("ada@");
+    expect(byId[plain.id]).toBeNull();
+    expect(byId["old-1"]).toBeNull();
+    for (const sink of sinks) await sink.close();
+  });
 });

@@ -1,15 +1,9 @@
 import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
-import {
-  type DailyUsageRow,
-  type UsageEvent,
-  type UsageGroupBy,
-  type UsageQuery,
-  type UsageRow,
-  type UsageSink,
-  cacheHitRatio,
-} from "./usage-event.js";
+import { insertUsageRows, migrateUsageTable } from "./postgres-usage-schema.js";
+import { dailyUsageRows, queryUsage } from "./postgres-usage-queries.js";
+import type { DailyUsageRow, UsageEvent, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
 
 export interface PostgresUsageSinkOptions {
   /** The caller's pool (`new pg.Pool({ connectionString: process.env.DATABASE_URL })`). */
@@ -29,78 +23,6 @@ export interface PostgresUsageSinkOptions {
 
 /** A health check waits this long for PostgreSQL's `SELECT 1`. */
 const HEALTH_DEADLINE_MS = 1_000;
-
-const COLUMNS = [
-  "id",
-  "time",
-  "key_id",
-  "team",
-  "user_id",
-  "model",
-  "target",
-  "input_tokens",
-  "output_tokens",
-  "cache_read_tokens",
-  "cache_write_tokens",
-  "cost_usd",
-  "status",
-  "latency_ms",
-  "kind",
-  "server",
-  "tool",
-  "estimated",
-  "cache_write_1h_tokens",
-  "reasoning_tokens",
-  "web_search_requests",
-  "saved_usd",
-] as const;
-
-/** Columns added after the table's first release: created with it now, added to an older table on first use. */
-const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
-  ["kind", "text NOT NULL DEFAULT 'model'"],
-  ["server", "text"],
-  ["tool", "text"],
-  ["estimated", "boolean NOT NULL DEFAULT false"],
-  ["cache_write_1h_tokens", "bigint NOT NULL DEFAULT 0"],
-  ["reasoning_tokens", "bigint NOT NULL DEFAULT 0"],
-  ["web_search_requests", "bigint NOT NULL DEFAULT 0"],
-  ["saved_usd", "numeric(24, 12) NOT NULL DEFAULT 0"],
-];
-
-const GROUP_COLUMNS: Record<UsageGroupBy, string> = {
-  key: "key_id",
-  team: "coalesce(team, '')",
-  user: "coalesce(user_id, '')",
-  model: "model",
-  day: "to_char(time at time zone 'UTC', 'YYYY-MM-DD')",
-};
-
-function rowOf(event: UsageEvent): unknown[] {
-  return [
-    event.id,
-    event.time,
-    event.key,
-    event.team ?? null,
-    event.user ?? null,
-    event.model,
-    event.target ?? null,
-    event.inputTokens,
-    event.outputTokens,
-    event.cacheReadTokens,
-    event.cacheWriteTokens,
-    event.costUsd.toFixed(12),
-    event.status,
-    Math.round(event.latencyMs),
-    event.kind ?? "model",
-    event.server ?? null,
-    event.tool ?? null,
-    event.estimated === true,
-    event.cacheWrite1hTokens ?? 0,
-    event.reasoningTokens ?? 0,
-    event.webSearchRequests ?? 0,
-    (event.savedUsd ?? 0).toFixed(12),
-  ];
-}
 
 /**
  * The durable history: usage events written to PostgreSQL in batches by a timer, never on the
@@ -165,49 +87,16 @@ export class PostgresUsageSink implements UsageSink {
   }
 
   #ensureTable(): Promise<void> {
-    this.#ready ??= this.#pool
-      .query(
-        `CREATE TABLE IF NOT EXISTS ${this.#table} (
-          id text PRIMARY KEY, time timestamptz NOT NULL, key_id text NOT NULL, team text, user_id text,
-          model text NOT NULL, target text, input_tokens bigint NOT NULL, output_tokens bigint NOT NULL,
-          cache_read_tokens bigint NOT NULL, cache_write_tokens bigint NOT NULL, cost_usd numeric(24, 12) NOT NULL,
-          status integer NOT NULL, latency_ms integer NOT NULL, ${ADDED_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", ")})`,
-      )
-      .then(() => this.#pool.query(`CREATE INDEX IF NOT EXISTS ${this.#table}_time ON ${this.#table} (time)`))
-      .then(() => this.#addMissingColumns())
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        this.#ready = undefined;
-        throw error;
-      });
+    this.#ready ??= migrateUsageTable(this.#pool, this.#table).catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
     return this.#ready;
-  }
-
-  /** A table created before a column of `ADDED_COLUMNS` existed gets it (looked up first: ALTER TABLE locks it even when there is nothing to do). */
-  async #addMissingColumns(): Promise<void> {
-    const { rows } = await this.#pool.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
-      [this.#table.toLowerCase()],
-    );
-    const present = new Set(rows.map((row) => row.column_name));
-    const missing = ADDED_COLUMNS.filter(([name]) => !present.has(name));
-    if (missing.length > 0)
-      await this.#pool.query(
-        `ALTER TABLE ${this.#table} ${missing.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(", ")}`,
-      );
   }
 
   async #insert(events: UsageEvent[]): Promise<void> {
     await this.#ensureTable();
-    const values: unknown[] = [];
-    const tuples = events.map((event, row) => {
-      values.push(...rowOf(event));
-      return `(${COLUMNS.map((_, column) => `$${row * COLUMNS.length + column + 1}`).join(", ")})`;
-    });
-    await this.#pool.query(
-      `INSERT INTO ${this.#table} (${COLUMNS.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (id) DO NOTHING`,
-      values,
-    );
+    await insertUsageRows(this.#pool, this.#table, events);
   }
 
   /** Writes the buffer (and, first, a spill file left by an outage). One flush at a time. */
@@ -292,52 +181,12 @@ export class PostgresUsageSink implements UsageSink {
 
   async query(query: UsageQuery): Promise<UsageRow[]> {
     await this.#ensureTable();
-    const group = GROUP_COLUMNS[query.groupBy];
-    const result = await this.#pool.query(
-      `SELECT ${group} AS "group", count(*) AS requests, sum(input_tokens) AS input, sum(output_tokens) AS output,
-        sum(cache_read_tokens) AS cache_read, sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost,
-        sum(saved_usd) AS saved, count(*) FILTER (WHERE estimated) AS estimated
-       FROM ${this.#table} WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY 1`,
-      [query.from.toISOString(), query.to.toISOString()],
-    );
-    return result.rows.map((row: Record<string, string>) => ({
-      group: row.group ?? "",
-      requests: Number(row.requests),
-      inputTokens: Number(row.input),
-      outputTokens: Number(row.output),
-      cacheReadTokens: Number(row.cache_read),
-      cacheWriteTokens: Number(row.cache_write),
-      costUsd: Number(row.cost),
-      cacheHitRatio: cacheHitRatio({
-        inputTokens: Number(row.input),
-        cacheReadTokens: Number(row.cache_read),
-        cacheWriteTokens: Number(row.cache_write),
-      }),
-      savedUsd: Number(row.saved),
-      estimatedRequests: Number(row.estimated),
-    }));
+    return queryUsage(this.#pool, this.#table, query);
   }
 
   async dailyUsage(range: { from: Date; to: Date }): Promise<DailyUsageRow[]> {
     await this.#ensureTable();
-    // Days in UTC, as the vendors' daily buckets are; tool calls carry no tokens of a vendor.
-    const result = await this.#pool.query(
-      `SELECT to_char(time at time zone 'UTC', 'YYYY-MM-DD') AS day, coalesce(target, model) AS target, count(*) AS requests,
-        sum(input_tokens) AS input, sum(output_tokens) AS output, sum(cache_read_tokens) AS cache_read,
-        sum(cache_write_tokens) AS cache_write, sum(cost_usd) AS cost
-       FROM ${this.#table} WHERE time >= $1 AND time < $2 AND kind = 'model' GROUP BY 1, 2 ORDER BY 1, 2`,
-      [range.from.toISOString(), range.to.toISOString()],
-    );
-    return result.rows.map((row: Record<string, string>) => ({
-      day: row.day ?? "",
-      target: row.target ?? "",
-      requests: Number(row.requests),
-      inputTokens: Number(row.input),
-      outputTokens: Number(row.output),
-      cacheReadTokens: Number(row.cache_read),
-      cacheWriteTokens: Number(row.cache_write),
-      costUsd: Number(row.cost),
-    }));
+    return dailyUsageRows(this.#pool, this.#table, range);
   }
 
   /**

@@ -18,6 +18,11 @@ export interface Detector {
    * not scanned with `pattern` at all, which keeps ordinary prose almost free on streams.
    */
   hint?: RegExp;
+  /**
+   * Characters one of which every match of `hint` contains: a stream tests these (one character
+   * class) before the hints, so prose without any costs a single short test per delta.
+   */
+  hintChars?: string;
 }
 
 /** Where a detector matched: `[start, end)` of the text; `open` when a region has not closed yet. */

@@ -2,6 +2,7 @@ import type { RequestFeedEvent } from "@conduit-ai/server-core/internal";
 import { useEffect, useState } from "preact/hooks";
 import { apiUrl } from "../api.js";
 import { Panel, Problem, Status } from "../components/common.js";
+import { guardrailHitLabel, guardrailHitsOf } from "../components/guardrail-hits.js";
 
 /** One finished request as the feed sends it (type only: nothing of server-core reaches the bundle). */
 type FeedEvent = RequestFeedEvent & { dropped?: number };
@@ -52,6 +53,7 @@ export function LivePage() {
             <th scope="col">Status</th>
             <th scope="col">Latency</th>
             <th scope="col">Tokens in / out</th>
+            <th scope="col">Guardrails</th>
           </tr>
         </thead>
         <tbody data-testid="live-rows">
@@ -68,6 +70,18 @@ export function LivePage() {
               </td>
               <td>{event.latencyMs} ms</td>
               <td>{event.inputTokens === undefined ? "–" : `${event.inputTokens} / ${event.outputTokens ?? 0}`}</td>
+              <td data-testid={`live-guardrails-${event.requestId}`}>
+                {event.guardrails?.length
+                  ? guardrailHitsOf(event.guardrails).map((hit) => (
+                      <span
+                        key={`${hit.guardrail}:${hit.action}:${hit.direction}:${hit.entity}`}
+                        class={`guardrail-hit guardrail-${hit.action}`}
+                      >
+                        {guardrailHitLabel(hit)}
+                      </span>
+                    ))
+                  : "–"}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -8,6 +8,7 @@ import type { SendCodex } from "../../targets/codex/codex-relay.js";
 import { codexErrorShape } from "../../wire/codex/error-shape.js";
 import { codexError } from "../../wire/codex/usage-limit.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
+import { guardRawBody } from "../guardrails/guard-request.js";
 
 export type CodexRouteOptions =
   | {
@@ -73,7 +74,9 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
       const admitted = await options.admission.admit(ctx, request);
       const target = { vendor: "codex", model: request.model };
       try {
-        const reply = await options.relayCodex(body, {
+        // The request's guardrails (a block is a 400 in codex's shape, a mask rewrites the body); answers pass unchecked.
+        const sent = await guardRawBody(admitted.guard, body, { surface: "codex", model: request.model });
+        const reply = await options.relayCodex(sent, {
           headers: headersOf(ctx),
           signal: ctx.abortSignal,
           onAnswered: settleFromAnswer(admitted, target),

@@ -2,11 +2,10 @@ import { GuardrailViolation } from "@conduit-ai/guardrails";
 import type { CallGuard } from "../../admission/call-guard.js";
 import type { ProxyReply } from "../../relay/proxy-reply.js";
 import type { TargetAnswer } from "../../targets/target.js";
-import { chunksOf, wholeText } from "../../targets/anthropic/reply-body.js";
-import type { MessageObject, MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
-import { decodeMessagesStream } from "../../wire/anthropic-messages/sse-decoder.js";
-import { jsonEventFrame } from "../event-stream.js";
+import { chunksOf } from "../../targets/anthropic/reply-body.js";
+import type { MessageObject } from "../../wire/anthropic-messages/messages-answer.js";
 import { guardedEvents } from "./guarded-events.js";
+import { guardedMessagesBytes } from "./messages-frames.js";
 
 const headerOf = (headers: ProxyReply["headers"], name: string) => [headers[name] ?? ""].flat()[0] ?? "";
 
@@ -14,6 +13,14 @@ const headerOf = (headers: ProxyReply["headers"], name: string) => [headers[name
 function rewrittenHeaders(headers: ProxyReply["headers"]): ProxyReply["headers"] {
   const { "content-length": _length, "content-encoding": _encoding, etag: _etag, ...rest } = headers;
   return rest;
+}
+
+/** A reply body's bytes, read whole (a JSON answer, bounded by the upstream call's own limits). */
+async function wholeBytes(body: NonNullable<ProxyReply["body"]>): Promise<Buffer> {
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const read: Uint8Array[] = [];
+  for await (const chunk of body) read.push(chunk);
+  return Buffer.concat(read);
 }
 
 /** A whole answer's content checked: a block throws (the surface's 400), a mask rewrites it. */
@@ -25,20 +32,11 @@ async function guardedMessage(message: MessageObject, guard: CallGuard): Promise
   return outcome.changed ? { ...message, content } : message;
 }
 
-/** Messages events as the Messages API's SSE bytes again, one chunk per batch. */
-async function* framesOf(events: AsyncIterable<MessagesStreamEvent[]>): AsyncGenerator<Uint8Array> {
-  const encoder = new TextEncoder();
-  for await (const batch of events) {
-    let frames = "";
-    for (const event of batch) frames += jsonEventFrame(event, event.type);
-    if (frames !== "") yield encoder.encode(frames);
-  }
-}
-
 /**
- * The pool's passthrough on `/v1/messages` with response guardrails: a stream is decoded once,
- * guarded and framed again (upstream's headers kept, less its length); a JSON answer is checked
- * whole. Error answers pass as they are.
+ * The pool's passthrough on `/v1/messages` with response guardrails: a stream is decoded once and
+ * guarded, events nothing changed going out as upstream's own frames (upstream's headers kept,
+ * less its length); a JSON answer is checked whole and sent as upstream's bytes unless masked.
+ * Error answers pass as they are.
  */
 async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<ProxyReply> {
   if (reply.status < 200 || reply.status > 299 || reply.body === null) return reply;
@@ -47,19 +45,21 @@ async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<
     return {
       ...reply,
       headers: rewrittenHeaders(reply.headers),
-      body: framesOf(guardedEvents(decodeMessagesStream(chunksOf(reply.body)), guard)),
+      body: guardedMessagesBytes(chunksOf(reply.body), guard),
     };
   if (!type.includes("json")) return reply;
-  const text = await wholeText(reply.body);
+  const bytes = await wholeBytes(reply.body);
+  const text = bytes.toString("utf8");
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return { ...reply, body: new TextEncoder().encode(text) };
+    return { ...reply, body: bytes };
   }
   if (message === null || typeof message !== "object" || !Array.isArray((message as MessageObject).content))
-    return { ...reply, body: new TextEncoder().encode(text) };
+    return { ...reply, body: bytes };
   const guarded = await guardedMessage(message as MessageObject, guard);
+  if (guarded === message) return { ...reply, body: bytes };
   return { ...reply, headers: rewrittenHeaders(reply.headers), body: new TextEncoder().encode(JSON.stringify(guarded)) };
 }
 

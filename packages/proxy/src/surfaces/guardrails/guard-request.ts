@@ -2,7 +2,7 @@ import { GuardrailViolation } from "@conduit-ai/guardrails";
 import type { CallGuard } from "../../admission/call-guard.js";
 
 /** Which surface a call came by, as a webhook is told. */
-export type GuardedSurface = "anthropic" | "openai-chat" | "openai-responses" | "openai-embeddings";
+export type GuardedSurface = "anthropic" | "openai-chat" | "openai-responses" | "openai-embeddings" | "codex";
 
 /**
  * Checks a parsed request's texts before anything goes upstream: a block throws
@@ -29,10 +29,15 @@ export async function guardRequest(
 }
 
 /**
- * `/v1/messages`: the body as bytes. Untouched unless a request guardrail applies; then parsed,
- * checked, and re-serialized only when a text was masked (otherwise the client's bytes go on).
+ * A body that goes upstream as bytes (`/v1/messages`, codex): untouched unless a request
+ * guardrail applies; then parsed, checked, and re-serialized only when a text was masked
+ * (otherwise the client's bytes go on).
  */
-export async function guardMessagesBody(guard: CallGuard | undefined, body: Uint8Array, model: string | undefined): Promise<Uint8Array> {
+export async function guardRawBody(
+  guard: CallGuard | undefined,
+  body: Uint8Array,
+  call: { surface: GuardedSurface; model?: string | undefined },
+): Promise<Uint8Array> {
   if (!guard?.set.checks("request")) return body;
   let parsed: unknown;
   try {
@@ -41,6 +46,11 @@ export async function guardMessagesBody(guard: CallGuard | undefined, body: Uint
     // Not JSON: upstream answers it with its own 400; nothing in it can be read as text here.
     return body;
   }
-  const changed = await guardRequest(guard, parsed, { surface: "anthropic", model });
+  const changed = await guardRequest(guard, parsed, call);
   return changed ? new TextEncoder().encode(JSON.stringify(parsed)) : body;
+}
+
+/** `/v1/messages`: the body as bytes (see `guardRawBody`). */
+export function guardMessagesBody(guard: CallGuard | undefined, body: Uint8Array, model: string | undefined): Promise<Uint8Array> {
+  return guardRawBody(guard, body, { surface: "anthropic", model });
 }

@@ -19,7 +19,10 @@ export function writeCodexError(error: ServerAdapterError) {
     status,
     headers: { ...retryHint(status), ...(refusal?.final ? { "x-should-retry": "false" } : {}) },
     body: JSON.stringify({
-      error: { type: refusal?.gateReason === "budget_exceeded" ? "budget_exceeded" : codexTypeOf(status), message: error.message },
+      error:
+        error.code === "guardrail_violation"
+          ? { type: "guardrail_violation", code: "guardrail_violation", message: error.message }
+          : { type: refusal?.gateReason === "budget_exceeded" ? "budget_exceeded" : codexTypeOf(status), message: error.message },
     }),
   };
 }

@@ -1,0 +1,202 @@
+import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
+import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
+import { jsonEventFrame } from "../event-stream.js";
+import type { CallGuard } from "../../admission/call-guard.js";
+import { StreamGuard, type StreamItem } from "./guarded-events.js";
+
+/** The `event:` name and the `data:` of one SSE frame (data lines joined by line feeds). */
+function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
+  // The Messages API's own shape, `event: <name>\ndata: <json>`, read with two searches.
+  const split = frame.startsWith("event: ") ? frame.indexOf("\ndata: ") : -1;
+  if (split !== -1 && frame.indexOf("\n", split + 1) === -1) return { name: frame.slice(7, split), data: frame.slice(split + 7) };
+  let name: string | undefined;
+  let data: string | undefined;
+  for (let start = 0; start < frame.length; ) {
+    const newline = frame.indexOf("\n", start);
+    const end = newline === -1 ? frame.length : newline;
+    const colon = frame.indexOf(":", start);
+    const field = colon === -1 || colon > end ? frame.slice(start, end) : frame.slice(start, colon);
+    let value = colon === -1 || colon > end ? "" : frame.slice(colon + 1, end);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+    start = end + 1;
+  }
+  return { name, data };
+}
+
+/** The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its data is not a JSON object with a type. */
+function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
+  const { name, data } = fieldsOf(frame);
+  // A frame of comments only (a keep-alive) carries no event.
+  if (data === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const event = parsed as { type?: unknown };
+  // The SSE event name wins, as the Messages API sends both and names them alike.
+  const type = name ?? event.type;
+  if (typeof type !== "string") return undefined;
+  return (event.type === type ? event : { ...event, type }) as MessagesStreamEvent;
+}
+
+const CARRIAGE_RETURN = 0x0d;
+/** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
+const FRAME_END = Buffer.from("\n\n");
+
+const TEXT_DELTA_HEAD = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":');
+const TEXT_DELTA_FIELD = Buffer.from(',"delta":{"type":"text_delta","text":"');
+const TEXT_DELTA_TAIL = Buffer.from('"}}\n\n');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * A text delta framed exactly as the Messages API writes it, read from the bytes without a JSON
+ * parse when its text has no escape or quote (then the JSON string is the text itself, and only
+ * it is decoded); undefined for any other frame, which is parsed in full.
+ */
+function textDeltaOf(frame: Buffer): MessagesStreamEvent | undefined {
+  const head = TEXT_DELTA_HEAD.length;
+  if (frame.length < head + TEXT_DELTA_FIELD.length + TEXT_DELTA_TAIL.length) return undefined;
+  if (frame.compare(TEXT_DELTA_HEAD, 0, head, 0, head) !== 0) return undefined;
+  let index = 0;
+  let position = head;
+  for (; position < head + 9; position++) {
+    const byte = frame[position] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    index = index * 10 + byte - 0x30;
+  }
+  if (position === head) return undefined;
+  const textStart = position + TEXT_DELTA_FIELD.length;
+  const textEnd = frame.length - TEXT_DELTA_TAIL.length;
+  if (textEnd < textStart || frame.compare(TEXT_DELTA_FIELD, 0, TEXT_DELTA_FIELD.length, position, textStart) !== 0) return undefined;
+  if (frame.compare(TEXT_DELTA_TAIL, 0, TEXT_DELTA_TAIL.length, textEnd, frame.length) !== 0) return undefined;
+  // The first quote from the text on must be the tail's; an escape means a real parse.
+  if (frame.indexOf(QUOTE, textStart) !== textEnd) return undefined;
+  const escape = frame.indexOf(BACKSLASH, textStart);
+  if (escape !== -1 && escape < textEnd) return undefined;
+  return { type: "content_block_delta", index, delta: { type: "text_delta", text: frame.toString("utf8", textStart, textEnd) } };
+}
+
+/**
+ * Splits a Messages API event stream's bytes into items that keep each event's own frame (a
+ * slice of the bytes read, not a copy), so unchanged events go out as upstream sent them. CRLF
+ * and CR line ends are read as LF (those frames are written anew). `ended` turns true after
+ * `message_stop`, an `error` event, or a malformed event (then an `upstream_stream_error`).
+ */
+export class MessagesFrameSplitter {
+  ended = false;
+  private rest: Buffer | undefined;
+  private carriageReturns = false;
+
+  push(chunk: Uint8Array): StreamItem[] {
+    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.rest) bytes = Buffer.concat([this.rest, bytes]);
+    this.rest = undefined;
+    if (this.carriageReturns || bytes.includes(CARRIAGE_RETURN)) {
+      this.carriageReturns = true;
+      // A CR at the very end may be the first half of a CRLF: it waits for the next chunk.
+      const trailing = bytes[bytes.length - 1] === CARRIAGE_RETURN ? 1 : 0;
+      const text = bytes
+        .subarray(0, bytes.length - trailing)
+        .toString("utf8")
+        .replace(/\r\n?/g, "\n");
+      bytes = Buffer.concat([Buffer.from(text), bytes.subarray(bytes.length - trailing)]);
+    }
+    const items: StreamItem[] = [];
+    let start = 0;
+    for (let boundary = bytes.indexOf(FRAME_END); boundary !== -1 && !this.ended; boundary = bytes.indexOf(FRAME_END, start)) {
+      const frame = bytes.subarray(start, boundary + 2);
+      start = boundary + 2;
+      const event = textDeltaOf(frame) ?? eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
+      if (event === null) continue;
+      if (event === undefined) {
+        items.push({ event: streamBroken("The upstream sent a malformed stream event") });
+        this.ended = true;
+        break;
+      }
+      items.push(this.carriageReturns ? { event } : { event, frame });
+      if (event.type === "message_stop" || event.type === "error") this.ended = true;
+    }
+    // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
+    if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
+    return items;
+  }
+}
+
+/** The SSE bytes of a batch: kept frames as they came (one alone is not copied), the rest framed anew. */
+function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
+  if (items.length === 1 && items[0]?.frame) return items[0].frame;
+  if (items.length === 0) return undefined;
+  return Buffer.concat(items.map((item) => item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type))));
+}
+
+/**
+ * The pool's Messages stream with the response guardrails, as bytes: read chunk by chunk (the
+ * client's pace is upstream's), each chunk's events guarded and sent as upstream's own frames
+ * unless a guardrail changed them. A plain iterator, not a chain of async generators: a chunk
+ * costs one promise. Ends like `decodeMessagesStream`: after `message_stop` or `error`; a
+ * malformed event, a read failure or an early end add an `error` event (`upstream_stream_error`);
+ * however it ends (the client gone included), upstream's body is returned, which cancels it.
+ *
+ * @example
+ * return { ...reply, body: guardedMessagesBytes(chunksOf(reply.body), guard) };
+ */
+export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: CallGuard): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const source = body[Symbol.asyncIterator]();
+      const splitter = new MessagesFrameSplitter();
+      const streamGuard = new StreamGuard(guard);
+      let finished = false;
+      const finish = async () => {
+        if (finished) return;
+        finished = true;
+        try {
+          await source.return?.();
+        } catch {
+          // Cancelling a body that already failed: nothing left to stop.
+        }
+      };
+      /**
+       * The bytes a batch releases (undefined: nothing yet). Synchronous in the common case, so a
+       * chunk costs no promise beyond its read; the end of the stream and a webhook's answer await.
+       */
+      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
+        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
+        return (async () => {
+          const out = await taken;
+          await finish();
+          return bytesOf(out);
+        })();
+      };
+      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
+        const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
+        return bytes ? { done: false, value: bytes } : { done: true, value: undefined };
+      };
+      /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
+      const next = (): Promise<IteratorResult<Uint8Array>> => {
+        if (finished) return Promise.resolve({ done: true, value: undefined });
+        return source.next().then((step) => {
+          if (step.done) return failed("The upstream stream ended before the message finished")();
+          const items = splitter.push(step.value);
+          if (items.length === 0) return next();
+          const bytes = released(streamGuard.take(items));
+          if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
+          return bytes ? { done: false, value: bytes } : next();
+        }, failed("The upstream stream failed before it finished"));
+      };
+      return {
+        next,
+        return: async () => {
+          await finish();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}

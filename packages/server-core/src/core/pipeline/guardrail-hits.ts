@@ -1,0 +1,34 @@
+import type { ServerContext } from "../../contracts/context.js";
+import type { GateGuardrailHit } from "../../contracts/gate.js";
+import { annotateRequestFeed } from "./request-feed.js";
+
+/** `ctx.state` key of a call's guardrail hits (its usage event and the live feed read them; never content). */
+export const GUARDRAIL_HITS_STATE = "conduit.guardrails.hits";
+
+/** The guardrail hits recorded on a call so far; undefined when none. */
+export function guardrailHitsOf(ctx: Pick<ServerContext, "state">): GateGuardrailHit[] | undefined {
+  return ctx.state[GUARDRAIL_HITS_STATE] as GateGuardrailHit[] | undefined;
+}
+
+/**
+ * Adds hits to a call: kept for its usage event, shown on the live feed as
+ * `name:action:direction:entity`, and each a `conduit.guardrail` event on the request's span.
+ * Only the four named fields are kept, whatever else a hit object carries.
+ *
+ * @example
+ * recordGuardrailHits(ctx, [{ guardrail: "pii", action: "mask", direction: "request", entity: "email" }]);
+ */
+export function recordGuardrailHits(ctx: Pick<ServerContext, "state" | "traceSpan">, hits: readonly GateGuardrailHit[]): void {
+  if (hits.length === 0) return;
+  const added = hits.map(({ guardrail, action, direction, entity }) => ({ guardrail, action, direction, entity }));
+  const all = [...(guardrailHitsOf(ctx) ?? []), ...added];
+  ctx.state[GUARDRAIL_HITS_STATE] = all;
+  annotateRequestFeed(ctx, { guardrails: all.map((hit) => `${hit.guardrail}:${hit.action}:${hit.direction}:${hit.entity}`) });
+  for (const hit of added)
+    ctx.traceSpan?.addEvent("conduit.guardrail", {
+      "conduit.guardrail.name": hit.guardrail,
+      "conduit.guardrail.action": hit.action,
+      "conduit.guardrail.direction": hit.direction,
+      "conduit.guardrail.entity": hit.entity,
+    });
+}
