@@ -78,7 +78,7 @@ describe("the aiWorkflows section of the config file", () => {
     });
     expect(response.status).toBe(404);
     await expect(startDemo(undefined, { aiWorkflows: { providerTimeoutMs: -1, colour: "red" } })).rejects.toThrow(
-      /exited with 2: .*aiWorkflows\.providerTimeoutMs, aiWorkflows\.colour/,
+      /exited with 2: .*aiWorkflows\.providerTimeoutMs: expected a positive number; aiWorkflows\.colour: unknown key/,
     );
   });
 });

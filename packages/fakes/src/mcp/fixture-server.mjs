@@ -1,8 +1,7 @@
 // The MCP fixture server, made with the official SDK and served over stdio (fixture-stdio.mjs) or
-// Streamable HTTP (http-fixture.ts): the tools of FIXTURE_TOOLS (and ask_model / ask_user / list_roots, which ask
-// the client mid-call), a prompt with argument
-// completion, a static resource, a template, and a subscribable counter. Plain ESM, so that
-// `node fixture-stdio.mjs` runs it without a TypeScript loader.
+// Streamable HTTP (http-fixture.ts): the tools of FIXTURE_TOOLS (ask_model / ask_user / list_roots ask
+// the client mid-call), a prompt with argument completion, a static resource, a template, and a
+// subscribable counter. Plain ESM, so that `node fixture-stdio.mjs` runs it without a TypeScript loader.
 import { completable as sdkCompletable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -11,7 +10,11 @@ import { z } from "zod";
 const COLORS = ["red", "green", "blue", "black"];
 
 /** The tools a fixture server offers when it starts (`add_tool` adds more at run time). */
-export const FIXTURE_TOOLS = ["add", "echo", "fail", "slow", "progress", "delete_all", "whoami", "pid", "shout", "add_tool", "bump"];
+export const FIXTURE_TOOLS = [
+  ...["add", "echo", "fail", "slow", "progress", "delete_all", "whoami", "pid", "shout", "add_tool", "bump", "log"],
+  // The tools that ask the client mid-call (sampling, elicitation, roots) and tell what it declared.
+  ...["ask_model", "ask_user", "list_roots", "client_capabilities", "roots_changed"],
+];
 
 /**
  * One server instance (one per session: the SDK's server speaks to one client). `seen` collects
