@@ -19,22 +19,28 @@ export async function queryUsage(pool: Pool, table: string, query: UsageQuery): 
      FROM ${table} WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY 1`,
     [query.from.toISOString(), query.to.toISOString()],
   );
-  return result.rows.map((row: Record<string, string>) => ({
-    group: row.group ?? "",
+  return result.rows.map((row: Record<string, string>) => {
+    const sums = summedRow(row);
+    return {
+      group: row.group ?? "",
+      ...sums,
+      cacheHitRatio: cacheHitRatio(sums),
+      savedUsd: Number(row.saved),
+      estimatedRequests: Number(row.estimated),
+    };
+  });
+}
+
+/** The sums both queries select (`requests`, `input`, `output`, `cache_read`, `cache_write`, `cost`), as numbers. */
+function summedRow(row: Record<string, string>) {
+  return {
     requests: Number(row.requests),
     inputTokens: Number(row.input),
     outputTokens: Number(row.output),
     cacheReadTokens: Number(row.cache_read),
     cacheWriteTokens: Number(row.cache_write),
     costUsd: Number(row.cost),
-    cacheHitRatio: cacheHitRatio({
-      inputTokens: Number(row.input),
-      cacheReadTokens: Number(row.cache_read),
-      cacheWriteTokens: Number(row.cache_write),
-    }),
-    savedUsd: Number(row.saved),
-    estimatedRequests: Number(row.estimated),
-  }));
+  };
 }
 
 /** Model calls summed per UTC day and target (what reconciliation compares with a vendor's report). */
@@ -47,14 +53,5 @@ export async function dailyUsageRows(pool: Pool, table: string, range: { from: D
      FROM ${table} WHERE time >= $1 AND time < $2 AND kind = 'model' GROUP BY 1, 2 ORDER BY 1, 2`,
     [range.from.toISOString(), range.to.toISOString()],
   );
-  return result.rows.map((row: Record<string, string>) => ({
-    day: row.day ?? "",
-    target: row.target ?? "",
-    requests: Number(row.requests),
-    inputTokens: Number(row.input),
-    outputTokens: Number(row.output),
-    cacheReadTokens: Number(row.cache_read),
-    cacheWriteTokens: Number(row.cache_write),
-    costUsd: Number(row.cost),
-  }));
+  return result.rows.map((row: Record<string, string>) => ({ day: row.day ?? "", target: row.target ?? "", ...summedRow(row) }));
 }

@@ -27,6 +27,21 @@ async function firstOf(table: ReturnType<typeof createModelTable>, estimate?: { 
   return (await table.plan("pool", estimate)).targets[0]?.name;
 }
 
+/** Plans one call of "pool" on `table` and serves it: each target answers after its delay (ms) and is recorded in `served`. */
+async function serveDelayed(table: ReturnType<typeof createModelTable>, delays: Record<string, number>, served: string[]): Promise<void> {
+  const plan = await table.plan("pool");
+  await serveWithFallbacks(
+    plan.targets,
+    new AbortController().signal,
+    async (target) => {
+      await new Promise((resolve) => setTimeout(resolve, delays[target.name]));
+      served.push(target.name);
+      return { response: rawResponse("{}"), servedBy: target.name };
+    },
+    { stats: plan.stats },
+  );
+}
+
 function tally(names: Array<string | undefined>): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const name of names) counts[String(name)] = (counts[String(name)] ?? 0) + 1;
@@ -109,22 +124,9 @@ describe("routing strategies", () => {
         }),
       ) as [ReturnType<typeof createModelTable>, ReturnType<typeof createModelTable>];
       const delays: Record<string, number> = { "slow/m": 60, "fast/m": 1 };
-      const signal = new AbortController().signal;
       const served: string[] = [];
       // Process one serves: the unmeasured target first, so both get measured in two calls.
-      for (let index = 0; index < 4; index++) {
-        const plan = await measuring.plan("pool");
-        await serveWithFallbacks(
-          plan.targets,
-          signal,
-          async (target) => {
-            await new Promise((resolve) => setTimeout(resolve, delays[target.name]));
-            served.push(target.name);
-            return { response: rawResponse("{}"), servedBy: target.name };
-          },
-          { stats: plan.stats },
-        );
-      }
+      for (let index = 0; index < 4; index++) await serveDelayed(measuring, delays, served);
       expect(served.slice(0, 2).sort()).toEqual(["fast/m", "slow/m"]);
       // Samples are written without waiting for Redis: let them land.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -162,21 +164,8 @@ describe("routing strategies", () => {
     const options: ModelTableOptions = { stats, random: seeded(7) };
     const table = createModelTable(deployments("latency", ["slow/m", "fast/m", "slower/m"]) as never, options);
     const delays: Record<string, number> = { "slow/m": 25, "fast/m": 2, "slower/m": 40 };
-    const signal = new AbortController().signal;
     const served: string[] = [];
-    const call = async () => {
-      const plan = await table.plan("pool");
-      await serveWithFallbacks(
-        plan.targets,
-        signal,
-        async (target) => {
-          await new Promise((resolve) => setTimeout(resolve, delays[target.name]));
-          served.push(target.name);
-          return { response: rawResponse("{}"), servedBy: target.name };
-        },
-        { stats: plan.stats },
-      );
-    };
+    const call = () => serveDelayed(table, delays, served);
     // Warm-up: every target is measured once, unmeasured first.
     for (let index = 0; index < 3; index++) await call();
     expect(new Set(served)).toEqual(new Set(["slow/m", "fast/m", "slower/m"]));
