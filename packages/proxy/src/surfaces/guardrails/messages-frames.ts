@@ -77,8 +77,8 @@ function textDeltaOf(frame: Buffer): MessagesStreamEvent | undefined {
   if (frame.compare(TEXT_DELTA_TAIL, 0, TEXT_DELTA_TAIL.length, textEnd, frame.length) !== 0) return undefined;
   // The first quote from the text on must be the tail's; an escape means a real parse.
   if (frame.indexOf(QUOTE, textStart) !== textEnd) return undefined;
-  const escape = frame.indexOf(BACKSLASH, textStart);
-  if (escape !== -1 && escape < textEnd) return undefined;
+  const backslashAt = frame.indexOf(BACKSLASH, textStart);
+  if (backslashAt !== -1 && backslashAt < textEnd) return undefined;
   return { type: "content_block_delta", index, delta: { type: "text_delta", text: frame.toString("utf8", textStart, textEnd) } };
 }
 
