@@ -7,7 +7,8 @@ import { APICallError } from "ai";
 const MAX_ERROR_BODY = 64 * 1024;
 
 /**
- * An OpenAI-compatible Chat Completions server that Conduit streams from directly, over
+ * An OpenAI-compatible Chat Completions server (or the Gemini API, with its own path and key
+ * header: generation/gemini-stream-engine.ts) that Conduit streams from directly, over
  * `node:http(s)` with one keep-alive agent per provider. Streams avoid `fetch` and web
  * streams on purpose: measured per concurrent stream, undici's `fetch` holds ≈ 33 KB of heap,
  * the AI SDK provider's `doStream` pipeline ≈ 88 KB and `streamText` ≈ 214 KB, against
@@ -61,13 +62,14 @@ export class ChatCompletionsEndpoint {
     url: URL = this.url,
   ): { request: ClientRequest; response: Promise<IncomingMessage> } {
     const json = JSON.stringify(body);
+    const credential = lease ? this.#credential(lease.key) : undefined;
     const request = this.#send(url, {
       method: "POST",
       agent: this.#agent,
       headers: {
         ...this.#headers,
         ...traceHeaders,
-        ...(lease ? Object.fromEntries([this.#credential(lease.key)]) : {}),
+        ...(credential ? { [credential[0]]: credential[1] } : {}),
         "content-length": Buffer.byteLength(json),
       },
     });
