@@ -51,9 +51,7 @@ describe.each(GEMINI_WIRE)("a $type stream without runtime tools", (vendor) => {
 
   it("streams the text and a finish with the vendor's usage (cache reads and reasoning)", async () => {
     const { upstream, runtime } = await gemini();
-    const events = await collect(
-      runtime.stream({ messages: conversation, model, temperature: 0.3, maxTokens: 99 }),
-    );
+    const events = await collect(runtime.stream({ messages: conversation, model, temperature: 0.3, maxTokens: 99 }));
     const text = events.flatMap((event) => (event.type === "text-delta" ? [(event.data as { delta: string }).delta] : [])).join("");
     expect(text).toBe(`${vendor.speaker} heard 1 messages`);
     expect(events.at(-1)).toMatchObject({
@@ -72,9 +70,7 @@ describe.each(GEMINI_WIRE)("a $type stream without runtime tools", (vendor) => {
   it("declares the caller's tools, hands their call back unexecuted and ends the generation (one vendor call)", async () => {
     const { upstream, runtime } = await gemini();
     upstream.scenario = "first-tool";
-    const events = await collect(
-      runtime.stream({ messages: conversation, model, clientTools: [lookup], toolChoice: { name: "lookup" } }),
-    );
+    const events = await collect(runtime.stream({ messages: conversation, model, clientTools: [lookup], toolChoice: { name: "lookup" } }));
     expect(events.map((event) => event.type)).toEqual(["tool-call", "finish"]);
     expect(events[0]?.data).toMatchObject({ name: "lookup", arguments: { expression: "6*7" } });
     expect(events.at(-1)).toMatchObject({ type: "finish", data: { reason: "tool-calls" } });

@@ -163,7 +163,10 @@ export class GeminiStreamReader {
       this.#reasoning = false;
     } else if (part.toolCall) {
       const id = part.toolCall.id ?? generateId();
-      parts.push({ type: "tool-call", call: { id, name: `server:${part.toolCall.toolType}`, arguments: objectOf(part.toolCall.args ?? {}) } });
+      parts.push({
+        type: "tool-call",
+        call: { id, name: `server:${part.toolCall.toolType}`, arguments: objectOf(part.toolCall.args ?? {}) },
+      });
     }
   }
 
