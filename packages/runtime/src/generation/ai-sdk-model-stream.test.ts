@@ -1,32 +1,22 @@
 import type { ConversationMessage, DataStreamEvent } from "@conduit-ai/server-core";
-import { type VendorFake, startFakeGemini } from "@conduit-ai/fakes";
+import { type FakeServer, PROVIDER_CASES } from "@conduit-ai/fakes";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRuntime } from "../create-runtime.js";
+import type { ProviderConfig } from "../providers/providers-config.js";
 
-// A stream of an AI SDK provider (here `google`, the Gemini API fake) read straight from the
-// package's `doStream` when the runtime runs no tool of its own: the conversation, the caller's
-// tools and settings reach the vendor as `streamText` sent them, and the parts come back the same.
-const KEY = "gemini-model-stream-key";
-const upstreams: VendorFake[] = [];
+// A stream on the Gemini wire without runtime tools, on both of its paths: `vertex` read straight
+// from the AI SDK package's `doStream` (ai-sdk-model-stream.ts), `google` by Conduit's own client
+// (gemini-stream-engine.ts, whose parts and bodies gemini-stream-engine.test.ts holds to the
+// package's). The conversation, the caller's tools and settings reach the vendor as `streamText`
+// sent them, and the parts come back the same.
+const upstreams: FakeServer[] = [];
 const runtimes: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
 
-async function gemini(options: { maxRetries?: number; providerTimeout?: { stepMs: number; chunkMs: number } } = {}) {
-  const upstream = await startFakeGemini();
-  upstream.keys.add(KEY);
-  upstreams.push(upstream);
-  const runtime = createRuntime({
-    env: {},
-    maxRetries: options.maxRetries ?? 0,
-    ...(options.providerTimeout ? { providerTimeout: options.providerTimeout } : {}),
-    providers: { gem: { type: "google", apiKeys: [KEY], baseURL: upstream.baseURL } },
-  });
-  runtimes.push(runtime);
-  return { upstream, runtime };
-}
+const GEMINI_WIRE = PROVIDER_CASES.filter((vendor) => vendor.type === "google" || vendor.type === "vertex");
 
 async function collect(stream: AsyncIterable<DataStreamEvent>): Promise<DataStreamEvent[]> {
   const events: DataStreamEvent[] = [];
@@ -44,14 +34,26 @@ const conversation: ConversationMessage[] = [
   { role: "user", content: "What is 6*7?" },
 ];
 
-describe("an AI SDK provider's stream without runtime tools", () => {
+describe.each(GEMINI_WIRE)("a $type stream without runtime tools", (vendor) => {
+  const model = `gem/${vendor.model}`;
+  async function gemini(options: { maxRetries?: number; providerTimeout?: { stepMs: number; chunkMs: number } } = {}) {
+    const upstream = await vendor.start();
+    upstreams.push(upstream);
+    const runtime = createRuntime({
+      env: {},
+      maxRetries: options.maxRetries ?? 0,
+      ...(options.providerTimeout ? { providerTimeout: options.providerTimeout } : {}),
+      providers: { gem: vendor.provider(upstream) as ProviderConfig },
+    });
+    runtimes.push(runtime);
+    return { upstream, runtime };
+  }
+
   it("streams the text and a finish with the vendor's usage (cache reads and reasoning)", async () => {
     const { upstream, runtime } = await gemini();
-    const events = await collect(
-      runtime.stream({ messages: conversation, model: "gem/gemini-2.5-flash", temperature: 0.3, maxTokens: 99 }),
-    );
+    const events = await collect(runtime.stream({ messages: conversation, model, temperature: 0.3, maxTokens: 99 }));
     const text = events.flatMap((event) => (event.type === "text-delta" ? [(event.data as { delta: string }).delta] : [])).join("");
-    expect(text).toBe("Gemini heard 1 messages");
+    expect(text).toBe(`${vendor.speaker} heard 1 messages`);
     expect(events.at(-1)).toMatchObject({
       type: "finish",
       data: { reason: "stop", usage: { inputTokens: 12, outputTokens: 8, cacheReadTokens: 5, reasoningTokens: 3 } },
@@ -68,9 +70,7 @@ describe("an AI SDK provider's stream without runtime tools", () => {
   it("declares the caller's tools, hands their call back unexecuted and ends the generation (one vendor call)", async () => {
     const { upstream, runtime } = await gemini();
     upstream.scenario = "first-tool";
-    const events = await collect(
-      runtime.stream({ messages: conversation, model: "gem/gemini-2.5-flash", clientTools: [lookup], toolChoice: { name: "lookup" } }),
-    );
+    const events = await collect(runtime.stream({ messages: conversation, model, clientTools: [lookup], toolChoice: { name: "lookup" } }));
     expect(events.map((event) => event.type)).toEqual(["tool-call", "finish"]);
     expect(events[0]?.data).toMatchObject({ name: "lookup", arguments: { expression: "6*7" } });
     expect(events.at(-1)).toMatchObject({ type: "finish", data: { reason: "tool-calls" } });
@@ -84,7 +84,7 @@ describe("an AI SDK provider's stream without runtime tools", () => {
   it("asks for JSON with the caller's schema", async () => {
     const { upstream, runtime } = await gemini();
     const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
-    await collect(runtime.stream({ messages: conversation, model: "gem/gemini-2.5-flash", responseFormat: { type: "json", schema } }));
+    await collect(runtime.stream({ messages: conversation, model, responseFormat: { type: "json", schema } }));
     expect(upstream.requests[0]?.body).toMatchObject({
       generationConfig: {
         responseMimeType: "application/json",
@@ -96,7 +96,7 @@ describe("an AI SDK provider's stream without runtime tools", () => {
   it("retries a failing vendor before the stream starts, then ends with one error event in the vendor's status", async () => {
     const { upstream, runtime } = await gemini({ maxRetries: 2 });
     upstream.scenario = "server-error";
-    const events = await collect(runtime.stream({ messages: conversation, model: "gem/gemini-2.5-flash" }));
+    const events = await collect(runtime.stream({ messages: conversation, model }));
     expect(upstream.requests).toHaveLength(3);
     expect(events.map((event) => event.type)).toEqual(["error"]);
   });
@@ -104,7 +104,7 @@ describe("an AI SDK provider's stream without runtime tools", () => {
   it("a stream gone quiet fails with one PROVIDER_TIMEOUT error event", async () => {
     const { upstream, runtime } = await gemini({ providerTimeout: { stepMs: 5_000, chunkMs: 300 } });
     upstream.scenario = "stall";
-    const events = await collect(runtime.stream({ messages: conversation, model: "gem/gemini-2.5-flash" }));
+    const events = await collect(runtime.stream({ messages: conversation, model }));
     expect(events.filter((event) => event.type === "error")).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ code: "PROVIDER_TIMEOUT" }) }),
     ]);

@@ -4,7 +4,7 @@ import { mapProviderError } from "../providers/provider-error.js";
 import { streamWithAiSdk, toMessages, toToolSet, toUsage, toolChoiceOf } from "./ai-sdk-engine.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 
-type ModelV3 = Extract<LanguageModel, { specificationVersion: "v3" }>;
+export type ModelV3 = Extract<LanguageModel, { specificationVersion: "v3" }>;
 type StreamPart = Awaited<ReturnType<ModelV3["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 
 function timeoutError(message: string): Error {
@@ -46,8 +46,10 @@ function parsedInput(input: string): Record<string, unknown> {
   }
 }
 
+export type ModelCallOptions = Parameters<ModelV3["doStream"]>[0];
+
 /** The options of the model's own `doStream`: the prompt, tools and settings `streamText` would have sent. */
-async function callOptions(plan: GenerationPlan, model: ModelV3, signal: AbortSignal) {
+export async function callOptions(plan: GenerationPlan, model: ModelV3, signal: AbortSignal | undefined): Promise<ModelCallOptions> {
   // Not `standardizePrompt`: it re-validates with zod the messages the runtime built itself (≈ 4 % of a call's CPU).
   const prompt = { messages: toMessages(plan), ...(plan.system === undefined ? {} : { system: plan.system }) };
   const tools = await prepareToolsAndToolChoice({

@@ -52,6 +52,8 @@ export class CallGuard {
     if (this.#failure !== undefined) response.destroy(this.#failure);
     else if (this.#chunkMs !== undefined) {
       const chunkMs = this.#chunkMs;
+      // A continued answer reads a second response: the first one's timer goes.
+      clearTimeout(this.#chunkTimer);
       this.#chunkTimer = setTimeout(() => this.fail(namedError("TimeoutError", `No stream chunk within ${chunkMs} ms`)), chunkMs);
     }
   }

@@ -37,13 +37,14 @@ export async function openStream(
   body: Record<string, unknown>,
   plan: GenerationPlan,
   guard: CallGuard,
+  url?: URL,
 ): Promise<IncomingMessage> {
   // A pool's refused key is swapped for another at once, not counted as a retry.
   let keysLeft = (endpoint.keys?.keys ?? 1) - 1;
   for (let attempt = 0; ; attempt++) {
     guard.check();
     const lease = await endpoint.keys?.pick(plan.context.signal);
-    const { request, response } = endpoint.post(body, plan.context.traceSpan?.traceHeaders(), lease);
+    const { request, response } = endpoint.post(body, plan.context.traceSpan?.traceHeaders(), lease, url);
     guard.attach(request);
     try {
       return await response;

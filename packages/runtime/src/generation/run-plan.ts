@@ -1,14 +1,15 @@
 import { generateWithAiSdk } from "./ai-sdk-engine.js";
 import { streamWithModel } from "./ai-sdk-model-stream.js";
 import { streamChatCompletions } from "./chat-completions-engine.js";
+import { streamGemini } from "./gemini-stream-engine.js";
 import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 import { streamLocally } from "./local-engine.js";
 import { traceGeneration } from "./trace-generation.js";
 
 /**
  * Runs a plan on the engine its provider calls for, traced: the embedded `local` provider
- * locally, a provider with a Chat Completions endpoint by its own streaming client when
- * streaming, every other one through the AI SDK (its provider model read directly when the runtime
+ * locally, a provider with a Chat Completions or Gemini endpoint by Conduit's own streaming
+ * client when streaming, every other one through the AI SDK (its provider model read directly when the runtime
  * runs no tools: ai-sdk-model-stream.ts).
  */
 export function runPlan(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
@@ -18,6 +19,7 @@ export function runPlan(plan: GenerationPlan, streaming: boolean): AsyncIterable
 function engineFor(plan: GenerationPlan, streaming: boolean): AsyncIterable<GenerationPart> {
   if (plan.provider.languageModel === undefined) return streamLocally(plan);
   if (!streaming) return generateWithAiSdk(plan);
-  const endpoint = plan.provider.chatCompletions;
-  return endpoint === undefined ? streamWithModel(plan) : streamChatCompletions(plan, endpoint);
+  const { chatCompletions, gemini } = plan.provider;
+  if (chatCompletions !== undefined) return streamChatCompletions(plan, chatCompletions);
+  return gemini === undefined ? streamWithModel(plan) : streamGemini(plan, gemini);
 }

@@ -7,7 +7,8 @@ import { APICallError } from "ai";
 const MAX_ERROR_BODY = 64 * 1024;
 
 /**
- * An OpenAI-compatible Chat Completions server that Conduit streams from directly, over
+ * An OpenAI-compatible Chat Completions server (or the Gemini API, with its own path and key
+ * header: generation/gemini-stream-engine.ts) that Conduit streams from directly, over
  * `node:http(s)` with one keep-alive agent per provider. Streams avoid `fetch` and web
  * streams on purpose: measured per concurrent stream, undici's `fetch` holds ≈ 33 KB of heap,
  * the AI SDK provider's `doStream` pipeline ≈ 88 KB and `streamText` ≈ 214 KB, against
@@ -18,12 +19,24 @@ export class ChatCompletionsEndpoint {
   readonly #headers: Record<string, string>;
   readonly #agent: HttpAgent;
   readonly #send: typeof httpRequest;
-  /** Where each request's key comes from (`Authorization: Bearer <key>`); none for a server without keys. */
+  readonly #credential: (key: string) => [name: string, value: string];
+  /** Where each request's key comes from (`Authorization: Bearer <key>` unless `credentialHeader` says otherwise); none for a server without keys. */
   readonly keys: KeySource | undefined;
 
-  constructor(options: { baseURL: string; keys?: KeySource; headers?: Record<string, string> }) {
+  /**
+   * `path` is appended to `baseURL` (the Chat Completions path unless given; a call may name its
+   * own URL under the same origin); `credentialHeader` sends the key (Gemini's `x-goog-api-key`).
+   */
+  constructor(options: {
+    baseURL: string;
+    keys?: KeySource;
+    headers?: Record<string, string>;
+    path?: string;
+    credentialHeader?: (key: string) => [name: string, value: string];
+  }) {
     this.keys = options.keys;
-    this.url = new URL(`${options.baseURL.replace(/\/+$/, "")}/chat/completions`);
+    this.#credential = options.credentialHeader ?? ((key) => ["authorization", `Bearer ${key}`]);
+    this.url = new URL(`${options.baseURL.replace(/\/+$/, "")}${options.path ?? "/chat/completions"}`);
     const https = this.url.protocol === "https:";
     this.#send = https ? httpsRequest : httpRequest;
     this.#agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -39,21 +52,24 @@ export class ChatCompletionsEndpoint {
    * the request, so the caller can destroy both; rejects with the AI SDK's `APICallError`
    * for any other status (so `mapProviderError` and the retry rule treat it as they treat the
    * SDK's own), or with the network error. `traceHeaders` name the model call's span upstream;
-   * `lease` is the key to send (from `keys`), told how the request went.
+   * `lease` is the key to send (from `keys`), told how the request went; `url` replaces the
+   * endpoint's own (Gemini names the model in the path).
    */
   post(
     body: Record<string, unknown>,
     traceHeaders: Record<string, string> = {},
     lease?: KeyLease,
+    url: URL = this.url,
   ): { request: ClientRequest; response: Promise<IncomingMessage> } {
     const json = JSON.stringify(body);
-    const request = this.#send(this.url, {
+    const credential = lease ? this.#credential(lease.key) : undefined;
+    const request = this.#send(url, {
       method: "POST",
       agent: this.#agent,
       headers: {
         ...this.#headers,
         ...traceHeaders,
-        ...(lease ? { authorization: `Bearer ${lease.key}` } : {}),
+        ...(credential ? { [credential[0]]: credential[1] } : {}),
         "content-length": Buffer.byteLength(json),
       },
     });
@@ -77,7 +93,7 @@ export class ChatCompletionsEndpoint {
         }
         readErrorBody(incoming).then(
           // Some vendors echo the key they refused: it never reaches the caller.
-          (text) => reject(callError(this.url.href, body, status, incoming, lease ? text.replaceAll(lease.key, "[redacted]") : text)),
+          (text) => reject(callError(url.href, body, status, incoming, lease ? text.replaceAll(lease.key, "[redacted]") : text)),
           (error: unknown) => reject(error),
         );
       });

@@ -59,6 +59,7 @@ export function configureProvider(entry: ProviderEntry, setup: ProviderSetup): C
     return loading;
   };
   const chatCompletions = type.chatCompletions?.(settings, context);
+  const gemini = type.geminiEndpoint?.(settings, context);
   return {
     name: entry.name,
     type: entry.type,
@@ -78,6 +79,7 @@ export function configureProvider(entry: ProviderEntry, setup: ProviderSetup): C
         }
       : {}),
     ...(chatCompletions ? { chatCompletions } : {}),
+    ...(gemini ? { gemini } : {}),
     load: async () => {
       await load();
     },

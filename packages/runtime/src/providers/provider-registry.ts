@@ -27,6 +27,8 @@ export interface ConfiguredProvider {
   embeddingModel?: (modelId: string) => Promise<EmbeddingModel>;
   /** An OpenAI-compatible server whose streams Conduit reads itself (lighter than the AI SDK's pipeline). */
   chatCompletions?: ChatCompletionsEndpoint;
+  /** The Gemini API server whose streams Conduit reads itself (generation/gemini-stream-engine.ts). */
+  gemini?: ChatCompletionsEndpoint;
   /** Loads the provider's package now (`MissingDependencyError` when it is not installed). */
   load?: () => Promise<void>;
 }
@@ -112,7 +114,10 @@ export class ProviderRegistry {
 
   /** Releases the providers' idle connections. */
   close(): void {
-    for (const provider of this.#providers.values()) provider.chatCompletions?.close();
+    for (const provider of this.#providers.values()) {
+      provider.chatCompletions?.close();
+      provider.gemini?.close();
+    }
   }
 
   list(): ProviderInfo[] {

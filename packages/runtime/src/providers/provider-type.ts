@@ -46,6 +46,8 @@ export interface ProviderType<Settings extends Record<string, unknown> = Record<
   apiKeys?(settings: Settings): string[] | undefined;
   /** An OpenAI-compatible server whose streams Conduit reads itself (lighter than the AI SDK's pipeline), made at configuration. */
   chatCompletions?(settings: Settings, context: ProviderContext): ChatCompletionsEndpoint;
+  /** The Gemini API server (its `baseURL`) whose streams Conduit reads itself (generation/gemini-stream-engine.ts), made at configuration. */
+  geminiEndpoint?(settings: Settings, context: ProviderContext): ChatCompletionsEndpoint;
   /** Loads the package (an optional peer dependency) and makes the models. */
   create(settings: Settings, context: ProviderContext): Promise<ProviderModels>;
 }
