@@ -21,8 +21,7 @@ function statusOf(result: Record<string, unknown> | undefined, error: unknown, s
   return RpcError.isInstance(error) && error.code === RpcErrorCode.UPSTREAM_TIMEOUT ? 504 : 502;
 }
 
-function spanAttributes(context: DispatchContext, server: string, tool: string, args: unknown) {
-  const tracing = getTracing();
+function spanAttributes(context: DispatchContext, server: string, tool: string) {
   return {
     "gen_ai.operation.name": "execute_tool",
     "gen_ai.tool.name": tool,
@@ -33,7 +32,6 @@ function spanAttributes(context: DispatchContext, server: string, tool: string, 
     "jsonrpc.request.id": String(context.requestId),
     "conduit.mcp.server": server,
     ...(context.caller.identity ? { "conduit.key.id": context.caller.identity.keyId } : {}),
-    ...(tracing.captureContent ? { "gen_ai.tool.call.arguments": JSON.stringify(args ?? {}) } : {}),
   };
 }
 
@@ -71,7 +69,7 @@ export async function callTool(context: DispatchContext, params: Record<string, 
   try {
     const span: Parameters<typeof withSpan>[1] = {
       kind: "internal",
-      attributes: spanAttributes(context, target.server, target.namespacedName, params.arguments),
+      attributes: spanAttributes(context, target.server, target.namespacedName),
       ...(context.traceSpan ? { parent: context.traceSpan } : {}),
     };
     result = await withSpan(`execute_tool ${target.namespacedName}`, span, (traceSpan: TraceSpan | undefined) =>
@@ -115,6 +113,8 @@ async function call(
     await guardTexts(guard, "request", argumentTexts(args), guarded, hits, span);
     params = { ...params, arguments: args };
   }
+  // Captured content is what went upstream: masked, and never arguments a guardrail blocked.
+  if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.arguments": JSON.stringify(params.arguments ?? {}) });
   const meta = { ...((params._meta as Record<string, unknown> | undefined) ?? {}) };
   const progressToken = meta.progressToken;
   // The upstream gets its own progress token from the SDK; the client's is put back on each notification.

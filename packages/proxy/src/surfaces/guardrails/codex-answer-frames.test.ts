@@ -84,3 +84,12 @@ describe("guardedCodexBytes", () => {
     expect(events.some((event) => event.type === "response.completed")).toBe(false);
   });
 });
+
+describe("guardedCodexBytes on a stream cut short", () => {
+  it("releases the text still held back (masked) when upstream ends without completing", async () => {
+    const cut = answer(["reach ada@exam", "ple.com or me"]).split("event: response.output_text.done")[0] ?? "";
+    const events = await eventsOf(cut, guardOf("mask", []), 9);
+    const deltas = events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta);
+    expect(deltas.join("")).toBe("reach [EMAIL] or me");
+  });
+});

@@ -13,6 +13,8 @@ interface TextPart {
   contentIndex: number;
   sent: string;
   released: string;
+  /** Its `response.output_text.done` came: its scanner was flushed. */
+  done: boolean;
 }
 
 /** A codex event as the stream guard reads it, with its parsed data (for events that repeat the whole text). */
@@ -65,6 +67,17 @@ class CodexAnswerGuard {
     return Buffer.concat(out.map((item) => this.bytesOf(item as CodexItem)));
   }
 
+  /** Upstream ended without completing: its last frame, and the text still held back, go out (or the block a flush finds). */
+  async end(): Promise<Uint8Array> {
+    const rest = `${this.rest}${this.decoder.end()}`;
+    const items: CodexItem[] = rest.trim() === "" ? [] : [this.itemOf(`${rest}\n\n`)];
+    this.byIndex.forEach((part, index) => {
+      if (!part.done) items.push({ event: { type: "content_block_stop", index } });
+    });
+    const out = await this.streamGuard.take(items);
+    return Buffer.concat(out.map((item) => this.bytesOf(item as CodexItem)));
+  }
+
   private itemOf(frame: string): CodexItem {
     const bytes = Buffer.from(frame);
     const { name, data } = fieldsOf(frame.slice(0, -2));
@@ -85,8 +98,11 @@ class CodexAnswerGuard {
       const index = this.byIndex.indexOf(part);
       return { event: { type: "content_block_delta", index, delta: { type: "text_delta", text: json.delta } }, frame: bytes, data: json };
     }
-    if (type === "response.output_text.done")
-      return { event: { type: "content_block_stop", index: this.byIndex.indexOf(this.partOf(json)) }, frame: bytes, data: json };
+    if (type === "response.output_text.done") {
+      const part = this.partOf(json);
+      part.done = true;
+      return { event: { type: "content_block_stop", index: this.byIndex.indexOf(part) }, frame: bytes, data: json };
+    }
     // The answer is complete: a response webhook is asked here, as at a Messages stream's `message_stop`.
     if (type === "response.completed") return { event: { type: "message_stop" }, frame: bytes, data: json };
     const ends = type === "response.failed" || type === "response.incomplete" || type === "error";
@@ -107,6 +123,7 @@ class CodexAnswerGuard {
         contentIndex: Number(data.content_index),
         sent: "",
         released: "",
+        done: false,
       };
       this.parts.set(key, part);
       this.byIndex.push(part);
@@ -181,7 +198,8 @@ const errorMessageOf = (event: MessagesStreamEvent) => (event as { error?: { mes
 
 /**
  * A codex answer's body with the call's response guardrails: read chunk by chunk, guarded, and
- * ended (upstream cancelled) once a block ends it or the response completes.
+ * ended (upstream cancelled) once a block ends it or the response completes; a stream upstream
+ * cut short still gets the text held back for the window.
  *
  * @example
  * return rawResponse(guardedCodexBytes(chunksOf(reply.body), guard), { status: reply.status, headers });
@@ -194,4 +212,6 @@ export async function* guardedCodexBytes(body: AsyncIterable<Uint8Array>, guard:
     // Leaving the loop returns upstream's body, which cancels it.
     if (codex.ended) return;
   }
+  const bytes = await codex.end();
+  if (bytes.byteLength > 0) yield bytes;
 }
