@@ -3,6 +3,7 @@ import type { Governance } from "@conduit-ai/governance";
 import { type GuardrailHit, createGuardrails, mcpToolGuard } from "@conduit-ai/guardrails";
 import type { McpGateway } from "@conduit-ai/mcp-gateway";
 import type { Gate, GateAdmission, GateUsage } from "@conduit-ai/server-core";
+import { type RequestFeed, installRequestFeed } from "@conduit-ai/server-core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { connectClient, eventually, gatewayOf, memoryGovernance, mintKey } from "./fixtures/mcp-gateway-kit.js";
@@ -79,9 +80,11 @@ forEachAdapter("mcp gateway guardrails", ({ start }) => {
       { servers: { web: { url: web.url } }, gate: observedGate(governance.gate, settled), toolGuard: mcpToolGuard(guardrails) },
       gateways,
     );
+    let feed: RequestFeed | undefined;
     const server = await start({
       config: { rateLimit: { enabled: false } },
       setup: (adapter) => {
+        feed = installRequestFeed(adapter);
         governance.install(adapter);
         gateway.install(adapter);
       },
@@ -92,13 +95,15 @@ forEachAdapter("mcp gateway guardrails", ({ start }) => {
       return client;
     };
     const mint = (key: Record<string, unknown>, team?: Record<string, unknown>) => mintKey(server.url(""), key, team);
-    return { connect, mint, hits, settled };
+    // The console's Live page reads this feed: the hits of each /mcp request, never their text.
+    const feedHits = () => (feed?.recent() ?? []).flatMap((event) => event.guardrails ?? []);
+    return { connect, mint, hits, settled, feedHits };
   }
 
   const upstreamPosts = () => web.requests.filter((request) => request.method === "POST").length;
 
   it("blocks a secret in a tool's arguments with -32602 naming the guardrail, and nothing reaches the upstream", async () => {
-    const { connect, mint, hits, settled } = await serve();
+    const { connect, mint, hits, settled, feedHits } = await serve();
     const client = await connect(await mint({ name: "agent" }));
     expect(textOf(await client.callTool({ name: "web__echo", arguments: { text: "warm up" } }))).toBe("warm up");
     const before = upstreamPosts();
@@ -117,6 +122,8 @@ forEachAdapter("mcp gateway guardrails", ({ start }) => {
       tool: { server: "web", name: "echo" },
       guardrails: [{ guardrail: "no-secrets", action: "block", direction: "request", entity: "aws-access-key" }],
     });
+    await eventually(() => feedHits().length === 1);
+    expect(feedHits()).toEqual(["no-secrets:block:request:aws-access-key"]);
     // The session goes on.
     expect(textOf(await client.callTool({ name: "web__echo", arguments: { text: "still here" } }))).toBe("still here");
   });

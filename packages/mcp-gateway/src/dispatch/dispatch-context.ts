@@ -1,4 +1,4 @@
-import type { Gate, TraceSpan } from "@conduit-ai/server-core";
+import type { Gate, GateGuardrailHit, TraceSpan } from "@conduit-ai/server-core";
 import type { Caller } from "../auth/caller.js";
 import type { McpToolGuard } from "./tool-guard.js";
 import type { RpcId } from "../jsonrpc/json-rpc-message.js";
@@ -29,4 +29,6 @@ export interface DispatchContext {
   /** This request's answer as a stream to the client: a server's request made meanwhile goes there (sampling, elicitation, roots). */
   route?: ClientRoute | undefined;
   traceSpan?: TraceSpan | undefined;
+  /** Adds guardrail hits to the HTTP request: its live feed entry and `conduit.guardrail` span events. */
+  recordGuardrailHits?: ((hits: readonly GateGuardrailHit[]) => void) | undefined;
 }

@@ -107,10 +107,14 @@ async function call(
   const { server, tool } = target;
   const guard = context.gateway.toolGuard;
   const guarded: McpGuardedCall = { ...target, identity: context.caller.identity };
+  const record = (found: GateGuardrailHit[]) => {
+    hits.push(...found);
+    context.recordGuardrailHits?.(found);
+  };
   if (guard && params.arguments !== null && typeof params.arguments === "object" && !Array.isArray(params.arguments)) {
     // Checked on a copy: a mask changes what goes upstream, never the client's own request.
     const args = structuredClone(params.arguments as Record<string, unknown>);
-    await guardTexts(guard, "request", argumentTexts(args), guarded, hits, span);
+    await guardTexts(guard, "request", argumentTexts(args), guarded, record);
     params = { ...params, arguments: args };
   }
   // Captured content is what went upstream: masked, and never arguments a guardrail blocked.
@@ -131,7 +135,7 @@ async function call(
       : {}),
   });
   if (result.isError === true) span?.setAttributes({ "error.type": "tool_error" });
-  if (guard) await guardTexts(guard, "response", resultTexts(result), guarded, hits, span);
+  if (guard) await guardTexts(guard, "response", resultTexts(result), guarded, record);
   if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.result": JSON.stringify(result.content ?? result) });
   return result;
 }

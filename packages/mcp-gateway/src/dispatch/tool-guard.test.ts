@@ -30,8 +30,8 @@ describe("tool guard texts", () => {
 
   it("a mask rewrites the texts in place and the hits are kept", async () => {
     const result = { content: [{ type: "text", text: "quiet" }], structuredContent: { reply: "hush" } };
-    const hits: Parameters<typeof guardTexts>[4] = [];
-    await guardTexts(upper, "response", resultTexts(result), call, hits, undefined);
+    const hits: unknown[] = [];
+    await guardTexts(upper, "response", resultTexts(result), call, (found) => hits.push(...found));
     expect(result).toEqual({ content: [{ type: "text", text: "QUIET" }], structuredContent: { reply: "HUSH" } });
     expect(hits).toHaveLength(2);
   });
@@ -43,7 +43,7 @@ describe("tool guard texts", () => {
         block: { message: "Blocked by guardrail `no-secrets` (jwt)", guardrail: "no-secrets", entity: "jwt" },
       }),
     };
-    const request = await guardTexts(blocking, "request", argumentTexts({ a: "x" }), call, [], undefined).catch((error) => error);
+    const request = await guardTexts(blocking, "request", argumentTexts({ a: "x" }), call, () => undefined).catch((error) => error);
     expect(RpcError.isInstance(request) && request.toJSON()).toEqual({
       code: -32602,
       message: "Blocked by guardrail `no-secrets` (jwt)",
@@ -54,8 +54,7 @@ describe("tool guard texts", () => {
       "response",
       resultTexts({ content: [{ type: "text", text: "x" }] }),
       call,
-      [],
-      undefined,
+      () => undefined,
     ).catch((error) => error);
     expect(answer.code).toBe(-32004);
   });

@@ -1,4 +1,4 @@
-import type { GateGuardrailHit, GateIdentity, TraceSpan } from "@conduit-ai/server-core";
+import type { GateGuardrailHit, GateIdentity } from "@conduit-ai/server-core";
 import { RpcError, RpcErrorCode } from "../jsonrpc/json-rpc-error.js";
 
 /** A string inside a tool call's arguments or result, and how to replace it there. */
@@ -73,8 +73,8 @@ export function resultTexts(result: Record<string, unknown>): McpGuardedText[] {
 }
 
 /**
- * Runs the guard on one side of a call: hits added to `hits` (the usage event's) and to the
- * span as `conduit.guardrail` events; a block thrown as a JSON-RPC error — -32602 for arguments
+ * Runs the guard on one side of a call, its hits handed to `record` (the usage event's, the
+ * request's live feed and span); a block thrown as a JSON-RPC error — -32602 for arguments
  * (nothing went upstream), -32004 for a result (the client never sees it).
  */
 export async function guardTexts(
@@ -82,20 +82,13 @@ export async function guardTexts(
   direction: "request" | "response",
   texts: McpGuardedText[],
   call: McpGuardedCall,
-  hits: GateGuardrailHit[],
-  span: TraceSpan | undefined,
+  record: (hits: GateGuardrailHit[]) => void,
 ): Promise<void> {
   if (texts.length === 0) return;
   const verdict = await guard.check(direction, texts, call);
-  for (const { guardrail, action, direction: side, entity } of verdict.hits) {
-    hits.push({ guardrail, action, direction: side, entity });
-    span?.addEvent("conduit.guardrail", {
-      "conduit.guardrail.name": guardrail,
-      "conduit.guardrail.action": action,
-      "conduit.guardrail.direction": side,
-      "conduit.guardrail.entity": entity,
-    });
-  }
+  // Only the four named fields, whatever else a guard's hit carries.
+  const hits = verdict.hits.map(({ guardrail, action, direction: side, entity }) => ({ guardrail, action, direction: side, entity }));
+  if (hits.length > 0) record(hits);
   if (!verdict.block) return;
   const code = direction === "request" ? RpcErrorCode.INVALID_PARAMS : RpcErrorCode.GUARDRAIL_VIOLATION;
   throw new RpcError(code, verdict.block.message, {
