@@ -4,7 +4,12 @@ import type { GuardrailHit } from "./match-rules.js";
 import { mcpToolGuard } from "./mcp-tool-guard.js";
 
 const slot = (text: string) => {
-  const holder = { text, replace: (next: string) => void (holder.text = next) };
+  const holder = {
+    text,
+    replace: (next: string) => {
+      holder.text = next;
+    },
+  };
   return holder;
 };
 const call = { server: "web", tool: "echo", namespacedName: "web__echo" };
