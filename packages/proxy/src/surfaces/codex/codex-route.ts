@@ -36,7 +36,9 @@ function headersOf(ctx: ServerContext): Record<string, string> {
 
 /**
  * `POST /backend-api/codex/responses`: the codex engine over the pool's codex accounts, body and
- * answer byte for byte. Mounted by `conduit proxy` only, never by `createAllRoutes`.
+ * answer byte for byte unless a guardrail applies to the call (then a masked body goes upstream
+ * and the answer's text deltas are guarded as they stream). Mounted by `conduit proxy` only,
+ * never by `createAllRoutes`.
  *
  * @example
  * adapter.registerRouteGroup(proxy.createCodexRoutes());
