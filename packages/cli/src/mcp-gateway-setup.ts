@@ -1,3 +1,4 @@
+import { type Guardrails, mcpToolGuard } from "@conduit-ai/guardrails";
 import type { Gate, ServerAdapter } from "@conduit-ai/server-core";
 import type { SharedRedis } from "./redis-setup.js";
 import { UsageError } from "./usage-error.js";
@@ -19,7 +20,8 @@ export function withoutAuthProviders(file: { [key: string]: unknown }): { [key: 
  * The config file's `mcpGateway` key (with `mcpServers`, `mcp.requestTimeoutMs` and
  * `auth.providers`): the MCP gateway mounted on `server` when `enabled`, its callers authenticated
  * by virtual keys (`gate`), the server's own auth, `mcpGateway.clientKeys` or OAuth; sessions on
- * the assembly's Redis when there is one. Its sessions close when the server drains. Loaded on
+ * the assembly's Redis when there is one; tool arguments and results checked by the config's
+ * `guardrails` when there are any. Its sessions close when the server drains. Loaded on
  * demand; a bad value exits 2 naming the key.
  *
  * @example
@@ -28,7 +30,13 @@ export function withoutAuthProviders(file: { [key: string]: unknown }): { [key: 
 export async function setupMcpGateway(
   server: ServerAdapter,
   file: { [key: string]: unknown },
-  options: { gate?: Gate | undefined; redis?: SharedRedis | undefined; keyPrefix?: string | undefined; serverAuth?: boolean | undefined },
+  options: {
+    gate?: Gate | undefined;
+    redis?: SharedRedis | undefined;
+    keyPrefix?: string | undefined;
+    serverAuth?: boolean | undefined;
+    guardrails?: Guardrails | undefined;
+  },
 ): Promise<void> {
   if (file.mcpGateway === undefined) return;
   const { McpGatewayConfigError, mcpGatewayFromConfig } = await import("@conduit-ai/mcp-gateway");
@@ -41,6 +49,7 @@ export async function setupMcpGateway(
       authProviders: (file.auth as { providers?: unknown } | undefined)?.providers,
       gate: options.gate,
       serverAuth: options.serverAuth,
+      toolGuard: options.guardrails ? mcpToolGuard(options.guardrails) : undefined,
       redis: options.redis,
       keyPrefix: options.keyPrefix,
       onWarning: (message) => console.warn(message),

@@ -1,3 +1,4 @@
+import { startMcpHttpFixture } from "@conduit-ai/fakes";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type AssembledServer, assembleServer } from "./server-assembly.js";
@@ -96,6 +97,72 @@ describe("assembleServer: the config's guardrails on /api/agent/*", () => {
     } finally {
       if (assembled.server.getLifecycleState() === "running") await assembled.server.stop();
       await assembled.close();
+    }
+  });
+});
+
+describe("assembleServer: the config's guardrails on the MCP gateway's tool calls", () => {
+  it("masks an email in a tool's arguments and blocks a secret before it goes upstream", async () => {
+    const upstream = await startMcpHttpFixture({ name: "web" });
+    const clientKey = "mcp-client-key-for-the-assembly-test";
+    const assembled = await assembleServer({
+      framework: "hono",
+      server: { port: 0, host: "127.0.0.1", logging: { enabled: false }, rateLimit: { enabled: false } },
+      file: {
+        mcpServers: { web: { url: upstream.url } },
+        mcpGateway: { enabled: true, clientKeys: [clientKey] },
+        guardrails: {
+          rules: [
+            { name: "pii", kind: "pii", on: "request", action: "mask" },
+            { name: "no-secrets", kind: "secrets", on: "request", action: "block" },
+          ],
+          default: ["pii", "no-secrets"],
+        },
+      },
+    });
+    try {
+      await assembled.server.start();
+      const url = `http://127.0.0.1:${assembled.server.getStatus().port as number}/mcp`;
+      let sessionId = "";
+      const rpc = async (message: Record<string, unknown>) => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${clientKey}`,
+            "mcp-protocol-version": "2025-06-18",
+            ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+        });
+        sessionId = response.headers.get("mcp-session-id") ?? sessionId;
+        const text = await response.text();
+        const data = text.startsWith("{")
+          ? text
+          : (text
+              .split("\n")
+              .find((line) => line.startsWith("data: "))
+              ?.slice(6) ?? "{}");
+        return JSON.parse(data) as { result?: { content: Array<{ text: string }> }; error?: { code: number; message: string } };
+      };
+      const capabilities = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } };
+      await rpc({ id: 1, method: "initialize", params: capabilities });
+      await rpc({ method: "notifications/initialized" });
+      const masked = await rpc({ id: 2, method: "tools/call", params: { name: "web__echo", arguments: { text: "to ada@example.com" } } });
+      expect(masked.result?.content[0]?.text).toBe("to [EMAIL]");
+      const blocked = await rpc({
+        id: 3,
+        method: "tools/call",
+        params: { name: "web__echo", arguments: { text: "AKIAIOSFODNN7EXAMPLE" } },
+      });
+      expect(blocked.error?.code).toBe(-32602);
+      expect(blocked.error?.message).toContain("no-secrets");
+      expect(blocked.error?.message).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    } finally {
+      if (assembled.server.getLifecycleState() === "running") await assembled.server.stop();
+      await assembled.close();
+      await upstream.close();
     }
   });
 });

@@ -149,7 +149,13 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     apiGuardrails ? apiGuardrails.workflowRuntime(workflowRuntime) : workflowRuntime,
   );
   governance?.install(server, { virtualKeyAuth });
-  await setupMcpGateway(server, options.file, { gate: governance?.gate, redis, keyPrefix, serverAuth: auth.middleware.length > 0 });
+  await setupMcpGateway(server, options.file, {
+    gate: governance?.gate,
+    redis,
+    keyPrefix,
+    serverAuth: auth.middleware.length > 0,
+    guardrails,
+  });
   // The operator console, only when an admin credential exists (`admin.keys`, or the auth's role `admin`).
   await setupConsole(server, {
     admin: options.file.admin,

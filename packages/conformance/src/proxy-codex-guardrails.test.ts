@@ -1,14 +1,47 @@
 import { createGuardrails } from "@conduit-ai/guardrails";
+import OpenAI from "openai";
 import { afterEach, expect, it } from "vitest";
 import { type GovernedGateway, startGovernedGateway } from "./fixtures/governed-gateway.js";
 import { forEachAdapter } from "./harness.js";
 
 // Request guardrails on the codex surface (`/backend-api/codex/responses`): a block is a 400 in
 // the codex backend's error shape and nothing goes upstream; a mask sends the masked body; with
-// no guardrail the client's bytes go upstream untouched.
+// no guardrail the client's bytes go upstream untouched. Answer guardrails on the backend's
+// Responses stream: `output_text.delta` text masked in place (the official SDK still parses it,
+// the events repeating the whole text carry the mask) and a block ending it with `response.failed`.
 const SECRET = "AKIAIOSFODNN7EXAMPLE";
 const EMAIL = "grace.hopper@example.com";
 const PATH = "/backend-api/codex/responses";
+
+/** A codex backend answer streaming `deltas` as one output text, with the events that repeat it whole. */
+function codexAnswer(deltas: string[]): string {
+  const response = { id: "resp_1", object: "response", created_at: 1_700_000_000, model: "gpt-5-codex", status: "in_progress", output: [] };
+  const text = deltas.join("");
+  const part = { type: "output_text", text, annotations: [] };
+  const message = { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [part] };
+  const usage = {
+    input_tokens: 5,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 10,
+  };
+  const at = { item_id: "msg_1", output_index: 0, content_index: 0 };
+  const events: Array<Record<string, unknown>> = [
+    { type: "response.created", response },
+    { type: "response.output_item.added", output_index: 0, item: { ...message, status: "in_progress", content: [] } },
+    { type: "response.content_part.added", ...at, part: { ...part, text: "" } },
+    ...deltas.map((delta) => ({ type: "response.output_text.delta", ...at, delta })),
+    { type: "response.output_text.done", ...at, text },
+    { type: "response.content_part.done", ...at, part },
+    { type: "response.output_item.done", output_index: 0, item: message },
+    { type: "response.completed", response: { ...response, status: "completed", output: [message], usage } },
+  ];
+  return events
+    .map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`)
+    .join("");
+}
+
 const bodyWith = (text: string) => ({ model: "gpt-5-codex", stream: true, input: [{ role: "user", content: text }] });
 
 forEachAdapter("guardrails on the codex surface", ({ start }) => {
@@ -47,5 +80,49 @@ forEachAdapter("guardrails on the codex surface", ({ start }) => {
     const text = ` ${JSON.stringify(bodyWith(`write to ${EMAIL}`))}`;
     expect((await gateway.post(PATH, unguarded.key, text)).status).toBe(200);
     expect(gateway.codex.requests.at(-1)?.raw.toString("utf8")).toBe(text);
+  });
+
+  it("masks an email split across two answer deltas at every offset; the official SDK parses each stream", async () => {
+    gateway = await startGovernedGateway(start, {
+      guardrails: createGuardrails({ rules: [{ name: "pii", kind: "pii", on: "response", action: "mask" }], default: ["pii"] }),
+    });
+    const { key } = await gateway.mint({});
+    const openai = new OpenAI({ apiKey: key, baseURL: gateway.url("/backend-api/codex"), maxRetries: 0, timeout: 20_000 });
+    const answer = `mail ${EMAIL} today`;
+    for (let offset = 5; offset <= 5 + EMAIL.length; offset++) {
+      gateway.codex.reply({ kind: "sse", text: codexAnswer([answer.slice(0, offset), answer.slice(offset)]) });
+      const stream = openai.responses.stream({ model: "gpt-5-codex", input: "write" });
+      let deltas = "";
+      for await (const event of stream) if (event.type === "response.output_text.delta") deltas += event.delta;
+      const final = await stream.finalResponse();
+      expect(deltas, `split at ${offset}`).toBe("mail [EMAIL] today");
+      expect(final.output_text).toBe("mail [EMAIL] today");
+      expect(JSON.stringify(final)).not.toContain(EMAIL);
+    }
+  });
+
+  it("blocks a secret split across answer deltas with response.failed before any part of it is sent", async () => {
+    gateway = await startGovernedGateway(start, {
+      guardrails: createGuardrails({
+        rules: [{ name: "no-secrets", kind: "secrets", on: "response", action: "block" }],
+        default: ["no-secrets"],
+      }),
+    });
+    const { key } = await gateway.mint({});
+    const openai = new OpenAI({ apiKey: key, baseURL: gateway.url("/backend-api/codex"), maxRetries: 0, timeout: 20_000 });
+    gateway.codex.reply({ kind: "sse", text: codexAnswer(["the key is ", SECRET.slice(0, 9), `${SECRET.slice(9)} ok`]) });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of await openai.responses.create({ model: "gpt-5-codex", input: "write", stream: true })) events.push(event);
+    const last = events.at(-1);
+    expect(last).toMatchObject({ type: "response.failed", response: { status: "failed", error: { code: "guardrail_violation" } } });
+    expect(JSON.stringify(last)).toContain("no-secrets");
+    const sent = JSON.stringify(events);
+    expect(sent).not.toContain(SECRET.slice(0, 9));
+    expect(events.some((event) => event.type === "response.completed")).toBe(false);
+    // Without an answer guardrail the backend's bytes pass untouched.
+    const raw = codexAnswer(["plain ", SECRET]);
+    const unguarded = await gateway.mint({ guardrails: ["!no-secrets"] });
+    gateway.codex.reply({ kind: "sse", text: raw });
+    expect((await gateway.post(PATH, unguarded.key, bodyWith("write"))).text).toBe(raw);
   });
 });

@@ -20,3 +20,4 @@ export { guardrailMetrics } from "./guardrail-metrics.js";
 export { type GuardedRuntimeOptions, guardRuntime } from "./guarded-runtime.js";
 export { type ApiGuardrails, createApiGuardrails } from "./api-guardrails.js";
 export { workRequestSlots } from "./work-request-texts.js";
+export { type McpToolGuardShape, mcpToolGuard } from "./mcp-tool-guard.js";

@@ -3,6 +3,7 @@ import type { RedisEvalClient } from "@conduit-ai/server-core/internal";
 import { CallerResolver } from "./auth/caller-resolver.js";
 import type { OAuthResource } from "./auth/oauth-resource.js";
 import type { TokenExchanger } from "./auth/token-exchange.js";
+import type { McpToolGuard } from "./dispatch/tool-guard.js";
 import type { UpstreamServerConfig } from "./config/upstream-config.js";
 import { McpGatewayConfigError } from "./errors.js";
 import type { EndpointDependencies } from "./http/endpoint-deps.js";
@@ -27,6 +28,8 @@ export interface McpGatewayOptions {
   clientKeys?: string[];
   /** Governance's gate: virtual keys, their MCP policies, rpm and concurrency for tool calls, usage events. */
   gate?: Gate;
+  /** Checks tool arguments before they go upstream and results before the client gets them (`mcpToolGuard` of `@conduit-ai/guardrails`). */
+  toolGuard?: McpToolGuard;
   /** The server's own auth middleware authenticates callers too (`ctx.user`). */
   serverAuth?: boolean;
   /** OAuth 2.1 for MCP clients (see `oauthFromAuthProvider`). */
@@ -106,7 +109,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const probes = new UpstreamProbes(servers, timeoutMs);
   const relay = options.redis ? SessionRelay.over(options.redis, `${options.keyPrefix ?? "conduit:"}mcp:relay`, sessions) : undefined;
   const dependencies: EndpointDependencies = {
-    gateway: { serverNames: names, gate: options.gate, store, timeoutMs },
+    gateway: { serverNames: names, gate: options.gate, store, timeoutMs, toolGuard: options.toolGuard },
     callers: new CallerResolver({
       clientKeys: options.clientKeys,
       gate: options.gate,

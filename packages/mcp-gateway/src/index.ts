@@ -18,6 +18,7 @@ export {
   upstreamServerSchema,
 } from "./config/upstream-config.js";
 export { McpGatewayConfigError } from "./errors.js";
+export type { McpGuardedCall, McpGuardedText, McpGuardVerdict, McpToolGuard } from "./dispatch/tool-guard.js";
 export { RpcError, RpcErrorCode } from "./jsonrpc/json-rpc-error.js";
 export { type OAuthResource, type OAuthSubject, protectedResourceMetadataUrl } from "./auth/oauth-resource.js";
 export { type AuthProviderSettings, exchangerFromAuthProvider, oauthFromAuthProvider } from "./auth/auth-provider-oauth.js";

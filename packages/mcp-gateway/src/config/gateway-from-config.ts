@@ -3,6 +3,7 @@ import type { RedisEvalClient } from "@conduit-ai/server-core/internal";
 import type { z } from "zod";
 import { type AuthProviderSettings, exchangerFromAuthProvider, oauthFromAuthProvider } from "../auth/auth-provider-oauth.js";
 import type { TokenExchanger } from "../auth/token-exchange.js";
+import type { McpToolGuard } from "../dispatch/tool-guard.js";
 import { type McpGateway, type McpGatewayOptions, createMcpGateway } from "../create-mcp-gateway.js";
 import { McpGatewayConfigError } from "../errors.js";
 import { mcpGatewayConfigSchema, mcpSettingsSchema } from "./gateway-config.js";
@@ -19,6 +20,8 @@ export interface McpGatewayFromConfigOptions {
   authProviders?: unknown;
   gate?: Gate | undefined;
   serverAuth?: boolean | undefined;
+  /** Checks tool arguments and results (the config's `guardrails`, through `mcpToolGuard`). */
+  toolGuard?: McpToolGuard | undefined;
   redis?: RedisEvalClient | undefined;
   keyPrefix?: string | undefined;
   onWarning?: ((message: string) => void) | undefined;
@@ -85,6 +88,7 @@ export async function mcpGatewayFromConfig(options: McpGatewayFromConfigOptions)
     ...(config.clientKeys ? { clientKeys: config.clientKeys } : {}),
     ...(options.gate ? { gate: options.gate } : {}),
     ...(options.serverAuth ? { serverAuth: true } : {}),
+    ...(options.toolGuard ? { toolGuard: options.toolGuard } : {}),
     ...(config.oauth
       ? {
           oauth: await oauthFromAuthProvider(

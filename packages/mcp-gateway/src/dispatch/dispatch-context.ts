@@ -1,5 +1,6 @@
-import type { Gate, TraceSpan } from "@conduit-ai/server-core";
+import type { Gate, GateGuardrailHit, TraceSpan } from "@conduit-ai/server-core";
 import type { Caller } from "../auth/caller.js";
+import type { McpToolGuard } from "./tool-guard.js";
 import type { RpcId } from "../jsonrpc/json-rpc-message.js";
 import type { ClientRoute } from "../session/client-requests.js";
 import type { LiveSession } from "../session/live-session.js";
@@ -12,6 +13,8 @@ export interface GatewayState {
   gate: Gate | undefined;
   store: McpSessionStore;
   timeoutMs: number;
+  /** Checks tool arguments and results (guardrails); absent: they pass as they are. */
+  toolGuard?: McpToolGuard | undefined;
 }
 
 /** One request being answered. */
@@ -26,4 +29,6 @@ export interface DispatchContext {
   /** This request's answer as a stream to the client: a server's request made meanwhile goes there (sampling, elicitation, roots). */
   route?: ClientRoute | undefined;
   traceSpan?: TraceSpan | undefined;
+  /** Adds guardrail hits to the HTTP request: its live feed entry and `conduit.guardrail` span events. */
+  recordGuardrailHits?: ((hits: readonly GateGuardrailHit[]) => void) | undefined;
 }

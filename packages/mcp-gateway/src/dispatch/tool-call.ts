@@ -1,7 +1,8 @@
-import { type GateAdmission, type GateRefusal, type TraceSpan, getTracing, withSpan } from "@conduit-ai/server-core";
+import { type GateAdmission, type GateGuardrailHit, type GateRefusal, type TraceSpan, getTracing, withSpan } from "@conduit-ai/server-core";
 import { RpcError, RpcErrorCode } from "../jsonrpc/json-rpc-error.js";
 import type { DispatchContext } from "./dispatch-context.js";
 import { resolveTarget } from "./resolve-target.js";
+import { type McpGuardedCall, argumentTexts, guardTexts, resultTexts } from "./tool-guard.js";
 
 /** A refusal of the gate as the JSON-RPC error of one tool call (the session goes on). */
 function refusalError(refusal: GateRefusal): RpcError {
@@ -12,15 +13,15 @@ function refusalError(refusal: GateRefusal): RpcError {
   });
 }
 
-/** The usage status of a finished call: 200, 500 for a tool's own error result, 502/504 for the upstream, 499 cancelled. */
+/** The usage status of a finished call: 200, 500 for a tool's own error result, 400 a guardrail's block, 502/504 for the upstream, 499 cancelled. */
 function statusOf(result: Record<string, unknown> | undefined, error: unknown, signal: AbortSignal): number {
   if (result) return result.isError === true ? 500 : 200;
   if (signal.aborted) return 499;
+  if (RpcError.isInstance(error) && error.data?.reason === "guardrail_violation") return 400;
   return RpcError.isInstance(error) && error.code === RpcErrorCode.UPSTREAM_TIMEOUT ? 504 : 502;
 }
 
-function spanAttributes(context: DispatchContext, server: string, tool: string, args: unknown) {
-  const tracing = getTracing();
+function spanAttributes(context: DispatchContext, server: string, tool: string) {
   return {
     "gen_ai.operation.name": "execute_tool",
     "gen_ai.tool.name": tool,
@@ -31,7 +32,6 @@ function spanAttributes(context: DispatchContext, server: string, tool: string, 
     "jsonrpc.request.id": String(context.requestId),
     "conduit.mcp.server": server,
     ...(context.caller.identity ? { "conduit.key.id": context.caller.identity.keyId } : {}),
-    ...(tracing.captureContent ? { "gen_ai.tool.call.arguments": JSON.stringify(args ?? {}) } : {}),
   };
 }
 
@@ -40,7 +40,9 @@ function spanAttributes(context: DispatchContext, server: string, tool: string, 
  * (a virtual key: rpm, concurrency, budget — refused as a JSON-RPC error, the session goes on),
  * called upstream with the client's progress token and an `execute_tool <tool>` span under the
  * request's span (its W3C context in `_meta`, and in the HTTP headers of an HTTP upstream), then
- * settled as a `kind: "tool"` usage event: server, tool, duration and status — never arguments or results.
+ * settled as a `kind: "tool"` usage event: server, tool, duration, status and guardrail hits — never
+ * arguments or results. With a tool guard, the arguments are checked before they go upstream and
+ * the result before the client gets it (a block is a JSON-RPC error, a mask rewrites the texts).
  *
  * @example
  * await callTool(context, { name: "files__read_file", arguments: { path: "/tmp/a" } });
@@ -61,16 +63,17 @@ export async function callTool(context: DispatchContext, params: Record<string, 
     admission = decision;
   }
   const started = performance.now();
+  const hits: GateGuardrailHit[] = [];
   let result: Record<string, unknown> | undefined;
   let failure: unknown;
   try {
     const span: Parameters<typeof withSpan>[1] = {
       kind: "internal",
-      attributes: spanAttributes(context, target.server, target.namespacedName, params.arguments),
+      attributes: spanAttributes(context, target.server, target.namespacedName),
       ...(context.traceSpan ? { parent: context.traceSpan } : {}),
     };
     result = await withSpan(`execute_tool ${target.namespacedName}`, span, (traceSpan: TraceSpan | undefined) =>
-      call(context, target.server, target.name, params, traceSpan),
+      call(context, { server: target.server, tool: target.name, namespacedName: target.namespacedName }, params, traceSpan, hits),
     );
     return result;
   } catch (error) {
@@ -88,6 +91,7 @@ export async function callTool(context: DispatchContext, params: Record<string, 
         status,
         latencyMs: performance.now() - started,
         tool: { server: target.server, name: target.name },
+        ...(hits.length > 0 ? { guardrails: hits } : {}),
       })
       .catch(() => undefined);
   }
@@ -95,11 +99,26 @@ export async function callTool(context: DispatchContext, params: Record<string, 
 
 async function call(
   context: DispatchContext,
-  server: string,
-  tool: string,
+  target: Omit<McpGuardedCall, "identity">,
   params: Record<string, unknown>,
   span: TraceSpan | undefined,
+  hits: GateGuardrailHit[],
 ): Promise<Record<string, unknown>> {
+  const { server, tool } = target;
+  const guard = context.gateway.toolGuard;
+  const guarded: McpGuardedCall = { ...target, identity: context.caller.identity };
+  const record = (found: GateGuardrailHit[]) => {
+    hits.push(...found);
+    context.recordGuardrailHits?.(found);
+  };
+  if (guard && params.arguments !== null && typeof params.arguments === "object" && !Array.isArray(params.arguments)) {
+    // Checked on a copy: a mask changes what goes upstream, never the client's own request.
+    const args = structuredClone(params.arguments as Record<string, unknown>);
+    await guardTexts(guard, "request", argumentTexts(args), guarded, record);
+    params = { ...params, arguments: args };
+  }
+  // Captured content is what went upstream: masked, and never arguments a guardrail blocked.
+  if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.arguments": JSON.stringify(params.arguments ?? {}) });
   const meta = { ...((params._meta as Record<string, unknown> | undefined) ?? {}) };
   const progressToken = meta.progressToken;
   // The upstream gets its own progress token from the SDK; the client's is put back on each notification.
@@ -115,7 +134,8 @@ async function call(
       ? { onprogress: (update: Record<string, unknown>) => progress({ ...update, progressToken }) }
       : {}),
   });
-  if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.result": JSON.stringify(result.content ?? result) });
   if (result.isError === true) span?.setAttributes({ "error.type": "tool_error" });
+  if (guard) await guardTexts(guard, "response", resultTexts(result), guarded, record);
+  if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.result": JSON.stringify(result.content ?? result) });
   return result;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type RawResponse, type ServerContext, isRawResponse, rawResponse } from "@conduit-ai/server-core";
+import { recordGuardrailHits } from "@conduit-ai/server-core/internal";
 import type { Caller } from "../auth/caller.js";
 import type { DispatchContext } from "../dispatch/dispatch-context.js";
 import { dispatch } from "../dispatch/dispatch.js";
@@ -148,6 +149,7 @@ function answer(
     progress: streamNow ? (params) => void reply.push(notificationMessage("notifications/progress", params)) : undefined,
     route: (message) => reply.push(message),
     traceSpan: ctx.traceSpan,
+    recordGuardrailHits: (hits) => recordGuardrailHits(ctx, hits),
   };
   const work = dispatch(context, request.method, request.params ?? {})
     .then((result) => resultMessage(request.id, result))

@@ -12,6 +12,8 @@ export const RpcErrorCode = {
   UPSTREAM_TIMEOUT: -32001,
   /** Refused by the key's limits: rpm, concurrency, budget (`data.reason`, `data.retryAfterSeconds`). */
   LIMITED: -32003,
+  /** A tool's result a guardrail blocked (`data.reason` `guardrail_violation`, `data.guardrail`, `data.entity`). */
+  GUARDRAIL_VIOLATION: -32004,
 } as const;
 
 const MARKER = Symbol.for("@conduit-ai/mcp-gateway/RpcError");

@@ -9,6 +9,8 @@ import { codexErrorShape } from "../../wire/codex/error-shape.js";
 import { codexError } from "../../wire/codex/usage-limit.js";
 import { clientKeyRefusal } from "../../admission/client-auth.js";
 import { guardRawBody } from "../guardrails/guard-request.js";
+import { guardedCodexBytes } from "../guardrails/codex-answer-frames.js";
+import { chunksOf } from "../../targets/anthropic/reply-body.js";
 
 export type CodexRouteOptions =
   | {
@@ -34,7 +36,9 @@ function headersOf(ctx: ServerContext): Record<string, string> {
 
 /**
  * `POST /backend-api/codex/responses`: the codex engine over the pool's codex accounts, body and
- * answer byte for byte. Mounted by `conduit proxy` only, never by `createAllRoutes`.
+ * answer byte for byte unless a guardrail applies to the call (then a masked body goes upstream
+ * and the answer's text deltas are guarded as they stream). Mounted by `conduit proxy` only,
+ * never by `createAllRoutes`.
  *
  * @example
  * adapter.registerRouteGroup(proxy.createCodexRoutes());
@@ -74,7 +78,7 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
       const admitted = await options.admission.admit(ctx, request);
       const target = { vendor: "codex", model: request.model };
       try {
-        // The request's guardrails (a block is a 400 in codex's shape, a mask rewrites the body); answers pass unchecked.
+        // The request's guardrails (a block is a 400 in codex's shape, a mask rewrites the body).
         const sent = await guardRawBody(admitted.guard, body, { surface: "codex", model: request.model });
         const reply = await options.relayCodex(sent, {
           headers: headersOf(ctx),
@@ -82,6 +86,13 @@ export function createCodexRoute(options: CodexRouteOptions): RouteDefinition {
           onAnswered: settleFromAnswer(admitted, target),
           ...(ctx.traceSpan ? { traceSpan: ctx.traceSpan } : {}),
         });
+        const guard = admitted.guard;
+        const streamed = [reply.headers["content-type"] ?? ""].flat().some((type) => type.includes("text/event-stream"));
+        // The answer's guardrails on its text deltas; without one the bytes pass as the backend sent them.
+        if (guard?.set.checks("response") && streamed && reply.status >= 200 && reply.status < 300 && reply.body) {
+          const { "content-length": _length, "content-encoding": _encoding, ...headers } = reply.headers;
+          return rawResponse(guardedCodexBytes(chunksOf(reply.body), guard), { status: reply.status, headers });
+        }
         return rawResponse(reply.body, { status: reply.status, headers: reply.headers });
       } catch (error) {
         // Gone before any answer: the call may have reached upstream, so the reservation stands.

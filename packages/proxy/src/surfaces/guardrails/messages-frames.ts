@@ -5,7 +5,7 @@ import type { CallGuard } from "../../admission/call-guard.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
 
 /** The `event:` name and the `data:` of one SSE frame (data lines joined by line feeds). */
-function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
+export function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
   // The Messages API's own shape, `event: <name>\ndata: <json>`, read with two searches.
   const split = frame.startsWith("event: ") ? frame.indexOf("\ndata: ") : -1;
   if (split !== -1 && frame.indexOf("\n", split + 1) === -1) return { name: frame.slice(7, split), data: frame.slice(split + 7) };
