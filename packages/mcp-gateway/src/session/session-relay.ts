@@ -4,7 +4,10 @@ import type { LiveSessions } from "./live-sessions.js";
 /** What the relay needs of an ioredis client (`Redis` or `Cluster`): publish, and a second connection to subscribe on. */
 interface PubSubClient {
   publish(channel: string, message: string): Promise<unknown>;
-  duplicate(): PubSubSubscriber;
+  /** ioredis: `Redis.duplicate(options)`, `Cluster.duplicate(startupNodes, options)`. */
+  duplicate(...override: unknown[]): PubSubSubscriber;
+  /** Set on an ioredis `Cluster`. */
+  isCluster?: boolean;
 }
 
 interface PubSubSubscriber {
@@ -49,7 +52,12 @@ export class SessionRelay {
     private readonly channel: string,
     sessions: LiveSessions,
   ) {
-    this.#subscriber = client.duplicate();
+    // The relay subscribes again itself after each reconnection (below): ioredis's own resubscribe
+    // runs on "ready" without a catch, and with the server's fail-fast clients (no offline queue) a
+    // connection lost again at once made it an unhandled rejection.
+    this.#subscriber = client.isCluster
+      ? client.duplicate([], { redisOptions: { autoResubscribe: false } })
+      : client.duplicate({ autoResubscribe: false });
     // A lost subscriber reconnects on its own (ioredis); meanwhile cancellations stay local.
     this.#subscriber.on("error", () => undefined);
     this.#subscriber.on("message", (from, message) => {

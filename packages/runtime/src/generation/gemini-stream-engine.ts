@@ -11,10 +11,7 @@ import type { GenerationPart, GenerationPlan } from "./generation-part.js";
 import { type GeminiChunk, GeminiStreamReader } from "./gemini-stream-reader.js";
 
 /** `@ai-sdk/google`'s language model: its request builder (not part of the AI SDK's model interface, hence checked). */
-type GeminiRequestBuilder = (
-  options: ModelCallOptions,
-  settings: { isStreaming: boolean },
-) => Promise<{ args: Record<string, unknown> }>;
+type GeminiRequestBuilder = (options: ModelCallOptions, settings: { isStreaming: boolean }) => Promise<{ args: Record<string, unknown> }>;
 
 /** Google's RPC status names as HTTP statuses, for an error sent mid-stream without a `code`. */
 const RPC_STATUSES: Record<string, number> = {
