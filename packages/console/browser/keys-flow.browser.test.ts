@@ -100,6 +100,8 @@ describe("keys in the console, end to end through the real admin API and proxy",
       "200",
       expect.stringMatching(/^\d+(\.\d+)? ms$/),
       `${live.body.usage.input_tokens} / ${live.body.usage.output_tokens}`,
+      // Guardrails: no rule applies to this call, so no hit.
+      "–",
     ]);
     expect(await liveRow.locator("td").nth(2).getAttribute("title")).toBe(created.id);
     const content = await page.content();
