@@ -14,7 +14,7 @@ export const VENDOR_USAGE = { input: 12, output: 8, cacheRead: 5, reasoning: 0 }
  * fakes.providers; // { "google-x": {type: "google", …}, "bedrock-x": {type: "bedrock", …} }
  */
 export async function startVendorFakes({ workspace, answer }) {
-  const fakes = await tsImport("../../fakes/src/index.ts", import.meta.url);
+  const fakes = await tsImport("../../../packages/fakes/src/index.ts", import.meta.url);
   const model = (request) => {
     const { messages = [], tools = [] } = request.body;
     const result = messages.find((message) => message.role === "tool");
