@@ -1,3 +1,4 @@
+import { codexAnswerStream } from "@conduit-ai/fakes";
 import { createGuardrails } from "@conduit-ai/guardrails";
 import OpenAI from "openai";
 import { afterEach, expect, it } from "vitest";
@@ -8,7 +9,8 @@ import { forEachAdapter } from "./harness.js";
 // the codex backend's error shape and nothing goes upstream; a mask sends the masked body; with
 // no guardrail the client's bytes go upstream untouched. Answer guardrails on the backend's
 // Responses stream: `output_text.delta` text masked in place (the official SDK still parses it,
-// the events repeating the whole text carry the mask) and a block ending it with `response.failed`.
+// the events repeating the whole text carry the mask) and a block ending it with `response.failed`;
+// reasoning summaries and function call arguments are model text too, guarded the same way.
 const SECRET = "AKIAIOSFODNN7EXAMPLE";
 const EMAIL = "grace.hopper@example.com";
 const PATH = "/backend-api/codex/responses";
@@ -124,5 +126,72 @@ forEachAdapter("guardrails on the codex surface", ({ start }) => {
     const unguarded = await gateway.mint({ guardrails: ["!no-secrets"] });
     gateway.codex.reply({ kind: "sse", text: raw });
     expect((await gateway.post(PATH, unguarded.key, bodyWith("write"))).text).toBe(raw);
+  });
+
+  it("masks an email in a streamed reasoning summary and in function call arguments; the official SDK parses the stream", async () => {
+    gateway = await startGovernedGateway(start, {
+      guardrails: createGuardrails({ rules: [{ name: "pii", kind: "pii", on: "response", action: "mask" }], default: ["pii"] }),
+    });
+    const { key } = await gateway.mint({});
+    const openai = new OpenAI({ apiKey: key, baseURL: gateway.url("/backend-api/codex"), maxRetries: 0, timeout: 20_000 });
+    const args = JSON.stringify({ to: EMAIL, body: "see you" });
+    const summary = `Write to ${EMAIL} first`;
+    for (const offset of [3, 10, 14, 20]) {
+      gateway.codex.reply({
+        kind: "sse",
+        text: codexAnswerStream({
+          reasoningSummary: [summary.slice(0, offset), summary.slice(offset)],
+          functionCall: { name: "send_mail", arguments: [args.slice(0, offset), args.slice(offset)] },
+          text: ["Sending now."],
+        }),
+      });
+      const stream = openai.responses.stream({ model: "gpt-5-codex", input: "mail grace" });
+      let reasoning = "";
+      let streamedArgs = "";
+      for await (const event of stream) {
+        if (event.type === "response.reasoning_summary_text.delta") reasoning += event.delta;
+        if (event.type === "response.function_call_arguments.delta") streamedArgs += event.delta;
+      }
+      const final = await stream.finalResponse();
+      expect(reasoning, `split at ${offset}`).toBe("Write to [EMAIL] first");
+      expect(JSON.parse(streamedArgs)).toEqual({ to: "[EMAIL]", body: "see you" });
+      const call = final.output.find((item) => item.type === "function_call");
+      expect(call && "arguments" in call ? JSON.parse(call.arguments) : undefined).toEqual({ to: "[EMAIL]", body: "see you" });
+      const reasoningItem = final.output.find((item) => item.type === "reasoning");
+      expect(reasoningItem && "summary" in reasoningItem ? reasoningItem.summary : undefined).toEqual([
+        { type: "summary_text", text: "Write to [EMAIL] first" },
+      ]);
+      expect(final.output_text).toBe("Sending now.");
+      expect(JSON.stringify(final)).not.toContain(EMAIL);
+    }
+  });
+
+  it("ends the stream with response.failed when function call arguments carry a blocked secret", async () => {
+    gateway = await startGovernedGateway(start, {
+      guardrails: createGuardrails({
+        rules: [{ name: "no-secrets", kind: "secrets", on: "response", action: "block" }],
+        default: ["no-secrets"],
+      }),
+    });
+    const { key } = await gateway.mint({});
+    const openai = new OpenAI({ apiKey: key, baseURL: gateway.url("/backend-api/codex"), maxRetries: 0, timeout: 20_000 });
+    const args = JSON.stringify({ command: `aws configure set key ${SECRET}` });
+    gateway.codex.reply({
+      kind: "sse",
+      text: codexAnswerStream({
+        reasoningSummary: ["Configure the CLI"],
+        functionCall: { name: "shell", arguments: [args.slice(0, 40), args.slice(40)] },
+      }),
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of await openai.responses.create({ model: "gpt-5-codex", input: "configure", stream: true })) events.push(event);
+    expect(events.at(-1)).toMatchObject({
+      type: "response.failed",
+      response: { status: "failed", error: { code: "guardrail_violation" } },
+    });
+    expect(JSON.stringify(events.at(-1))).toContain("no-secrets");
+    expect(JSON.stringify(events)).not.toContain(SECRET.slice(0, 8));
+    expect(events.some((event) => event.type === "response.reasoning_summary_text.delta")).toBe(true);
+    expect(events.some((event) => event.type === "response.function_call_arguments.done")).toBe(false);
   });
 });

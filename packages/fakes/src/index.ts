@@ -30,6 +30,7 @@ export {
 } from "./anthropic/fake-anthropic.js";
 export { claudeAnswer, type MessagesEvent, textMessage, textStreamEvents } from "./anthropic/anthropic-wire.js";
 export { FakePromptCache, type PromptCacheUsage } from "./anthropic/prompt-cache.js";
+export { type CodexAnswerParts, codexAnswerStream } from "./codex/codex-answer.js";
 export { type CodexReply, codexStream, type FakeCodex, startFakeCodex } from "./codex/fake-codex.js";
 export { type IdentityServer, type IdentityServerOptions, type SigningKey, startIdentityServer } from "./identity/identity-server.js";
 export { startVendorFake, type VendorCall, type VendorFailure, type VendorFake, type VendorWire, VENDOR_USAGE } from "./vendor-fake.js";

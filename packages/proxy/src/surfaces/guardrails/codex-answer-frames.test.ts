@@ -1,6 +1,7 @@
 import { type GuardrailHit, createGuardrails } from "@conduit-ai/guardrails";
 import { describe, expect, it } from "vitest";
 import type { CallGuard } from "../../admission/call-guard.js";
+import { codexAnswerStream } from "@conduit-ai/fakes";
 import { guardedCodexBytes } from "./codex-answer-frames.js";
 
 const EMAIL = "ada@example.com";
@@ -91,5 +92,60 @@ describe("guardedCodexBytes on a stream cut short", () => {
     const events = await eventsOf(cut, guardOf("mask", []), 9);
     const deltas = events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta);
     expect(deltas.join("")).toBe("reach [EMAIL] or me");
+  });
+});
+
+describe("guardedCodexBytes on reasoning summaries and function call arguments", () => {
+  const SUMMARY = `Mail ${EMAIL} first`;
+  const ARGS = JSON.stringify({ to: EMAIL, subject: "hi" });
+
+  it("masks an email split anywhere in a summary and in the arguments; every event stays valid JSON and carries the mask", async () => {
+    for (let offset = 1; offset < ARGS.length; offset += 3)
+      for (const size of [5, 4096]) {
+        const hits: GuardrailHit[] = [];
+        const summaryAt = Math.min(offset, SUMMARY.length - 1);
+        const stream = codexAnswerStream({
+          reasoningSummary: [SUMMARY.slice(0, summaryAt), SUMMARY.slice(summaryAt)],
+          functionCall: { name: "send_mail", arguments: [ARGS.slice(0, offset), ARGS.slice(offset)] },
+        });
+        const events = await eventsOf(stream, guardOf("mask", hits), size);
+        const at = `offset ${offset}, chunks of ${size}`;
+        const deltasOf = (type: string) =>
+          events
+            .filter((event) => event.type === type)
+            .map((event) => event.delta)
+            .join("");
+        expect(deltasOf("response.reasoning_summary_text.delta"), at).toBe("Mail [EMAIL] first");
+        const args = deltasOf("response.function_call_arguments.delta");
+        expect(JSON.parse(args), at).toEqual({ to: "[EMAIL]", subject: "hi" });
+        expect(JSON.stringify(events), at).not.toContain(EMAIL);
+        expect(events.find((event) => event.type === "response.reasoning_summary_text.done")?.text).toBe("Mail [EMAIL] first");
+        expect(events.find((event) => event.type === "response.reasoning_summary_part.done")?.part).toMatchObject({
+          text: "Mail [EMAIL] first",
+        });
+        expect(events.find((event) => event.type === "response.function_call_arguments.done")?.arguments).toBe(args);
+        const output = (events.at(-1) as { response: { output: Array<Record<string, unknown>> } }).response.output;
+        expect(output).toEqual([
+          expect.objectContaining({ type: "reasoning", summary: [{ type: "summary_text", text: "Mail [EMAIL] first" }] }),
+          expect.objectContaining({ type: "function_call", name: "send_mail", arguments: args }),
+        ]);
+        expect(hits.map((hit) => hit.entity)).toEqual(["email", "email"]);
+      }
+  });
+
+  it("ends the stream with response.failed when a blocked entity is in the arguments, before any part of it is sent", async () => {
+    const stream = codexAnswerStream({
+      reasoningSummary: ["Nothing to hide"],
+      functionCall: { name: "send_mail", arguments: ['{"to":"ada@exa', 'mple.com"}'] },
+      text: ["never sent"],
+    });
+    const events = await eventsOf(stream, guardOf("block", []), 64);
+    expect(events.at(-1)).toMatchObject({
+      type: "response.failed",
+      response: { status: "failed", error: { code: "guardrail_violation" } },
+    });
+    expect(JSON.stringify(events)).not.toContain("ada@exa");
+    expect(events.some((event) => event.type === "response.output_text.delta")).toBe(false);
+    expect(events.filter((event) => event.type === "response.reasoning_summary_text.delta")).toHaveLength(1);
   });
 });

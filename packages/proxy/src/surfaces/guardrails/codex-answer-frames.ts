@@ -1,19 +1,21 @@
 import { StringDecoder } from "node:string_decoder";
 import type { CallGuard } from "../../admission/call-guard.js";
-import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
+import type { MessagesDelta, MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
+import { type CodexTextKind, eventWithReleased, kindOfDelta, kindOfDone, textKey } from "./codex-texts.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
 import { fieldsOf } from "./messages-frames.js";
 
 type Json = Record<string, unknown>;
 
-/** One output text of the answer: where its deltas go, the text upstream sent and the text the client got. */
+/** One guarded text of the answer: where its deltas go, the text upstream sent and the text the client got. */
 interface TextPart {
+  kind: CodexTextKind;
   itemId: unknown;
-  outputIndex: number;
-  contentIndex: number;
+  outputIndex: unknown;
+  subIndex: unknown;
   sent: string;
   released: string;
-  /** Its `response.output_text.done` came: its scanner was flushed. */
+  /** Its done event came: its scanner was flushed. */
   done: boolean;
 }
 
@@ -23,18 +25,19 @@ interface CodexItem extends StreamItem {
 }
 
 const FRAME_END = "\n\n";
-const keyOf = (outputIndex: unknown, contentIndex: unknown) => `${String(outputIndex)}:${String(contentIndex)}`;
 const frameOf = (name: string, data: unknown) => Buffer.from(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+const TEXT_FIELD = { text_delta: "text", thinking_delta: "thinking", input_json_delta: "partial_json" } as const;
 
 /**
- * The response guardrails of one codex answer (a Responses API stream), on its SSE bytes: each
- * output text's `response.output_text.delta` events run through the stream guard the proxy uses
- * for every answer (as one content block's deltas, with the same look-behind window), so events
- * nothing matched go out as upstream's own bytes; a masked text goes out as a delta of the same
- * shape, and the events that repeat the whole text (`response.output_text.done`,
- * `content_part.done`, `output_item.done`, `response.completed`) carry the masked text too. A
- * block ends the stream at once with `response.failed` (`error.code` `guardrail_violation`).
- * Reasoning summaries and function call arguments pass unchecked.
+ * The response guardrails of one codex answer (a Responses API stream), on its SSE bytes: every
+ * model text the answer streams — output text, reasoning text and summaries, function call
+ * arguments and custom tool input (`CODEX_TEXT_KINDS`) — runs through the stream guard the proxy
+ * uses for every answer (each text as one content block's deltas, with the same look-behind
+ * window), so events nothing matched go out as upstream's own bytes; a masked text goes out as a
+ * delta of the same shape, and the events that repeat the whole text (its `.done`, the part's and
+ * item's `done`, `response.completed`) carry the masked text too, so the SSE stays valid JSON
+ * events a client's accumulator agrees with. A block ends the stream at once with
+ * `response.failed` (`error.code` `guardrail_violation`).
  */
 class CodexAnswerGuard {
   ended = false;
@@ -92,14 +95,17 @@ class CodexAnswerGuard {
     const type = typeof json.type === "string" ? json.type : name;
     if ((type === "response.created" || type === "response.in_progress") && typeof json.response === "object")
       this.response = json.response as Json;
-    if (type === "response.output_text.delta" && typeof json.delta === "string") {
-      const part = this.partOf(json);
+    const deltaKind = type === undefined ? undefined : kindOfDelta.get(type);
+    if (deltaKind && typeof json.delta === "string") {
+      const part = this.partOf(deltaKind, json);
       part.sent += json.delta;
       const index = this.byIndex.indexOf(part);
-      return { event: { type: "content_block_delta", index, delta: { type: "text_delta", text: json.delta } }, frame: bytes, data: json };
+      const delta = { type: deltaKind.deltaType, [TEXT_FIELD[deltaKind.deltaType]]: json.delta } as MessagesDelta;
+      return { event: { type: "content_block_delta", index, delta }, frame: bytes, data: json };
     }
-    if (type === "response.output_text.done") {
-      const part = this.partOf(json);
+    const doneKind = type === undefined ? undefined : kindOfDone.get(type);
+    if (doneKind) {
+      const part = this.partOf(doneKind, json);
       part.done = true;
       return { event: { type: "content_block_stop", index: this.byIndex.indexOf(part) }, frame: bytes, data: json };
     }
@@ -113,18 +119,12 @@ class CodexAnswerGuard {
     };
   }
 
-  private partOf(data: Json): TextPart {
-    const key = keyOf(data.output_index, data.content_index);
+  private partOf(kind: CodexTextKind, data: Json): TextPart {
+    const subIndex = kind.subIndex ? data[kind.subIndex] : 0;
+    const key = textKey(kind.name, data.output_index, subIndex);
     let part = this.parts.get(key);
     if (!part) {
-      part = {
-        itemId: data.item_id,
-        outputIndex: Number(data.output_index),
-        contentIndex: Number(data.content_index),
-        sent: "",
-        released: "",
-        done: false,
-      };
+      part = { kind, itemId: data.item_id, outputIndex: data.output_index, subIndex, sent: "", released: "", done: false };
       this.parts.set(key, part);
       this.byIndex.push(part);
     }
@@ -136,16 +136,16 @@ class CodexAnswerGuard {
     if (typeof item.data?.sequence_number === "number") this.sequence = item.data.sequence_number;
     if (event.type === "content_block_delta") {
       const part = this.byIndex[event.index] as TextPart;
-      const text = (event.delta as { text: string }).text;
+      const text = (event.delta as Record<string, unknown>)[TEXT_FIELD[part.kind.deltaType]] as string;
       part.released += text;
       if (item.frame) return item.frame;
       // A masked text, as a delta of upstream's shape (the sequence number of the event before it).
-      return frameOf("response.output_text.delta", {
-        type: "response.output_text.delta",
+      return frameOf(part.kind.delta, {
+        type: part.kind.delta,
         sequence_number: this.sequence,
         item_id: part.itemId,
         output_index: part.outputIndex,
-        content_index: part.contentIndex,
+        ...(part.kind.subIndex ? { [part.kind.subIndex]: part.subIndex } : {}),
         delta: text,
       });
     }
@@ -155,42 +155,19 @@ class CodexAnswerGuard {
         sequence_number: this.sequence + 1,
         response: { ...this.response, status: "failed", error: { code: "guardrail_violation", message: errorMessageOf(event) } },
       });
-    if (item.data && item.frame && this.masked()) return this.rewritten(item.data) ?? item.frame;
+    if (item.data && item.frame && this.masked()) {
+      // Only masked texts are written in again: a text upstream repeats whole without deltas stays its own.
+      const rewritten = eventWithReleased(item.data, (key) => {
+        const part = this.parts.get(key);
+        return part && part.released !== part.sent ? part.released : undefined;
+      });
+      return rewritten ? frameOf(String(item.data.type), rewritten) : item.frame;
+    }
     return item.frame ?? new Uint8Array();
   }
 
   private masked(): boolean {
     return this.byIndex.some((part) => part.released !== part.sent);
-  }
-
-  /** An event that repeats an output text whole, with the text the client got; undefined when it repeats none. */
-  private rewritten(data: Json): Uint8Array | undefined {
-    const type = String(data.type);
-    const textOf = (outputIndex: unknown, contentIndex: unknown) => this.parts.get(keyOf(outputIndex, contentIndex))?.released;
-    const content = (item: Json, outputIndex: unknown) =>
-      Array.isArray(item.content)
-        ? item.content.map((part: Json, contentIndex: number) =>
-            part?.type === "output_text" && textOf(outputIndex, contentIndex) !== undefined
-              ? { ...part, text: textOf(outputIndex, contentIndex) }
-              : part,
-          )
-        : item.content;
-    if (type === "response.output_text.done")
-      return frameOf(type, { ...data, text: textOf(data.output_index, data.content_index) ?? data.text });
-    if (type === "response.content_part.done" && (data.part as Json | undefined)?.type === "output_text") {
-      const text = textOf(data.output_index, data.content_index);
-      return text === undefined ? undefined : frameOf(type, { ...data, part: { ...(data.part as Json), text } });
-    }
-    if (type === "response.output_item.done" && typeof data.item === "object")
-      return frameOf(type, { ...data, item: { ...(data.item as Json), content: content(data.item as Json, data.output_index) } });
-    if (type === "response.completed" && typeof data.response === "object") {
-      const response = data.response as Json;
-      const output = Array.isArray(response.output)
-        ? response.output.map((item: Json, index: number) => ({ ...item, content: content(item, index) }))
-        : response.output;
-      return frameOf(type, { ...data, response: { ...response, output } });
-    }
-    return undefined;
   }
 }
 
