@@ -103,7 +103,14 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     options.sessionStore ??
     (options.redis ? new RedisSessionStore(options.redis, `${options.keyPrefix ?? "conduit:"}mcp:session:`) : new MemorySessionStore());
   const sessions = new LiveSessions(
-    { servers, timeoutMs, store, exchangers: new Map(Object.entries(options.tokenExchangers ?? {})), onWarning },
+    {
+      servers,
+      timeoutMs,
+      store,
+      exchangers: new Map(Object.entries(options.tokenExchangers ?? {})),
+      toolGuard: options.toolGuard,
+      onWarning,
+    },
     options.liveSessions,
   );
   const probes = new UpstreamProbes(servers, timeoutMs);

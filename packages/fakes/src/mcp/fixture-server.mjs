@@ -50,14 +50,17 @@ export function createFixtureServer({ name = "fixture", seen } = {}) {
   });
   server.registerTool(
     "progress",
-    { description: "Reports progress steps, then answers", inputSchema: { steps: z.number() } },
-    async ({ steps }, extra) => {
+    {
+      description: "Reports progress steps (each with the message, when given), then answers",
+      inputSchema: { steps: z.number(), message: z.string().optional() },
+    },
+    async ({ steps, message }, extra) => {
       const token = extra._meta?.progressToken;
       for (let step = 1; step <= steps; step++) {
         if (token !== undefined)
           await extra.sendNotification({
             method: "notifications/progress",
-            params: { progressToken: token, progress: step, total: steps },
+            params: { progressToken: token, progress: step, total: steps, ...(message === undefined ? {} : { message }) },
           });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -1,6 +1,7 @@
 import { type GateAdmission, type GateGuardrailHit, type GateRefusal, type TraceSpan, getTracing, withSpan } from "@conduit-ai/server-core";
 import { RpcError, RpcErrorCode } from "../jsonrpc/json-rpc-error.js";
 import type { DispatchContext } from "./dispatch-context.js";
+import { guardedProgress } from "./notification-guard.js";
 import { resolveTarget } from "./resolve-target.js";
 import { type McpGuardedCall, argumentTexts, guardTexts, resultTexts } from "./tool-guard.js";
 
@@ -42,7 +43,8 @@ function spanAttributes(context: DispatchContext, server: string, tool: string) 
  * request's span (its W3C context in `_meta`, and in the HTTP headers of an HTTP upstream), then
  * settled as a `kind: "tool"` usage event: server, tool, duration, status and guardrail hits — never
  * arguments or results. With a tool guard, the arguments are checked before they go upstream and
- * the result before the client gets it (a block is a JSON-RPC error, a mask rewrites the texts).
+ * the result before the client gets it (a block is a JSON-RPC error, a mask rewrites the texts),
+ * and each progress message on its way (`guardedProgress`), its hits the call's.
  *
  * @example
  * await callTool(context, { name: "files__read_file", arguments: { path: "/tmp/a" } });
@@ -127,13 +129,22 @@ async function call(
   const upstreamParams = { ...params, name: tool, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
   if (Object.keys(meta).length === 0) delete upstreamParams._meta;
   const progress = context.progress;
+  // With a guard each progress message is checked on its way; chained, so they keep their order and all go before the result.
+  let progressSent: Promise<void> = Promise.resolve();
+  const onprogress = (update: Record<string, unknown>) => {
+    if (!progress) return;
+    if (!guard) return progress({ ...update, progressToken });
+    progressSent = progressSent
+      .then(() => guardedProgress(guard, update, guarded, record))
+      .then((checked) => progress({ ...checked, progressToken }))
+      .catch(() => undefined);
+  };
   const result = await context.session.connection(server).request("tools/call", upstreamParams, {
     signal: context.signal,
     route: context.route,
-    ...(progress && progressToken !== undefined
-      ? { onprogress: (update: Record<string, unknown>) => progress({ ...update, progressToken }) }
-      : {}),
+    ...(progress && progressToken !== undefined ? { onprogress } : {}),
   });
+  await progressSent;
   if (result.isError === true) span?.setAttributes({ "error.type": "tool_error" });
   if (guard) await guardTexts(guard, "response", resultTexts(result), guarded, record);
   if (span && getTracing().captureContent) span.setAttributes({ "gen_ai.tool.call.result": JSON.stringify(result.content ?? result) });

@@ -62,5 +62,6 @@ export async function sessionOf(
     );
   const session = dependencies.sessions.adopt(record);
   session.callerToken = { accessToken: caller.accessToken };
+  session.callerIdentity = caller.identity;
   return session;
 }

@@ -1,4 +1,5 @@
 import { type RawResponse, type ServerContext, isRawResponse, rawResponse } from "@conduit-ai/server-core";
+import { recordGuardrailHits } from "@conduit-ai/server-core/internal";
 import { allowedServers } from "../dispatch/list-methods.js";
 import { RpcError, RpcErrorCode } from "../jsonrpc/json-rpc-error.js";
 import { rpcErrorAnswer } from "./answers.js";
@@ -8,7 +9,8 @@ import { SSE_HEADERS, sseBody } from "./sse-body.js";
 /**
  * `GET <path>`: the session's stream of server notifications (list changes, resource updates, log
  * messages) on this process. Opening it connects the session's servers here, so their
- * notifications flow even when its requests are served by another process.
+ * notifications flow even when its requests are served by another process. With a tool guard,
+ * log messages are checked by the response guardrails on their way (`guardedLogMessage`).
  */
 export async function handleGet(ctx: ServerContext, dependencies: EndpointDependencies): Promise<RawResponse> {
   const resolution = await dependencies.callers.resolve(ctx);
@@ -17,7 +19,8 @@ export async function handleGet(ctx: ServerContext, dependencies: EndpointDepend
     return rpcErrorAnswer(406, new RpcError(RpcErrorCode.INVALID_REQUEST, "Not Acceptable: the GET stream is text/event-stream"));
   const session = await sessionOf(ctx, resolution.caller, dependencies);
   if (isRawResponse(session)) return session;
-  const channel = session.openStream();
+  // The guardrail hits of the servers' log messages on this stream: this GET request's live feed entry and span.
+  const channel = session.openStream((hits) => recordGuardrailHits(ctx, hits));
   for (const server of allowedServers({ gateway: dependencies.gateway, caller: resolution.caller }))
     void session
       .connection(server)

@@ -1,5 +1,9 @@
+import type { GateGuardrailHit, GateIdentity } from "@conduit-ai/server-core";
 import type { UpstreamServerConfig } from "../config/upstream-config.js";
+import { guardedLogMessage } from "../dispatch/notification-guard.js";
+import type { McpToolGuard } from "../dispatch/tool-guard.js";
 import { clientNotification } from "../dispatch/upstream-notifications.js";
+import type { UpstreamNotification } from "../upstream/upstream-connection.js";
 import { MessageChannel } from "../http/message-channel.js";
 import type { TokenExchanger } from "../auth/token-exchange.js";
 import { UpstreamConnection } from "../upstream/upstream-connection.js";
@@ -13,6 +17,8 @@ export interface LiveSessionDependencies {
   timeoutMs: number;
   store: McpSessionStore;
   exchangers: ReadonlyMap<string, TokenExchanger>;
+  /** Checks the servers' log messages before the client gets them (the gateway's `toolGuard`). */
+  toolGuard?: McpToolGuard | undefined;
   /** Warnings (a write of the session that failed); never a secret. */
   onWarning(message: string): void;
 }
@@ -28,8 +34,14 @@ export class LiveSession {
   lastUsed = Date.now();
   /** The caller's OAuth token of the latest request (forward and exchange servers use it). */
   callerToken: CallerToken = {};
+  /** The caller's virtual key identity of the latest request: its guardrail lists apply to the servers' log messages. */
+  callerIdentity: GateIdentity | undefined;
   readonly inflight = new Map<string, AbortController>();
   #stream: MessageChannel | undefined;
+  /** Where the guardrail hits of the GET stream's messages go (that request's live feed entry and span). */
+  #recordStreamHits: ((hits: GateGuardrailHit[]) => void) | undefined;
+  /** Server notifications in order: a log message being checked holds back the ones after it. */
+  #notifications: Promise<void> = Promise.resolve();
   readonly #connections = new Map<string, UpstreamConnection>();
   /** Requests upstream servers made of the client, waiting for its answer. */
   readonly #clientRequests: ClientRequests;
@@ -68,10 +80,7 @@ export class LiveSession {
       // A server's request goes on the stream of the call it serves, else on the GET stream.
       onClientRequest: (method, params, route, signal) =>
         this.#clientRequests.ask(method, params, route ? [route, this.#streamRoute] : [this.#streamRoute], signal),
-      onNotification: (notification) => {
-        const message = clientNotification(server, notification);
-        if (message) this.#stream?.push(message);
-      },
+      onNotification: (notification) => this.#notify(server, notification),
       onSession: (state, fresh) => {
         this.record.upstream[server] = state;
         this.#store(() => this.dependencies.store.setUpstream(this.id, server, state));
@@ -95,6 +104,36 @@ export class LiveSession {
     await Promise.allSettled(work);
   }
 
+  /** A server's notification to the GET stream; with a guard, in order behind the log messages being checked. */
+  #notify(server: string, notification: UpstreamNotification): void {
+    const guard = this.dependencies.toolGuard;
+    if (!guard) {
+      const message = clientNotification(server, notification);
+      if (message) this.#stream?.push(message);
+      return;
+    }
+    this.#notifications = this.#notifications
+      .then(async () => {
+        const { method, params } = notification;
+        const checked =
+          method === "notifications/message" && params
+            ? {
+                method,
+                params: await guardedLogMessage(
+                  guard,
+                  params,
+                  // A server's own message: no tool; the server is what a webhook is told it came from.
+                  { server, tool: "", namespacedName: server, identity: this.callerIdentity },
+                  (hits) => this.#recordStreamHits?.(hits),
+                ),
+              }
+            : notification;
+        const message = clientNotification(server, checked);
+        if (message) this.#stream?.push(message);
+      })
+      .catch((error: Error) => this.dependencies.onWarning(`mcp-gateway: a log message of ${server} was not checked (${error.message})`));
+  }
+
   #store(write: () => Promise<void>): void {
     write().catch((error: Error) =>
       this.dependencies.onWarning(`mcp-gateway: session ${this.id.slice(0, 8)}… not updated (${error.message})`),
@@ -102,10 +141,11 @@ export class LiveSession {
   }
 
   /** The GET stream's channel; a second stream on this process replaces the first (its client reconnected). */
-  openStream(): MessageChannel {
+  openStream(recordHits?: (hits: GateGuardrailHit[]) => void): MessageChannel {
     this.#stream?.close();
     const channel = new MessageChannel();
     this.#stream = channel;
+    this.#recordStreamHits = recordHits;
     return channel;
   }
 
