@@ -4,6 +4,8 @@ import { type ProviderConfig, createRuntime } from "@conduit-ai/runtime";
 import { type ServerAdapterConfig, createConsoleLogger, createHealthRoutes, createServer, resolveConfig } from "@conduit-ai/server-core";
 import type { RedisTopology } from "@conduit-ai/server-core/middleware";
 import type { Governance } from "@conduit-ai/governance";
+import { type GuardrailsConfigInput, createGuardrails, guardrailMetrics } from "@conduit-ai/guardrails";
+import { getServerMetrics } from "@conduit-ai/server-core/metrics";
 import { setupGovernance } from "../governance-setup.js";
 import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
@@ -38,6 +40,8 @@ interface ProxyCommandOptions {
   providers?: Record<string, ProviderConfig>;
   /** The file's `auth` key: only its `providers` here (the console's single sign-on). */
   auth?: unknown;
+  /** The file's `guardrails` key (checked when the file was read): on every proxy surface. */
+  guardrails?: unknown;
 }
 
 function oneLine(message: string): string {
@@ -114,6 +118,7 @@ export function parseProxyOptions(argv: string[], env: NodeJS.ProcessEnv): Proxy
     console: file.console,
     ...(file.providers === undefined ? {} : { providers: file.providers as Record<string, ProviderConfig> }),
     auth: file.auth,
+    ...(file.guardrails === undefined ? {} : { guardrails: file.guardrails }),
     ...(redis ? { redis } : {}),
   };
 }
@@ -155,6 +160,8 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     });
     // Every configured provider's package now: a missing one stops the start with its install line.
     await runtime.loadProviders();
+    // The file's guardrails on every proxy surface, as `conduit serve` applies them (the key is valid for both commands).
+    const guardrails = options.guardrails === undefined ? undefined : createGuardrails(options.guardrails as GuardrailsConfigInput);
     const proxy = createProxy(
       { ...options.proxy, prices },
       {
@@ -166,9 +173,12 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
         ...(keyPools ? { keyPools } : {}),
         // Virtual keys, limits and budgets on every proxy surface when the file has a `keys` section.
         ...(governance ? { gate: governance.gate } : {}),
+        ...(guardrails ? { guardrails } : {}),
       },
     );
     const server = await createServer(runtime, { config: options.server });
+    const metrics = guardrails ? getServerMetrics(server) : undefined;
+    if (guardrails && metrics) guardrails.onHit(guardrailMetrics(metrics.registry));
     registerProxyRoutes(server, proxy, { messages: true, chatCompletions: true });
     attachKeyStatusGauge(server, keyPools);
     // The same `/api/health` group as `conduit serve`, so probes and manifests fit both commands.
