@@ -7,11 +7,12 @@ export interface McpGuardedText {
   replace(text: string): void;
 }
 
-/** The tool call a guard checks: never the credential. */
+/** The tool call a guard checks (or the server whose log message it checks): never the credential. */
 export interface McpGuardedCall {
   server: string;
+  /** The tool's own name; empty for a server's log message, which no tool call carries. */
   tool: string;
-  /** `<server>__<tool>`, as the client named it. */
+  /** `<server>__<tool>`, as the client named it; the server's name for a log message. */
   namespacedName: string;
   /** A virtual key's identity: its (team's, then own) `guardrails` names. */
   identity?: GateIdentity | undefined;
