@@ -136,17 +136,21 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
     authMiddleware = auth.middleware.map((middleware) => admitAdminKeysPast(middleware, admin));
   }
   for (const middleware of authMiddleware) server.registerMiddleware(middleware);
-  if (apiGuardrails) server.registerMiddleware(apiGuardrails.middleware);
+  if (apiGuardrails) {
+    server.registerMiddleware(apiGuardrails.middleware);
+    server.registerMiddleware(apiGuardrails.workflowMiddleware);
+  }
   // The identity provider in readiness and `conduit_auth_provider_up`.
   auth.attach(server);
   registerAllRoutes(server, undefined, proxy ? { proxy } : {});
   if (auth.routes) server.registerRouteGroup(auth.routes);
   // With virtual keys, the workflows' model calls are admitted and charged one by one, like /api/agent's.
-  const workflowRuntime = virtualKeyAuth && governance ? governance.apiRuntime(runtime) : runtime;
+  // The gate outside the guardrails: each call's hits (its answer's included) are in its usage event.
+  const guardedWorkflows = apiGuardrails ? apiGuardrails.workflowRuntime(runtime) : runtime;
   await mountAiWorkflows(
     server,
     options.file.aiWorkflows,
-    apiGuardrails ? apiGuardrails.workflowRuntime(workflowRuntime) : workflowRuntime,
+    virtualKeyAuth && governance ? governance.apiRuntime(guardedWorkflows) : guardedWorkflows,
   );
   governance?.install(server, { virtualKeyAuth });
   await setupMcpGateway(server, options.file, {
@@ -170,10 +174,11 @@ export async function assembleServer(options: ServeOptions, env: NodeJS.ProcessE
   });
   // The WebSocket surface asks for the same credentials as HTTP (fail closed); with virtual keys,
   // its messages that start work go through the same gate.
-  const webSocket = virtualKeyAuth && governance ? governance.webSocket(runtime) : undefined;
-  const webSocketRuntime = webSocket ? webSocket.runtime : runtime;
+  // Its messages' model calls: the gate outside the guardrails, as on /api/ai.
+  const guardedMessages = apiGuardrails ? apiGuardrails.workflowRuntime(runtime) : runtime;
+  const webSocket = virtualKeyAuth && governance ? governance.webSocket(guardedMessages) : undefined;
   attachWebSocket(server, {
-    runtime: apiGuardrails ? apiGuardrails.workflowRuntime(webSocketRuntime) : webSocketRuntime,
+    runtime: webSocket ? webSocket.runtime : guardedMessages,
     auth: webSocket ? webSocket.auth : auth.webSocket,
   });
   return {

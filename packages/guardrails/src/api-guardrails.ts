@@ -9,6 +9,11 @@ import { workRequestSlots } from "./work-request-texts.js";
 export interface ApiGuardrails {
   /** Checks `/api/agent/*` requests before the handler (a block is the server's 400 envelope), after the key's auth. */
   middleware: MiddlewareDefinition;
+  /**
+   * Lets the workflows' runtime put its hits on their `/api/ai/*` request (its live feed entry and
+   * span); checks nothing itself — each model call's prompt is checked by `workflowRuntime`.
+   */
+  workflowMiddleware: MiddlewareDefinition;
   /** The runtime of `/api/agent/*` (its requests are the middleware's): answers and streams checked. */
   agentRuntime(runtime: Runtime): Runtime;
   /** The runtime of the `/api/ai/*` workflows: every model call's prompt and answer checked. */
@@ -31,9 +36,10 @@ function listsOf(user: AuthenticatedUser | undefined): string[][] {
  * @example
  * const api = createApiGuardrails(guardrails);
  * server.registerMiddleware(api.middleware);
+ * server.registerMiddleware(api.workflowMiddleware);
  * const server = await createServer(api.agentRuntime(runtime));
  */
-export function createApiGuardrails(guardrails: Guardrails, options: { paths?: string[] } = {}): ApiGuardrails {
+export function createApiGuardrails(guardrails: Guardrails, options: { paths?: string[]; workflowPaths?: string[] } = {}): ApiGuardrails {
   /** request id → its context, while its answer may still stream: the runtime's hits are recorded on it. */
   const calls = new BoundedCache<WeakRef<ServerContext>>({ maxEntries: 10_000 });
   const runtimeOf = (runtime: Runtime, checkRequests: boolean) =>
@@ -70,6 +76,16 @@ export function createApiGuardrails(guardrails: Guardrails, options: { paths?: s
           guardrails.record(outcome.hits);
           if (outcome.block) throw new GuardrailViolation(outcome.block);
         }
+        return next();
+      },
+    },
+    workflowMiddleware: {
+      name: "guardrails-workflows",
+      order: 45,
+      paths: options.workflowPaths ?? ["/ai/*"],
+      handler: (ctx: ServerContext, next) => {
+        // Only a caller with rules: the runtime finds the request by the id its calls carry.
+        if (ctx.method === "POST" && guardrails.select(listsOf(ctx.user))) calls.set(ctx.requestId, new WeakRef(ctx));
         return next();
       },
     },

@@ -1,4 +1,5 @@
 import type { DataStreamEvent, GenerateRequest, Runtime, RuntimeCallContext } from "@conduit-ai/server-core";
+import { recordCallGuardrailHits } from "@conduit-ai/server-core/internal";
 import type { GuardrailSet } from "./guardrail-set.js";
 import { GuardrailViolation, violationMessage } from "./guardrail-violation.js";
 import type { Guardrails } from "./guardrails.js";
@@ -50,6 +51,8 @@ export function guardRuntime(guardrails: Guardrails, runtime: Runtime, options: 
   const record = (hits: readonly GuardrailHit[], context: RuntimeCallContext | undefined) => {
     if (hits.length === 0) return;
     guardrails.record(hits);
+    // On the call itself too: a gate's runtime around this one settles its usage event with them.
+    if (context) recordCallGuardrailHits(context, hits);
     options.onHits?.(hits, context);
   };
   /** The request as it may go on: itself, or a masked copy; a block throws. */

@@ -35,7 +35,7 @@ async function runProvider(
   request: BenchmarkRequest,
   deadline: number,
   settings: BenchmarkSettings,
-  { abortSignal: signal, traceSpan, user }: Pick<ServerContext, "abortSignal" | "traceSpan" | "user">,
+  { abortSignal: signal, traceSpan, user, requestId }: Pick<ServerContext, "abortSignal" | "traceSpan" | "user"> & { requestId?: string },
 ): Promise<ProviderRuns> {
   const outcome: ProviderRuns = { provider, model: request.model, runs: [], failures: 0, errors: new Set() };
   // Sequential per provider, so one run's latency is not another's queueing.
@@ -50,6 +50,7 @@ async function runProvider(
             signal: AbortSignal.any([signal, AbortSignal.timeout(settings.callTimeoutMs)]),
             ...(traceSpan ? { traceSpan } : {}),
             ...(user ? { user } : {}),
+            ...(requestId ? { requestId } : {}),
           },
         );
         outcome.model ??= result.model;
@@ -79,7 +80,7 @@ async function runProvider(
 export async function runBenchmark(
   runtime: Runtime | undefined,
   request: BenchmarkRequest,
-  ctx: Pick<ServerContext, "abortSignal" | "traceSpan" | "user">,
+  ctx: Pick<ServerContext, "abortSignal" | "traceSpan" | "user"> & { requestId?: string },
   settings: BenchmarkSettings,
 ): Promise<BenchmarkResult> {
   const available = runtime

@@ -14,9 +14,10 @@ export interface ProviderPathSettings {
 
 /**
  * What a workflow needs of its request: the abort signal, the span its own span is a child of, and
- * the caller (`user`), which its model calls carry so a gate can admit and charge each one.
+ * the caller (`user`) and request id, which its model calls carry so a gate can admit and charge
+ * each one and the guardrails can put their hits on the request (its live feed entry).
  */
-export type WorkflowCall = Pick<ServerContext, "abortSignal" | "traceSpan" | "user">;
+export type WorkflowCall = Pick<ServerContext, "abortSignal" | "traceSpan" | "user" | "requestId">;
 
 /** How a workflow asks a model to improve on its deterministic result. */
 export interface ModelStep<Result, Output> {
@@ -57,7 +58,9 @@ export function traceWorkflow<Result extends Partial<ResultMeta>>(
 ): Promise<Result> {
   const options = { attributes: { "conduit.workflow.name": name }, parent: ctx.traceSpan };
   return withSpan(`workflow ${name}`, options, async (span) => {
-    const result = await work(span === undefined ? ctx : { abortSignal: ctx.abortSignal, traceSpan: span, user: ctx.user });
+    const result = await work(
+      span === undefined ? ctx : { abortSignal: ctx.abortSignal, traceSpan: span, user: ctx.user, requestId: ctx.requestId },
+    );
     span?.setAttributes({
       "conduit.workflow.simulated": result.simulated,
       "gen_ai.provider.name": result.provider ?? undefined,
@@ -102,6 +105,7 @@ async function runSteps<Result extends object, Output>(
         maxOutputTokens: settings.maxOutputTokens,
         signal: ctx.abortSignal,
         traceSpan: ctx.traceSpan,
+        requestId: ctx.requestId,
         ...(ctx.user ? { user: ctx.user } : {}),
       },
     );

@@ -30,6 +30,8 @@ export interface StructuredOptions {
   traceSpan?: TraceSpan;
   /** The caller, carried by every model call (a gate admits and charges each one to it). */
   user?: AuthenticatedUser;
+  /** The HTTP request the calls serve (the guardrails record their hits on it). */
+  requestId?: string;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function generateStructured<T>(
           signal,
           ...(options.traceSpan === undefined ? {} : { traceSpan: options.traceSpan }),
           ...(options.user === undefined ? {} : { user: options.user }),
+          ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
         },
       ),
       expired,

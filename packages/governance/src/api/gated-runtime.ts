@@ -8,6 +8,7 @@ import type {
   RuntimeCallContext,
   TokenUsage,
 } from "@conduit-ai/server-core";
+import { callGuardrailHitsOf } from "@conduit-ai/server-core/internal";
 import type { GovernanceGate } from "../gate/governance-gate.js";
 import { apiRefusalError } from "./api-refusal.js";
 import { gateTokensOf } from "./runtime-usage.js";
@@ -38,7 +39,10 @@ export interface GateRuntimeOptions {
   annotate?: (annotation: GatedCallAnnotation) => void;
   /** Told of a refusal before it is thrown (an HTTP surface says `x-should-retry: false` for a final one). */
   onRefused?: (refusal: GateRefusal) => void;
-  /** The guardrail hits of the call's request so far, settled with its usage event. */
+  /**
+   * The guardrail hits of the call's request so far, settled with its usage event. Without it, the
+   * hits a guardrails runtime inside this one recorded on the call (`recordCallGuardrailHits`).
+   */
   guardrailHits?: () => readonly GateGuardrailHit[] | undefined;
 }
 
@@ -59,6 +63,33 @@ export function runtimeDefaultModel(runtime: Pick<Runtime, "listProviders"> | un
     })();
     return answer;
   };
+}
+
+const GUARDRAIL_VIOLATION = "guardrail_violation";
+
+/** A guardrail's block of the call: the server's `guardrail_violation` error (whichever copy of the guardrails threw it). */
+const isGuardrailBlock = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === GUARDRAIL_VIOLATION;
+
+/**
+ * A call a guardrail blocked, settled as a 400 with its hits in the usage event: a request the
+ * model never saw is charged nothing; a response stopped after the model answered is charged
+ * what was reserved (its real usage never reached the gate).
+ */
+async function settleBlocked(
+  admission: GateAdmission,
+  model: string | undefined,
+  hits: readonly GateGuardrailHit[] | undefined,
+  started: number,
+): Promise<void> {
+  const outcome = {
+    status: 400,
+    latencyMs: performance.now() - started,
+    ...(hits?.length ? { guardrails: [...hits] } : {}),
+  };
+  const answered = hits?.some((hit) => hit.action === "block" && hit.direction === "response");
+  if (answered && admission.settleAtReservation) await admission.settleAtReservation({ ...(model ? { model } : {}), ...outcome });
+  else await admission.settle({ model: model ?? "unknown", inputTokens: 0, outputTokens: 0, ...outcome });
 }
 
 interface Admitted {
@@ -104,15 +135,17 @@ export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: Gat
     if (model) options.annotate?.({ model });
     return { decision, model };
   };
+  const hitsOf = (context: RuntimeCallContext | undefined) => options.guardrailHits?.() ?? callGuardrailHitsOf(context);
   const settle = async (
     admission: GateAdmission,
     served: { model: string; provider?: string },
     usage: TokenUsage,
     started: number,
     failed: boolean,
+    context: RuntimeCallContext | undefined,
   ) => {
     options.annotate?.({ model: served.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
-    const guardrails = options.guardrailHits?.();
+    const guardrails = hitsOf(context);
     await admission.settle({
       ...(guardrails?.length ? { guardrails: [...guardrails] } : {}),
       model: served.model,
@@ -129,26 +162,30 @@ export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: Gat
     const started = performance.now();
     let usage: TokenUsage | undefined;
     let failed = false;
+    let blocked = false;
     try {
       for await (const event of source) {
-        const record = event as DataStreamEvent & { usage?: TokenUsage; data?: { usage?: TokenUsage } };
+        const record = event as DataStreamEvent & { usage?: TokenUsage; data?: { usage?: TokenUsage; code?: unknown } };
         if (record.type === "finish") usage = record.usage ?? record.data?.usage ?? usage;
         if (record.type === "error") failed = true;
+        if (record.type === "error" && record.data?.code === GUARDRAIL_VIOLATION) blocked = true;
         yield event;
       }
     } catch (error) {
       failed = true;
+      blocked = isGuardrailBlock(error);
       throw error;
     } finally {
       // A client that left makes the runtime end in an abort error: no failure of the call, whose reservation stands.
       if (context?.signal?.aborted) failed = false;
-      if (failed && !usage) await decision.release().catch(() => undefined);
+      if (blocked && !usage) await settleBlocked(decision, model, hitsOf(context), started).catch(() => undefined);
+      else if (failed && !usage) await decision.release().catch(() => undefined);
       else if (!usage)
         // A client gone before the finish: the reservation stands, exactly as reserved.
         await decision
           .settleAtReservation?.({ ...(model ? { model } : {}), status: 200, latencyMs: performance.now() - started })
           .catch(() => undefined);
-      else await settle(decision, { model: model ?? "unknown" }, usage, started, failed).catch(() => undefined);
+      else await settle(decision, { model: model ?? "unknown" }, usage, started, failed, context).catch(() => undefined);
     }
   }
 
@@ -170,10 +207,11 @@ export function gateRuntime(gate: GovernanceGate, runtime: Runtime, options: Gat
       const started = performance.now();
       try {
         const result = await runtime.generate(request, context);
-        await settle(decision, result, result.usage, started, false).catch(() => undefined);
+        await settle(decision, result, result.usage, started, false, context).catch(() => undefined);
         return result;
       } catch (error) {
-        if (context?.signal?.aborted && decision.settleAtReservation) {
+        if (isGuardrailBlock(error)) await settleBlocked(decision, model, hitsOf(context), started).catch(() => undefined);
+        else if (context?.signal?.aborted && decision.settleAtReservation) {
           // Gone before the answer: the call may have reached its provider, so the reservation stands.
           const named = model ? { model } : {};
           await decision.settleAtReservation({ ...named, status: 499, latencyMs: performance.now() - started }).catch(() => undefined);

@@ -102,6 +102,7 @@ export function reservationUsageEvent(
     costUsd: reservation.reservedPicoUsd / 1e12,
     status: outcome.status,
     latencyMs: outcome.latencyMs,
+    ...(outcome.guardrails?.length ? { guardrails: outcome.guardrails } : {}),
     estimated: true,
   };
 }

@@ -118,6 +118,8 @@ export interface GateReservationOutcome {
   model?: string;
   /** What served it, as in `GateUsage.target`. */
   target?: string;
+  /** The call's guardrail hits (a response a guardrail stopped after the model answered), as in `GateUsage.guardrails`. */
+  guardrails?: GateGuardrailHit[];
 }
 
 /** An admitted call. Exactly one of `settle`, `settleAtReservation` or `release` must be called, once. */

@@ -73,5 +73,11 @@ export {
   createRequestFeedMiddleware,
   installRequestFeed,
 } from "../core/pipeline/request-feed.js";
-export { GUARDRAIL_HITS_STATE, guardrailHitsOf, recordGuardrailHits } from "../core/pipeline/guardrail-hits.js";
+export {
+  GUARDRAIL_HITS_STATE,
+  callGuardrailHitsOf,
+  guardrailHitsOf,
+  recordCallGuardrailHits,
+  recordGuardrailHits,
+} from "../core/pipeline/guardrail-hits.js";
 export { CHARACTERS_PER_TOKEN, estimateTokens } from "../pricing/token-estimate.js";

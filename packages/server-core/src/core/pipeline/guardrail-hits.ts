@@ -1,5 +1,6 @@
 import type { ServerContext } from "../../contracts/context.js";
 import type { GateGuardrailHit } from "../../contracts/gate.js";
+import type { RuntimeCallContext } from "../../contracts/runtime.js";
 import { annotateRequestFeed } from "./request-feed.js";
 
 /** `ctx.state` key of a call's guardrail hits (its usage event and the live feed read them; never content). */
@@ -31,4 +32,27 @@ export function recordGuardrailHits(ctx: Pick<ServerContext, "state" | "traceSpa
       "conduit.guardrail.direction": hit.direction,
       "conduit.guardrail.entity": hit.entity,
     });
+}
+
+/** One runtime call's hits, by its call context object (a surface makes one per call). */
+const callHits = new WeakMap<object, GateGuardrailHit[]>();
+
+/**
+ * Adds hits to one runtime call, by the call context every wrapper of that call is handed: the
+ * guardrails' runtime records them, the gate's runtime settles the call's usage event with them.
+ * For surfaces without an HTTP request per call (`/ws` messages) and runtimes a route calls with
+ * its own context (`/api/ai` workflows), where `ctx.state` is not reachable from the runtime.
+ *
+ * @example
+ * recordCallGuardrailHits(context, [{ guardrail: "pii", action: "mask", direction: "response", entity: "email" }]);
+ */
+export function recordCallGuardrailHits(context: RuntimeCallContext, hits: readonly GateGuardrailHit[]): void {
+  if (hits.length === 0) return;
+  const added = hits.map(({ guardrail, action, direction, entity }) => ({ guardrail, action, direction, entity }));
+  callHits.set(context, [...(callHits.get(context) ?? []), ...added]);
+}
+
+/** The hits recorded on one runtime call so far; undefined when none. */
+export function callGuardrailHitsOf(context: RuntimeCallContext | undefined): GateGuardrailHit[] | undefined {
+  return context === undefined ? undefined : callHits.get(context);
 }
