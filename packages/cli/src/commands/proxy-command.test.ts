@@ -45,6 +45,8 @@ const goodConfig = () => ({
 });
 
 const PROXY_READY = "Conduit proxy listening on ";
+/** What a scrape of /api/metrics presents (anonymous scrapes are refused). */
+const METRICS_TOKEN = "proxy-metrics-token-0123456789";
 /** `conduit proxy <args>` with no vendor keys or HOST from the test's own environment. */
 function runConduit(args: string[], env: Record<string, string> = {}) {
   const run = spawnConduit(args, { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env }, PROXY_READY);
@@ -133,6 +135,32 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(run.output().stderr).toMatch(/SIGTERM received, draining…\nConduit proxy stopped\n/);
+  });
+
+  it("applies the config's guardrails on its surfaces and counts their hits", async () => {
+    const guardrails = {
+      rules: [{ name: "mask-emails", kind: "pii", entities: ["email"], on: "request", action: "mask" }],
+      default: ["mask-emails"],
+    };
+    const run = runConduit([
+      "proxy",
+      "--config",
+      configFile({ ...goodConfig(), guardrails, server: { metrics: { token: METRICS_TOKEN } } }),
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+    ]);
+    const base = `http://127.0.0.1:${await run.ready}`;
+    const client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 30_000 });
+    await client.chat.completions.create({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "write to ada@example.com" }] });
+    const sent = anthropic.exchanges.at(-1)?.body.toString("utf8") ?? "";
+    expect(sent).toContain("write to [EMAIL]");
+    expect(sent).not.toContain("ada@example.com");
+    const metrics = await (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/conduit_guardrail_hits_total\{[^}]*guardrail="mask-emails"[^}]*\} 1/);
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
   });
 
   it("keeps the pool in Redis with store: redis (REDIS_URL, REDIS_KEY_PREFIX)", async () => {
