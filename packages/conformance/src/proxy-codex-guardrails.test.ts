@@ -164,6 +164,10 @@ forEachAdapter("guardrails on the codex surface", ({ start }) => {
       expect(final.output_text).toBe("Sending now.");
       expect(JSON.stringify(final)).not.toContain(EMAIL);
     }
+    // The hits reach the console's Live page: each streamed answer's feed entry names the rule (both texts masked).
+    const codexEntries = () => gateway?.feed.recent().filter((event) => event.route.includes("codex")) ?? [];
+    await expect.poll(() => codexEntries().length).toBe(4);
+    for (const entry of codexEntries()) expect(entry.guardrails).toEqual(["pii:mask:response:email", "pii:mask:response:email"]);
   });
 
   it("ends the stream with response.failed when function call arguments carry a blocked secret", async () => {
