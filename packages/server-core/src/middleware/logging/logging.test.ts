@@ -152,7 +152,7 @@ describe("logging middleware", () => {
     }
     const exiting = run("exit");
     expect(await exiting.line).toMatchObject({ msg: "request completed", url: "/api/logged" });
-  });
+  }, 60_000); // two child processes that each load the source through tsx: seconds apiece on a loaded CI machine
 
   it("the server logger censors secret fields wherever they are logged", () => {
     const output = capture();
