@@ -262,12 +262,16 @@ forEachAdapter("mcp gateway", ({ start }) => {
   }, 40_000);
 
   it("a slow upstream: -32001 naming the server once mcp.requestTimeoutMs has passed, the others keep working", async () => {
-    // The deadline holds for every server: it must outlast a loaded machine's stdio start, hence
-    // 3 s and the local server started (by a first call) before the slow one is timed.
+    // The deadline holds for every server, connecting included, so the local stdio server is started
+    // (by a first call) before the slow one is timed; on a loaded machine its cold start can outlast
+    // 3 s, so that first call may be repeated until the process is up.
     const requestTimeoutMs = 3_000;
     const { connect, mint } = await serve({ requestTimeoutMs });
     const { client } = await connect(await mint({ name: "agent" }));
-    expect(await client.callTool({ name: "local__add", arguments: { a: 2, b: 2 } })).toMatchObject({ content: [{ text: "4" }] });
+    const warmUp = () => client.callTool({ name: "local__add", arguments: { a: 2, b: 2 } });
+    let first = await warmUp().catch((error: unknown) => error);
+    for (let attempt = 1; attempt < 5 && first instanceof Error; attempt++) first = await warmUp().catch((error: unknown) => error);
+    expect(first).toMatchObject({ content: [{ text: "4" }] });
     const started = Date.now();
     await expect(client.callTool({ name: "web__slow", arguments: { ms: 60_000 } }, undefined, { timeout: 60_000 })).rejects.toMatchObject({
       code: -32001,
@@ -277,5 +281,5 @@ forEachAdapter("mcp gateway", ({ start }) => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(requestTimeoutMs - 50);
     expect(Date.now() - started).toBeLessThan(requestTimeoutMs + 15_000);
     expect(await client.callTool({ name: "local__add", arguments: { a: 1, b: 2 } })).toMatchObject({ content: [{ text: "3" }] });
-  }, 40_000);
+  }, 60_000);
 });
