@@ -106,6 +106,9 @@ describe.each(suiteFrameworks())("mcp gateway sessions across two processes on o
     expect((await post(second, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow-1" } })).status).toBe(202);
     const answer = await slow;
     expect(((await answer.json()) as { error?: { code: number } }).error).toBeDefined();
+    // The client's answer comes first; the upstream handles the relayed notifications/cancelled on its own time.
+    for (let waited = 0; web.cancelled.length === cancelled && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(web.cancelled.length).toBe(cancelled + 1);
 
     await continued.transport.terminateSession();

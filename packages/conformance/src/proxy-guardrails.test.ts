@@ -217,7 +217,7 @@ forEachAdapter("proxy guardrails", ({ start }) => {
     } finally {
       await close();
     }
-  });
+  }, 60_000); // three streamed calls per offset of the answer: ~200 calls
 
   it("masks whole (non-streamed) answers on every surface, and answers a blocked one with 400", async () => {
     const masking = await serve(maskBoth);
