@@ -28,7 +28,7 @@ export function cacheApplies(
   ctx: ServerContext,
   admitted: CacheAdmission | undefined,
 ): cache is ResponseCache {
-  return cache !== undefined && cache.wanted(admitted?.cacheWanted) && ctx.header(CACHE_HEADER)?.trim().toLowerCase() !== "off";
+  return cache?.wanted(admitted?.cacheWanted) === true && ctx.header(CACHE_HEADER)?.trim().toLowerCase() !== "off";
 }
 
 /**
