@@ -31,8 +31,8 @@ export function parseRateLimitHeaders(headers: HeaderRecord, now: number): Quota
     const known = FIELDS.has(field);
     const limit = known ? rest.slice(0, dash) : rest;
     limits ??= {};
-    const fields = (limits[limit] ??= {}) as Record<string, string>;
-    fields[known ? field : "value"] = value;
+    limits[limit] ??= {};
+    (limits[limit] as Record<string, string>)[known ? field : "value"] = value;
   }
   return limits ? { updatedAt: now, limits } : undefined;
 }
