@@ -17,6 +17,21 @@ export interface CacheCall {
 }
 
 /**
+ * Whether the response cache applies to a call (the first step of `cacheCall`): a surface asks
+ * before it parses a body only the cache's key would need.
+ *
+ * @example
+ * if (cacheApplies(deps.cache, ctx, admitted)) question = JSON.parse(text);
+ */
+export function cacheApplies(
+  cache: ResponseCache | undefined,
+  ctx: ServerContext,
+  admitted: CacheAdmission | undefined,
+): cache is ResponseCache {
+  return cache?.wanted(admitted?.cacheWanted) === true && ctx.header(CACHE_HEADER)?.trim().toLowerCase() !== "off";
+}
+
+/**
  * The response cache for one call of a surface, or undefined when it does not apply: neither
  * `proxy.cache` nor the key's or team's `cache: true` asks for it (or `cache: false` refuses it),
  * or the caller sent `x-conduit-cache: off`. A hit is settled here: no tokens, $0 against
@@ -33,7 +48,7 @@ export async function cacheCall(
   call: { surface: string; model: string; body: Record<string, unknown> },
   describe: (bytes: Buffer, contentType: string) => { model: string; savedUsd: number },
 ): Promise<CacheCall | undefined> {
-  if (!cache || !cache.wanted(admitted?.cacheWanted) || ctx.header(CACHE_HEADER)?.trim().toLowerCase() === "off") return undefined;
+  if (!cacheApplies(cache, ctx, admitted)) return undefined;
   const key = cache.keyOf({ ...call, scope: admitted?.cacheScope ?? "clients" });
   const stored = await cache.lookup(key);
   if (stored) {

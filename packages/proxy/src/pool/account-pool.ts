@@ -138,7 +138,7 @@ export class AccountPool<A extends PoolMember = AccountConfig> {
   /** The selection from the accounts' states (a lease is taken), or undefined when every healthy one is at its cap. */
   private select(
     accounts: readonly A[],
-    states: Record<string, AccountState>,
+    states: Record<string, Readonly<AccountState>>,
     stuckId: string | undefined,
     exclude: ReadonlySet<string> | undefined,
   ): Selection<A> | undefined {

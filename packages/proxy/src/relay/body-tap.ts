@@ -12,6 +12,11 @@ export interface UsageScanner {
   push(chunk: Uint8Array): void;
   /** What the answer reported so far (a stream cut short still names its input tokens). */
   finish(): ScannedUsage | undefined;
+  /**
+   * The whole answer as `finish()` parsed it (a JSON answer; `value` undefined when it was no
+   * JSON), so that whoever reads the answer next needs not parse it again.
+   */
+  parsedBody?(): { value: unknown } | undefined;
 }
 
 /** How a tapped body ended: read to its end, or cut (client gone, upstream failed). */

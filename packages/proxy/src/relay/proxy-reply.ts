@@ -6,6 +6,11 @@ export interface ProxyReply {
   headers: Record<string, string | string[]>;
   /** Bytes, or a stream pulled chunk by chunk (never buffered). */
   body: Uint8Array | AsyncIterable<Uint8Array> | null;
+  /**
+   * `body` (bytes) as the relay already parsed it to read its usage; `value` is undefined when
+   * it was no JSON. Read only: whoever translates the answer skips a second `JSON.parse`.
+   */
+  parsedBody?: { value: unknown };
 }
 
 /** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */

@@ -167,7 +167,13 @@ export function createRelay(options: RelayOptions): Relay {
       if ("whole" in read) {
         scanner.push(read.whole);
         ended({ completed: true, usage: scanner.finish() });
-        return { status: response.status, headers: relayedHeaders(response.headers), body: read.whole };
+        const parsedBody = scanner.parsedBody?.();
+        return {
+          status: response.status,
+          headers: relayedHeaders(response.headers),
+          body: read.whole,
+          ...(parsedBody ? { parsedBody } : {}),
+        };
       }
       body = rejoin(read);
     }

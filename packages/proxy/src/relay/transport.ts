@@ -16,9 +16,11 @@ export class UpstreamClient {
   private readonly httpAgent = new HttpAgent({ keepAlive: true, scheduling: "lifo" });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, scheduling: "lifo" });
 
+  /** `headers` are this request's own: its `content-length` is set on them (no copy per request). */
   post(url: URL, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<UpstreamReply> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
+      headers["content-length"] = String(body.byteLength);
       const secure = url.protocol === "https:";
       const outgoing = (secure ? httpsRequest : httpRequest)({
         protocol: url.protocol,
@@ -26,7 +28,7 @@ export class UpstreamClient {
         port: url.port,
         path: url.pathname + url.search,
         method: "POST",
-        headers: { ...headers, "content-length": String(body.byteLength) },
+        headers,
         agent: secure ? this.httpsAgent : this.httpAgent,
       });
       // The signal watched by hand rather than through the `signal` option, which adds an

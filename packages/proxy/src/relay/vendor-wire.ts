@@ -39,7 +39,10 @@ export interface VendorWire {
   label: string;
   /** Where to send (the caller only reads it: a wire may hand out the same URL each time). */
   url(search: string | undefined): URL;
-  /** Headers for upstream: the client's (forwarded) and the account's `secret` (API key or OAuth access token). */
+  /**
+   * Headers for upstream: the client's (forwarded) and the account's `secret` (API key or OAuth
+   * access token), in a new record per call (the transport sets `content-length` on it).
+   */
   requestHeaders(incoming: Record<string, string>, account: AccountConfig, secret: string): Record<string, string>;
   /** Which sticky session the request belongs to, if any (`named`: the one a translated request names). */
   sessionKey(headers: Record<string, string>, body: Uint8Array, named?: string): string | undefined;

@@ -13,10 +13,17 @@ export function headersOf(ctx: ServerContext): Record<string, string> {
 
 /** The client's query string, rebuilt from the parsed query (`?beta=true`). */
 export function searchOf(ctx: ServerContext): string {
+  // Nearly every call has no query: no URLSearchParams for it.
+  if (!hasKeys(ctx.query)) return "";
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(ctx.query)) {
     for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
   }
   const text = params.toString();
   return text === "" ? "" : `?${text}`;
+}
+
+function hasKeys(record: object): boolean {
+  for (const _key in record) return true;
+  return false;
 }

@@ -13,6 +13,8 @@ export interface ResultRow {
   addedP50Ms?: number;
   addedP99Ms?: number;
   cpuUsPerRequest?: number;
+  /** Bytes allocated on the serving process's heap per request, in KB. */
+  allocatedKbPerRequest?: number;
   note?: string;
 }
 
@@ -29,6 +31,7 @@ const columns: (keyof ResultRow)[] = [
   "addedP50Ms",
   "addedP99Ms",
   "cpuUsPerRequest",
+  "allocatedKbPerRequest",
   "note",
 ];
 

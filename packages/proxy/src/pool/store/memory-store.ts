@@ -38,16 +38,19 @@ export class MemoryPoolStore implements ImmediatePoolStore {
   }
 
   async readStates(accountIds: readonly string[]): Promise<Record<string, AccountState>> {
-    return this.readStatesNow(accountIds);
-  }
-
-  readStatesNow(accountIds: readonly string[]): Record<string, AccountState> {
     const result: Record<string, AccountState> = {};
     for (const id of accountIds) {
       const state = this.state(id);
       // The quota is nested: a reader's change must not reach the store (Redis hands out a parsed copy too).
       result[id] = state.quota ? { ...state, quota: copyQuota(state.quota) } : { ...state };
     }
+    return result;
+  }
+
+  /** The states themselves, no copies: the pool's selection reads them on every request and changes nothing. */
+  readStatesNow(accountIds: readonly string[]): Record<string, Readonly<AccountState>> {
+    const result: Record<string, AccountState> = {};
+    for (const id of accountIds) result[id] = this.state(id);
     return result;
   }
 

@@ -73,7 +73,8 @@ export interface PoolStore {
 export interface ImmediatePoolStore extends PoolStore {
   /** False for a store that must be called through its async methods after all (a subclass overriding them). */
   readonly immediate: boolean;
-  readStatesNow(accountIds: readonly string[]): Record<string, AccountState>;
+  /** The store's own states, to read and never change (unlike `readStates`, which hands out copies). */
+  readStatesNow(accountIds: readonly string[]): Record<string, Readonly<AccountState>>;
   readStickyNow(sessionKey: string): string | undefined;
   saveStickyNow(sessionKey: string, accountId: string, ttlMs: number): void;
   saveQuotaNow(accountId: string, quota: Quota): void;

@@ -60,7 +60,8 @@ async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<
     return { ...reply, body: bytes };
   const guarded = await guardedMessage(message as MessageObject, guard);
   if (guarded === message) return { ...reply, body: bytes };
-  return { ...reply, headers: rewrittenHeaders(reply.headers), body: new TextEncoder().encode(JSON.stringify(guarded)) };
+  // A new body: the relay's parse of the old one (`parsedBody`) is left behind.
+  return { status: reply.status, headers: rewrittenHeaders(reply.headers), body: new TextEncoder().encode(JSON.stringify(guarded)) };
 }
 
 /**

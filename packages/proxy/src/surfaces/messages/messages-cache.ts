@@ -1,6 +1,6 @@
 import { type PriceTable, type ServerContext, costOf } from "@conduit-ai/server-core";
 import type { Admitted } from "../../admission/client-admission.js";
-import { type CacheCall, cacheCall } from "../../cache/cache-call.js";
+import { type CacheCall, cacheApplies, cacheCall } from "../../cache/cache-call.js";
 import type { ResponseCache } from "../../cache/response-cache.js";
 import { messagesUsageScanner } from "../../wire/anthropic-messages/usage-tap.js";
 
@@ -29,7 +29,8 @@ export async function messagesCacheCall(
   body: Uint8Array,
   prices: PriceTable,
 ): Promise<CacheCall | undefined> {
-  if (!cache) return undefined;
+  // The body is parsed for the cache's key only: not at all when the cache does not apply.
+  if (!cacheApplies(cache, ctx, admitted)) return undefined;
   const question = parsedObject(body);
   if (!question) return undefined;
   return cacheCall(cache, ctx, admitted, { surface: "anthropic-messages", model, body: question }, (bytes, contentType) => {

@@ -74,11 +74,14 @@ export function createAnthropicTarget(relayMessages: RelayMessages): Target {
         }
         return { kind: "events", events: decodeMessagesStream(chunksOf(reply.body)), servedBy };
       }
-      let message: unknown;
-      try {
-        message = JSON.parse(await wholeText(reply.body));
-      } catch {
-        message = undefined;
+      // Parsed once: the relay read a whole JSON answer's usage from it already.
+      let message: unknown = reply.parsedBody?.value;
+      if (reply.parsedBody === undefined) {
+        try {
+          message = JSON.parse(await wholeText(reply.body));
+        } catch {
+          message = undefined;
+        }
       }
       if (message === null || typeof message !== "object") throw TargetFailure.protocol("The upstream sent a malformed response");
       return { kind: "message", message: message as MessageObject, servedBy };

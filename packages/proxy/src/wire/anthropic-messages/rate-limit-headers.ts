@@ -27,10 +27,12 @@ export function parseRateLimitHeaders(headers: HeaderRecord, now: number): Quota
     const rest = name.slice(PREFIX.length);
     const dash = rest.lastIndexOf("-");
     const field = dash > 0 ? rest.slice(dash + 1) : "";
-    const [limit, key] = FIELDS.has(field) ? [rest.slice(0, dash), field] : [rest, "value"];
+    // Read on every answer: no pair array per header.
+    const known = FIELDS.has(field);
+    const limit = known ? rest.slice(0, dash) : rest;
     limits ??= {};
     limits[limit] ??= {};
-    (limits[limit] as Record<string, string>)[key] = value;
+    (limits[limit] as Record<string, string>)[known ? field : "value"] = value;
   }
   return limits ? { updatedAt: now, limits } : undefined;
 }

@@ -1,7 +1,7 @@
 import { emptyUsage } from "@conduit-ai/server-core/pricing";
 import { describe, expect, it } from "vitest";
 import type { TokenUsage } from "../../prices.js";
-import { tapUsage } from "./usage-tap.js";
+import { messagesUsageScanner, tapUsage } from "./usage-tap.js";
 
 const STREAM = [
   'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-haiku-4-5","usage":{"input_tokens":10,"cache_read_input_tokens":4,"cache_creation_input_tokens":2,"output_tokens":1}}}\n\n',
@@ -48,5 +48,30 @@ describe("tapUsage", () => {
       { model: "m", usage: { ...emptyUsage(), input: 3, output: 5 } },
     ]);
     expect((await run([Buffer.from('{"type":"error","error":{}}')], "application/json")).seen).toEqual([]);
+  });
+});
+
+describe("messagesUsageScanner on a JSON answer", () => {
+  it("keeps the message it parsed for the usage, so the answer is parsed once", () => {
+    const message = {
+      type: "message",
+      model: "claude-haiku-4-5",
+      content: [{ type: "text", text: "hi" }],
+      usage: { input_tokens: 3, output_tokens: 5 },
+    };
+    const text = JSON.stringify(message);
+    const scanner = messagesUsageScanner("application/json");
+    scanner.push(Buffer.from(text.slice(0, 20)));
+    scanner.push(Buffer.from(text.slice(20)));
+    expect(scanner.parsedBody?.()).toBeUndefined();
+    expect(scanner.finish()?.usage).toMatchObject({ input: 3, output: 5 });
+    expect(scanner.parsedBody?.()).toEqual({ value: message });
+  });
+
+  it("says a body that was no JSON parsed to nothing", () => {
+    const scanner = messagesUsageScanner("application/json");
+    scanner.push(Buffer.from("{not json"));
+    expect(scanner.finish()).toBeUndefined();
+    expect(scanner.parsedBody?.()).toEqual({ value: undefined });
   });
 });

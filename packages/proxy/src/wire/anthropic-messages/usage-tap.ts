@@ -44,18 +44,27 @@ export function tapUsage(
 
 /** The usage of a whole JSON message; undefined for anything else (errors included). */
 export function jsonUsage(bytes: Buffer): ScannedUsage | undefined {
+  return usageOfParsed(parsedJson(bytes));
+}
+
+function parsedJson(bytes: Buffer): unknown {
   try {
-    const message = JSON.parse(bytes.toString("utf8")) as { type?: string; model?: string; usage?: AnthropicWireUsage };
-    if (message.type !== "message" || !message.usage) return undefined;
-    return { model: String(message.model ?? "unknown"), usage: usageFromAnthropic(message.usage) };
+    return JSON.parse(bytes.toString("utf8"));
   } catch {
     return undefined;
   }
 }
 
+function usageOfParsed(parsed: unknown): ScannedUsage | undefined {
+  const message = parsed as { type?: string; model?: string; usage?: AnthropicWireUsage } | null | undefined;
+  if (typeof message !== "object" || message === null || message.type !== "message" || !message.usage) return undefined;
+  return { model: String(message.model ?? "unknown"), usage: usageFromAnthropic(message.usage) };
+}
+
 class JsonUsage implements UsageScanner {
   private readonly chunks: Uint8Array[] = [];
   private size = 0;
+  private parsed: { value: unknown } | undefined;
 
   push(chunk: Uint8Array): void {
     this.size += chunk.byteLength;
@@ -63,7 +72,13 @@ class JsonUsage implements UsageScanner {
   }
 
   finish(): ScannedUsage | undefined {
-    return this.size > MAX_JSON_BYTES ? undefined : jsonUsage(Buffer.concat(this.chunks));
+    if (this.size > MAX_JSON_BYTES) return undefined;
+    this.parsed ??= { value: parsedJson(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks)) };
+    return usageOfParsed(this.parsed.value);
+  }
+
+  parsedBody(): { value: unknown } | undefined {
+    return this.parsed;
   }
 }
 
