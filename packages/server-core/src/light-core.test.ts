@@ -48,7 +48,46 @@ function heavyPackagesLoaded(then = ""): string[] {
   }
 }
 
+/** The core's own source files a fresh process resolved by importing the main entry alone (and running `then`). */
+function coreFilesLoaded(then = ""): string[] {
+  const folder = mkdtempSync(join(tmpdir(), "conduit-light-core-"));
+  const file = join(folder, "resolved.txt");
+  const script = `
+    import { register } from "node:module";
+    import { writeFileSync } from "node:fs";
+    register(${JSON.stringify(recorder)}, import.meta.url, { data: { file: ${JSON.stringify(file)} } });
+    writeFileSync(${JSON.stringify(file)}, "");
+    const core = await import(${JSON.stringify(entry)});
+    ${then}`;
+  try {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: sourceDir,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const resolved = readFileSync(file, "utf8")
+      .split("\n")
+      .map((path) => decodeURIComponent(path));
+    return resolved
+      .filter((path) => path.startsWith(pathToFileURL(sourceDir).href))
+      .map((path) => path.slice(pathToFileURL(sourceDir).href.length));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 describe("light core", () => {
+  it("the main entry loads the OpenAPI generator only when a document is first asked for", () => {
+    expect(coreFilesLoaded()).not.toContain("openapi/generate-openapi.ts");
+    const serveDocument = `
+      const group = core.createDocsRoutes({ getRoutes: () => [] });
+      const route = group.routes.find((item) => item.path === "/openapi.json");
+      const answer = await route.handler({});
+      if (!JSON.parse(answer.body).openapi) throw new Error("no OpenAPI document");`;
+    expect(coreFilesLoaded(serveDocument)).toContain("openapi/generate-openapi.ts");
+  }, 60_000);
+
   it("importing @conduit-ai/server-core (and its openapi, metrics, middleware subpaths) loads none of pino, prom-client, yaml, openapi3-ts, swagger-ui-dist, ioredis", () => {
     expect(heavyPackagesLoaded()).toEqual([]);
   }, 60_000);

@@ -11,6 +11,7 @@ import {
 } from "@conduit-ai/fakes";
 import { createRuntime } from "@conduit-ai/runtime";
 import { type BaseServerAdapter, registerAllRoutes } from "@conduit-ai/server-core";
+import { request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
 import { TELEMETRY_SDKS } from "./settings/telemetry-settings.js";
@@ -36,6 +37,17 @@ async function trace(sdk: TelemetrySdk, environment: Record<string, string>): Pr
   telemetry = await startTelemetry({
     environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, CONDUIT_TELEMETRY_SDK: sdk, ...environment },
     exportImmediately: true,
+  });
+}
+
+/** A GET with the `Host` given (fetch may not set one), continuing the trace `traceId`. */
+function getWithHost(path: string, host: string, traceId: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${base}${path}`, { headers: { host, traceparent: `00-${traceId}-${INCOMING_PARENT}-01` } }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on("error", reject).end();
   });
 }
 
@@ -212,6 +224,24 @@ describe.each(TELEMETRY_SDKS)("traces exported over OTLP/HTTP to a real receiver
     expect(receiver.exports.length).toBeGreaterThan(0);
     expect(receiver.exports.every((entry) => entry.headers["content-encoding"] === "gzip")).toBe(true);
     expect(byName(spans, "GET /api/health")).toMatchObject({ kind: SERVER, parentSpanId: INCOMING_PARENT });
+  });
+
+  it("server.address and server.port follow each request's Host, however the previous one named it", async () => {
+    await trace(sdk, {});
+    const hosts = [
+      ["api.example.com:8443", "api.example.com", 8443],
+      ["[::1]", "[::1]", undefined],
+      ["api.example.com:8443", "api.example.com", 8443],
+      ["127.0.0.1:9000", "127.0.0.1", 9000],
+    ] as const;
+    const traceIds = hosts.map((_, index) => `${"ab".repeat(15)}0${index}`);
+    for (const [index, [host]] of hosts.entries()) expect(await getWithHost("/api/health", host, traceIds[index] as string)).toBe(200);
+    await receiver.waitFor(() => traceIds.every((traceId) => ofTrace(traceId).length > 0));
+    for (const [index, [, address, port]] of hosts.entries()) {
+      const server = byName(ofTrace(traceIds[index] as string), "GET /api/health") as ReceivedSpan;
+      expect(server.attributes["server.address"]).toBe(address);
+      expect(server.attributes["server.port"]).toBe(port);
+    }
   });
 
   it("sampling: always_off records nothing, yet a sampled parent's decision is honoured by the parent-based default", async () => {

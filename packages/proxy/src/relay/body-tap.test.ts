@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readUpTo, rejoin } from "./body-tap.js";
+import { readBounded, readUpTo, rejoin } from "./body-tap.js";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -49,5 +49,24 @@ describe("readUpTo over a Node answer's events", () => {
 
   it("rejects an answer cut before its end instead of passing a truncated body on", async () => {
     await expect(readUpTo(await answer(['{"type":"mess'], true), 1024)).rejects.toThrow();
+  });
+});
+
+describe("readBounded over a Node answer's events", () => {
+  const parts = ['{"type":"error",', '"error":{"type":"rate_limit_error",', '"message":"slow down"}}'];
+
+  it("reads an error answer whole, however many chunks it came in", async () => {
+    expect((await readBounded(await answer(parts))).toString()).toBe(parts.join(""));
+  });
+
+  it("stops at the limit, keeping the chunks read so far, and destroys the rest", async () => {
+    const response = await answer(parts);
+    const read = await readBounded(response, 20);
+    expect(read.toString()).toBe(parts.slice(0, 2).join(""));
+    expect(response.destroyed).toBe(true);
+  });
+
+  it("rejects an answer cut before its end", async () => {
+    await expect(readBounded(await answer(['{"type":"err'], true))).rejects.toThrow();
   });
 });

@@ -161,14 +161,28 @@ export function rejoin(read: { head: Buffer[]; rest: AsyncIterator<Uint8Array> }
   };
 }
 
+/**
+ * A small answer (an upstream error) read whole, cut at `limit` bytes (the body destroyed there).
+ * A Node answer is read through its events, not its iterator: a failover reads one on every call.
+ *
+ * @example
+ * const body = await readBounded(response.body);
+ */
 export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit = 1024 * 1024): Promise<Buffer> {
+  const destroy = () => body.destroy?.();
+  if (isUnreadNodeStream(body)) {
+    // Past `limit - 1` bytes is the iterator's "at least `limit` bytes": the same cut.
+    const { chunks, overLimit } = await readEventsUpTo(body, limit - 1);
+    if (overLimit) destroy();
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     size += chunk.byteLength;
     if (size >= limit) {
-      body.destroy?.();
+      destroy();
       break;
     }
   }

@@ -3,7 +3,7 @@ import { defineRoute, type RegisteredRoute, type RouteDefinition, type RouteGrou
 import { joinPaths } from "../core/pipeline/path-pattern.js";
 import { loadOptionalDependency, requireInstalled } from "../core/lifecycle/optional-dependency.js";
 import { rawResponse } from "../core/pipeline/raw-response.js";
-import { generateOpenAPIDocument, type OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
+import type { OpenAPIGeneratorConfig } from "../openapi/generate-openapi.js";
 import { documentRawResponse } from "../openapi/raw-route.js";
 import { DOCS_FEATURE, readSwaggerUiAsset, swaggerUiDirectory, swaggerUiInitializer, swaggerUiPage } from "../openapi/swagger-ui-assets.js";
 import { resourceNotFound } from "./route-support.js";
@@ -34,7 +34,12 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
   const { stringify } = loadOptionalDependency<typeof import("yaml")>("yaml", { feature: DOCS_FEATURE });
   const basePath = options.basePath ?? "/api";
   const docsPath = joinPaths(basePath, "/docs");
-  const document = () => generateOpenAPIDocument(options.getRoutes(), { basePath, ...options.openapi });
+  // The generator (and the zod schemas of its envelopes) loads at the first document asked for, not
+  // with the main entry: most servers never serve one, and every import of the core paid for it.
+  const document = async () => {
+    const { generateOpenAPIDocument } = await import("../openapi/generate-openapi.js");
+    return generateOpenAPIDocument(options.getRoutes(), { basePath, ...options.openapi });
+  };
   const title = options.openapi?.info?.title ?? "Conduit API";
   return {
     prefix: "/docs",
@@ -57,8 +62,8 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
           method: "GET",
           path: "/openapi.json",
           summary: "OpenAPI 3.1 document (JSON)",
-          handler: () =>
-            rawResponse(JSON.stringify(document()), {
+          handler: async () =>
+            rawResponse(JSON.stringify(await document()), {
               headers: { "content-type": "application/json; charset=utf-8", "cache-control": noStore },
             }),
         }),
@@ -69,8 +74,8 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteGroup {
           method: "GET",
           path: "/openapi.yaml",
           summary: "OpenAPI 3.1 document (YAML)",
-          handler: () =>
-            rawResponse(stringify(document(), { aliasDuplicateObjects: false }), {
+          handler: async () =>
+            rawResponse(stringify(await document(), { aliasDuplicateObjects: false }), {
               headers: { "content-type": "application/yaml; charset=utf-8", "cache-control": noStore },
             }),
         }),

@@ -54,7 +54,9 @@ export function resolveClientAddress(peerAddress: string, headers: IncomingHeade
   }
 }
 
-const loopback = proxyAddr.compile("loopback");
+// Compiled at the first call, not at import: compiling parses its ranges with ipaddr.js, the larger
+// part of what importing this module costs, and only the dev playground's check asks.
+let loopback: TrustFunction | undefined;
 
 /**
  * True for 127.0.0.0/8, ::1 and IPv4-mapped loopback (`::ffff:127.0.0.1`).
@@ -64,7 +66,9 @@ const loopback = proxyAddr.compile("loopback");
  */
 export function isLoopbackAddress(address: string): boolean {
   try {
-    return address !== "" && loopback(address, 0);
+    if (address === "") return false;
+    loopback ??= proxyAddr.compile("loopback");
+    return loopback(address, 0);
   } catch {
     return false;
   }

@@ -3,12 +3,22 @@ import { isAsyncIterable } from "./raw-response.js";
 import type { RequestContext } from "./request-context.js";
 import type { OutgoingResponse } from "./request-io.js";
 
+type HostParts = { address?: string; port?: number };
+
+// Every request of a server names the same `Host` or one of a few: the last one's parts are kept,
+// so the regular expression runs when the host changes, not once a request.
+let lastHost: string | undefined;
+let lastParts: HostParts = {};
+
 /** `Host` split into the `server.address` and `server.port` of the HTTP conventions. */
-function hostParts(host: string | undefined): { address?: string; port?: number } {
+function hostParts(host: string | undefined): HostParts {
   if (!host) return {};
+  if (host === lastHost) return lastParts;
   const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
-  if (!match) return {};
-  return { address: match[1], ...(match[2] ? { port: Number(match[2]) } : {}) };
+  const parts: HostParts = match ? { address: match[1], ...(match[2] ? { port: Number(match[2]) } : {}) } : {};
+  lastHost = host;
+  lastParts = parts;
+  return parts;
 }
 
 /**
