@@ -50,9 +50,11 @@ function releasedItems(channel: Channel, index: number, step: ScanStep, out: Str
     let count = 0;
     while (count < channel.held.length && whole < consumed) whole += channel.heldLengths[count++] as number;
     if (whole === consumed) {
-      for (let item = 0; item < count; item++) out.push(channel.held[item] as StreamItem);
-      channel.held.splice(0, count);
-      channel.heldLengths.splice(0, count);
+      // shift, not splice: splice allocates the array it removes, and this runs per delta.
+      for (let item = 0; item < count; item++) {
+        out.push(channel.held.shift() as StreamItem);
+        channel.heldLengths.shift();
+      }
       return;
     }
   }

@@ -62,6 +62,18 @@ describe("guardedMessagesBytes", () => {
     expect(Buffer.concat(sent).toString()).toBe(stream(prose));
   });
 
+  it("sends the events of one chunk that nothing changed as one view of that chunk, not a copy", async () => {
+    const chunk = new Uint8Array(Buffer.from(stream(prose.filter((text) => !text.includes("\\")))));
+    async function* body() {
+      yield chunk;
+    }
+    const sent: Uint8Array[] = [];
+    for await (const part of guardedMessagesBytes(body(), guard)) sent.push(part);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.buffer).toBe(chunk.buffer);
+    expect(Buffer.from(sent[0] as Uint8Array).equals(chunk)).toBe(true);
+  });
+
   it("masks a secret and an email split across events, the other events kept as they came", async () => {
     const secret = "AKIAIOSFODNN7EXAMPLE";
     const texts = [...prose.slice(0, 5), " key AKIAIOSF", "ODNN7EXAMPLE mail ada@exa", "mple.com ok", ...prose.slice(5)];
