@@ -6,6 +6,12 @@ export interface HintChars {
   ascii: Uint8Array;
   /** A hint character beyond ASCII exists: every such character then counts as one (a wider test only scans more). */
   beyondAscii: boolean;
+  /**
+   * 1 at each byte of UTF-8 text that may belong to a hint character: the ASCII ones, and every
+   * byte from 0x80 when `beyondAscii` (a multi-byte character's bytes are all 0x80 and above).
+   * A relay reading text from bytes tests them here (`StreamScanner.push(delta, true)`).
+   */
+  utf8: Uint8Array;
 }
 
 const tables = new WeakMap<readonly MatchRule[], HintChars | null>();
@@ -30,7 +36,10 @@ export function hintCharsOf(rules: readonly MatchRule[]): HintChars | undefined 
           if (code < 128) ascii[code] = 1;
           else beyondAscii = true;
         }
-      found = { ascii, beyondAscii };
+      const utf8 = new Uint8Array(256);
+      utf8.set(ascii);
+      if (beyondAscii) utf8.fill(1, 128);
+      found = { ascii, beyondAscii, utf8 };
     }
     tables.set(rules, found);
   }

@@ -45,6 +45,7 @@ const HINT_OVERLAP_CHARS = 16;
  */
 export class StreamScanner {
   readonly hits: GuardrailHit[] = [];
+  /** Text already sent, ending with the context (it may hold up to twice as much: see `releaseQuiet`). */
   private context = "";
   /** The held text, one piece per delta (with `alignToDeltas` a release stops only at a piece's end). */
   private pieces: string[] = [];
@@ -59,7 +60,8 @@ export class StreamScanner {
   private readonly armed = new Set<Detector>();
   private readonly detectors: readonly Detector[];
   private readonly anyHint: RegExp | undefined;
-  private readonly hintChars: HintChars | undefined;
+  /** The characters any detector's hint needs (undefined when one has no hint): see `push`. */
+  readonly hintChars: HintChars | undefined;
   private readonly aligned: boolean;
   private readonly isScanned = (detector: Detector) => !detector.hint || this.armed.has(detector);
 
@@ -79,8 +81,12 @@ export class StreamScanner {
     return this.piecesLength + this.loose.length;
   }
 
-  push(delta: string): ScanStep {
-    return this.release(delta, false);
+  /**
+   * The next delta. `hintFree`: the caller found none of the hint characters (`hintChars`) in
+   * it, as a relay that reads deltas from bytes can while it reads them; it is not tested again.
+   */
+  push(delta: string, hintFree = false): ScanStep {
+    return this.release(delta, false, hintFree);
   }
 
   /** The end of the text: everything held is scanned as final and released. */
@@ -88,9 +94,9 @@ export class StreamScanner {
     return this.release("", true);
   }
 
-  private release(delta: string, final: boolean): ScanStep {
+  private release(delta: string, final: boolean, hintFree = false): ScanStep {
     if (this.blocked) return { text: "", block: this.blocked, consumed: 0, verbatim: false };
-    const quiet = this.closing === undefined && this.armed.size === 0 && this.hintChars !== undefined && !this.mayArm(delta);
+    const quiet = this.closing === undefined && this.armed.size === 0 && this.hintChars !== undefined && !this.mayArm(delta, hintFree);
     if (delta.length > 0) {
       this.pieces.push(this.loose + delta);
       this.piecesLength += this.loose.length + delta.length;
@@ -104,8 +110,8 @@ export class StreamScanner {
    * characters just before it (a hint split between them, `aw` + `s`). Otherwise the hints'
    * union over both decides. Everything earlier was tested when it arrived.
    */
-  private mayArm(delta: string): boolean {
-    const last = lastHintCharIn(this.hintChars as HintChars, delta);
+  private mayArm(delta: string, hintFree: boolean): boolean {
+    const last = hintFree ? -1 : lastHintCharIn(this.hintChars as HintChars, delta);
     if (last === -1 && this.quietTail >= HINT_OVERLAP_CHARS) {
       this.quietTail += delta.length;
       return false;
@@ -142,7 +148,9 @@ export class StreamScanner {
     }
     if (released === 0) return { text: "", consumed: 0, verbatim: true };
     this.piecesLength -= released;
-    this.context = text.length >= CONTEXT_CHARS ? text.slice(-CONTEXT_CHARS) : (this.context + text).slice(-CONTEXT_CHARS);
+    // The released text itself when long enough, not a slice of it: cut to the context only when scanned.
+    const sent = text.length >= CONTEXT_CHARS ? text : this.context + text;
+    this.context = sent.length > 2 * CONTEXT_CHARS ? sent.slice(-CONTEXT_CHARS) : sent;
     return { text, consumed: released, verbatim: true };
   }
 
@@ -229,8 +237,9 @@ export class StreamScanner {
       this.context = "";
       ends.length = 0;
     }
-    const base = this.context.length;
-    const buffer = this.context + text;
+    const context = this.context.length > CONTEXT_CHARS ? this.context.slice(-CONTEXT_CHARS) : this.context;
+    const base = context.length;
+    const buffer = context + text;
     this.arm(buffer, added);
     let spans = this.armed.size === 0 && this.anyHint ? [] : spansOf(this.rules, buffer, this.isScanned);
     if (spans.length > 0 && base > 0) spans = spans.filter((span) => span.start >= base);

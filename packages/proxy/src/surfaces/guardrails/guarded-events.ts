@@ -11,6 +11,8 @@ export function guardrailErrorEvent(hit: GuardrailHit & { reason?: string }): Me
 export interface StreamItem {
   event: MessagesStreamEvent;
   frame?: Uint8Array;
+  /** Its text holds none of the guardrails' hint characters (found while reading it from bytes): the scanner skips that test. */
+  hintFree?: boolean;
 }
 
 /** The field of a delta that carries model text (tool input JSON and thinking included); signatures are not text. */
@@ -154,7 +156,7 @@ export class StreamGuard {
       channel.held.push(item);
       channel.heldLengths.push(text.length);
     }
-    const step = channel.scanner.push(text);
+    const step = channel.scanner.push(text, item.hintFree === true);
     this.report(channel);
     const blocked = step.block ?? (step.text ? this.overLimit(step.text) : undefined);
     if (!blocked) releasedItems(channel, event.index, step, out);

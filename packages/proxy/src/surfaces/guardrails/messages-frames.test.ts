@@ -89,6 +89,21 @@ describe("guardedMessagesBytes", () => {
     expect(recorded).toEqual(expect.arrayContaining(["aws-access-key", "email"]));
   });
 
+  it("masks a key whose hint is split so that the later event holds no hint character", async () => {
+    // `A` | `IzaSy…`: the second event's text, tested in its bytes, holds no hint character; the
+    // scanner still joins it to the `A` just before it.
+    const key = "AIzaSyDbcdefghiklmnopqrstuvyzbcdefghikm";
+    for (const size of [40, 1 << 16]) {
+      const texts = [...prose.slice(0, 4), " key A", `${key.slice(1)} ok`, ...prose.slice(4, 6)];
+      const { text } = await relay(stream(texts), size);
+      const sent = text
+        .split("\n\n")
+        .filter((part) => part.startsWith("event: content_block_delta"))
+        .map((part) => JSON.parse(part.slice(part.indexOf("data: ") + 6)).delta.text as string);
+      expect(sent.join(""), `chunks of ${size}`).toBe(texts.join("").replace(key, "[GOOGLE_API_KEY]"));
+    }
+  });
+
   it("reads CRLF line ends", async () => {
     const sse = stream(prose).replace(/\n/g, "\r\n");
     const { text } = await relay(sse, 33);

@@ -3,7 +3,7 @@ import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
 import { jsonEventFrame } from "../event-stream.js";
 import type { CallGuard } from "../../admission/call-guard.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
-import { textDeltaFrameAt } from "./text-delta-frame.js";
+import { type TextDeltaCursor, textDeltaFrameAt } from "./text-delta-frame.js";
 
 /** The `event:` name and the `data:` of one SSE frame (data lines joined by line feeds). */
 export function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
@@ -60,6 +60,10 @@ export class MessagesFrameSplitter {
   ended = false;
   private rest: Buffer | undefined;
   private carriageReturns = false;
+  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false };
+
+  /** `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each text delta read from bytes. */
+  constructor(private readonly hintBytes?: Uint8Array) {}
 
   push(chunk: Uint8Array): StreamItem[] {
     let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -100,12 +104,12 @@ export class MessagesFrameSplitter {
     while (!this.ended && start < bytes.length) {
       // Most frames are text deltas, read where they start (their end follows from their text);
       // any other frame is found by its blank line and parsed.
-      const textDelta = textDeltaFrameAt(bytes, view, start);
+      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(bytes, view, start, this.cursor, this.hintBytes);
       let end: number;
-      let event: MessagesStreamEvent | undefined | null;
-      if (textDelta) {
-        end = textDelta.end;
-        event = textDelta.event;
+      let hintFree = false;
+      if (event) {
+        end = this.cursor.end;
+        hintFree = this.cursor.hintFree;
       } else {
         const boundary = bytes.indexOf(FRAME_END, start);
         if (boundary === -1) break;
@@ -121,9 +125,8 @@ export class MessagesFrameSplitter {
         break;
       }
       // A view, not `subarray`: a Buffer's own subarray costs several times more, once per event.
-      items.push(
-        this.carriageReturns ? { event } : { event, frame: new Uint8Array(bytes.buffer, bytes.byteOffset + frameStart, end - frameStart) },
-      );
+      const frame = this.carriageReturns ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset + frameStart, end - frameStart);
+      items.push(frame ? { event, frame, hintFree } : { event, hintFree });
       if (event.type === "message_stop" || event.type === "error") this.ended = true;
     }
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
@@ -173,7 +176,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const source = body[Symbol.asyncIterator]();
-      const splitter = new MessagesFrameSplitter();
+      const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8);
       const streamGuard = new StreamGuard(guard);
       let finished = false;
       const finish = async () => {

@@ -1,3 +1,4 @@
+import { createGuardrails } from "@conduit-ai/guardrails";
 import { describe, expect, it } from "vitest";
 import { textDeltaFrameAt } from "./text-delta-frame.js";
 
@@ -5,11 +6,13 @@ const frameOf = (data: string) => `event: content_block_delta\ndata: ${data}\n\n
 const deltaFrame = (text: string, index = 0) =>
   frameOf(JSON.stringify({ type: "content_block_delta", index, delta: { type: "text_delta", text } }));
 
-/** What `textDeltaFrameAt` reads at `start` of the frames' bytes (a DataView over them, as the splitter passes). */
-function readAt(frames: string, start = 0) {
-  const bytes = Buffer.from(frames);
-  return textDeltaFrameAt(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), start);
+/** What `textDeltaFrameAt` reads at `start` of the bytes (a DataView over them, as the splitter passes): the event, its end, no hint. */
+function readBytes(bytes: Buffer, start = 0, hintBytes?: Uint8Array) {
+  const cursor = { end: -1, hintFree: false };
+  const event = textDeltaFrameAt(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), start, cursor, hintBytes);
+  return event && { event, end: cursor.end, hintFree: cursor.hintFree };
 }
+const readAt = (frames: string, start = 0, hintBytes?: Uint8Array) => readBytes(Buffer.from(frames), start, hintBytes);
 
 describe("textDeltaFrameAt", () => {
   it("reads a text delta as JSON.parse would, and says where its frame ends", () => {
@@ -38,11 +41,29 @@ describe("textDeltaFrameAt", () => {
   it("reads nothing from an unfinished frame, wherever it was cut", () => {
     const frame = deltaFrame("grace hopper — é", 12);
     const bytes = Buffer.from(frame);
-    for (let cut = 0; cut < bytes.length; cut++) {
-      const part = bytes.subarray(0, cut);
-      expect(textDeltaFrameAt(part, new DataView(part.buffer, part.byteOffset, part.byteLength), 0), `cut at ${cut}`).toBeUndefined();
-    }
+    for (let cut = 0; cut < bytes.length; cut++) expect(readBytes(bytes.subarray(0, cut)), `cut at ${cut}`).toBeUndefined();
     expect(readAt(frame)?.event).toMatchObject({ index: 12, delta: { text: "grace hopper — é" } });
+  });
+
+  it("says a text holds no hint character only when none of the guardrails' is in it, at any place", () => {
+    const hintChars = createGuardrails({
+      rules: [
+        { name: "pii", kind: "pii", on: "response" },
+        { name: "secrets", kind: "secrets", on: "response" },
+      ],
+      default: ["pii", "secrets"],
+    })
+      .select()
+      ?.streamHintChars();
+    if (!hintChars) throw new Error("pii and secrets have hint characters");
+    const prose = "lorem ipsum dolor sit amet — grüße";
+    expect(readAt(deltaFrame(prose), 0, hintChars.utf8)?.hintFree).toBe(true);
+    expect(readAt(deltaFrame(prose))?.hintFree).toBe(false);
+    for (const char of "@+0123456789:AwW_-xJ")
+      for (const at of [0, 1, 2, 3, prose.length]) {
+        const text = `${prose.slice(0, at)}${char}${prose.slice(at)}`;
+        expect(readAt(deltaFrame(text), 0, hintChars.utf8)?.hintFree, JSON.stringify(text)).toBe(false);
+      }
   });
 
   it("leaves every other frame to the parser", () => {

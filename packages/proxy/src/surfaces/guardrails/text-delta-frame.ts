@@ -59,19 +59,28 @@ function textEnd(bytes: Buffer, view: DataView, start: number): number {
   return -1;
 }
 
-/** A text delta read from a frame's bytes, and where its frame ends. */
-export interface TextDeltaFrame {
-  event: MessagesStreamEvent;
+/** Where the text delta `textDeltaFrameAt` read ends, and what its text holds (set on each read: no object per frame). */
+export interface TextDeltaCursor {
   end: number;
+  /** The text holds no byte marked in the hint bytes given (false when none were). */
+  hintFree: boolean;
 }
 
 /**
  * The text delta framed exactly as the Messages API writes it that starts at `start` of `bytes`,
  * read without a JSON parse when its text has no escape, quote or control character (then the
  * JSON string is the text itself, and only it is decoded); undefined for any other frame or an
- * unfinished one, which the caller frames and parses in full. `view` is a DataView over `bytes`.
+ * unfinished one, which the caller frames and parses in full. `view` is a DataView over `bytes`;
+ * with `hintBytes` (a guardrail set's `HintChars.utf8`) the text's bytes are tested for hint
+ * characters while they are at hand, so the scanner need not test the string again.
  */
-export function textDeltaFrameAt(bytes: Buffer, view: DataView, start: number): TextDeltaFrame | undefined {
+export function textDeltaFrameAt(
+  bytes: Buffer,
+  view: DataView,
+  start: number,
+  cursor: TextDeltaCursor,
+  hintBytes?: Uint8Array,
+): MessagesStreamEvent | undefined {
   let position = start + HEAD.length;
   if (position + 1 + FIELD.length + TAIL.length > bytes.length || !HEAD.at(view, bytes, start)) return undefined;
   let index = 0;
@@ -87,7 +96,14 @@ export function textDeltaFrameAt(bytes: Buffer, view: DataView, start: number): 
   if (quote < 0) return undefined;
   const end = quote + TAIL.length;
   if (end > bytes.length || !TAIL.at(view, bytes, quote)) return undefined;
+  let hints = 1;
+  if (hintBytes) {
+    hints = 0;
+    for (let byte = textStart; byte < quote; byte++) hints |= hintBytes[bytes[byte] as number] as number;
+  }
+  cursor.end = end;
+  cursor.hintFree = hints === 0;
   // ASCII decodes as latin1, a cheaper decoder than UTF-8's for the same string.
   const text = bytes.toString(nonAscii ? "utf8" : "latin1", textStart, quote);
-  return { event: { type: "content_block_delta", index, delta: { type: "text_delta", text } }, end };
+  return { type: "content_block_delta", index, delta: { type: "text_delta", text } };
 }
