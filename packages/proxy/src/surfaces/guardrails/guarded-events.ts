@@ -92,6 +92,8 @@ function releasedItems(channel: Channel, index: number, step: ScanStep, out: Str
  */
 export class StreamGuard {
   ended = false;
+  /** A guardrail ended the stream (the caller stops upstream rather than reading it to its end). */
+  blocked = false;
   private readonly channels = new Map<number, Channel>();
   private readonly limit;
   private limitReported = false;
@@ -174,6 +176,7 @@ export class StreamGuard {
 
   private end(out: StreamItem[], hit: GuardrailHit): StreamItem[] {
     this.ended = true;
+    this.blocked = true;
     out.push({ event: guardrailErrorEvent(hit) });
     return out;
   }

@@ -104,6 +104,41 @@ describe("guardedMessagesBytes", () => {
     }
   });
 
+  it("reads upstream's body to its end after a complete answer, and cancels it when a guardrail blocks", async () => {
+    const blocking = createGuardrails({
+      rules: [{ name: "secrets", kind: "secrets", action: "block", on: "response" }],
+      default: ["secrets"],
+    }).select();
+    const cases = [
+      { guard, texts: prose, cancelled: false },
+      {
+        guard: { ...guard, set: blocking } as CallGuard,
+        texts: [...prose.slice(0, 3), " AKIAIOSFODNN7EXAMPLE", ...prose.slice(3)],
+        cancelled: true,
+      },
+    ];
+    for (const { guard: used, texts, cancelled } of cases) {
+      // Upstream's body: the answer, then the end of the body (an HTTP client's last, empty read).
+      const chunks = [Buffer.from(stream(texts)), Buffer.alloc(0)];
+      let read = 0;
+      let returned = false;
+      const body: AsyncIterable<Uint8Array> = {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => (read < chunks.length ? { done: false, value: chunks[read++] as Buffer } : { done: true, value: undefined }),
+          return: async () => {
+            returned = true;
+            return { done: true, value: undefined };
+          },
+        }),
+      };
+      const sent: Uint8Array[] = [];
+      for await (const chunk of guardedMessagesBytes(body, used)) sent.push(chunk);
+      expect(returned, `cancelled: ${cancelled}`).toBe(cancelled);
+      expect(read).toBe(cancelled ? 1 : chunks.length);
+      expect(Buffer.concat(sent).toString()).toContain(cancelled ? "guardrail_violation" : "event: message_stop");
+    }
+  });
+
   it("reads CRLF line ends", async () => {
     const sse = stream(prose).replace(/\n/g, "\r\n");
     const { text } = await relay(sse, 33);

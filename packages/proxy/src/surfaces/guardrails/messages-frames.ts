@@ -58,6 +58,8 @@ const FRAME_END = Buffer.from("\n\n");
  */
 export class MessagesFrameSplitter {
   ended = false;
+  /** Upstream ended its answer itself (`message_stop`, or its own `error` event), not a malformed frame. */
+  completed = false;
   private rest: Buffer | undefined;
   private carriageReturns = false;
   private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false };
@@ -127,7 +129,10 @@ export class MessagesFrameSplitter {
       // A view, not `subarray`: a Buffer's own subarray costs several times more, once per event.
       const frame = this.carriageReturns ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset + frameStart, end - frameStart);
       items.push(frame ? { event, frame, hintFree } : { event, hintFree });
-      if (event.type === "message_stop" || event.type === "error") this.ended = true;
+      if (event.type === "message_stop" || event.type === "error") {
+        this.ended = true;
+        this.completed = true;
+      }
     }
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
@@ -167,7 +172,9 @@ function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
  * unless a guardrail changed them. A plain iterator, not a chain of async generators: a chunk
  * costs one promise. Ends like `decodeMessagesStream`: after `message_stop` or `error`; a
  * malformed event, a read failure or an early end add an `error` event (`upstream_stream_error`);
- * however it ends (the client gone included), upstream's body is returned, which cancels it.
+ * after an answer upstream completed, its body is read to its end (as an unguarded relay does:
+ * the connection is reused, the usage complete); otherwise (a block, a broken stream, the client
+ * gone) upstream's body is returned, which cancels it.
  *
  * @example
  * return { ...reply, body: guardedMessagesBytes(chunksOf(reply.body), guard) };
@@ -179,6 +186,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
       const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8);
       const streamGuard = new StreamGuard(guard);
       let finished = false;
+      let draining = false;
       const finish = async () => {
         if (finished) return;
         finished = true;
@@ -196,9 +204,24 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
         if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
         return (async () => {
           const out = await taken;
-          await finish();
+          // Upstream finished its answer and no guardrail cut it: the rest of its body (its end)
+          // is read on the next pull, not cancelled, so its connection is kept alive for the next
+          // call and its usage and trace count the answer as complete.
+          if (splitter.completed && !streamGuard.blocked) draining = true;
+          else await finish();
           return bytesOf(out);
         })();
+      };
+      /** What upstream sends after the answer's end, read and dropped; then the stream is done. */
+      const drain = async (): Promise<IteratorResult<Uint8Array>> => {
+        finished = true;
+        try {
+          let step = await source.next();
+          while (!step.done) step = await source.next();
+        } catch {
+          // Upstream failed after the answer ended: the client has it all already.
+        }
+        return { done: true, value: undefined };
       };
       const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
         const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
@@ -207,6 +230,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
       /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
       const next = (): Promise<IteratorResult<Uint8Array>> => {
         if (finished) return Promise.resolve({ done: true, value: undefined });
+        if (draining) return drain();
         return source.next().then((step) => {
           if (step.done) return failed("The upstream stream ended before the message finished")();
           const items = splitter.push(step.value);
