@@ -1,6 +1,7 @@
 import type { GuardrailAction, GuardrailDirection } from "./config-schema.js";
 import { type TextSlot, textSlotsOf } from "./json-texts.js";
-import { type GuardrailHit, type MatchRule, scanText } from "./match-rules.js";
+import { type HintChars, hintCharsOf } from "./hint-chars.js";
+import { type GuardrailHit, type MatchRule, hintsUnionOf, scanText } from "./match-rules.js";
 import { StreamScanner, type StreamScannerOptions } from "./stream-scanner.js";
 import { type GuardrailCallContext, askWebhook } from "./webhook.js";
 
@@ -157,6 +158,15 @@ export class GuardrailSet {
    */
   streamScanner(options: StreamScannerOptions = {}): StreamScanner | undefined {
     return this.response.match.length > 0 ? new StreamScanner(this.response.match, this.window, options) : undefined;
+  }
+
+  /**
+   * The hint characters of the response rules (what `streamScanner().hintChars` holds; undefined
+   * when a rule has no hints, or none matches text): a relay reading deltas from bytes tests
+   * them there, before any scanner exists.
+   */
+  streamHintChars(): HintChars | undefined {
+    return this.response.match.length > 0 && hintsUnionOf(this.response.match) ? hintCharsOf(this.response.match) : undefined;
   }
 
   /** The tightest `maxOutputTokens` a streamed answer may reach, and what its rule does then. */

@@ -14,6 +14,7 @@ export { GuardrailViolation, violationMessage } from "./guardrail-violation.js";
 export { type Guardrails, type GuardrailsOptions, createGuardrails, parseGuardrailsConfig, resolveRuleNames } from "./guardrails.js";
 export { type TextSlot, textSlotsOf } from "./json-texts.js";
 export type { GuardrailHit, TextScan } from "./match-rules.js";
+export type { HintChars } from "./hint-chars.js";
 export { type ScanStep, StreamScanner, type StreamScannerOptions } from "./stream-scanner.js";
 export type { GuardrailCallContext } from "./webhook.js";
 export { guardrailMetrics } from "./guardrail-metrics.js";

@@ -64,26 +64,6 @@ export function hintsUnionOf(rules: readonly MatchRule[]): RegExp | undefined {
   return union ?? undefined;
 }
 
-const charClasses = new WeakMap<readonly MatchRule[], RegExp | null>();
-
-/**
- * One character class of every detector's `hintChars` (undefined when one has none): text
- * without any of them holds no hint, tested far faster than the hints' union.
- */
-export function hintCharsOf(rules: readonly MatchRule[]): RegExp | undefined {
-  let found = charClasses.get(rules);
-  if (found === undefined) {
-    const detectors = rules.flatMap((rule) => rule.detectors);
-    const chars = new Set(detectors.flatMap((detector) => [...(detector.hintChars ?? "")]));
-    const complete = detectors.every((detector) => detector.hint && detector.hintChars);
-    found = complete
-      ? new RegExp(`[${[...chars].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`)
-      : null;
-    charClasses.set(rules, found);
-  }
-  return found ?? undefined;
-}
-
 const ACTION_WEIGHT: Record<GuardrailAction, number> = { block: 2, mask: 1, log: 0 };
 
 /** Spans in text order without overlaps: the earliest wins, then the longest, then the stricter action. */

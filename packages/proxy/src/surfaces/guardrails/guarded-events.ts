@@ -11,6 +11,8 @@ export function guardrailErrorEvent(hit: GuardrailHit & { reason?: string }): Me
 export interface StreamItem {
   event: MessagesStreamEvent;
   frame?: Uint8Array;
+  /** Its text holds none of the guardrails' hint characters (found while reading it from bytes): the scanner skips that test. */
+  hintFree?: boolean;
 }
 
 /** The field of a delta that carries model text (tool input JSON and thinking included); signatures are not text. */
@@ -50,9 +52,11 @@ function releasedItems(channel: Channel, index: number, step: ScanStep, out: Str
     let count = 0;
     while (count < channel.held.length && whole < consumed) whole += channel.heldLengths[count++] as number;
     if (whole === consumed) {
-      for (let item = 0; item < count; item++) out.push(channel.held[item] as StreamItem);
-      channel.held.splice(0, count);
-      channel.heldLengths.splice(0, count);
+      // shift, not splice: splice allocates the array it removes, and this runs per delta.
+      for (let item = 0; item < count; item++) {
+        out.push(channel.held.shift() as StreamItem);
+        channel.heldLengths.shift();
+      }
       return;
     }
   }
@@ -88,6 +92,8 @@ function releasedItems(channel: Channel, index: number, step: ScanStep, out: Str
  */
 export class StreamGuard {
   ended = false;
+  /** A guardrail ended the stream (the caller stops upstream rather than reading it to its end). */
+  blocked = false;
   private readonly channels = new Map<number, Channel>();
   private readonly limit;
   private limitReported = false;
@@ -152,7 +158,7 @@ export class StreamGuard {
       channel.held.push(item);
       channel.heldLengths.push(text.length);
     }
-    const step = channel.scanner.push(text);
+    const step = channel.scanner.push(text, item.hintFree === true);
     this.report(channel);
     const blocked = step.block ?? (step.text ? this.overLimit(step.text) : undefined);
     if (!blocked) releasedItems(channel, event.index, step, out);
@@ -170,6 +176,7 @@ export class StreamGuard {
 
   private end(out: StreamItem[], hit: GuardrailHit): StreamItem[] {
     this.ended = true;
+    this.blocked = true;
     out.push({ event: guardrailErrorEvent(hit) });
     return out;
   }

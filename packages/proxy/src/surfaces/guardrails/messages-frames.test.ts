@@ -62,6 +62,18 @@ describe("guardedMessagesBytes", () => {
     expect(Buffer.concat(sent).toString()).toBe(stream(prose));
   });
 
+  it("sends the events of one chunk that nothing changed as one view of that chunk, not a copy", async () => {
+    const chunk = new Uint8Array(Buffer.from(stream(prose.filter((text) => !text.includes("\\")))));
+    async function* body() {
+      yield chunk;
+    }
+    const sent: Uint8Array[] = [];
+    for await (const part of guardedMessagesBytes(body(), guard)) sent.push(part);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.buffer).toBe(chunk.buffer);
+    expect(Buffer.from(sent[0] as Uint8Array).equals(chunk)).toBe(true);
+  });
+
   it("masks a secret and an email split across events, the other events kept as they came", async () => {
     const secret = "AKIAIOSFODNN7EXAMPLE";
     const texts = [...prose.slice(0, 5), " key AKIAIOSF", "ODNN7EXAMPLE mail ada@exa", "mple.com ok", ...prose.slice(5)];
@@ -75,6 +87,56 @@ describe("guardedMessagesBytes", () => {
     expect(events.join("")).toBe(texts.join("").replace(secret, "[AWS_ACCESS_KEY]").replace("ada@example.com", "[EMAIL]"));
     for (const kept of [...prose.slice(0, 4), ...prose.slice(6, 19)]) expect(text).toContain(delta(kept));
     expect(recorded).toEqual(expect.arrayContaining(["aws-access-key", "email"]));
+  });
+
+  it("masks a key whose hint is split so that the later event holds no hint character", async () => {
+    // `A` | `IzaSy…`: the second event's text, tested in its bytes, holds no hint character; the
+    // scanner still joins it to the `A` just before it.
+    const key = "AIzaSyDbcdefghiklmnopqrstuvyzbcdefghikm";
+    for (const size of [40, 1 << 16]) {
+      const texts = [...prose.slice(0, 4), " key A", `${key.slice(1)} ok`, ...prose.slice(4, 6)];
+      const { text } = await relay(stream(texts), size);
+      const sent = text
+        .split("\n\n")
+        .filter((part) => part.startsWith("event: content_block_delta"))
+        .map((part) => JSON.parse(part.slice(part.indexOf("data: ") + 6)).delta.text as string);
+      expect(sent.join(""), `chunks of ${size}`).toBe(texts.join("").replace(key, "[GOOGLE_API_KEY]"));
+    }
+  });
+
+  it("reads upstream's body to its end after a complete answer, and cancels it when a guardrail blocks", async () => {
+    const blocking = createGuardrails({
+      rules: [{ name: "secrets", kind: "secrets", action: "block", on: "response" }],
+      default: ["secrets"],
+    }).select();
+    const cases = [
+      { guard, texts: prose, cancelled: false },
+      {
+        guard: { ...guard, set: blocking } as CallGuard,
+        texts: [...prose.slice(0, 3), " AKIAIOSFODNN7EXAMPLE", ...prose.slice(3)],
+        cancelled: true,
+      },
+    ];
+    for (const { guard: used, texts, cancelled } of cases) {
+      // Upstream's body: the answer, then the end of the body (an HTTP client's last, empty read).
+      const chunks = [Buffer.from(stream(texts)), Buffer.alloc(0)];
+      let read = 0;
+      let returned = false;
+      const body: AsyncIterable<Uint8Array> = {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => (read < chunks.length ? { done: false, value: chunks[read++] as Buffer } : { done: true, value: undefined }),
+          return: async () => {
+            returned = true;
+            return { done: true, value: undefined };
+          },
+        }),
+      };
+      const sent: Uint8Array[] = [];
+      for await (const chunk of guardedMessagesBytes(body, used)) sent.push(chunk);
+      expect(returned, `cancelled: ${cancelled}`).toBe(cancelled);
+      expect(read).toBe(cancelled ? 1 : chunks.length);
+      expect(Buffer.concat(sent).toString()).toContain(cancelled ? "guardrail_violation" : "event: message_stop");
+    }
   });
 
   it("reads CRLF line ends", async () => {

@@ -3,6 +3,7 @@ import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
 import { jsonEventFrame } from "../event-stream.js";
 import type { CallGuard } from "../../admission/call-guard.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
+import { type TextDeltaCursor, textDeltaFrameAt } from "./text-delta-frame.js";
 
 /** The `event:` name and the `data:` of one SSE frame (data lines joined by line feeds). */
 export function fieldsOf(frame: string): { name: string | undefined; data: string | undefined } {
@@ -45,42 +46,9 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
 }
 
 const CARRIAGE_RETURN = 0x0d;
+const LINE_FEED = 0x0a;
 /** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
 const FRAME_END = Buffer.from("\n\n");
-
-const TEXT_DELTA_HEAD = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":');
-const TEXT_DELTA_FIELD = Buffer.from(',"delta":{"type":"text_delta","text":"');
-const TEXT_DELTA_TAIL = Buffer.from('"}}\n\n');
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/**
- * A text delta framed exactly as the Messages API writes it, read from the bytes without a JSON
- * parse when its text has no escape or quote (then the JSON string is the text itself, and only
- * it is decoded); undefined for any other frame, which is parsed in full.
- */
-function textDeltaOf(frame: Buffer): MessagesStreamEvent | undefined {
-  const head = TEXT_DELTA_HEAD.length;
-  if (frame.length < head + TEXT_DELTA_FIELD.length + TEXT_DELTA_TAIL.length) return undefined;
-  if (frame.compare(TEXT_DELTA_HEAD, 0, head, 0, head) !== 0) return undefined;
-  let index = 0;
-  let position = head;
-  for (; position < head + 9; position++) {
-    const byte = frame[position] as number;
-    if (byte < 0x30 || byte > 0x39) break;
-    index = index * 10 + byte - 0x30;
-  }
-  if (position === head) return undefined;
-  const textStart = position + TEXT_DELTA_FIELD.length;
-  const textEnd = frame.length - TEXT_DELTA_TAIL.length;
-  if (textEnd < textStart || frame.compare(TEXT_DELTA_FIELD, 0, TEXT_DELTA_FIELD.length, position, textStart) !== 0) return undefined;
-  if (frame.compare(TEXT_DELTA_TAIL, 0, TEXT_DELTA_TAIL.length, textEnd, frame.length) !== 0) return undefined;
-  // The first quote from the text on must be the tail's; an escape means a real parse.
-  if (frame.indexOf(QUOTE, textStart) !== textEnd) return undefined;
-  const backslashAt = frame.indexOf(BACKSLASH, textStart);
-  if (backslashAt !== -1 && backslashAt < textEnd) return undefined;
-  return { type: "content_block_delta", index, delta: { type: "text_delta", text: frame.toString("utf8", textStart, textEnd) } };
-}
 
 /**
  * Splits a Messages API event stream's bytes into items that keep each event's own frame (a
@@ -90,15 +58,23 @@ function textDeltaOf(frame: Buffer): MessagesStreamEvent | undefined {
  */
 export class MessagesFrameSplitter {
   ended = false;
+  /** Upstream ended its answer itself (`message_stop`, or its own `error` event), not a malformed frame. */
+  completed = false;
   private rest: Buffer | undefined;
   private carriageReturns = false;
+  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false };
+
+  /** `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each text delta read from bytes. */
+  constructor(private readonly hintBytes?: Uint8Array) {}
 
   push(chunk: Uint8Array): StreamItem[] {
     let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.rest) bytes = Buffer.concat([this.rest, bytes]);
+    const items: StreamItem[] = [];
+    const rest = this.rest;
     this.rest = undefined;
     if (this.carriageReturns || bytes.includes(CARRIAGE_RETURN)) {
       this.carriageReturns = true;
+      if (rest) bytes = Buffer.concat([rest, bytes]);
       // A CR at the very end may be the first half of a CRLF: it waits for the next chunk.
       const trailing = bytes[bytes.length - 1] === CARRIAGE_RETURN ? 1 : 0;
       const text = bytes
@@ -106,33 +82,88 @@ export class MessagesFrameSplitter {
         .toString("utf8")
         .replace(/\r\n?/g, "\n");
       bytes = Buffer.concat([Buffer.from(text), bytes.subarray(bytes.length - trailing)]);
+    } else if (rest) {
+      // Only the frame the last chunk cut is joined with this chunk's start (not the whole chunk
+      // copied behind it); the frames after it are read where they lie.
+      let joined: number;
+      // The blank line may itself be split: rest's last line feed and this chunk's first.
+      if (rest[rest.length - 1] === LINE_FEED && bytes[0] === LINE_FEED) joined = 1;
+      else {
+        const boundary = bytes.indexOf(FRAME_END);
+        joined = boundary === -1 ? bytes.length : boundary + 2;
+      }
+      this.read(Buffer.concat([rest, bytes.subarray(0, joined)]), items);
+      bytes = bytes.subarray(joined);
     }
-    const items: StreamItem[] = [];
+    if (!this.ended) this.read(bytes, items);
+    return items;
+  }
+
+  /** The frames of `bytes` into `items`; an unfinished one at its end is kept for the next chunk. */
+  private read(bytes: Buffer, items: StreamItem[]): void {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = 0;
-    for (let boundary = bytes.indexOf(FRAME_END); boundary !== -1 && !this.ended; boundary = bytes.indexOf(FRAME_END, start)) {
-      const frame = bytes.subarray(start, boundary + 2);
-      start = boundary + 2;
-      const event = textDeltaOf(frame) ?? eventOfFrame(frame.toString("utf8", 0, frame.length - 2));
+    while (!this.ended && start < bytes.length) {
+      // Most frames are text deltas, read where they start (their end follows from their text);
+      // any other frame is found by its blank line and parsed.
+      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(bytes, view, start, this.cursor, this.hintBytes);
+      let end: number;
+      let hintFree = false;
+      if (event) {
+        end = this.cursor.end;
+        hintFree = this.cursor.hintFree;
+      } else {
+        const boundary = bytes.indexOf(FRAME_END, start);
+        if (boundary === -1) break;
+        end = boundary + 2;
+        event = eventOfFrame(bytes.toString("utf8", start, boundary));
+      }
+      const frameStart = start;
+      start = end;
       if (event === null) continue;
       if (event === undefined) {
         items.push({ event: streamBroken("The upstream sent a malformed stream event") });
         this.ended = true;
         break;
       }
-      items.push(this.carriageReturns ? { event } : { event, frame });
-      if (event.type === "message_stop" || event.type === "error") this.ended = true;
+      // A view, not `subarray`: a Buffer's own subarray costs several times more, once per event.
+      const frame = this.carriageReturns ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset + frameStart, end - frameStart);
+      items.push(frame ? { event, frame, hintFree } : { event, hintFree });
+      if (event.type === "message_stop" || event.type === "error") {
+        this.ended = true;
+        this.completed = true;
+      }
     }
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
-    return items;
   }
 }
 
-/** The SSE bytes of a batch: kept frames as they came (one alone is not copied), the rest framed anew. */
+/**
+ * The SSE bytes of a batch: kept frames as they came, the rest framed anew. Frames that lay side
+ * by side in what upstream sent go out as one view of those bytes: a batch released whole, the
+ * common case, is not copied at all.
+ */
 function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
   if (items.length === 1 && items[0]?.frame) return items[0].frame;
-  if (items.length === 0) return undefined;
-  return Buffer.concat(items.map((item) => item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type))));
+  const parts: Uint8Array[] = [];
+  let run: Uint8Array | undefined;
+  let runEnd = 0;
+  const close = () => {
+    if (run)
+      parts.push(runEnd === run.byteOffset + run.byteLength ? run : new Uint8Array(run.buffer, run.byteOffset, runEnd - run.byteOffset));
+  };
+  for (const item of items) {
+    const frame = item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type));
+    if (run && run.buffer === frame.buffer && runEnd === frame.byteOffset) runEnd += frame.byteLength;
+    else {
+      close();
+      run = frame;
+      runEnd = frame.byteOffset + frame.byteLength;
+    }
+  }
+  close();
+  return parts.length < 2 ? parts[0] : Buffer.concat(parts);
 }
 
 /**
@@ -141,7 +172,9 @@ function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
  * unless a guardrail changed them. A plain iterator, not a chain of async generators: a chunk
  * costs one promise. Ends like `decodeMessagesStream`: after `message_stop` or `error`; a
  * malformed event, a read failure or an early end add an `error` event (`upstream_stream_error`);
- * however it ends (the client gone included), upstream's body is returned, which cancels it.
+ * after an answer upstream completed, its body is read to its end (as an unguarded relay does:
+ * the connection is reused, the usage complete); otherwise (a block, a broken stream, the client
+ * gone) upstream's body is returned, which cancels it.
  *
  * @example
  * return { ...reply, body: guardedMessagesBytes(chunksOf(reply.body), guard) };
@@ -150,9 +183,10 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const source = body[Symbol.asyncIterator]();
-      const splitter = new MessagesFrameSplitter();
+      const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8);
       const streamGuard = new StreamGuard(guard);
       let finished = false;
+      let draining = false;
       const finish = async () => {
         if (finished) return;
         finished = true;
@@ -170,9 +204,24 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
         if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
         return (async () => {
           const out = await taken;
-          await finish();
+          // Upstream finished its answer and no guardrail cut it: the rest of its body (its end)
+          // is read on the next pull, not cancelled, so its connection is kept alive for the next
+          // call and its usage and trace count the answer as complete.
+          if (splitter.completed && !streamGuard.blocked) draining = true;
+          else await finish();
           return bytesOf(out);
         })();
+      };
+      /** What upstream sends after the answer's end, read and dropped; then the stream is done. */
+      const drain = async (): Promise<IteratorResult<Uint8Array>> => {
+        finished = true;
+        try {
+          let step = await source.next();
+          while (!step.done) step = await source.next();
+        } catch {
+          // Upstream failed after the answer ended: the client has it all already.
+        }
+        return { done: true, value: undefined };
       };
       const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
         const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
@@ -181,6 +230,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
       /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
       const next = (): Promise<IteratorResult<Uint8Array>> => {
         if (finished) return Promise.resolve({ done: true, value: undefined });
+        if (draining) return drain();
         return source.next().then((step) => {
           if (step.done) return failed("The upstream stream ended before the message finished")();
           const items = splitter.push(step.value);
