@@ -53,7 +53,7 @@ function runConduit(args: string[], env: Record<string, string> = {}) {
   return { ...run, ready: run.ready.then(portOf) };
 }
 
-// Each case spawns Node with tsx: generous under a busy machine.
+// Each case spawns a conduit process: generous under a busy machine.
 describe("conduit proxy", { timeout: 60_000 }, () => {
   it("mounts the operator console with an admin key: the Accounts page data is the pool's; without one /console is a 404", async () => {
     const adminKey = "proxy-console-admin-key-0123456789abcdef";

@@ -1,17 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { conduitCommand } from "../../../../tools/test/conduit-command.js";
 
-const binFile = fileURLToPath(new URL("../bin.ts", import.meta.url));
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 const ESCAPE = "\u001b[";
 
 /** Runs `conduit <args>` on a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs. */
 function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; output: string } {
   const { FORCE_COLOR: _forced, NO_COLOR: _noColor, ...inherited } = process.env;
-  const command = [process.execPath, "--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args]
-    .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
-    .join(" ");
+  const command = [process.execPath, ...conduitCommand(), ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
   const result = spawnSync("script", ["-qec", command, "/dev/null"], {
     env: { ...inherited, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", REDIS_URL: "", ...env },
     encoding: "utf8",

@@ -3,9 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { conduitCommand } from "../../../../tools/test/conduit-command.js";
 
-const binFile = fileURLToPath(new URL("../bin.ts", import.meta.url));
 const running: ChildProcess[] = [];
 
 export interface SpawnedConduit {
@@ -17,14 +16,14 @@ export interface SpawnedConduit {
 }
 
 /**
- * Runs `conduit <args>` from source, as `pnpm conduit -- <args>` does, with a clean PORT and
- * REDIS_URL and no colour forcing. `ready` resolves with the first stdout line that starts with
+ * Runs `conduit <args>` (built when the build is current, else from source as `pnpm conduit -- <args>` does:
+ * tools/test/conduit-command.ts) with a clean PORT and REDIS_URL and no colour forcing. `ready` resolves with the first stdout line that starts with
  * `readyPrefix` (`conduit proxy` prints "Conduit proxy listening on …").
  */
 export function spawnConduit(args: string[], env: NodeJS.ProcessEnv = {}, readyPrefix = "Conduit listening on "): SpawnedConduit {
   // The test runner's FORCE_COLOR would override NO_COLOR and the TTY check in the child.
   const { FORCE_COLOR: _forced, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", binFile, ...args], {
+  const child = spawn(process.execPath, [...conduitCommand(), ...args], {
     env: { ...inherited, PORT: "", REDIS_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
+import { conduitCommand } from "../../../../tools/test/conduit-command.js";
 import { killHard, lostProcessWorld, psql } from "../fixtures/lost-process.js";
 import { forEachAdapter } from "../harness.js";
 
@@ -13,11 +14,10 @@ import { forEachAdapter } from "../harness.js";
 const ADMIN_KEY = `audit-lost-admin-${"0".repeat(24)}`;
 const VIEWER_KEY = `audit-lost-viewer-${"0".repeat(24)}`;
 const CHILD_SCRIPT = fileURLToPath(new URL("../fixtures/audit-child.ts", import.meta.url));
-const CLI_BIN = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url));
 
 /** `conduit audit verify` on `databaseUrl`: its exit code and what it printed. */
 function auditVerify(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const cli = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", CLI_BIN, "audit", "verify"], {
+  const cli = spawn(process.execPath, [...conduitCommand(), "audit", "verify"], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });

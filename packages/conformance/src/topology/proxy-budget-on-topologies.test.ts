@@ -3,10 +3,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type FakeAnthropic, startFakeAnthropic } from "@conduit-ai/fakes";
 import { reportedUsage, streamedMessagesCall } from "@conduit-ai/proxy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conduitCommand } from "../../../../tools/test/conduit-command.js";
 import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
 
 /**
@@ -16,7 +16,6 @@ import { REDIS_TOPOLOGIES } from "../fixtures/redis-topology.js";
  * `/v1/messages` against a budget, one in four cut by its client; spend ≤ budget + one call and
  * equal to Σ what upstream reported × price; rpm exact to the request.
  */
-const bin = fileURLToPath(new URL("../../../cli/src/bin.ts", import.meta.url));
 const ADMIN_KEY = `admin-${randomBytes(24).toString("hex")}`;
 const ACCOUNT_KEY = "sk-ant-topology-budget";
 const MODEL = "claude-sonnet-4-5";
@@ -24,7 +23,7 @@ const TOKEN_USD = 0.001; // $1,000 per million tokens of every kind: costs exact
 const BODY = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: "user", content: "hi" }] });
 
 function spawnConduit(args: string[], env: Record<string, string>, ready: string): { child: ChildProcess; url: Promise<string> } {
-  const child = spawn(process.execPath, ["--conditions=@conduit-ai/source", "--import", "tsx", bin, ...args], {
+  const child = spawn(process.execPath, [...conduitCommand(), ...args], {
     env: { ...process.env, PORT: "", REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", REDIS_SENTINEL_MASTER: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
