@@ -22,6 +22,8 @@ interface KeyDetail {
 async function takeSecret(page: Loose): Promise<string> {
   const secret = (await page.getByTestId("new-secret").textContent()) as string;
   await page.getByRole("button", { name: "Done" }).click();
+  // The dialog leaves on the next render: wait for it, so what follows sees the page without it.
+  await page.getByTestId("new-secret").waitFor({ state: "detached" });
   return secret;
 }
 
