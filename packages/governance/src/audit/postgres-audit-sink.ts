@@ -1,6 +1,6 @@
-import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
+import { NdjsonSpill } from "../delivery/ndjson-spill.js";
 import type { AuditEvent, AuditQuery, AuditSink, StoredAuditEvent } from "./audit-event.js";
 import { AUDIT_TABLE, checkedTable, ensureAuditTable, insertChained, queryAuditTable } from "./postgres-audit-table.js";
 
@@ -42,14 +42,11 @@ export class PostgresAuditSink implements AuditSink {
   readonly #pool: Pool;
   readonly #table: string;
   readonly #maxBuffer: number;
-  readonly #spillFile: string;
+  readonly #spill: NdjsonSpill<AuditEvent>;
   readonly #batchSize: number;
   readonly #onWarning: (message: string) => void;
   readonly #waitingElsewhere: () => number;
   #buffer: AuditEvent[] = [];
-  /** True until a spill file (this process's or a previous one's) has been replayed. */
-  #spilled = true;
-  #spilling: Promise<void> = Promise.resolve();
   #flushing: Promise<void> | undefined;
   #ready: Promise<void> | undefined;
   #healthy = true;
@@ -59,9 +56,9 @@ export class PostgresAuditSink implements AuditSink {
     this.#pool = options.pool;
     this.#table = checkedTable(options.table ?? AUDIT_TABLE);
     this.#maxBuffer = options.maxBuffer ?? 10_000;
-    this.#spillFile = options.spillFile ?? "conduit-audit-spill.ndjson";
     this.#batchSize = options.batchSize ?? 500;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#spill = new NdjsonSpill({ file: options.spillFile ?? "conduit-audit-spill.ndjson", what: "audit", onWarning: this.#onWarning });
     this.#waitingElsewhere = options.waitingElsewhere ?? (() => 0);
     this.#timer = setInterval(() => void this.flush().catch(() => undefined), options.flushIntervalMs ?? 500);
     this.#timer.unref();
@@ -76,15 +73,9 @@ export class PostgresAuditSink implements AuditSink {
     this.#buffer.push(event);
     if (this.#buffer.length > this.#maxBuffer) {
       // The oldest go to the file: replayed first on recovery, so the chain keeps the order they came in.
+      // The oldest go to the file: replayed first on recovery, so the chain keeps the order they came in.
       const overflow = this.#buffer.splice(0, this.#buffer.length - Math.floor(this.#maxBuffer / 2));
-      this.#spilled = true;
-      const lines = overflow.map((item) => `${JSON.stringify(item)}\n`).join("");
-      this.#spilling = this.#spilling
-        .then(() => appendFile(this.#spillFile, lines))
-        .catch((error: Error) => {
-          this.#onWarning(`governance: audit spill file unwritable (${error.message}); ${overflow.length} events kept in memory`);
-          this.#buffer.unshift(...overflow);
-        });
+      void this.#spill.spill(overflow, (kept) => this.#buffer.unshift(...kept));
     }
   }
 
@@ -127,7 +118,7 @@ export class PostgresAuditSink implements AuditSink {
 
   async #flushOnce(): Promise<void> {
     try {
-      if (this.#spilled) await this.#replaySpill();
+      if (this.#spill.mayHoldItems) await this.#spill.replay((events) => this.#insert(events), this.#batchSize);
       while (this.#buffer.length > 0) {
         const batch = this.#buffer.slice(0, this.#batchSize);
         await this.#insert(batch);
@@ -140,43 +131,6 @@ export class PostgresAuditSink implements AuditSink {
       this.#healthy = false;
       throw error;
     }
-  }
-
-  async #replaySpill(): Promise<void> {
-    // Cleared before anything is awaited: an overflow spilled from now on sets it again (see the usage sink).
-    this.#spilled = false;
-    await this.#spilling;
-    const replaying = `${this.#spillFile}.replaying`;
-    try {
-      await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-      });
-    } catch (error) {
-      this.#spilled = true;
-      throw error;
-    }
-    let text: string;
-    try {
-      text = await readFile(replaying, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      return;
-    }
-    const events = text
-      .split("\n")
-      .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as AuditEvent);
-    try {
-      for (let start = 0; start < events.length; start += this.#batchSize) await this.#insert(events.slice(start, start + this.#batchSize));
-    } catch (error) {
-      // Back to the spill file, ahead of anything spilled meanwhile; ids make the replayed part harmless.
-      this.#spilled = true;
-      const later = await readFile(this.#spillFile, "utf8").catch(() => "");
-      await appendFile(replaying, later);
-      await rename(replaying, this.#spillFile);
-      throw error;
-    }
-    await unlink(replaying);
   }
 
   async query(query: AuditQuery): Promise<StoredAuditEvent[]> {
@@ -213,9 +167,7 @@ export class PostgresAuditSink implements AuditSink {
     try {
       await this.flush();
     } catch {
-      await this.#spilling;
-      const rest = this.#buffer.splice(0);
-      if (rest.length > 0) await appendFile(this.#spillFile, rest.map((item) => `${JSON.stringify(item)}\n`).join(""));
+      await this.#spill.spillOrThrow(this.#buffer.splice(0));
     }
   }
 }

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { appendFile, readFile, rename, unlink } from "node:fs/promises";
+import { NdjsonSpill } from "../delivery/ndjson-spill.js";
 import type { Reservation, SettleInput } from "../store/governance-store.js";
 import type { UsageEvent } from "../usage/usage-event.js";
 
@@ -39,7 +38,7 @@ export interface PendingSettlementsOptions {
 export class PendingSettlements {
   readonly #apply: PendingSettlementsOptions["apply"];
   readonly #maxPending: number;
-  readonly #spillFile: string;
+  readonly #spill: NdjsonSpill<PendingSettlement>;
   readonly #onWarning: (message: string) => void;
   readonly #retryMinMs: number;
   readonly #retryMaxMs: number;
@@ -47,22 +46,22 @@ export class PendingSettlements {
   #delayMs: number;
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
-  /** True while a spill file (this process's or a previous one's) may hold settlements not yet replayed. */
-  #spilled: boolean;
-  #spilling: Promise<void> = Promise.resolve();
   #healthy = true;
   #closed = false;
 
   constructor(options: PendingSettlementsOptions) {
     this.#apply = options.apply;
     this.#maxPending = options.maxPending ?? 10_000;
-    this.#spillFile = options.spillFile ?? "conduit-settlement-spill.ndjson";
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#spill = new NdjsonSpill({
+      file: options.spillFile ?? "conduit-settlement-spill.ndjson",
+      what: "settlement",
+      onWarning: this.#onWarning,
+    });
     this.#retryMinMs = options.retryMinMs ?? 50;
     this.#retryMaxMs = options.retryMaxMs ?? 1_000;
     this.#delayMs = this.#retryMinMs;
-    this.#spilled = existsSync(this.#spillFile);
-    if (this.#spilled) this.#schedule();
+    if (this.#spill.exists()) this.#schedule();
   }
 
   /** Settlements not yet applied (in memory; a spill file aside). */
@@ -97,8 +96,8 @@ export class PendingSettlements {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.drain().catch(() => undefined);
-    if (this.#queue.length > 0) await this.#spill(this.#queue.splice(0));
-    await this.#spilling;
+    if (this.#queue.length > 0) await this.#spill.spill(this.#queue.splice(0), (kept) => this.#queue.unshift(...kept));
+    await this.#spill.settled();
   }
 
   #enqueue(settlement: PendingSettlement): void {
@@ -108,7 +107,9 @@ export class PendingSettlements {
     }
     this.#queue.push(settlement);
     if (this.#queue.length > this.#maxPending)
-      void this.#spill(this.#queue.splice(0, this.#queue.length - Math.floor(this.#maxPending / 2)));
+      void this.#spill.spill(this.#queue.splice(0, this.#queue.length - Math.floor(this.#maxPending / 2)), (kept) =>
+        this.#queue.unshift(...kept),
+      );
     this.#schedule();
   }
 
@@ -125,7 +126,11 @@ export class PendingSettlements {
   }
 
   async #drainOnce(): Promise<void> {
-    if (this.#spilled) await this.#replaySpill();
+    // Applied ahead of what is queued, one at a time; each is idempotent, so a replay cut short and redone is harmless.
+    if (this.#spill.mayHoldItems)
+      await this.#spill.replay(async ([settlement]) => {
+        await this.#apply(settlement as PendingSettlement);
+      }, 1);
     while (this.#queue.length > 0) {
       await this.#apply(this.#queue[0] as PendingSettlement);
       this.#queue.shift();
@@ -133,65 +138,5 @@ export class PendingSettlements {
     this.#delayMs = this.#retryMinMs;
     if (!this.#healthy) this.#onWarning("governance: the key store is back; queued settlements applied");
     this.#healthy = true;
-  }
-
-  #spill(settlements: PendingSettlement[]): Promise<void> {
-    this.#spilled = true;
-    const lines = settlements.map((settlement) => `${JSON.stringify(settlement)}\n`).join("");
-    this.#spilling = this.#spilling
-      .then(() => appendFile(this.#spillFile, lines))
-      .catch((error: Error) => {
-        this.#onWarning(`governance: settlement spill file unwritable (${error.message}); ${settlements.length} kept in memory`);
-        this.#queue.unshift(...settlements);
-      });
-    return this.#spilling;
-  }
-
-  async #replaySpill(): Promise<void> {
-    // Cleared before anything is awaited: a spill from now on sets it again (see the usage sink).
-    this.#spilled = false;
-    await this.#spilling;
-    const replaying = `${this.#spillFile}.replaying`;
-    try {
-      await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-      });
-    } catch (error) {
-      this.#spilled = true;
-      throw error;
-    }
-    let text: string;
-    try {
-      text = await readFile(replaying, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      return;
-    }
-    // Applied ahead of what is queued; each is idempotent, so a replay cut short and redone is harmless.
-    const settlements = text
-      .split("\n")
-      .filter((line) => line.length > 0)
-      .flatMap((line) => {
-        try {
-          return [JSON.parse(line) as PendingSettlement];
-        } catch {
-          this.#onWarning("governance: an unreadable line of the settlement spill file was skipped");
-          return [];
-        }
-      });
-    let applied = 0;
-    try {
-      for (const settlement of settlements) {
-        await this.#apply(settlement);
-        applied += 1;
-      }
-    } catch (error) {
-      this.#spilled = true;
-      const rest = settlements.slice(applied).map((settlement) => `${JSON.stringify(settlement)}\n`);
-      await appendFile(this.#spillFile, rest.join(""));
-      await unlink(replaying);
-      throw error;
-    }
-    await unlink(replaying);
   }
 }

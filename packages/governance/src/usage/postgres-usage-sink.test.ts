@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -203,6 +203,30 @@ describe("PostgresUsageSink through a PostgreSQL outage under load", () => {
     expect(existsSync(spillFile)).toBe(false);
     await sink.close();
   }, 120_000);
+
+  it("a shutdown while PostgreSQL is away keeps the buffered events in the spill file; the next process writes them", async () => {
+    const spillFile = join(folder, "shutdown-spill.ndjson");
+    const key = `shutdown_${randomBytes(3).toString("hex")}`;
+    server.stop();
+    const first = new PostgresUsageSink({ pool, flushIntervalMs: 60_000, spillFile });
+    for (let index = 0; index < 12; index++) first.append(event(index, { key }));
+    await first.close();
+    expect(readFileSync(spillFile, "utf8").trim().split("\n")).toHaveLength(12);
+    server.start();
+    const second = new PostgresUsageSink({ pool, flushIntervalMs: 60_000, spillFile });
+    await expect
+      .poll(
+        async () => {
+          await second.flush().catch(() => undefined);
+          const rows = await second.query({ groupBy: "key", ...window }).catch(() => []);
+          return rows.find((row) => row.group === key)?.requests;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(12);
+    expect(existsSync(spillFile)).toBe(false);
+    await second.close();
+  }, 60_000);
   it("records MCP tool calls as kind tool with their server and tool, adding the columns to a table made before them", async () => {
     const table = `usage_${randomBytes(4).toString("hex")}`;
     // The table as earlier versions made it: no kind, server or tool column.

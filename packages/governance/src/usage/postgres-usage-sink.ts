@@ -1,6 +1,6 @@
-import { appendFile, readFile, rename, unlink } from "node:fs/promises";
 import { type DependencyHealth, storeCall } from "@conduit-ai/server-core";
 import type { Pool } from "pg";
+import { NdjsonSpill } from "../delivery/ndjson-spill.js";
 import { insertUsageRows, migrateUsageTable } from "./postgres-usage-schema.js";
 import { dailyUsageRows, queryUsage } from "./postgres-usage-queries.js";
 import type { DailyUsageRow, UsageEvent, UsageQuery, UsageRow, UsageSink } from "./usage-event.js";
@@ -40,14 +40,11 @@ export class PostgresUsageSink implements UsageSink {
   readonly #pool: Pool;
   readonly #table: string;
   readonly #maxBuffer: number;
-  readonly #spillFile: string;
+  readonly #spill: NdjsonSpill<UsageEvent>;
   readonly #batchSize: number;
   readonly #onWarning: (message: string) => void;
   readonly #waitingElsewhere: () => number;
   #buffer: UsageEvent[] = [];
-  /** True until a spill file (this process's or a previous one's) has been replayed. */
-  #spilled = true;
-  #spilling: Promise<void> = Promise.resolve();
   #flushing: Promise<void> | undefined;
   #ready: Promise<void> | undefined;
   #healthy = true;
@@ -58,9 +55,9 @@ export class PostgresUsageSink implements UsageSink {
     this.#table = options.table ?? "conduit_usage_events";
     if (!/^[a-z_][a-z0-9_]*$/i.test(this.#table)) throw new Error(`governance: invalid table name ${this.#table}`);
     this.#maxBuffer = options.maxBuffer ?? 10_000;
-    this.#spillFile = options.spillFile ?? "conduit-usage-spill.ndjson";
     this.#batchSize = options.batchSize ?? 500;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#spill = new NdjsonSpill({ file: options.spillFile ?? "conduit-usage-spill.ndjson", what: "usage", onWarning: this.#onWarning });
     this.#waitingElsewhere = options.waitingElsewhere ?? (() => 0);
     this.#timer = setInterval(() => void this.flush().catch(() => undefined), options.flushIntervalMs ?? 500);
     this.#timer.unref();
@@ -75,14 +72,7 @@ export class PostgresUsageSink implements UsageSink {
     this.#buffer.push(event);
     if (this.#buffer.length > this.#maxBuffer) {
       const overflow = this.#buffer.splice(0, this.#buffer.length - Math.floor(this.#maxBuffer / 2));
-      this.#spilled = true;
-      const lines = overflow.map((item) => `${JSON.stringify(item)}\n`).join("");
-      this.#spilling = this.#spilling
-        .then(() => appendFile(this.#spillFile, lines))
-        .catch((error: Error) => {
-          this.#onWarning(`governance: usage spill file unwritable (${error.message}); ${overflow.length} events kept in memory`);
-          this.#buffer.unshift(...overflow);
-        });
+      void this.#spill.spill(overflow, (kept) => this.#buffer.unshift(...kept));
     }
   }
 
@@ -109,7 +99,7 @@ export class PostgresUsageSink implements UsageSink {
 
   async #flushOnce(): Promise<void> {
     await this.#tracked(async () => {
-      if (this.#spilled) await this.#replaySpill();
+      if (this.#spill.mayHoldItems) await this.#spill.replay((events) => this.#insert(events), this.#batchSize);
       while (this.#buffer.length > 0) {
         const batch = this.#buffer.slice(0, this.#batchSize);
         await this.#insert(batch);
@@ -139,44 +129,6 @@ export class PostgresUsageSink implements UsageSink {
       this.#healthy = false;
       throw error;
     }
-  }
-
-  async #replaySpill(): Promise<void> {
-    // Cleared before anything is awaited: an overflow spilled from now on sets it again, so its
-    // lines (in the file renamed below, or in a new one) are replayed now or by the next flush.
-    // Cleared after the rename, an overflow appended between the two was left in a file nobody read.
-    this.#spilled = false;
-    await this.#spilling;
-    const replaying = `${this.#spillFile}.replaying`;
-    try {
-      await rename(this.#spillFile, replaying).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-      });
-    } catch (error) {
-      this.#spilled = true;
-      throw error;
-    }
-    let text: string;
-    try {
-      text = await readFile(replaying, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      return;
-    }
-    const events = text
-      .split("\n")
-      .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as UsageEvent);
-    try {
-      for (let start = 0; start < events.length; start += this.#batchSize) await this.#insert(events.slice(start, start + this.#batchSize));
-    } catch (error) {
-      // Back to the spill file (ahead of anything spilled meanwhile); ids make the replayed part harmless.
-      this.#spilled = true;
-      await appendFile(this.#spillFile, text);
-      await unlink(replaying);
-      throw error;
-    }
-    await unlink(replaying);
   }
 
   async query(query: UsageQuery): Promise<UsageRow[]> {
@@ -219,8 +171,16 @@ export class PostgresUsageSink implements UsageSink {
     };
   }
 
+  /**
+   * Writes what is buffered; with PostgreSQL still away, the rest goes to the spill file, which
+   * the next process on it replays first: a shutdown during an outage loses no usage either.
+   */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await this.flush().catch(() => undefined);
+    try {
+      await this.flush();
+    } catch {
+      await this.#spill.spillOrThrow(this.#buffer.splice(0));
+    }
   }
 }
