@@ -60,6 +60,7 @@ export {
   readCredential,
 } from "../core/credentials/credential-rule.js";
 export { callTokenOf, setCallToken } from "../routes/call-token.js";
+export { mcpTraceHeaders } from "../contracts/mcp-trace-context.js";
 export { type HealthSource, checkReadiness } from "../routes/health-status.js";
 // The runtime a request's routes call, through a gatekeeper's adapter such as governance's.
 export { type RuntimeWrapper, requestRuntime, wrapRequestRuntime } from "../core/pipeline/request-runtime.js";
