@@ -8,7 +8,8 @@ import { forEachAdapter } from "./harness.js";
 
 // Guardrail hits of the `/api/ai` workflows' and the `/ws` messages' model calls reach what
 // operators read, not only the metrics: each call's usage event names them (the usage history),
-// and an `/api/ai` request's live feed entry (the console's Live page) lists them. A call a
+// and the live feed (the console's Live page) lists them: on an `/api/ai` request's row, and on
+// the row of each `/ws` message that started work (method `WS`, route `/ws <type>`). A call a
 // guardrail blocked is settled as a 400 with its hits; its prompt never reached the model.
 const SECRET = "AKIAIOSFODNN7EXAMPLE";
 const EMAIL = "ada.lovelace@example.com";
@@ -109,6 +110,20 @@ forEachAdapter("guardrail hits of /api/ai and /ws in the usage history and live 
         outputTokens: 0,
         guardrails: [{ guardrail: "no-secrets", action: "block", direction: "request", entity: "aws-access-key" }],
       });
+      // Each message is a row of the live feed (the console's Live page), as an HTTP request is.
+      const row = (requestId: string) => gateway?.feed.recent().find((event) => event.requestId === requestId);
+      expect(row("m1")).toMatchObject({
+        method: "WS",
+        route: "/ws generate",
+        status: 200,
+        key: id,
+        keyName: "gateway-test",
+        model: expect.any(String),
+        guardrails: ["pii:mask:request:email"],
+      });
+      expect(row("m1")?.outputTokens).toBeGreaterThan(0);
+      expect(row("b1")).toMatchObject({ method: "WS", status: 400, key: id, guardrails: ["no-secrets:block:request:aws-access-key"] });
+      expect(JSON.stringify(gateway.feed.recent())).not.toContain(SECRET);
     } finally {
       socket.close();
     }
@@ -137,6 +152,16 @@ forEachAdapter("guardrail hits of /api/ai and /ws in the usage history and live 
         estimated: true,
         guardrails: [{ guardrail: "secrets-out", action: "block", direction: "response", entity: "aws-access-key" }],
       });
+      // The stream's live feed row: 200 once it streamed (as an HTTP stream's), with the hit.
+      await expect
+        .poll(() => gateway?.feed.recent().find((event) => event.requestId === "s1"))
+        .toMatchObject({
+          method: "WS",
+          route: "/ws stream",
+          status: 200,
+          key: id,
+          guardrails: ["secrets-out:block:response:aws-access-key"],
+        });
     } finally {
       socket.close();
     }

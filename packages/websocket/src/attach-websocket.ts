@@ -1,6 +1,8 @@
 import type { BaseServerAdapter, Runtime } from "@conduit-ai/server-core";
+import { requestFeedOf } from "@conduit-ai/server-core/internal";
 import { answerUpgradeOverHttp } from "@conduit-ai/server-core/node";
 import { registerAgentHandlers } from "./agent-handlers.js";
+import { messageFeedReporter } from "./message-feed.js";
 import { ConduitWebSocketServer, type WebSocketServerOptions } from "./websocket-server.js";
 
 export interface AttachWebSocketOptions extends WebSocketServerOptions {
@@ -11,7 +13,8 @@ export interface AttachWebSocketOptions extends WebSocketServerOptions {
 /**
  * Serves the WebSocket surface on an adapter's Node server — now if it is running, and
  * again after every restart (`started` event) — and closes its sockets with 1001 during
- * the adapter's graceful stop, after in-flight generations or the drain timeout. Upgrades and
+ * the adapter's graceful stop, after in-flight generations or the drain timeout. Each message's
+ * work (with `runtime`) is a row of the adapter's live feed when one is installed. Upgrades and
  * the messages that start work spend the adapter's HTTP rate-limit budget (`rateLimit: false`
  * opts out).
  *
@@ -31,7 +34,13 @@ export function attachWebSocket(adapter: BaseServerAdapter<unknown>, options: At
     ...options,
     ...(rateLimit ? { rateLimit } : {}),
   });
-  if (options.runtime) registerAgentHandlers(surface, options.runtime);
+  // Each message's work is a row of the live feed, once a console installed one on this adapter.
+  if (options.runtime)
+    registerAgentHandlers(
+      surface,
+      options.runtime,
+      messageFeedReporter(() => requestFeedOf(adapter), surface.config.path),
+    );
   const attachCurrent = () => {
     const server = adapter.getHttpServer();
     if (server) surface.attach(server);

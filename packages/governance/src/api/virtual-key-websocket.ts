@@ -57,7 +57,12 @@ export function virtualKeyWebSocket(gate: GovernanceGate, runtime: Runtime, defa
           id,
           roles: ["virtual-key"],
           permissions: [],
-          metadata: { key: identity.keyId, ...(identity.team ? { team: identity.team } : {}) },
+          // `key` and `keyName` name the key on the live feed's rows of this connection's messages.
+          metadata: {
+            key: identity.keyId,
+            ...(identity.name ? { keyName: identity.name } : {}),
+            ...(identity.team ? { team: identity.team } : {}),
+          },
         };
       },
     },

@@ -212,11 +212,11 @@ export class GovernanceGate implements Gate {
   }
 
   /** Who a digest belongs to, when it is a live key (the WebSocket upgrade; no counters touched). */
-  async identify(digest: string): Promise<{ keyId: string; team?: string } | undefined> {
+  async identify(digest: string): Promise<{ keyId: string; name?: string; team?: string } | undefined> {
     if (!(await this.#options.store.isActiveDigest(digest, Date.now()))) return undefined;
     const keyId = await this.#options.store.keyIdOf(digest);
     const key = keyId ? await this.#options.store.getKey(keyId) : undefined;
-    return key ? { keyId: key.id, ...(key.team ? { team: key.team } : {}) } : undefined;
+    return key ? { keyId: key.id, ...(key.name ? { name: key.name } : {}), ...(key.team ? { team: key.team } : {}) } : undefined;
   }
 
   /** Applies what waits, then spills the rest for the next process (shutdown). */

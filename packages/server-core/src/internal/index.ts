@@ -73,10 +73,12 @@ export {
   annotateRequestFeed,
   createRequestFeedMiddleware,
   installRequestFeed,
+  requestFeedOf,
 } from "../core/pipeline/request-feed.js";
 export {
   GUARDRAIL_HITS_STATE,
   callGuardrailHitsOf,
+  guardrailHitLabel,
   guardrailHitsOf,
   recordCallGuardrailHits,
   recordGuardrailHits,

@@ -6,6 +6,11 @@ import { annotateRequestFeed } from "./request-feed.js";
 /** `ctx.state` key of a call's guardrail hits (its usage event and the live feed read them; never content). */
 export const GUARDRAIL_HITS_STATE = "conduit.guardrails.hits";
 
+/** A hit as the live feed lists it: `name:action:direction:entity` (never the matched text). */
+export function guardrailHitLabel(hit: GateGuardrailHit): string {
+  return `${hit.guardrail}:${hit.action}:${hit.direction}:${hit.entity}`;
+}
+
 /** The guardrail hits recorded on a call so far; undefined when none. */
 export function guardrailHitsOf(ctx: Pick<ServerContext, "state">): GateGuardrailHit[] | undefined {
   return ctx.state[GUARDRAIL_HITS_STATE] as GateGuardrailHit[] | undefined;
@@ -24,7 +29,7 @@ export function recordGuardrailHits(ctx: Pick<ServerContext, "state" | "traceSpa
   const added = hits.map(({ guardrail, action, direction, entity }) => ({ guardrail, action, direction, entity }));
   const all = [...(guardrailHitsOf(ctx) ?? []), ...added];
   ctx.state[GUARDRAIL_HITS_STATE] = all;
-  annotateRequestFeed(ctx, { guardrails: all.map((hit) => `${hit.guardrail}:${hit.action}:${hit.direction}:${hit.entity}`) });
+  annotateRequestFeed(ctx, { guardrails: all.map(guardrailHitLabel) });
   for (const hit of added)
     ctx.traceSpan?.addEvent("conduit.guardrail", {
       "conduit.guardrail.name": hit.guardrail,

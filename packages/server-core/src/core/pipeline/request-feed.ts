@@ -215,3 +215,14 @@ export function installRequestFeed(
   }
   return feed;
 }
+
+/**
+ * The server's request feed when one is installed (by the console), else undefined: for surfaces
+ * outside the HTTP pipeline (`/ws` messages) that publish to it without installing one.
+ *
+ * @example
+ * requestFeedOf(server)?.publish(event);
+ */
+export function requestFeedOf(server: object): RequestFeed | undefined {
+  return installed.get(server);
+}
