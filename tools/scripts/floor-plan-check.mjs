@@ -42,7 +42,7 @@ export const FLOOR_PLANS = {
     ["testing"],
   ],
   "packages/governance": [
-    ["records.ts", "windows.ts", "key-secret.ts", "roles"],
+    ["records.ts", "windows.ts", "key-secret.ts", "roles", "delivery"],
     ["config", "usage", "outbox"],
     ["store"],
     ["gate", "mcp", "reconcile"],
