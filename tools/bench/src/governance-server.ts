@@ -6,7 +6,9 @@
  *
  * - off: no governance, `clientKey` in the proxy's `clientKeys` (the baseline);
  * - on: virtual keys on the Redis store, `clientKey` minted with rpm, tpm, concurrency and a budget,
- *   so every request runs the admit script (one round trip) and the settle script (one more).
+ *   so every request runs the admit script (one round trip) and the settle script (one more);
+ * - routed: `on`, and the request's model a routing name over three deployments (`weighted`), so
+ *   every call also takes the routing plan and its bookkeeping.
  * The process reports its port and answers CPU questions (see bench-children.ts).
  */
 import { createGovernance, keyDigest } from "@conduit-ai/governance";
@@ -18,7 +20,7 @@ import type { Redis } from "ioredis";
 import { serveParent } from "./bench-children.js";
 
 const [mode, framework, redisUrl, namespace, upstream, clientKey] = process.argv.slice(2) as [
-  "off" | "on",
+  "off" | "on" | "routed",
   ServerFramework,
   string,
   string,
@@ -30,7 +32,7 @@ const server = await createServer(createRuntime({ env: {} }), {
   config: { port: 0, host: "127.0.0.1", rateLimit: { enabled: false }, logging: { enabled: false } },
 });
 const governance =
-  mode === "on"
+  mode !== "off"
     ? await createGovernance({
         keys: { store: "redis" },
         // The client `conduit serve` builds: server-core's factory (fail fast, auto-pipelining).
@@ -50,6 +52,20 @@ const proxy = createProxy(
     clientKeys: governance ? [] : [clientKey],
     accounts: [{ id: "bench", type: "api-key", apiKey: "sk-bench", maxInFlight: 10_000 }],
     rateLimit: { enabled: false },
+    ...(mode === "routed"
+      ? {
+          models: {
+            "claude-sonnet-4-5": {
+              targets: [
+                { target: "anthropic/claude-sonnet-4-5", weight: 2 },
+                { target: "anthropic/claude-sonnet-4-5-20250929" },
+                { target: "anthropic/claude-sonnet-4-0" },
+              ],
+              strategy: "weighted" as const,
+            },
+          },
+        }
+      : {}),
   },
   governance ? { gate: governance.gate } : {},
 );
