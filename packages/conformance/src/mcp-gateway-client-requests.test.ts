@@ -1,6 +1,3 @@
-import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type ClientCapabilities,
   CreateMessageRequestSchema,
@@ -9,7 +6,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { mcpTestBed } from "./fixtures/mcp-gateway-bed.js";
 import { connectClient, eventually, everythingStdio, gatewayOf, stdioFixture } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
@@ -42,29 +40,17 @@ function sseOf(response: Response) {
 }
 
 forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
-  let web: McpHttpFixture;
-  const gateways: McpGateway[] = [];
-  const clients: Client[] = [];
-  const redisClients: Redis[] = [];
-  beforeEach(async () => {
-    web = await startMcpHttpFixture({ name: "web" });
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const gateway of gateways.splice(0)) await gateway.close();
-    for (const redis of redisClients.splice(0)) redis.disconnect();
-    await web.close();
-  });
+  const bed = mcpTestBed({ governance: false });
 
   async function serve() {
     const gateway = gatewayOf(
-      { servers: { local: stdioFixture().config, web: { url: web.url }, everything: everythingStdio }, clientKeys: [CLIENT_KEY] },
-      gateways,
+      { servers: { local: stdioFixture().config, web: { url: bed.web.url }, everything: everythingStdio }, clientKeys: [CLIENT_KEY] },
+      bed.gateways,
     );
     const server = await start({ setup: (adapter) => gateway.install(adapter) });
     const connect = async (capabilities: ClientCapabilities) => {
       const connected = await connectClient(server.url("/mcp"), CLIENT_KEY, { capabilities });
-      clients.push(connected.client);
+      bed.clients.push(connected.client);
       return connected;
     };
     return { server, connect };
@@ -202,15 +188,15 @@ forEachAdapter("mcp gateway: server-to-client requests", ({ start }) => {
     const keyPrefix = `test:mcp-client-requests:${randomBytes(4).toString("hex")}:`;
     const replica = async () => {
       const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-      redisClients.push(redis);
-      const gateway = gatewayOf({ servers: { web: { url: web.url } }, clientKeys: [CLIENT_KEY], redis, keyPrefix }, gateways);
+      bed.closers.push(() => redis.disconnect());
+      const gateway = gatewayOf({ servers: { web: { url: bed.web.url } }, clientKeys: [CLIENT_KEY], redis, keyPrefix }, bed.gateways);
       return start({ setup: (adapter) => gateway.install(adapter) });
     };
     const [first, second] = await Promise.all([replica(), replica()]);
     const { client, transport } = await connectClient((first as typeof second).url("/mcp"), CLIENT_KEY, {
       capabilities: { sampling: {}, roots: { listChanged: true } },
     });
-    clients.push(client);
+    bed.clients.push(client);
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] }));
     const post = (to: typeof first, body: unknown) =>
       fetch(to.url("/mcp"), {

@@ -1,12 +1,6 @@
-import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
-import type { Governance } from "@conduit-ai/governance";
-import { type GuardrailHit, createGuardrails, mcpToolGuard } from "@conduit-ai/guardrails";
-import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import type { Gate, GateAdmission, GateUsage } from "@conduit-ai/server-core";
-import { type RequestFeed, installRequestFeed } from "@conduit-ai/server-core/internal";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { connectClient, eventually, gatewayOf, memoryGovernance, mintKey } from "./fixtures/mcp-gateway-kit.js";
+import { expect, it } from "vitest";
+import { mcpTestBed, serveGuardedMcpGateway } from "./fixtures/mcp-gateway-bed.js";
+import { eventually } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
 // Guardrails on the MCP gateway's tool calls (packages/guardrails, `mcpToolGuard`), as the
@@ -16,91 +10,22 @@ import { forEachAdapter } from "./harness.js";
 const SECRET = "AKIAIOSFODNN7EXAMPLE";
 const EMAIL = "ada@example.com";
 
-/** The real gate, its settlements observed (the usage events' guardrail hits). */
-function observedGate(gate: Gate, settled: GateUsage[]): Gate {
-  const observe = (admission: GateAdmission): GateAdmission =>
-    new Proxy(admission, {
-      get(target, property) {
-        if (property === "settle")
-          return (usage: GateUsage) => {
-            settled.push(usage);
-            return target.settle(usage);
-          };
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  return new Proxy(gate, {
-    get(target, property) {
-      if (property === "admit")
-        return async (...args: Parameters<Gate["admit"]>) => {
-          const decision = await target.admit(...args);
-          return "refused" in decision ? decision : observe(decision);
-        };
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
 const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text?: string }>).map((item) => item.text).join("");
 
 forEachAdapter("mcp gateway guardrails", ({ start }) => {
-  let web: McpHttpFixture;
-  let governance: Governance;
-  const gateways: McpGateway[] = [];
-  const clients: Client[] = [];
-  beforeEach(async () => {
-    web = await startMcpHttpFixture({ name: "web" });
-    governance = await memoryGovernance();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const gateway of gateways.splice(0)) await gateway.close();
-    await governance.close();
-    await web.close();
-  });
-
-  async function serve() {
-    const hits: GuardrailHit[] = [];
-    const settled: GateUsage[] = [];
-    const guardrails = createGuardrails(
-      {
-        rules: [
-          { name: "no-secrets", kind: "secrets", on: "request", action: "block" },
-          { name: "pii-in", kind: "pii", entities: ["email"], on: "request", action: "mask" },
-          { name: "pii-out", kind: "pii", entities: ["email"], on: "response", action: "mask" },
-          { name: "secrets-out", kind: "secrets", on: "response", action: "block" },
-        ],
-        default: ["no-secrets", "pii-in"],
-      },
-      { onHit: (hit) => hits.push(hit) },
-    );
-    const gateway = gatewayOf(
-      { servers: { web: { url: web.url } }, gate: observedGate(governance.gate, settled), toolGuard: mcpToolGuard(guardrails) },
-      gateways,
-    );
-    let feed: RequestFeed | undefined;
-    const server = await start({
-      config: { rateLimit: { enabled: false } },
-      setup: (adapter) => {
-        feed = installRequestFeed(adapter);
-        governance.install(adapter);
-        gateway.install(adapter);
-      },
+  const bed = mcpTestBed();
+  const serve = () =>
+    serveGuardedMcpGateway(start, bed, {
+      rules: [
+        { name: "no-secrets", kind: "secrets", on: "request", action: "block" },
+        { name: "pii-in", kind: "pii", entities: ["email"], on: "request", action: "mask" },
+        { name: "pii-out", kind: "pii", entities: ["email"], on: "response", action: "mask" },
+        { name: "secrets-out", kind: "secrets", on: "response", action: "block" },
+      ],
+      default: ["no-secrets", "pii-in"],
     });
-    const connect = async (key: string) => {
-      const { client } = await connectClient(server.url("/mcp"), key);
-      clients.push(client);
-      return client;
-    };
-    const mint = (key: Record<string, unknown>, team?: Record<string, unknown>) => mintKey(server.url(""), key, team);
-    // The console's Live page reads this feed: the hits of each /mcp request, never their text.
-    const feedHits = () => (feed?.recent() ?? []).flatMap((event) => event.guardrails ?? []);
-    return { connect, mint, hits, settled, feedHits };
-  }
 
-  const upstreamPosts = () => web.requests.filter((request) => request.method === "POST").length;
+  const upstreamPosts = () => bed.web.requests.filter((request) => request.method === "POST").length;
 
   it("blocks a secret in a tool's arguments with -32602 naming the guardrail, and nothing reaches the upstream", async () => {
     const { connect, mint, hits, settled, feedHits } = await serve();

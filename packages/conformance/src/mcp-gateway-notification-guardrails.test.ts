@@ -1,13 +1,7 @@
-import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
-import type { Governance } from "@conduit-ai/governance";
-import { type GuardrailHit, createGuardrails, mcpToolGuard } from "@conduit-ai/guardrails";
-import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import type { Gate, GateAdmission, GateUsage } from "@conduit-ai/server-core";
-import { type RequestFeed, installRequestFeed } from "@conduit-ai/server-core/internal";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { connectClient, eventually, gatewayOf, memoryGovernance, mintKey } from "./fixtures/mcp-gateway-kit.js";
+import { expect, it } from "vitest";
+import { mcpTestBed, serveGuardedMcpGateway } from "./fixtures/mcp-gateway-bed.js";
+import { eventually } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
 // Response guardrails on what an upstream MCP server sends besides a tool's result, as the
@@ -18,80 +12,17 @@ import { forEachAdapter } from "./harness.js";
 const SECRET = "AKIAIOSFODNN7EXAMPLE";
 const EMAIL = "ada@example.com";
 
-/** The real gate, each settlement (a call's usage event) observed. */
-function observedGate(gate: Gate, settled: GateUsage[]): Gate {
-  return new Proxy(gate, {
-    get(target, property) {
-      if (property !== "admit") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return async (...args: Parameters<Gate["admit"]>) => {
-        const decision = await target.admit(...args);
-        if ("refused" in decision) return decision;
-        const settle = (usage: GateUsage) => {
-          settled.push(usage);
-          return decision.settle(usage);
-        };
-        return new Proxy(decision, {
-          get: (admission: GateAdmission, name) =>
-            name === "settle"
-              ? settle
-              : typeof Reflect.get(admission, name) === "function"
-                ? Reflect.get(admission, name).bind(admission)
-                : Reflect.get(admission, name),
-        });
-      };
-    },
-  });
-}
-
 forEachAdapter("mcp gateway guardrails on progress and log notifications", ({ start }) => {
-  let web: McpHttpFixture;
-  let governance: Governance;
-  const gateways: McpGateway[] = [];
-  const clients: Client[] = [];
-  beforeEach(async () => {
-    web = await startMcpHttpFixture({ name: "web" });
-    governance = await memoryGovernance();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const gateway of gateways.splice(0)) await gateway.close();
-    await governance.close();
-    await web.close();
-  });
-
+  const bed = mcpTestBed();
   async function serve() {
-    const hits: GuardrailHit[] = [];
-    const settled: GateUsage[] = [];
-    const guardrails = createGuardrails(
-      {
-        rules: [
-          { name: "pii-out", kind: "pii", entities: ["email"], on: "response", action: "mask" },
-          { name: "secrets-out", kind: "secrets", on: "response", action: "block" },
-        ],
-        default: ["pii-out", "secrets-out"],
-      },
-      { onHit: (hit) => hits.push(hit) },
-    );
-    const gateway = gatewayOf(
-      { servers: { web: { url: web.url } }, gate: observedGate(governance.gate, settled), toolGuard: mcpToolGuard(guardrails) },
-      gateways,
-    );
-    let feed: RequestFeed | undefined;
-    const server = await start({
-      config: { rateLimit: { enabled: false } },
-      setup: (adapter) => {
-        feed = installRequestFeed(adapter);
-        governance.install(adapter);
-        gateway.install(adapter);
-      },
+    const served = await serveGuardedMcpGateway(start, bed, {
+      rules: [
+        { name: "pii-out", kind: "pii", entities: ["email"], on: "response", action: "mask" },
+        { name: "secrets-out", kind: "secrets", on: "response", action: "block" },
+      ],
+      default: ["pii-out", "secrets-out"],
     });
-    const { client } = await connectClient(server.url("/mcp"), await mintKey(server.url(""), { name: "agent" }));
-    clients.push(client);
-    const feedHits = () => (feed?.recent() ?? []).flatMap((event) => event.guardrails ?? []);
-    return { client, hits, settled, feedHits };
+    return { ...served, client: await served.connect(await served.mint({ name: "agent" })) };
   }
 
   it("masks an email in each progress message; the hits are the call's (usage event, live feed)", async () => {

@@ -1,58 +1,34 @@
-import { type McpHttpFixture, startMcpHttpFixture } from "@conduit-ai/fakes";
-import type { Governance } from "@conduit-ai/governance";
-import type { McpGateway } from "@conduit-ai/mcp-gateway";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import {
-  connectClient,
-  eventually,
-  everythingStdio,
-  gatewayOf,
-  memoryGovernance,
-  mintKey,
-  stdioFixture,
-} from "./fixtures/mcp-gateway-kit.js";
+import { expect, it } from "vitest";
+import { mcpTestBed } from "./fixtures/mcp-gateway-bed.js";
+import { connectClient, eventually, everythingStdio, gatewayOf, mintKey, stdioFixture } from "./fixtures/mcp-gateway-kit.js";
 import { forEachAdapter } from "./harness.js";
 
 // The MCP gateway as the official SDK client sees it, on every adapter: upstreams over stdio
 // (the SDK-made fixture, server-everything) and Streamable HTTP, one endpoint, namespaced names.
 forEachAdapter("mcp gateway", ({ start }) => {
-  let web: McpHttpFixture;
-  let governance: Governance;
-  const gateways: McpGateway[] = [];
-  const clients: Client[] = [];
-  beforeEach(async () => {
-    web = await startMcpHttpFixture({ name: "web" });
-    governance = await memoryGovernance();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const gateway of gateways.splice(0)) await gateway.close();
-    await governance.close();
-    await web.close();
-  });
+  const bed = mcpTestBed();
 
   async function serve(options: { requestTimeoutMs?: number; local?: ReturnType<typeof stdioFixture>; everything?: boolean } = {}) {
     const local = options.local ?? stdioFixture();
     const gateway = gatewayOf(
       {
-        servers: { local: local.config, web: { url: web.url }, ...(options.everything ? { everything: everythingStdio } : {}) },
-        gate: governance.gate,
+        servers: { local: local.config, web: { url: bed.web.url }, ...(options.everything ? { everything: everythingStdio } : {}) },
+        gate: bed.governance.gate,
         ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       },
-      gateways,
+      bed.gateways,
     );
     const server = await start({
       config: { rateLimit: { enabled: false } },
       setup: (adapter) => {
-        governance.install(adapter);
+        bed.governance.install(adapter);
         gateway.install(adapter);
       },
     });
     const connect = async (key: string) => {
       const connected = await connectClient(server.url("/mcp"), key);
-      clients.push(connected.client);
+      bed.clients.push(connected.client);
       return connected;
     };
     return {
@@ -178,10 +154,10 @@ forEachAdapter("mcp gateway", ({ start }) => {
     expect(everything[0]).toBe(1);
     const controller = new AbortController();
     const call = client.callTool({ name: "web__slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal });
-    await eventually(() => web.requests.filter((request) => request.method === "POST").length >= 3);
+    await eventually(() => bed.web.requests.filter((request) => request.method === "POST").length >= 3);
     setTimeout(() => controller.abort("changed my mind"), 100);
     await expect(call).rejects.toThrow();
-    await eventually(() => web.cancelled.length === 1);
+    await eventually(() => bed.web.cancelled.length === 1);
   });
   it("a key's and its team's mcp policies: what it may not use is absent from its lists and refused on call with -32601", async () => {
     const { connect, mint } = await serve();
@@ -225,10 +201,15 @@ forEachAdapter("mcp gateway", ({ start }) => {
     const now = new Date();
     await eventually(
       async () =>
-        (await governance.usage.query({ groupBy: "model", from: new Date(now.getTime() - 60_000), to: new Date(now.getTime() + 60_000) }))
-          .length === 2,
+        (
+          await bed.governance.usage.query({
+            groupBy: "model",
+            from: new Date(now.getTime() - 60_000),
+            to: new Date(now.getTime() + 60_000),
+          })
+        ).length === 2,
     );
-    const rows = await governance.usage.query({
+    const rows = await bed.governance.usage.query({
       groupBy: "model",
       from: new Date(now.getTime() - 60_000),
       to: new Date(now.getTime() + 60_000),
