@@ -13,6 +13,20 @@ export interface VendorCall {
 /** The failures every vendor fake can play, by scenario. */
 export type VendorFailure = "unauthorized" | "forbidden" | "rate-limited" | "server-error" | "not-found" | "bad-request";
 
+/** The HTTP status of each failure, as the vendors with plain status codes answer them. */
+export const VENDOR_FAILURE_STATUS: Record<VendorFailure, number> = {
+  unauthorized: 401,
+  forbidden: 403,
+  "rate-limited": 429,
+  "server-error": 500,
+  "not-found": 404,
+  "bad-request": 400,
+};
+
+/** The key of an `Authorization: Bearer <key>` header. */
+export const bearerCredential = (request: { headers: Record<string, unknown> }) =>
+  /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ""))?.[1];
+
 /** How one vendor's wire looks: its routes, credential check, bodies, stream frames and errors. */
 export interface VendorWire {
   /** The call a request makes, or a failure (an unknown route, a missing parameter). */

@@ -1,15 +1,6 @@
 import type { AnswerModel } from "../model-turn.js";
 import { completionBody, embeddingsBody, streamFrames } from "../openai/openai-wire.js";
-import { startVendorFake, type VendorFailure, type VendorFake } from "../vendor-fake.js";
-
-const STATUS: Record<VendorFailure, number> = {
-  unauthorized: 401,
-  forbidden: 403,
-  "rate-limited": 429,
-  "server-error": 500,
-  "not-found": 404,
-  "bad-request": 400,
-};
+import { VENDOR_FAILURE_STATUS, startVendorFake, type VendorFake } from "../vendor-fake.js";
 
 export interface FakeAzureOpenAI extends VendorFake {
   /** `url` + `/openai`: the `baseURL` of `@ai-sdk/azure`; the `endpoint` of `openai`'s `AzureOpenAI` is `url`. */
@@ -39,7 +30,10 @@ export async function startFakeAzureOpenAI(options: { answer?: AnswerModel } = {
         return { operation: request.body.stream === true ? "stream" : "generate", model, conversation: request.body };
       },
       credential: (request) => request.headers["api-key"] as string | undefined,
-      error: (failure, message) => ({ status: STATUS[failure], body: { error: { code: String(STATUS[failure]), message } } }),
+      error: (failure, message) => ({
+        status: VENDOR_FAILURE_STATUS[failure],
+        body: { error: { code: String(VENDOR_FAILURE_STATUS[failure]), message } },
+      }),
       body: (turn, call) => completionBody(turn, call.model),
       frames: (turn, call) => streamFrames(turn, call.model),
       streamHeaders: { "content-type": "text/event-stream" },

@@ -1,15 +1,6 @@
 import type { AnswerModel } from "../model-turn.js";
-import { startVendorFake, type VendorFailure, type VendorFake } from "../vendor-fake.js";
+import { VENDOR_FAILURE_STATUS, bearerCredential, startVendorFake, type VendorFake } from "../vendor-fake.js";
 import { cohereBody, cohereEmbeddings, cohereFrames } from "./cohere-wire.js";
-
-const STATUS: Record<VendorFailure, number> = {
-  unauthorized: 401,
-  forbidden: 403,
-  "rate-limited": 429,
-  "server-error": 500,
-  "not-found": 404,
-  "bad-request": 400,
-};
 
 /**
  * Cohere's v2 API on loopback: `POST /v2/chat` (JSON, or SSE events `message-start` …
@@ -30,8 +21,8 @@ export async function startFakeCohere(options: { answer?: AnswerModel } = {}): P
         if (request.method !== "POST" || path !== "/v2/chat") return { failure: "not-found", message: `no route ${request.path}` };
         return { operation: request.body.stream === true ? "stream" : "generate", model, conversation: request.body };
       },
-      credential: (request) => /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ""))?.[1],
-      error: (failure, message) => ({ status: STATUS[failure], body: { id: "fake-error", message } }),
+      credential: bearerCredential,
+      error: (failure, message) => ({ status: VENDOR_FAILURE_STATUS[failure], body: { id: "fake-error", message } }),
       body: (turn) => cohereBody(turn),
       frames: cohereFrames,
       streamHeaders: { "content-type": "text/event-stream" },

@@ -1,15 +1,6 @@
 import type { AnswerModel } from "../model-turn.js";
 import { completionBody, embeddingsBody, streamFrames } from "../openai/openai-wire.js";
-import { startVendorFake, type VendorFailure, type VendorFake } from "../vendor-fake.js";
-
-const STATUS: Record<VendorFailure, number> = {
-  unauthorized: 401,
-  forbidden: 403,
-  "rate-limited": 429,
-  "server-error": 500,
-  "not-found": 404,
-  "bad-request": 400,
-};
+import { VENDOR_FAILURE_STATUS, bearerCredential, startVendorFake, type VendorFake } from "../vendor-fake.js";
 
 /**
  * Mistral's La Plateforme on loopback: `POST /v1/chat/completions` (JSON, or SSE whose finish
@@ -31,10 +22,10 @@ export async function startFakeMistral(options: { answer?: AnswerModel } = {}): 
           return { failure: "not-found", message: `no route ${request.path}` };
         return { operation: request.body.stream === true ? "stream" : "generate", model, conversation: request.body };
       },
-      credential: (request) => /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ""))?.[1],
+      credential: bearerCredential,
       error: (failure, message) => ({
-        status: STATUS[failure],
-        body: { object: "error", message, type: failure.replace("-", "_"), param: null, code: String(STATUS[failure]) },
+        status: VENDOR_FAILURE_STATUS[failure],
+        body: { object: "error", message, type: failure.replace("-", "_"), param: null, code: String(VENDOR_FAILURE_STATUS[failure]) },
       }),
       body: (turn, call) => completionBody(turn, call.model, "mistral"),
       frames: (turn, call) => streamFrames(turn, call.model, "mistral"),
