@@ -18,7 +18,7 @@
  *          --parts (five servers: off, hook, "record" (the conduit engine recording spans, dropping them at
  *            end), "encode" (also encoding them into OTLP requests never sent) and on: where the
  *            cost goes, as each one's throughput ratio to off)
- *          --rate <req/s> (a fixed offered load instead of saturation: on this 2-core host the load
+ *          --rate <req/s>[,<req/s>] (per cell, in --cells order; a fixed offered load instead of saturation: on this 2-core host the load
  *            generator shares the CPU, so at saturation a slower server also slows its client and
  *            CPU per request then measures that feedback; at a fixed rate it measures the work)
  *          --sdk conduit|opentelemetry (the engine of the "on" server: Conduit's own, the default, or
@@ -132,7 +132,8 @@ const stop = (child: Child) =>
 /** Requests per second, and the server's CPU µs per request over the window. */
 async function load(child: Child, cell: string): Promise<{ rps: number; cpu: number }> {
   const before = await ask<number>(child.process, "cpu", "cpu");
-  const rate = Number(values.rate);
+  const rates = values.rate.split(",").map(Number);
+  const rate = rates[cells.indexOf(cell)] ?? rates[0] ?? 0;
   const { method, headers, body } = REQUESTS[cell] ?? {};
   const result = await autocannon({
     url: child.url,
