@@ -101,7 +101,7 @@ export class ProtobufWriter {
     this.position += value.length;
   }
 
-  /** Bytes encoded beforehand (a field with its tag): short ones copied by a loop, cheaper than a call into `set`. */
+  /** Bytes encoded beforehand (a field with its tag): short ones copied by a loop, as `string` copies ASCII. */
   raw(bytes: Uint8Array): void {
     const length = bytes.length;
     this.ensure(length);
