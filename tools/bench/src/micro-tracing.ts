@@ -3,7 +3,7 @@
  * --import tsx src/micro-tracing.ts`. Dispatches `GET /api/items` through the default stack on
  * Hono and the Node bridge into a stand-in response, each variant in a child process of its own
  * (a tracer is process-wide): tracing off, Conduit's hook with no-op spans, the `conduit` engine
- * and the `opentelemetry` engine, both exporting every span to a counting receiver in another
+ * (recommended attributes, then the lean profile) and the `opentelemetry` engine, both exporting every span to a counting receiver in another
  * process. Prints CPU µs per request and each variant's cost over "off". Without the kernel's
  * share of real sockets, this isolates what the engines themselves cost.
  */
@@ -13,21 +13,26 @@ import { getTracing, setTracing } from "@conduit-ai/server-core";
 import { type NodeHandler, cpuPerRequest } from "./in-process-dispatch.js";
 import { median } from "./statistics.js";
 
-const VARIANTS = ["off", "hook", "conduit", "opentelemetry"] as const;
+const VARIANTS = ["off", "hook", "conduit", "conduit-lean", "opentelemetry"] as const;
 const execArgv = ["--conditions=@conduit-ai/source", "--import", "tsx"];
 const ITEMS = Array.from({ length: 10 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ["a", "b"] }));
 const headers = { host: "127.0.0.1", "user-agent": "micro", accept: "*/*" };
 
 async function runVariant(variant: string): Promise<void> {
   let receiver: ReturnType<typeof fork> | undefined;
-  if (variant === "conduit" || variant === "opentelemetry") {
+  if (variant === "conduit" || variant === "conduit-lean" || variant === "opentelemetry") {
     receiver = fork(new URL("./tracing-receiver.ts", import.meta.url), [], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
     const endpoint = await new Promise<string>((resolve) =>
       receiver?.once("message", (message: { endpoint: string }) => resolve(message.endpoint)),
     );
     const { startTelemetry } = await import("@conduit-ai/telemetry");
     await startTelemetry({
-      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: "always_on", CONDUIT_TELEMETRY_SDK: variant },
+      environment: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_TRACES_SAMPLER: "always_on",
+        CONDUIT_TELEMETRY_SDK: variant === "opentelemetry" ? "opentelemetry" : "conduit",
+        CONDUIT_TELEMETRY_ATTRIBUTES: variant === "conduit-lean" ? "lean" : "recommended",
+      },
     });
   }
   if (variant === "hook") setTracing({ ...getTracing(), enabled: true });

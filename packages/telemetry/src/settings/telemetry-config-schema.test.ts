@@ -28,12 +28,14 @@ describe("parseTelemetryConfig", () => {
       samplerArg: 0.25,
       captureContent: false,
       sdk: "opentelemetry",
+      attributes: "lean",
     };
     expect(parseTelemetryConfig(full)).toEqual({ ...full, compression: "gzip" });
   });
 
   it("names an unknown key, a value outside a closed set and a wrong type by key path", () => {
     expect(issuesOf({ sdk: "jaeger" })).toEqual([{ path: "telemetry.sdk", message: 'expected "conduit" | "opentelemetry"' }]);
+    expect(issuesOf({ attributes: "minimal" })).toEqual([{ path: "telemetry.attributes", message: 'expected "recommended" | "lean"' }]);
     expect(issuesOf({ sdkk: "conduit" })).toEqual([{ path: "telemetry.sdkk", message: "unknown key" }]);
     expect(issuesOf({ protocol: "grpc" })).toEqual([{ path: "telemetry.protocol", message: 'expected "http/protobuf" | "http/json"' }]);
     expect(issuesOf({ endpoint: "ftp://collector" })).toEqual([{ path: "telemetry.endpoint", message: "expected an http(s) URL" }]);

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@conduit-ai/server-core";
 import { z } from "zod";
+import { TELEMETRY_ATTRIBUTE_PROFILES } from "./attribute-profiles.js";
 
 /** Samplers of the OpenTelemetry specification that Conduit's engines run. */
 export const TELEMETRY_SAMPLERS = [
@@ -34,6 +35,7 @@ export const telemetryConfigSchema = z.strictObject({
   samplerArg: z.number().min(0).max(1).optional(),
   captureContent: z.boolean().optional(),
   sdk: z.enum(["conduit", "opentelemetry"]).optional(),
+  attributes: z.enum(TELEMETRY_ATTRIBUTE_PROFILES).optional(),
 });
 
 /** The `telemetry` key as checked: `TelemetryConfig` (telemetry-settings.ts) with its values known good. */

@@ -23,6 +23,7 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
       samplerArg: 1,
       captureContent: false,
       sdk: "conduit",
+      attributes: "recommended",
     });
     // The signal-specific variable is the full URL, used as is, and wins over the generic one.
     expect(
@@ -113,6 +114,31 @@ describe("telemetry settings from OTEL_* and the telemetry key", () => {
     expect(() => resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_SDK: "otel" })).toThrow(TelemetryConfigError);
     expect(() => resolveTelemetrySettings(endpoint, { sdk: "jaeger" as "conduit" })).toThrow(
       'telemetry.sdk: expected "conduit" | "opentelemetry"',
+    );
+  });
+
+  it("picks the attribute profile from CONDUIT_TELEMETRY_ATTRIBUTES or the attributes key (recommended by default); an unknown one is refused", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" };
+    expect(resolveTelemetrySettings(endpoint)?.attributes).toBe("recommended");
+    expect(resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_ATTRIBUTES: " lean " })?.attributes).toBe("lean");
+    expect(resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_ATTRIBUTES: "lean" }, { attributes: "recommended" })?.attributes).toBe(
+      "recommended",
+    );
+    expect(resolveTelemetrySettings(endpoint, { attributes: "lean" })?.attributes).toBe("lean");
+    const refused = (() => {
+      try {
+        resolveTelemetrySettings({ ...endpoint, CONDUIT_TELEMETRY_ATTRIBUTES: "minimal" });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(TelemetryConfigError);
+    expect(refused).toMatchObject({
+      message: 'Telemetry attribute profile "minimal" is not supported: use recommended (default) or lean',
+      issues: [{ path: "telemetry.attributes" }],
+    });
+    expect(() => resolveTelemetrySettings(endpoint, { attributes: "all" as "lean" })).toThrow(
+      'telemetry.attributes: expected "recommended" | "lean"',
     );
   });
 

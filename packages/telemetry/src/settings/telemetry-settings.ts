@@ -4,6 +4,7 @@
  * imports nothing from OpenTelemetry: deciding that tracing is off must load none of it.
  */
 import { ConfigurationError } from "@conduit-ai/server-core";
+import { TELEMETRY_ATTRIBUTE_PROFILES, type TelemetryAttributeProfile } from "./attribute-profiles.js";
 import { TELEMETRY_SAMPLERS, parseTelemetryConfig } from "./telemetry-config-schema.js";
 
 export type TelemetryProtocol = "http/protobuf" | "http/json";
@@ -42,6 +43,11 @@ export interface TelemetryConfig {
   captureContent?: boolean;
   /** The tracing engine, as `CONDUIT_TELEMETRY_SDK`: `conduit` (default) or `opentelemetry`. */
   sdk?: TelemetrySdk;
+  /**
+   * Which span attributes are exported, as `CONDUIT_TELEMETRY_ATTRIBUTES`: `recommended` (default,
+   * every attribute Conduit records) or `lean` (those that identify and time a call, `LEAN_ATTRIBUTES`).
+   */
+  attributes?: TelemetryAttributeProfile;
 }
 
 /** The resolved settings of a tracer that is on. */
@@ -58,6 +64,7 @@ export interface TelemetrySettings {
   samplerArg: number;
   captureContent: boolean;
   sdk: TelemetrySdk;
+  attributes: TelemetryAttributeProfile;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -142,11 +149,19 @@ function checkedSdk(sdk: string): TelemetrySdk {
   );
 }
 
+function checkedAttributes(profile: string): TelemetryAttributeProfile {
+  if ((TELEMETRY_ATTRIBUTE_PROFILES as readonly string[]).includes(profile)) return profile as TelemetryAttributeProfile;
+  throw new TelemetryConfigError(
+    `Telemetry attribute profile ${JSON.stringify(profile)} is not supported: use recommended (default) or lean`,
+    "telemetry.attributes",
+  );
+}
+
 /**
  * The settings of a tracer, or `undefined` when tracing is off: no endpoint given,
  * `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` or `telemetry.enabled: false`. An unknown
  * sampler or a bad ratio in a variable falls back to the default with a warning, as the
- * specification says; a variable's endpoint, protocol or compression that cannot work throws
+ * specification says; a variable's endpoint, protocol, compression, sdk or attribute profile that cannot work throws
  * `TelemetryConfigError`, a `telemetry` key that `parseTelemetryConfig` refuses its `ConfigurationError`.
  *
  * @example
@@ -202,6 +217,7 @@ export function resolveTelemetrySettings(
   const captureContent =
     config.captureContent ?? present(environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)?.toLowerCase() === "true";
   const sdk = checkedSdk(config.sdk ?? present(environment.CONDUIT_TELEMETRY_SDK) ?? "conduit");
+  const attributes = checkedAttributes(config.attributes ?? present(environment.CONDUIT_TELEMETRY_ATTRIBUTES) ?? "recommended");
   return {
     url: checkedUrl(url),
     protocol,
@@ -213,5 +229,6 @@ export function resolveTelemetrySettings(
     samplerArg,
     captureContent,
     sdk,
+    attributes,
   };
 }

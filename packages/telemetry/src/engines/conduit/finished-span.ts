@@ -33,20 +33,25 @@ export interface FinishedSpan {
 
 /**
  * The start attributes not overridden later, then the later ones: every attribute once, without
- * merging them into a new object.
+ * merging them into a new object; only the `kept` keys (an attribute profile's) when given.
  */
-export function forEachAttribute(span: FinishedSpan, visit: (key: string, value: NonNullable<TraceAttributes[string]>) => void): void {
+export function forEachAttribute(
+  span: FinishedSpan,
+  visit: (key: string, value: NonNullable<TraceAttributes[string]>) => void,
+  kept?: ReadonlySet<string>,
+): void {
   const { attributes, laterAttributes } = span;
   if (attributes !== undefined) {
     for (const key in attributes) {
       const value = attributes[key];
-      if (value !== undefined && (laterAttributes === undefined || laterAttributes[key] === undefined)) visit(key, value);
+      if (value === undefined || (laterAttributes !== undefined && laterAttributes[key] !== undefined)) continue;
+      if (kept === undefined || kept.has(key)) visit(key, value);
     }
   }
   if (laterAttributes !== undefined) {
     for (const key in laterAttributes) {
       const value = laterAttributes[key];
-      if (value !== undefined) visit(key, value);
+      if (value !== undefined && (kept === undefined || kept.has(key))) visit(key, value);
     }
   }
 }
@@ -58,6 +63,9 @@ const ORIGIN_FRACTION = performance.timeOrigin - ORIGIN_MS;
 
 /** A clock reading: cheap, monotonic, turned into unix nanoseconds only when encoded. */
 export const now = (): number => performance.now() + ORIGIN_FRACTION;
+
+/** Whole unix milliseconds of a reading's whole milliseconds (`Math.floor(time)`). */
+export const unixMilliseconds = (wholeMilliseconds: number): number => ORIGIN_MS + wholeMilliseconds;
 
 /** The reading as whole unix milliseconds and the nanoseconds past them (0…999999). */
 export function unixParts(time: number): [milliseconds: number, nanoseconds: number] {

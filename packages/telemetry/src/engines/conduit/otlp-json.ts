@@ -42,10 +42,11 @@ function limitedKeyValues(
   return visitLimited(forEach, limit, maxLength, (key, value) => into.push({ key, value: anyValue(value) }));
 }
 
-export function encodeSpanJson(span: FinishedSpan, limits: SpanLimits): object {
+/** The span as OTLP/JSON, its attributes only the `kept` keys when given (the attribute profile's). */
+export function encodeSpanJson(span: FinishedSpan, limits: SpanLimits, kept?: ReadonlySet<string>): object {
   const attributes: JsonKeyValue[] = [];
   const droppedAttributes = limitedKeyValues(
-    (visit) => forEachAttribute(span, visit),
+    (visit) => forEachAttribute(span, visit, kept),
     limits.attributeCount,
     limits.attributeValueLength,
     attributes,
@@ -84,14 +85,14 @@ export function encodeSpanJson(span: FinishedSpan, limits: SpanLimits): object {
   };
 }
 
-export function jsonEncoding(resource: Resource, limits: SpanLimits): OtlpEncoding<object> {
+export function jsonEncoding(resource: Resource, limits: SpanLimits, kept?: ReadonlySet<string>): OtlpEncoding<object> {
   const header = {
     resource: { attributes: keyValues(resource.attributes) },
     scope: { name: resource.scopeName, version: resource.scopeVersion },
   };
   return {
     contentType: "application/json",
-    encodeSpan: (span) => encodeSpanJson(span, limits),
+    encodeSpan: (span) => encodeSpanJson(span, limits, kept),
     encodeRequest: (spans) =>
       JSON.stringify({ resourceSpans: [{ resource: header.resource, scopeSpans: [{ scope: header.scope, spans }] }] }),
   };

@@ -5,7 +5,7 @@
  * fields simply concatenate in protobuf. Field numbers are opentelemetry-proto's trace.proto.
  */
 import type { TraceAttributeValue } from "@conduit-ai/server-core";
-import { type FinishedSpan, forEachAttribute, unixParts } from "./finished-span.js";
+import { type FinishedSpan, unixMilliseconds } from "./finished-span.js";
 import { ProtobufWriter } from "./protobuf-writer.js";
 import type { OtlpEncoding, Resource } from "./resource.js";
 import { type SpanLimits, eachDefined, keptEvents, limitedValue, visitLimited } from "./span-limits.js";
@@ -39,13 +39,77 @@ function writeAttribute(writer: ProtobufWriter, field: number, key: string, valu
   writer.end(start);
 }
 
-function writeTime(writer: ProtobufWriter, field: number, time: number): void {
-  const [milliseconds, nanoseconds] = unixParts(time);
-  writer.fixed64Nanos(field, milliseconds, nanoseconds);
+// Bounds the cache of encoded keys: Conduit's keys are a few dozen constants, but code may set keys it builds.
+const MAX_ENCODED_KEYS = 1024;
+
+/**
+ * Attribute keys encoded once as KeyValue's key field (tag, length, UTF-8) — keys are most of a
+ * span's bytes and the same on every span — and the attribute profile: a key it leaves out
+ * encodes to `null`, so keeping or skipping an attribute is one map lookup.
+ */
+export class EncodedKeys {
+  readonly #encoded = new Map<string, Uint8Array | null>();
+
+  /** `kept`: the profile's keys (`keptAttributes`); `undefined` keeps every key. */
+  constructor(private readonly kept: ReadonlySet<string> | undefined) {}
+
+  get(key: string): Uint8Array | null {
+    let encoded = this.#encoded.get(key);
+    if (encoded !== undefined) return encoded;
+    if (this.kept === undefined || this.kept.has(key)) {
+      const writer = new ProtobufWriter(64);
+      writer.string(1, key);
+      encoded = writer.take();
+    } else encoded = null;
+    if (this.#encoded.size < MAX_ENCODED_KEYS) this.#encoded.set(key, encoded);
+    return encoded;
+  }
 }
 
-/** Appends the span as ScopeSpans' field 2, ready to follow others, within `limits` (what is over them counted as dropped). */
-export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: SpanLimits): void {
+type AttributeValues = Readonly<Record<string, TraceAttributeValue | undefined>>;
+
+/**
+ * Writes `from`'s defined attributes as field 9 (those `overriding` sets again are skipped: it is
+ * written after), while `written` stays under the limit; returns `written` plus those it saw.
+ */
+function writeAttributes(
+  writer: ProtobufWriter,
+  from: AttributeValues,
+  overriding: AttributeValues | undefined,
+  keys: EncodedKeys,
+  limits: SpanLimits,
+  written: number,
+): number {
+  for (const key in from) {
+    const value = from[key];
+    if (value === undefined || (overriding !== undefined && overriding[key] !== undefined)) continue;
+    const encodedKey = keys.get(key);
+    if (encodedKey === null) continue;
+    if (written++ >= limits.attributeCount) continue;
+    const start = writer.begin(9);
+    writer.raw(encodedKey);
+    writeAnyValue(writer, 2, typeof value === "number" ? value : limitedValue(value, limits.attributeValueLength));
+    writer.end(start);
+  }
+  return written;
+}
+
+function writeTime(writer: ProtobufWriter, field: number, time: number): void {
+  // unixParts inline: no pair allocated for the two times of every span.
+  let milliseconds = Math.floor(time);
+  let nanoseconds = Math.round((time - milliseconds) * 1e6);
+  if (nanoseconds === 1e6) {
+    milliseconds += 1;
+    nanoseconds = 0;
+  }
+  writer.fixed64Nanos(field, unixMilliseconds(milliseconds), nanoseconds);
+}
+
+/**
+ * Appends the span as ScopeSpans' field 2, ready to follow others, within `limits` (what is over
+ * them counted as dropped), with the attributes `keys` keeps.
+ */
+export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: SpanLimits, keys: EncodedKeys): void {
   const start = writer.begin(2);
   writer.bytes(1, span.traceId);
   writer.bytes(2, span.spanId);
@@ -56,12 +120,11 @@ export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: Sp
   writeTime(writer, 7, span.startTime);
   writeTime(writer, 8, span.endTime);
   const { attributeCount, attributeValueLength, eventCount, eventAttributeCount } = limits;
-  // Inline rather than through visitLimited: this runs for every span of every request.
-  let attributes = 0;
-  forEachAttribute(span, (key, value) => {
-    if (attributes++ < attributeCount) writeAttribute(writer, 9, key, limitedValue(value, attributeValueLength));
-  });
-  if (attributes > attributeCount) writer.uint(10, attributes - attributeCount);
+  const { attributes, laterAttributes } = span;
+  // Two plain loops rather than forEachAttribute's callback: this runs for every span of every request.
+  let seen = attributes === undefined ? 0 : writeAttributes(writer, attributes, laterAttributes, keys, limits, 0);
+  if (laterAttributes !== undefined) seen = writeAttributes(writer, laterAttributes, undefined, keys, limits, seen);
+  if (seen > attributeCount) writer.uint(10, seen - attributeCount);
   const events = keptEvents(span.events, eventCount);
   for (const event of events) {
     const eventStart = writer.begin(11);
@@ -87,11 +150,13 @@ export function writeSpan(writer: ProtobufWriter, span: FinishedSpan, limits: Sp
 
 /**
  * ExportTraceServiceRequest { resource_spans 1: ResourceSpans { resource 1, scope_spans 2:
- * ScopeSpans { scope 1, spans 2… } } }, with the resource and scope encoded once. Ended spans are
+ * ScopeSpans { scope 1, spans 2… } } }, with the resource and scope encoded once; a span's
+ * attributes only the `kept` keys when given (the attribute profile's). Ended spans are
  * appended to one buffer, back to back, and a span's encoding is just its length there: no
  * object per span waits in the queue, and a batch is the oldest bytes of that buffer.
  */
-export function protobufEncoding(resource: Resource, limits: SpanLimits): OtlpEncoding<number> {
+export function protobufEncoding(resource: Resource, limits: SpanLimits, kept?: ReadonlySet<string>): OtlpEncoding<number> {
+  const keys = new EncodedKeys(kept);
   const header = new ProtobufWriter();
   const resourceStart = header.begin(1);
   for (const [key, value] of Object.entries(resource.attributes)) writeAttribute(header, 1, key, value);
@@ -109,7 +174,7 @@ export function protobufEncoding(resource: Resource, limits: SpanLimits): OtlpEn
     contentType: "application/x-protobuf",
     encodeSpan(span) {
       const before = pending.position;
-      writeSpan(pending, span, limits);
+      writeSpan(pending, span, limits, keys);
       return pending.position - before;
     },
     encodeRequest(lengths) {

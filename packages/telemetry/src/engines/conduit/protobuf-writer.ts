@@ -12,8 +12,12 @@ const TWO_32 = 4294967296;
 const varintSize = (value: number): number => (value < 128 ? 1 : value < 16384 ? 2 : value < 2097152 ? 3 : value < 268435456 ? 4 : 5);
 
 export class ProtobufWriter {
-  buffer = Buffer.allocUnsafe(4096);
+  buffer: Buffer;
   position = 0;
+
+  constructor(initialBytes = 4096) {
+    this.buffer = Buffer.allocUnsafe(initialBytes);
+  }
 
   private ensure(bytes: number): void {
     if (this.position + bytes <= this.buffer.length) return;
@@ -95,6 +99,21 @@ export class ProtobufWriter {
     this.ensure(value.length);
     this.buffer.set(value, this.position);
     this.position += value.length;
+  }
+
+  /** Bytes encoded beforehand (a field with its tag): short ones copied by a loop, as `string` copies ASCII. */
+  raw(bytes: Uint8Array): void {
+    const length = bytes.length;
+    this.ensure(length);
+    if (length > 64) {
+      this.buffer.set(bytes, this.position);
+      this.position += length;
+      return;
+    }
+    const buffer = this.buffer;
+    let position = this.position;
+    for (let index = 0; index < length; index++) buffer[position++] = bytes[index] as number;
+    this.position = position;
   }
 
   string(field: number, value: string): void {

@@ -1,4 +1,5 @@
 import { setTracing } from "@conduit-ai/server-core";
+import { keptAttributes } from "../../settings/attribute-profiles.js";
 import type { StartTelemetryOptions, TelemetryHandle } from "../../settings/telemetry-handle.js";
 import type { Environment, TelemetrySettings } from "../../settings/telemetry-settings.js";
 import { BatchExporter, batchOptionsFrom } from "./batch-exporter.js";
@@ -19,10 +20,11 @@ export function startLeanTelemetry(settings: TelemetrySettings, environment: Env
   const target = { url: settings.url, headers: settings.headers, compression: settings.compression };
   const batchOptions = batchOptionsFrom(environment, options.exportImmediately);
   const limits = spanLimitsFrom(environment);
+  const kept = keptAttributes(settings.attributes);
   const exporter =
     settings.protocol === "http/json"
-      ? new BatchExporter(jsonEncoding(resource, limits), target, batchOptions, warn)
-      : new BatchExporter(protobufEncoding(resource, limits), target, batchOptions, warn);
+      ? new BatchExporter(jsonEncoding(resource, limits, kept), target, batchOptions, warn)
+      : new BatchExporter(protobufEncoding(resource, limits, kept), target, batchOptions, warn);
   setTracing(new LeanTracing(exporter, createSampler(settings.sampler, settings.samplerArg), settings.captureContent));
   let stopped: Promise<void> | undefined;
   return {

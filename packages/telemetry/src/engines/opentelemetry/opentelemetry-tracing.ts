@@ -20,13 +20,13 @@ const KINDS: Record<TraceSpanKind, SpanKind> = { internal: SpanKind.INTERNAL, se
 const WRAPPER = createContextKey("conduit-ai.trace-span");
 const propagator = new W3CTraceContextPropagator();
 
-/** Attributes without their `undefined` values (OpenTelemetry warns about each one). */
-function defined(attributes: TraceAttributes | undefined): Attributes | undefined {
+/** Attributes without their `undefined` values (OpenTelemetry warns about each one), and only the `kept` keys if given. */
+function defined(attributes: TraceAttributes | undefined, kept?: ReadonlySet<string>): Attributes | undefined {
   if (attributes === undefined) return undefined;
   const result: Attributes = {};
   for (const key in attributes) {
     const value = attributes[key];
-    if (value !== undefined) result[key] = value as Attributes[string];
+    if (value !== undefined && (kept === undefined || kept.has(key))) result[key] = value as Attributes[string];
   }
   return result;
 }
@@ -46,12 +46,13 @@ class OpenTelemetrySpan implements TraceSpan {
   constructor(
     readonly span: Span,
     parent: Context,
+    private readonly kept: ReadonlySet<string> | undefined,
   ) {
     this.context = trace.setSpan(parent, span).setValue(WRAPPER, this);
   }
 
   setAttributes(attributes: TraceAttributes): void {
-    if (!this.#ended) this.span.setAttributes(defined(attributes) as Attributes);
+    if (!this.#ended) this.span.setAttributes(defined(attributes, this.kept) as Attributes);
   }
 
   addEvent(name: string, attributes?: TraceAttributes): void {
@@ -103,19 +104,22 @@ export class OpenTelemetryTracing implements Tracing {
   constructor(
     private readonly tracer: Tracer,
     readonly captureContent: boolean,
+    /** The attribute profile's keys (`keptAttributes`); `undefined` keeps them all. */
+    private readonly kept?: ReadonlySet<string>,
   ) {}
 
   startRequestSpan(name: string, headers: IncomingHeaders, attributes?: TraceAttributes): TraceSpan {
     // From the root: a request's trace is the one its headers name (or a new one), never a leftover of the socket's context.
     const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: defined(attributes) }, parent);
-    return new OpenTelemetrySpan(span, parent);
+    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: defined(attributes, this.kept) }, parent);
+    return new OpenTelemetrySpan(span, parent, this.kept);
   }
 
   startSpan(name: string, options: TraceSpanOptions = {}): TraceSpan {
     const parent = parentContext(options.parent);
     const kind = KINDS[options.kind ?? "internal"];
-    return new OpenTelemetrySpan(this.tracer.startSpan(name, { kind, attributes: defined(options.attributes) }, parent), parent);
+    const span = this.tracer.startSpan(name, { kind, attributes: defined(options.attributes, this.kept) }, parent);
+    return new OpenTelemetrySpan(span, parent, this.kept);
   }
 
   activeSpan(): TraceSpan | undefined {

@@ -1,4 +1,5 @@
 import { setTracing } from "@conduit-ai/server-core";
+import { keptAttributes } from "../../settings/attribute-profiles.js";
 import type { StartTelemetryOptions, TelemetryHandle } from "../../settings/telemetry-handle.js";
 import type { Environment, TelemetrySettings } from "../../settings/telemetry-settings.js";
 import { VERSION } from "../../version.js";
@@ -67,7 +68,13 @@ export async function startOpenTelemetryEngine(
   });
   // The AsyncLocalStorage context manager and W3C propagator, process-wide, so other OpenTelemetry instrumentation joins the traces.
   provider.register();
-  setTracing(new tracing.OpenTelemetryTracing(provider.getTracer("@conduit-ai/telemetry", VERSION), settings.captureContent));
+  setTracing(
+    new tracing.OpenTelemetryTracing(
+      provider.getTracer("@conduit-ai/telemetry", VERSION),
+      settings.captureContent,
+      keptAttributes(settings.attributes),
+    ),
+  );
   let stopped: Promise<void> | undefined;
   return {
     settings,
