@@ -3,7 +3,8 @@ import { CLIENT_KEY, type ProxyServer, startProxyServer } from "@conduit-ai/prox
 import { readFile } from "node:fs/promises";
 import { getTracing } from "@conduit-ai/server-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LEAN_ATTRIBUTES, type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
+import { type TelemetryHandle, type TelemetrySdk, startTelemetry } from "./index.js";
+import { LEAN_ATTRIBUTES } from "./settings/attribute-profiles.js";
 
 const MODEL = "claude-sonnet-4-5";
 

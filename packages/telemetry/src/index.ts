@@ -14,7 +14,7 @@ export {
   parseKeyValueList,
   resolveTelemetrySettings,
 } from "./settings/telemetry-settings.js";
-export { LEAN_ATTRIBUTES, TELEMETRY_ATTRIBUTE_PROFILES, type TelemetryAttributeProfile } from "./settings/attribute-profiles.js";
+export type { TelemetryAttributeProfile } from "./settings/attribute-profiles.js";
 export { parseTelemetryConfig } from "./settings/telemetry-config-schema.js";
 export { telemetryRequested } from "./settings/telemetry-requested.js";
 export { VERSION } from "./version.js";
