@@ -20,6 +20,18 @@ export interface StreamScannerOptions {
   alignToDeltas?: boolean;
 }
 
+const detectorLists = new WeakMap<readonly MatchRule[], readonly Detector[]>();
+
+/** The detectors of `rules`, listed once per rule set (a scanner is made per streamed block). */
+function detectorsOf(rules: readonly MatchRule[]): readonly Detector[] {
+  let detectors = detectorLists.get(rules);
+  if (!detectors) {
+    detectors = rules.flatMap((rule) => rule.detectors);
+    detectorLists.set(rules, detectors);
+  }
+  return detectors;
+}
+
 /** Characters of already-sent text kept as context, so a pattern's look-behind sees what came before. */
 const CONTEXT_CHARS = 32;
 /** Characters kept while inside a private key block, so its END line is found when split. */
@@ -70,7 +82,7 @@ export class StreamScanner {
     private readonly window: number,
     options: StreamScannerOptions = {},
   ) {
-    this.detectors = rules.flatMap((rule) => rule.detectors);
+    this.detectors = detectorsOf(rules);
     this.anyHint = hintsUnionOf(rules);
     this.hintChars = this.anyHint ? hintCharsOf(rules) : undefined;
     this.aligned = options.alignToDeltas ?? false;
