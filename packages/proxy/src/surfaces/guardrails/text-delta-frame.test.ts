@@ -59,11 +59,28 @@ describe("textDeltaFrameAt", () => {
     const prose = "lorem ipsum dolor sit amet — grüße";
     expect(readAt(deltaFrame(prose), 0, hintChars.utf8)?.hintFree).toBe(true);
     expect(readAt(deltaFrame(prose))?.hintFree).toBe(false);
+    // The bytes are looked up four at a time with the search for the text's end: each character at
+    // each place of a word, in texts ending at each place of one, with multi-byte characters before it.
     for (const char of "@+0123456789:AwW_-xJ")
-      for (const at of [0, 1, 2, 3, prose.length]) {
+      for (let at = 0; at <= prose.length; at++) {
         const text = `${prose.slice(0, at)}${char}${prose.slice(at)}`;
         expect(readAt(deltaFrame(text), 0, hintChars.utf8)?.hintFree, JSON.stringify(text)).toBe(false);
       }
+    for (let length = 0; length <= 9; length++) {
+      expect(readAt(deltaFrame(prose.slice(0, length)), 0, hintChars.utf8)?.hintFree).toBe(true);
+      expect(readAt(deltaFrame(`${prose.slice(0, length)}@`), 0, hintChars.utf8)?.hintFree).toBe(false);
+    }
+  });
+
+  it("reads nothing when any byte around the index and the text differs from the Messages API's framing", () => {
+    const frame = deltaFrame("some text", 7);
+    const text = frame.indexOf("some text");
+    const index = frame.indexOf(":7,") + 1;
+    for (let at = 0; at < frame.length; at++) {
+      if (at === index || (at >= text && at < text + "some text".length)) continue;
+      const changed = `${frame.slice(0, at)}#${frame.slice(at + 1)}`;
+      expect(readAt(changed), `byte ${at}`).toBeUndefined();
+    }
   });
 
   it("leaves every other frame to the parser", () => {

@@ -1,28 +1,29 @@
 import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
 
 /**
- * A fixed run of bytes, compared four at a time (one frame's head is 75 bytes: a byte loop or
- * `Buffer.compare` per frame showed in profiles). Little-endian words: read as the machine holds
- * them, no byte swap (equality does not care about the order).
+ * A fixed run of bytes (at least four), compared four at a time (one frame's head is 75 bytes: a
+ * byte loop or `Buffer.compare` per frame showed in profiles); a length that is no multiple of
+ * four ends with one more word, overlapping the one before. Little-endian words: read as the
+ * machine holds them, no byte swap (equality does not care about the order).
  */
 class BytePattern {
   readonly length: number;
-  private readonly bytes: Buffer;
   private readonly words: Int32Array;
+  private readonly lastWord: number;
 
   constructor(text: string) {
-    this.bytes = Buffer.from(text, "latin1");
-    this.length = this.bytes.length;
-    const view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.length);
+    const bytes = Buffer.from(text, "latin1");
+    this.length = bytes.length;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, this.length);
     this.words = Int32Array.from({ length: this.length >> 2 }, (_, index) => view.getInt32(index * 4, true));
+    this.lastWord = view.getInt32(this.length - 4, true);
   }
 
-  /** True when the pattern is at `position` of `bytes` (`view` over the same bytes); the caller checked the length. */
-  at(view: DataView, bytes: Buffer, position: number): boolean {
+  /** True when the pattern is at `position` of the bytes `view` shows; the caller checked the length. */
+  at(view: DataView, position: number): boolean {
     const words = this.words;
     for (let index = 0; index < words.length; index++) if (view.getInt32(position + index * 4, true) !== words[index]) return false;
-    for (let index = words.length * 4; index < this.length; index++) if (bytes[position + index] !== this.bytes[index]) return false;
-    return true;
+    return view.getInt32(position + this.length - 4, true) === this.lastWord;
   }
 }
 
@@ -100,7 +101,7 @@ export function textDeltaFrameAt(
   hintBytes?: Uint8Array,
 ): MessagesStreamEvent | undefined {
   let position = start + HEAD.length;
-  if (position + 1 + FIELD.length + TAIL.length > bytes.length || !HEAD.at(view, bytes, start)) return undefined;
+  if (position + 1 + FIELD.length + TAIL.length > bytes.length || !HEAD.at(view, start)) return undefined;
   let index = 0;
   const digitsEnd = position + 9;
   for (; position < digitsEnd; position++) {
@@ -108,12 +109,12 @@ export function textDeltaFrameAt(
     if (byte < 0x30 || byte > 0x39) break;
     index = index * 10 + byte - 0x30;
   }
-  if (position === start + HEAD.length || position + FIELD.length > bytes.length || !FIELD.at(view, bytes, position)) return undefined;
+  if (position === start + HEAD.length || position + FIELD.length > bytes.length || !FIELD.at(view, position)) return undefined;
   const textStart = position + FIELD.length;
   const quote = textEnd(bytes, view, textStart, hintBytes);
   if (quote < 0) return undefined;
   const end = quote + TAIL.length;
-  if (end > bytes.length || !TAIL.at(view, bytes, quote)) return undefined;
+  if (end > bytes.length || !TAIL.at(view, quote)) return undefined;
   cursor.end = end;
   cursor.hintFree = hintBytes !== undefined && hinted === 0;
   // ASCII decodes as latin1, a cheaper decoder than UTF-8's for the same string.
