@@ -45,6 +45,10 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
   return (event.type === type ? event : { ...event, type }) as MessagesStreamEvent;
 }
 
+/** Chunks up to this size are read through `readCopy` (see `read`). */
+const READ_COPY_BYTES = 2048;
+const readCopy = Buffer.alloc(READ_COPY_BYTES);
+const readCopyView = new DataView(readCopy.buffer, readCopy.byteOffset, READ_COPY_BYTES);
 const CARRIAGE_RETURN = 0x0d;
 const LINE_FEED = 0x0a;
 /** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
@@ -68,7 +72,8 @@ export class MessagesFrameSplitter {
   constructor(private readonly hintBytes?: Uint8Array) {}
 
   push(chunk: Uint8Array): StreamItem[] {
-    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Upstream's chunks are Buffers already: a wrapper per chunk showed in profiles (one event per chunk is common).
+    let bytes = chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const items: StreamItem[] = [];
     const rest = this.rest;
     this.rest = undefined;
@@ -101,12 +106,24 @@ export class MessagesFrameSplitter {
 
   /** The frames of `bytes` into `items`; an unfinished one at its end is kept for the next chunk. */
   private read(bytes: Buffer, items: StreamItem[]): void {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // The text deltas are read through a DataView: a small chunk (often one event) is copied into
+    // one kept for the purpose, cheaper than a DataView of its own; the frames kept are the chunk's.
+    const small = bytes.length <= READ_COPY_BYTES;
+    if (small) readCopy.set(bytes);
+    const readable = small ? readCopy : bytes;
+    const view = small ? readCopyView : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = 0;
     while (!this.ended && start < bytes.length) {
       // Most frames are text deltas, read where they start (their end follows from their text);
       // any other frame is found by its blank line and parsed.
-      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(bytes, view, start, this.cursor, this.hintBytes);
+      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(
+        readable,
+        view,
+        start,
+        this.cursor,
+        this.hintBytes,
+        bytes.length,
+      );
       let end: number;
       let hintFree = false;
       if (event) {
@@ -239,18 +256,21 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
         const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
         return bytes ? { done: false, value: bytes } : { done: true, value: undefined };
       };
-      /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
+      /** What one read of upstream gives: its bytes, or the next read's when it released none. Made once, not per read. */
+      const onRead = (step: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
+        if (step.done) return failed("The upstream stream ended before the message finished")();
+        const items = splitter.push(step.value);
+        if (items.length === 0) return next();
+        const bytes = released(streamGuard.take(items));
+        if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
+        return bytes ? { done: false, value: bytes } : next();
+      };
+      const onReadFailed = failed("The upstream stream failed before it finished");
+      /** One read of upstream, chained with `then` (no async function per chunk). */
       const next = (): Promise<IteratorResult<Uint8Array>> => {
         if (finished) return Promise.resolve({ done: true, value: undefined });
         if (draining) return drain();
-        return source.next().then((step) => {
-          if (step.done) return failed("The upstream stream ended before the message finished")();
-          const items = splitter.push(step.value);
-          if (items.length === 0) return next();
-          const bytes = released(streamGuard.take(items));
-          if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
-          return bytes ? { done: false, value: bytes } : next();
-        }, failed("The upstream stream failed before it finished"));
+        return source.next().then(onRead, onReadFailed);
       };
       return {
         next,

@@ -41,7 +41,12 @@ describe("textDeltaFrameAt", () => {
   it("reads nothing from an unfinished frame, wherever it was cut", () => {
     const frame = deltaFrame("grace hopper — é", 12);
     const bytes = Buffer.from(frame);
-    for (let cut = 0; cut < bytes.length; cut++) expect(readBytes(bytes.subarray(0, cut)), `cut at ${cut}`).toBeUndefined();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let cut = 0; cut < bytes.length; cut++) {
+      expect(readBytes(bytes.subarray(0, cut)), `cut at ${cut}`).toBeUndefined();
+      // Cut by `length` in bytes that go on (a copy held in a larger buffer): what lies after it is not read.
+      expect(textDeltaFrameAt(bytes, view, 0, { end: -1, hintFree: false }, undefined, cut), `length ${cut}`).toBeUndefined();
+    }
     expect(readAt(frame)?.event).toMatchObject({ index: 12, delta: { text: "grace hopper — é" } });
   });
 

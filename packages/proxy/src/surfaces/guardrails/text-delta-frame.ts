@@ -47,11 +47,11 @@ let hinted = 0;
  * "has a byte less than n" test), so prose costs a quarter of a byte loop. With `hintBytes`, each
  * byte is looked up there in the same pass (a second loop over the text showed in profiles).
  */
-function textEnd(bytes: Buffer, view: DataView, start: number, hintBytes: Uint8Array | undefined): number {
+function textEnd(bytes: Buffer, view: DataView, start: number, length: number, hintBytes: Uint8Array | undefined): number {
   let high = 0;
   let hints = 0;
   let position = start;
-  for (const last = bytes.length - 4; position <= last; position += 4) {
+  for (const last = length - 4; position <= last; position += 4) {
     const word = view.getInt32(position, true);
     const quote = word ^ 0x22222222;
     const backslash = word ^ 0x5c5c5c5c;
@@ -65,7 +65,7 @@ function textEnd(bytes: Buffer, view: DataView, start: number, hintBytes: Uint8A
         (hintBytes[word >>> 24] as number);
   }
   nonAscii = (high & 0x80808080) !== 0;
-  for (; position < bytes.length; position++) {
+  for (; position < length; position++) {
     const byte = bytes[position] as number;
     if (byte === QUOTE) {
       hinted = hints;
@@ -91,7 +91,8 @@ export interface TextDeltaCursor {
  * JSON string is the text itself, and only it is decoded); undefined for any other frame or an
  * unfinished one, which the caller frames and parses in full. `view` is a DataView over `bytes`;
  * with `hintBytes` (a guardrail set's `HintChars.utf8`) the text's bytes are tested for hint
- * characters while they are at hand, so the scanner need not test the string again.
+ * characters while they are at hand, so the scanner need not test the string again. `length`:
+ * where the bytes read end (a caller reading a copy held in a larger buffer says where it ends).
  */
 export function textDeltaFrameAt(
   bytes: Buffer,
@@ -99,22 +100,23 @@ export function textDeltaFrameAt(
   start: number,
   cursor: TextDeltaCursor,
   hintBytes?: Uint8Array,
+  length = bytes.length,
 ): MessagesStreamEvent | undefined {
   let position = start + HEAD.length;
-  if (position + 1 + FIELD.length + TAIL.length > bytes.length || !HEAD.at(view, start)) return undefined;
+  if (position + 1 + FIELD.length + TAIL.length > length || !HEAD.at(view, start)) return undefined;
   let index = 0;
-  const digitsEnd = position + 9;
+  const digitsEnd = Math.min(position + 9, length);
   for (; position < digitsEnd; position++) {
     const byte = bytes[position] as number;
     if (byte < 0x30 || byte > 0x39) break;
     index = index * 10 + byte - 0x30;
   }
-  if (position === start + HEAD.length || position + FIELD.length > bytes.length || !FIELD.at(view, position)) return undefined;
+  if (position === start + HEAD.length || position + FIELD.length > length || !FIELD.at(view, position)) return undefined;
   const textStart = position + FIELD.length;
-  const quote = textEnd(bytes, view, textStart, hintBytes);
+  const quote = textEnd(bytes, view, textStart, length, hintBytes);
   if (quote < 0) return undefined;
   const end = quote + TAIL.length;
-  if (end > bytes.length || !TAIL.at(view, quote)) return undefined;
+  if (end > length || !TAIL.at(view, quote)) return undefined;
   cursor.end = end;
   cursor.hintFree = hintBytes !== undefined && hinted === 0;
   // ASCII decodes as latin1, a cheaper decoder than UTF-8's for the same string.
