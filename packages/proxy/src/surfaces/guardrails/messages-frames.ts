@@ -158,11 +158,12 @@ export class MessagesFrameSplitter {
 }
 
 /**
- * The SSE bytes of a batch: kept frames as they came, the rest framed anew. Frames that lay side
- * by side in what upstream sent go out as one view of those bytes: a batch released whole, the
- * common case, is not copied at all.
+ * The SSE bytes of a batch, in parts: kept frames as they came, the rest framed anew. Frames that
+ * lay side by side in what upstream sent go out as one view of those bytes, and the parts are
+ * sent one after the other, not copied together (a batch is often the frames a chunk held back
+ * and the next chunk's: two parts).
  */
-function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
+function partsOf(items: readonly StreamItem[]): Uint8Array[] {
   const parts: Uint8Array[] = [];
   // The run so far: `runBytes` from `runStart` to `runEnd`, extended by each frame that follows it in the same memory.
   let runBytes: Uint8Array | undefined;
@@ -187,7 +188,7 @@ function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
     runEnd = end;
   }
   if (runBytes) parts.push(viewOf(runBytes, runStart, runEnd));
-  return parts.length < 2 ? parts[0] : Buffer.concat(parts);
+  return parts;
 }
 
 /** `bytes` from `start` to `end`: `bytes` itself when that is all of it. A view, not `subarray` (a Buffer's own costs several times more). */
@@ -225,12 +226,20 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
           // Cancelling a body that already failed: nothing left to stop.
         }
       };
+      /** Parts of a batch still to send: one leaves per pull (side by side on the wire, not copied together). */
+      const queued: Uint8Array[] = [];
+      /** The first part of a batch (the others queued), or undefined when it released nothing. */
+      const resultOf = (parts: Uint8Array[]): IteratorResult<Uint8Array> | undefined => {
+        if (parts.length === 0) return undefined;
+        for (let index = 1; index < parts.length; index++) queued.push(parts[index] as Uint8Array);
+        return { done: false, value: parts[0] as Uint8Array };
+      };
       /**
-       * The bytes a batch releases (undefined: nothing yet). Synchronous in the common case, so a
-       * chunk costs no promise beyond its read; the end of the stream and a webhook's answer await.
+       * The parts a batch releases. Synchronous in the common case, so a chunk costs no promise
+       * beyond its read; the end of the stream and a webhook's answer await.
        */
-      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
-        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
+      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array[] | Promise<Uint8Array[]> => {
+        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return partsOf(taken);
         return (async () => {
           const out = await taken;
           // Upstream finished its answer and no guardrail cut it: the rest of its body (its end)
@@ -238,7 +247,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
           // call and its usage and trace count the answer as complete.
           if (splitter.completed && !streamGuard.blocked) draining = true;
           else await finish();
-          return bytesOf(out);
+          return partsOf(out);
         })();
       };
       /** What upstream sends after the answer's end, read and dropped; then the stream is done. */
@@ -252,22 +261,21 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
         }
         return { done: true, value: undefined };
       };
-      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
-        const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
-        return bytes ? { done: false, value: bytes } : { done: true, value: undefined };
-      };
+      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> =>
+        resultOf(await released(streamGuard.take([{ event: streamBroken(message) }]))) ?? { done: true, value: undefined };
       /** What one read of upstream gives: its bytes, or the next read's when it released none. Made once, not per read. */
       const onRead = (step: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
         if (step.done) return failed("The upstream stream ended before the message finished")();
         const items = splitter.push(step.value);
         if (items.length === 0) return next();
-        const bytes = released(streamGuard.take(items));
-        if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
-        return bytes ? { done: false, value: bytes } : next();
+        const parts = released(streamGuard.take(items));
+        if (parts instanceof Promise) return parts.then((value) => resultOf(value) ?? next());
+        return resultOf(parts) ?? next();
       };
       const onReadFailed = failed("The upstream stream failed before it finished");
-      /** One read of upstream, chained with `then` (no async function per chunk). */
+      /** The next part queued, else one read of upstream, chained with `then` (no async function per chunk). */
       const next = (): Promise<IteratorResult<Uint8Array>> => {
+        if (queued.length > 0) return Promise.resolve({ done: false, value: queued.shift() as Uint8Array });
         if (finished) return Promise.resolve({ done: true, value: undefined });
         if (draining) return drain();
         return source.next().then(onRead, onReadFailed);
