@@ -178,6 +178,11 @@ function partsOf(items: readonly StreamItem[]): Uint8Array[] {
       start = 0;
       end = bytes.byteLength;
     }
+    // The same bytes read (most frames of a chunk) compare as they are; other bytes by where they lie in memory.
+    if (runBytes === bytes && runEnd === start) {
+      runEnd = end;
+      continue;
+    }
     if (runBytes && runBytes.buffer === bytes.buffer && runBytes.byteOffset + runEnd === bytes.byteOffset + start) {
       runEnd = bytes.byteOffset + end - runBytes.byteOffset;
       continue;
