@@ -66,7 +66,7 @@ export class MessagesFrameSplitter {
   completed = false;
   private rest: Buffer | undefined;
   private carriageReturns = false;
-  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false };
+  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false, latin1: undefined, latin1From: 0 };
 
   /** `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each text delta read from bytes. */
   constructor(private readonly hintBytes?: Uint8Array) {}
@@ -112,6 +112,7 @@ export class MessagesFrameSplitter {
     if (small) readCopy.set(bytes);
     const readable = small ? readCopy : bytes;
     const view = small ? readCopyView : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.cursor.latin1 = undefined;
     let start = 0;
     while (!this.ended && start < bytes.length) {
       // Most frames are text deltas, read where they start (their end follows from their text);

@@ -26,6 +26,16 @@ describe("textDeltaFrameAt", () => {
       }
   });
 
+  it("reads the frames of the same bytes one after the other with one cursor, ASCII and not", () => {
+    const texts = ["first text", "grüße — 😀", "", "third, after a non-ASCII one", "x".repeat(300), "last"];
+    const bytes = Buffer.from(texts.map((text, index) => deltaFrame(text, index)).join(""));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const cursor = { end: 0, hintFree: false };
+    const read: unknown[] = [];
+    for (let start = 0; start < bytes.length; start = cursor.end) read.push(textDeltaFrameAt(bytes, view, start, cursor));
+    expect(read).toEqual(texts.map((text, index) => ({ type: "content_block_delta", index, delta: { type: "text_delta", text } })));
+  });
+
   it("leaves a quote, a backslash or a control character at any offset of the text to the JSON parser", () => {
     // The text is checked four bytes at a time: each special byte at each place in a word.
     // Written raw into the frame (an escape as JSON writes it, the others as no JSON writer would).

@@ -83,6 +83,13 @@ export interface TextDeltaCursor {
   end: number;
   /** The text holds no byte marked in the hint bytes given (false when none were). */
   hintFree: boolean;
+  /**
+   * The bytes from `latin1From` to their end decoded as latin1 (a character per byte), made at the
+   * first ASCII text read in them: each such text is then a slice of it, not a decode of its own
+   * (one per event showed in profiles). The caller clears it (undefined) whenever the bytes change.
+   */
+  latin1?: string | undefined;
+  latin1From?: number;
 }
 
 /**
@@ -119,7 +126,16 @@ export function textDeltaFrameAt(
   if (end > length || !TAIL.at(view, quote)) return undefined;
   cursor.end = end;
   cursor.hintFree = hintBytes !== undefined && hinted === 0;
-  // ASCII decodes as latin1, a cheaper decoder than UTF-8's for the same string.
-  const text = bytes.toString(nonAscii ? "utf8" : "latin1", textStart, quote);
+  let text: string;
+  if (nonAscii) text = bytes.toString("utf8", textStart, quote);
+  else {
+    // ASCII reads the same as latin1, whose offsets are the bytes' own.
+    if (cursor.latin1 === undefined) {
+      cursor.latin1 = bytes.toString("latin1", start, length);
+      cursor.latin1From = start;
+    }
+    const from = cursor.latin1From ?? 0;
+    text = cursor.latin1.slice(textStart - from, quote - from);
+  }
   return { type: "content_block_delta", index, delta: { type: "text_delta", text } };
 }
