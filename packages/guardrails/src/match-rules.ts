@@ -45,6 +45,18 @@ export function spansOf(rules: readonly MatchRule[], text: string, hinted?: (det
   return spans;
 }
 
+const detectorLists = new WeakMap<readonly MatchRule[], readonly Detector[]>();
+
+/** The detectors of `rules`, listed once per rule set (a scanner is made per streamed block). */
+export function detectorsOf(rules: readonly MatchRule[]): readonly Detector[] {
+  let detectors = detectorLists.get(rules);
+  if (!detectors) {
+    detectors = rules.flatMap((rule) => rule.detectors);
+    detectorLists.set(rules, detectors);
+  }
+  return detectors;
+}
+
 const unions = new WeakMap<readonly MatchRule[], RegExp | null>();
 
 /**

@@ -1,6 +1,6 @@
 import type { Detector } from "./detectors/detector.js";
 import { type HintChars, hintCharsOf, lastHintCharIn } from "./hint-chars.js";
-import { type GuardrailHit, type MatchRule, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
+import { type GuardrailHit, type MatchRule, detectorsOf, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
 
 /** What a delta released: the text safe to send now, or the hit that ends the stream. */
 export interface ScanStep {
@@ -18,18 +18,6 @@ export interface StreamScannerOptions {
    * elsewhere: a relay can then send most events as the bytes that brought them.
    */
   alignToDeltas?: boolean;
-}
-
-const detectorLists = new WeakMap<readonly MatchRule[], readonly Detector[]>();
-
-/** The detectors of `rules`, listed once per rule set (a scanner is made per streamed block). */
-function detectorsOf(rules: readonly MatchRule[]): readonly Detector[] {
-  let detectors = detectorLists.get(rules);
-  if (!detectors) {
-    detectors = rules.flatMap((rule) => rule.detectors);
-    detectorLists.set(rules, detectors);
-  }
-  return detectors;
 }
 
 /** Characters of already-sent text kept as context, so a pattern's look-behind sees what came before. */
