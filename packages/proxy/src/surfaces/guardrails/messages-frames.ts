@@ -153,6 +153,8 @@ export class MessagesFrameSplitter {
         this.completed = true;
       }
     }
+    // The decode of these bytes is not kept for the next ones (the texts read keep what they need of it).
+    this.cursor.latin1 = undefined;
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
   }
