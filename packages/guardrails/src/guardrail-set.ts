@@ -93,8 +93,12 @@ export class GuardrailSet {
     let changed = false;
     const texts: string[] = [];
     for (const slot of slots) {
-      const scan = rules.match.length > 0 ? scanText(rules.match, slot.text, direction) : { text: slot.text, hits: [] };
-      hits.push(...scan.hits);
+      if (rules.match.length === 0) {
+        texts.push(slot.text);
+        continue;
+      }
+      const scan = scanText(rules.match, slot.text, direction);
+      if (scan.hits.length > 0) hits.push(...scan.hits);
       if (scan.block) return { hits, block: scan.block, changed };
       if (scan.text !== slot.text) {
         slot.replace(scan.text);

@@ -53,6 +53,22 @@ describe("per key and team lists", () => {
     expect(resolveRuleNames([], [undefined, undefined])).toEqual([]);
   });
 
+  it("gives a call naming no list of its own the defaults' set, the same as when they are named", () => {
+    const guardrails = createGuardrails({
+      rules: [
+        { name: "pii", kind: "pii" },
+        { name: "secrets", kind: "secrets" },
+      ],
+      default: ["pii"],
+    });
+    const defaults = guardrails.select();
+    expect(defaults?.names).toEqual(["pii"]);
+    for (const lists of [[], [undefined], [[]], [undefined, []]]) expect(guardrails.select(lists)).toBe(defaults);
+    expect(guardrails.select([["pii"]])).toBe(defaults);
+    expect(guardrails.select([["secrets"]])?.names).toEqual(["pii", "secrets"]);
+    expect(createGuardrails({ rules: [{ name: "pii", kind: "pii" }], default: [] }).select()).toBeUndefined();
+  });
+
   it("selects nothing when no rule applies, and blocks a name the config lacks", async () => {
     const guardrails = createGuardrails({ rules: [{ name: "pii", kind: "pii" }], default: ["pii"] });
     expect(guardrails.select([["!pii"]])).toBeUndefined();

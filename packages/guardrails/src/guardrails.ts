@@ -105,27 +105,33 @@ export function createGuardrails(input: GuardrailsConfigInput | GuardrailsConfig
   const byName = new Map(config.rules.map((rule) => [rule.name, rule]));
   const sets = new Map<string, GuardrailSet | undefined>();
   const listeners: ((hit: GuardrailHit) => void)[] = options.onHit ? [options.onHit] : [];
+  /** The compiled set of `names`, cached per distinct list. */
+  const setOf = (names: readonly string[]): GuardrailSet | undefined => {
+    const cacheKey = names.join("\u0000");
+    if (sets.has(cacheKey)) return sets.get(cacheKey);
+    const rules = names.flatMap((name) => byName.get(name) ?? []);
+    const missing = names.filter((name) => !byName.has(name));
+    const set =
+      names.length === 0
+        ? undefined
+        : new GuardrailSet(
+            names,
+            directionRulesOf(rules, "request"),
+            directionRulesOf(rules, "response"),
+            config.window,
+            missing,
+            options.fetch,
+          );
+    if (sets.size < 1000) sets.set(cacheKey, set);
+    return set;
+  };
+  // Most calls name no list of their own (no key or team lists): the defaults' set, resolved once.
+  const defaultSet = setOf(resolveRuleNames(config.default, []));
   return {
     config,
     select(lists = []) {
-      const names = resolveRuleNames(config.default, lists);
-      const cacheKey = names.join("\u0000");
-      if (sets.has(cacheKey)) return sets.get(cacheKey);
-      const rules = names.flatMap((name) => byName.get(name) ?? []);
-      const missing = names.filter((name) => !byName.has(name));
-      const set =
-        names.length === 0
-          ? undefined
-          : new GuardrailSet(
-              names,
-              directionRulesOf(rules, "request"),
-              directionRulesOf(rules, "response"),
-              config.window,
-              missing,
-              options.fetch,
-            );
-      if (sets.size < 1000) sets.set(cacheKey, set);
-      return set;
+      if (lists.every((list) => list === undefined || list.length === 0)) return defaultSet;
+      return setOf(resolveRuleNames(config.default, lists));
     },
     record(hits) {
       for (const hit of hits) for (const listener of listeners) listener(hit);

@@ -42,6 +42,29 @@ export interface TextSlot {
   replace(text: string): void;
 }
 
+/** A string found in a container (an object's key or an array's index): one object per text, no closure. */
+class JsonTextSlot implements TextSlot {
+  constructor(
+    readonly text: string,
+    private readonly container: Record<string | number, unknown>,
+    private readonly key: string | number,
+  ) {}
+
+  replace(text: string): void {
+    this.container[this.key] = text;
+  }
+}
+
+function visit(container: Record<string | number, unknown>, key: string | number, slots: TextSlot[]): void {
+  const item = container[key];
+  if (typeof item === "string") {
+    if (item.length > 0) slots.push(new JsonTextSlot(item, container, key));
+  } else if (Array.isArray(item))
+    for (let index = 0; index < item.length; index++) visit(item as unknown as Record<number, unknown>, index, slots);
+  else if (item !== null && typeof item === "object")
+    for (const child of Object.keys(item)) if (!SKIPPED_KEYS.has(child)) visit(item as Record<string, unknown>, child, slots);
+}
+
 /**
  * Every text inside a parsed JSON body (messages, system prompts, tool arguments and results,
  * Responses items, embeddings input), skipping ids, enums, images and files.
@@ -51,20 +74,6 @@ export interface TextSlot {
  */
 export function textSlotsOf(value: unknown): TextSlot[] {
   const slots: TextSlot[] = [];
-  const visit = (container: Record<string, unknown> | unknown[], key: string | number) => {
-    const item = (container as Record<string | number, unknown>)[key];
-    if (typeof item === "string") {
-      if (item.length > 0)
-        slots.push({
-          text: item,
-          replace: (text) => {
-            (container as Record<string | number, unknown>)[key] = text;
-          },
-        });
-    } else if (Array.isArray(item)) for (let index = 0; index < item.length; index++) visit(item, index);
-    else if (item !== null && typeof item === "object")
-      for (const child of Object.keys(item)) if (!SKIPPED_KEYS.has(child)) visit(item as Record<string, unknown>, child);
-  };
-  visit({ root: value }, "root");
+  visit({ root: value }, "root", slots);
   return slots;
 }

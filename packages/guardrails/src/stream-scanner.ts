@@ -1,6 +1,6 @@
 import type { Detector } from "./detectors/detector.js";
 import { type HintChars, hintCharsOf, lastHintCharIn } from "./hint-chars.js";
-import { type GuardrailHit, type MatchRule, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
+import { type GuardrailHit, type MatchRule, detectorsOf, hintsUnionOf, hitOf, resolveSpans, spansOf } from "./match-rules.js";
 
 /** What a delta released: the text safe to send now, or the hit that ends the stream. */
 export interface ScanStep {
@@ -70,7 +70,7 @@ export class StreamScanner {
     private readonly window: number,
     options: StreamScannerOptions = {},
   ) {
-    this.detectors = rules.flatMap((rule) => rule.detectors);
+    this.detectors = detectorsOf(rules);
     this.anyHint = hintsUnionOf(rules);
     this.hintChars = this.anyHint ? hintCharsOf(rules) : undefined;
     this.aligned = options.alignToDeltas ?? false;

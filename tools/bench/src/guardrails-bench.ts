@@ -8,35 +8,42 @@
  * - Streams: answers of `--deltas` 64-character text deltas; figure: CPU per MB relayed, off ÷ on
  *   (goal ≥ 0.85).
  *
- * Options: --requests 2000 --rounds 4 --concurrency 16 --deltas 500 --streams 64 --profile <dir> (the "on" server's CPU profile)
+ * Rounds alternate which server goes first; each round's ratio is printed as median [min–max]. A
+ * round needs a few seconds of CPU per server to say much on a shared machine: hence 8000 JSON
+ * requests and 256 streams per round by default.
+ *
+ * Options: --requests 8000 (JSON, over all rounds) --rounds 4 --concurrency 16 --deltas 500 --streams 256 (per round)
+ * --profile <dir> (the "on" server's CPU profile in <dir>/on, and its self-time summary)
+ * --profile-off (with --profile: the "off" server's too, in <dir>/off, and the functions "on" spends its extra CPU in)
  */
 import { Agent, request } from "node:http";
 import { parseArgs } from "node:util";
 import { type BenchChild, childCpu, forkChild } from "./bench-children.js";
-import { printCpuProfileSummary } from "./cpu-profile-summary.js";
+import { printCpuProfileComparison, printCpuProfileSummary } from "./cpu-profile-summary.js";
 
 const { values } = parseArgs({
   options: {
-    requests: { type: "string", default: "2000" },
+    requests: { type: "string", default: "8000" },
     rounds: { type: "string", default: "4" },
     concurrency: { type: "string", default: "16" },
     deltas: { type: "string", default: "500" },
-    streams: { type: "string", default: "64" },
+    streams: { type: "string", default: "256" },
     profile: { type: "string" },
+    "profile-off": { type: "boolean", default: false },
   },
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
 });
 
 const upstream = await forkChild(new URL("./proxy-upstream.ts", import.meta.url), [values.deltas]);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const servers: Record<"off" | "on", BenchChild> = {
-  off: await forkChild(new URL("./guardrails-server.ts", import.meta.url), [upstreamUrl, "off"]),
-  on: await forkChild(
+const profiled = (name: "off" | "on") => values.profile !== undefined && (name === "on" || values["profile-off"]);
+const server = (name: "off" | "on") =>
+  forkChild(
     new URL("./guardrails-server.ts", import.meta.url),
-    [upstreamUrl, "on"],
-    values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : [],
-  ),
-};
+    [upstreamUrl, name],
+    profiled(name) ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}/${name}`] : [],
+  );
+const servers: Record<"off" | "on", BenchChild> = { off: await server("off"), on: await server("on") };
 
 // About 2 KB of JSON: a few turns of ordinary prose (what guardrails scan and let pass).
 const sentence = "The quarterly report shows steady growth in the northern region, with costs under plan. ";
@@ -128,18 +135,20 @@ function spreadOf(ratioOf: (off: Round, on: Round) => number): string {
   return `${median.toFixed(3)} [${(ratios[0] as number).toFixed(3)}–${(ratios[ratios.length - 1] as number).toFixed(3)}]`;
 }
 console.log(`bench:guardrails — pii + secrets (mask, both directions) vs none, /v1/messages, ${rounds} rounds`);
-console.log(`JSON 2 KB prompts (${jsonBody.length} B, c=${concurrency}, ${perRound * rounds} requests each):`);
+console.log(`JSON 2 KB prompts (${jsonBody.length} B, c=${concurrency}, ${perRound} per round, ${perRound * rounds} requests each):`);
 for (const name of ["off", "on"] as const)
   console.log(`  ${name.padEnd(3)} ${requestsPerCpuSecond(name).toFixed(0)} requests per CPU-second`);
 console.log(`  ratio on/off ${(requestsPerCpuSecond("on") / requestsPerCpuSecond("off")).toFixed(3)} (goal ≥ 0.9)`);
 console.log(`  per round: median [min–max] ${spreadOf((off, on) => off.jsonCpu / on.jsonCpu)}`);
-console.log(`Streams (${values.deltas} deltas of 64 characters, ${streams * rounds} streams each):`);
+console.log(`Streams (${values.deltas} deltas of 64 characters, ${streams} per round, ${streams * rounds} streams each):`);
 for (const name of ["off", "on"] as const) console.log(`  ${name.padEnd(3)} ${(cpuPerMb(name) / 1000).toFixed(1)} ms CPU per MB`);
 console.log(`  ratio off/on ${(cpuPerMb("off") / cpuPerMb("on")).toFixed(3)} (goal ≥ 0.85)`);
 console.log(`  per round: median [min–max] ${spreadOf((off, on) => off.streamCpu / off.streamBytes / (on.streamCpu / on.streamBytes))}`);
 for (const child of [servers.off, servers.on, upstream]) child.child.disconnect();
 if (values.profile) {
-  // The "on" server writes its profile as it exits.
-  await new Promise((resolve) => servers.on.child.once("exit", resolve));
-  printCpuProfileSummary(values.profile, 25);
+  // A profiled server writes its profile as it exits.
+  const exited = (name: "off" | "on") => new Promise((resolve) => servers[name].child.once("exit", resolve));
+  await Promise.all([exited("on"), ...(values["profile-off"] ? [exited("off")] : [])]);
+  printCpuProfileSummary(`${values.profile}/on`, 25);
+  if (values["profile-off"]) printCpuProfileComparison(`${values.profile}/off`, `${values.profile}/on`, 25);
 }

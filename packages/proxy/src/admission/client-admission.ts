@@ -120,7 +120,8 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
         await limit(ctx);
         const guard = callGuardOf(options.guardrails, ctx);
         return {
-          ...(guard ? { guard } : {}),
+          // Always present (undefined without guardrails): a conditional spread of an object here cost microseconds per call.
+          guard,
           cacheScope: "clients",
           settle: (usage) => annotateUsage(ctx, usage),
           settleAtReservation: (outcome) => {
@@ -153,7 +154,7 @@ export function createClientAdmission(options: ClientAdmissionOptions): ClientAd
       const { identity } = decision;
       const guard = callGuardOf(options.guardrails, ctx, identity);
       return {
-        ...(guard ? { guard } : {}),
+        guard,
         cacheScope: identity.team !== undefined ? `team:${identity.team}` : `key:${identity.keyId}`,
         ...(identity.cache !== undefined ? { cacheWanted: identity.cache } : {}),
         settle(usage) {

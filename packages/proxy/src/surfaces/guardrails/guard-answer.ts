@@ -1,4 +1,4 @@
-import { GuardrailViolation } from "@conduit-ai/guardrails";
+import { GuardrailViolation, type TextSlot, textSlotsOf } from "@conduit-ai/guardrails";
 import type { CallGuard } from "../../admission/call-guard.js";
 import type { ProxyReply } from "../../relay/proxy-reply.js";
 import type { TargetAnswer } from "../../targets/target.js";
@@ -23,13 +23,35 @@ async function wholeBytes(body: NonNullable<ProxyReply["body"]>): Promise<Buffer
   return Buffer.concat(read);
 }
 
-/** A whole answer's content checked: a block throws (the surface's 400), a mask rewrites it. */
+/** A text checked where it lies: a mask is kept (`masked`), to be written into a copy. */
+class DeferredSlot implements TextSlot {
+  masked: string | undefined;
+
+  constructor(readonly text: string) {}
+
+  replace(text: string): void {
+    this.masked = text;
+  }
+}
+
+/**
+ * A whole answer's content checked: a block throws (the surface's 400), a mask rewrites it. The
+ * answer is read where it lies (it may be the relay's own parse, shared) and copied only when a
+ * text changed: the masks are kept by slot and written into the copy's slots, found in the same order.
+ */
 async function guardedMessage(message: MessageObject, guard: CallGuard): Promise<MessageObject> {
-  const content = structuredClone(message.content);
-  const outcome = await guard.set.checkJson("response", content, { ...guard.context, model: message.model });
+  const slots = textSlotsOf(message.content).map((slot) => new DeferredSlot(slot.text));
+  const outcome = await guard.set.checkTexts("response", slots, { ...guard.context, model: message.model });
   guard.record(outcome.hits);
   if (outcome.block) throw new GuardrailViolation(outcome.block);
-  return outcome.changed ? { ...message, content } : message;
+  if (!outcome.changed) return message;
+  const content = structuredClone(message.content);
+  const copied = textSlotsOf(content);
+  for (let index = 0; index < copied.length; index++) {
+    const masked = slots[index]?.masked;
+    if (masked !== undefined) copied[index]?.replace(masked);
+  }
+  return { ...message, content };
 }
 
 /**
@@ -48,18 +70,25 @@ async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<
       body: guardedMessagesBytes(chunksOf(reply.body), guard),
     };
   if (!type.includes("json")) return reply;
-  const bytes = await wholeBytes(reply.body);
-  const text = bytes.toString("utf8");
+  let bytes: Uint8Array;
   let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return { ...reply, body: bytes };
+  if (reply.body instanceof Uint8Array && reply.parsedBody) {
+    // A whole answer the relay parsed already (to read its usage) is not parsed again.
+    bytes = reply.body;
+    message = reply.parsedBody.value;
+  } else {
+    const whole = await wholeBytes(reply.body);
+    bytes = whole;
+    try {
+      message = JSON.parse(whole.toString("utf8"));
+    } catch {
+      return { ...reply, body: bytes };
+    }
   }
   if (message === null || typeof message !== "object" || !Array.isArray((message as MessageObject).content))
-    return { ...reply, body: bytes };
+    return bytes === reply.body ? reply : { ...reply, body: bytes };
   const guarded = await guardedMessage(message as MessageObject, guard);
-  if (guarded === message) return { ...reply, body: bytes };
+  if (guarded === message) return bytes === reply.body ? reply : { ...reply, body: bytes };
   // A new body: the relay's parse of the old one (`parsedBody`) is left behind.
   return { status: reply.status, headers: rewrittenHeaders(reply.headers), body: new TextEncoder().encode(JSON.stringify(guarded)) };
 }
@@ -75,8 +104,10 @@ async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<
 export async function guardAnswer(guard: CallGuard | undefined, answer: TargetAnswer): Promise<TargetAnswer> {
   if (!guard?.set.checks("response")) return answer;
   switch (answer.kind) {
-    case "passthrough":
-      return { ...answer, reply: await guardedPassthrough(answer.reply, guard) };
+    case "passthrough": {
+      const reply = await guardedPassthrough(answer.reply, guard);
+      return reply === answer.reply ? answer : { ...answer, reply };
+    }
     case "message":
       return { ...answer, message: await guardedMessage(answer.message, guard) };
     case "events":

@@ -11,6 +11,13 @@ export function guardrailErrorEvent(hit: GuardrailHit & { reason?: string }): Me
 export interface StreamItem {
   event: MessagesStreamEvent;
   frame?: Uint8Array;
+  /**
+   * The frame as a place in the bytes read (`bytes` from `start` to `end`) rather than `frame`:
+   * no view is made per event, only one per run of frames sent together.
+   */
+  bytes?: Uint8Array;
+  start?: number;
+  end?: number;
   /** Its text holds none of the guardrails' hint characters (found while reading it from bytes): the scanner skips that test. */
   hintFree?: boolean;
 }

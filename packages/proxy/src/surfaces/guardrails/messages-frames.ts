@@ -45,6 +45,10 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
   return (event.type === type ? event : { ...event, type }) as MessagesStreamEvent;
 }
 
+/** Chunks up to this size are read through `readCopy` (see `read`). */
+const READ_COPY_BYTES = 2048;
+const readCopy = Buffer.alloc(READ_COPY_BYTES);
+const readCopyView = new DataView(readCopy.buffer, readCopy.byteOffset, READ_COPY_BYTES);
 const CARRIAGE_RETURN = 0x0d;
 const LINE_FEED = 0x0a;
 /** The blank line that ends a frame, searched as bytes (a string needle would be encoded on every search). */
@@ -62,13 +66,14 @@ export class MessagesFrameSplitter {
   completed = false;
   private rest: Buffer | undefined;
   private carriageReturns = false;
-  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false };
+  private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false, latin1: undefined, latin1From: 0 };
 
   /** `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each text delta read from bytes. */
   constructor(private readonly hintBytes?: Uint8Array) {}
 
   push(chunk: Uint8Array): StreamItem[] {
-    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Upstream's chunks are Buffers already: a wrapper per chunk showed in profiles (one event per chunk is common).
+    let bytes = chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const items: StreamItem[] = [];
     const rest = this.rest;
     this.rest = undefined;
@@ -101,12 +106,25 @@ export class MessagesFrameSplitter {
 
   /** The frames of `bytes` into `items`; an unfinished one at its end is kept for the next chunk. */
   private read(bytes: Buffer, items: StreamItem[]): void {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // The text deltas are read through a DataView: a small chunk (often one event) is copied into
+    // one kept for the purpose, cheaper than a DataView of its own; the frames kept are the chunk's.
+    const small = bytes.length <= READ_COPY_BYTES;
+    if (small) readCopy.set(bytes);
+    const readable = small ? readCopy : bytes;
+    const view = small ? readCopyView : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.cursor.latin1 = undefined;
     let start = 0;
     while (!this.ended && start < bytes.length) {
       // Most frames are text deltas, read where they start (their end follows from their text);
       // any other frame is found by its blank line and parsed.
-      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(bytes, view, start, this.cursor, this.hintBytes);
+      let event: MessagesStreamEvent | undefined | null = textDeltaFrameAt(
+        readable,
+        view,
+        start,
+        this.cursor,
+        this.hintBytes,
+        bytes.length,
+      );
       let end: number;
       let hintFree = false;
       if (event) {
@@ -126,44 +144,64 @@ export class MessagesFrameSplitter {
         this.ended = true;
         break;
       }
-      // A view, not `subarray`: a Buffer's own subarray costs several times more, once per event.
-      const frame = this.carriageReturns ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset + frameStart, end - frameStart);
-      items.push(frame ? { event, frame, hintFree } : { event, hintFree });
+      // Where the frame lies, not a view of it (a typed array per event showed in profiles); CR line ends were rewritten: framed anew.
+      items.push(
+        this.carriageReturns ? { event, bytes: undefined, start: 0, end: 0, hintFree } : { event, bytes, start: frameStart, end, hintFree },
+      );
       if (event.type === "message_stop" || event.type === "error") {
         this.ended = true;
         this.completed = true;
       }
     }
+    // The decode of these bytes is not kept for the next ones (the texts read keep what they need of it).
+    this.cursor.latin1 = undefined;
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
   }
 }
 
 /**
- * The SSE bytes of a batch: kept frames as they came, the rest framed anew. Frames that lay side
- * by side in what upstream sent go out as one view of those bytes: a batch released whole, the
- * common case, is not copied at all.
+ * The SSE bytes of a batch, in parts: kept frames as they came, the rest framed anew. Frames that
+ * lay side by side in what upstream sent go out as one view of those bytes, and the parts are
+ * sent one after the other, not copied together (a batch is often the frames a chunk held back
+ * and the next chunk's: two parts).
  */
-function bytesOf(items: readonly StreamItem[]): Uint8Array | undefined {
-  if (items.length === 1 && items[0]?.frame) return items[0].frame;
+function partsOf(items: readonly StreamItem[]): Uint8Array[] {
   const parts: Uint8Array[] = [];
-  let run: Uint8Array | undefined;
+  // The run so far: `runBytes` from `runStart` to `runEnd`, extended by each frame that follows it in the same memory.
+  let runBytes: Uint8Array | undefined;
+  let runStart = 0;
   let runEnd = 0;
-  const close = () => {
-    if (run)
-      parts.push(runEnd === run.byteOffset + run.byteLength ? run : new Uint8Array(run.buffer, run.byteOffset, runEnd - run.byteOffset));
-  };
   for (const item of items) {
-    const frame = item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type));
-    if (run && run.buffer === frame.buffer && runEnd === frame.byteOffset) runEnd += frame.byteLength;
-    else {
-      close();
-      run = frame;
-      runEnd = frame.byteOffset + frame.byteLength;
+    let bytes = item.bytes;
+    let start = item.start ?? 0;
+    let end = item.end ?? 0;
+    if (!bytes) {
+      bytes = item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type));
+      start = 0;
+      end = bytes.byteLength;
     }
+    // The same bytes read (most frames of a chunk) compare as they are; other bytes by where they lie in memory.
+    if (runBytes === bytes && runEnd === start) {
+      runEnd = end;
+      continue;
+    }
+    if (runBytes && runBytes.buffer === bytes.buffer && runBytes.byteOffset + runEnd === bytes.byteOffset + start) {
+      runEnd = bytes.byteOffset + end - runBytes.byteOffset;
+      continue;
+    }
+    if (runBytes) parts.push(viewOf(runBytes, runStart, runEnd));
+    runBytes = bytes;
+    runStart = start;
+    runEnd = end;
   }
-  close();
-  return parts.length < 2 ? parts[0] : Buffer.concat(parts);
+  if (runBytes) parts.push(viewOf(runBytes, runStart, runEnd));
+  return parts;
+}
+
+/** `bytes` from `start` to `end`: `bytes` itself when that is all of it. A view, not `subarray` (a Buffer's own costs several times more). */
+function viewOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  return start === 0 && end === bytes.byteLength ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
 }
 
 /**
@@ -196,12 +234,20 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
           // Cancelling a body that already failed: nothing left to stop.
         }
       };
+      /** Parts of a batch still to send: one leaves per pull (side by side on the wire, not copied together). */
+      const queued: Uint8Array[] = [];
+      /** The first part of a batch (the others queued), or undefined when it released nothing. */
+      const resultOf = (parts: Uint8Array[]): IteratorResult<Uint8Array> | undefined => {
+        if (parts.length === 0) return undefined;
+        for (let index = 1; index < parts.length; index++) queued.push(parts[index] as Uint8Array);
+        return { done: false, value: parts[0] as Uint8Array };
+      };
       /**
-       * The bytes a batch releases (undefined: nothing yet). Synchronous in the common case, so a
-       * chunk costs no promise beyond its read; the end of the stream and a webhook's answer await.
+       * The parts a batch releases. Synchronous in the common case, so a chunk costs no promise
+       * beyond its read; the end of the stream and a webhook's answer await.
        */
-      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
-        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return bytesOf(taken);
+      const released = (taken: StreamItem[] | Promise<StreamItem[]>): Uint8Array[] | Promise<Uint8Array[]> => {
+        if (Array.isArray(taken) && !streamGuard.ended && !splitter.ended) return partsOf(taken);
         return (async () => {
           const out = await taken;
           // Upstream finished its answer and no guardrail cut it: the rest of its body (its end)
@@ -209,7 +255,7 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
           // call and its usage and trace count the answer as complete.
           if (splitter.completed && !streamGuard.blocked) draining = true;
           else await finish();
-          return bytesOf(out);
+          return partsOf(out);
         })();
       };
       /** What upstream sends after the answer's end, read and dropped; then the stream is done. */
@@ -223,22 +269,24 @@ export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: Cal
         }
         return { done: true, value: undefined };
       };
-      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> => {
-        const bytes = await released(streamGuard.take([{ event: streamBroken(message) }]));
-        return bytes ? { done: false, value: bytes } : { done: true, value: undefined };
+      const failed = (message: string) => async (): Promise<IteratorResult<Uint8Array>> =>
+        resultOf(await released(streamGuard.take([{ event: streamBroken(message) }]))) ?? { done: true, value: undefined };
+      /** What one read of upstream gives: its bytes, or the next read's when it released none. Made once, not per read. */
+      const onRead = (step: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
+        if (step.done) return failed("The upstream stream ended before the message finished")();
+        const items = splitter.push(step.value);
+        if (items.length === 0) return next();
+        const parts = released(streamGuard.take(items));
+        if (parts instanceof Promise) return parts.then((value) => resultOf(value) ?? next());
+        return resultOf(parts) ?? next();
       };
-      /** One read of upstream, chained with `then` (no async function per chunk): its bytes, or the next read's when it released none. */
+      const onReadFailed = failed("The upstream stream failed before it finished");
+      /** The next part queued, else one read of upstream, chained with `then` (no async function per chunk). */
       const next = (): Promise<IteratorResult<Uint8Array>> => {
+        if (queued.length > 0) return Promise.resolve({ done: false, value: queued.shift() as Uint8Array });
         if (finished) return Promise.resolve({ done: true, value: undefined });
         if (draining) return drain();
-        return source.next().then((step) => {
-          if (step.done) return failed("The upstream stream ended before the message finished")();
-          const items = splitter.push(step.value);
-          if (items.length === 0) return next();
-          const bytes = released(streamGuard.take(items));
-          if (bytes instanceof Promise) return bytes.then((value) => (value ? { done: false, value } : next()));
-          return bytes ? { done: false, value: bytes } : next();
-        }, failed("The upstream stream failed before it finished"));
+        return source.next().then(onRead, onReadFailed);
       };
       return {
         next,

@@ -26,6 +26,16 @@ describe("textDeltaFrameAt", () => {
       }
   });
 
+  it("reads the frames of the same bytes one after the other with one cursor, ASCII and not", () => {
+    const texts = ["first text", "grüße — 😀", "", "third, after a non-ASCII one", "x".repeat(300), "last"];
+    const bytes = Buffer.from(texts.map((text, index) => deltaFrame(text, index)).join(""));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const cursor = { end: 0, hintFree: false };
+    const read: unknown[] = [];
+    for (let start = 0; start < bytes.length; start = cursor.end) read.push(textDeltaFrameAt(bytes, view, start, cursor));
+    expect(read).toEqual(texts.map((text, index) => ({ type: "content_block_delta", index, delta: { type: "text_delta", text } })));
+  });
+
   it("leaves a quote, a backslash or a control character at any offset of the text to the JSON parser", () => {
     // The text is checked four bytes at a time: each special byte at each place in a word.
     // Written raw into the frame (an escape as JSON writes it, the others as no JSON writer would).
@@ -41,7 +51,12 @@ describe("textDeltaFrameAt", () => {
   it("reads nothing from an unfinished frame, wherever it was cut", () => {
     const frame = deltaFrame("grace hopper — é", 12);
     const bytes = Buffer.from(frame);
-    for (let cut = 0; cut < bytes.length; cut++) expect(readBytes(bytes.subarray(0, cut)), `cut at ${cut}`).toBeUndefined();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let cut = 0; cut < bytes.length; cut++) {
+      expect(readBytes(bytes.subarray(0, cut)), `cut at ${cut}`).toBeUndefined();
+      // Cut by `length` in bytes that go on (a copy held in a larger buffer): what lies after it is not read.
+      expect(textDeltaFrameAt(bytes, view, 0, { end: -1, hintFree: false }, undefined, cut), `length ${cut}`).toBeUndefined();
+    }
     expect(readAt(frame)?.event).toMatchObject({ index: 12, delta: { text: "grace hopper — é" } });
   });
 
@@ -59,11 +74,28 @@ describe("textDeltaFrameAt", () => {
     const prose = "lorem ipsum dolor sit amet — grüße";
     expect(readAt(deltaFrame(prose), 0, hintChars.utf8)?.hintFree).toBe(true);
     expect(readAt(deltaFrame(prose))?.hintFree).toBe(false);
+    // The bytes are looked up four at a time with the search for the text's end: each character at
+    // each place of a word, in texts ending at each place of one, with multi-byte characters before it.
     for (const char of "@+0123456789:AwW_-xJ")
-      for (const at of [0, 1, 2, 3, prose.length]) {
+      for (let at = 0; at <= prose.length; at++) {
         const text = `${prose.slice(0, at)}${char}${prose.slice(at)}`;
         expect(readAt(deltaFrame(text), 0, hintChars.utf8)?.hintFree, JSON.stringify(text)).toBe(false);
       }
+    for (let length = 0; length <= 9; length++) {
+      expect(readAt(deltaFrame(prose.slice(0, length)), 0, hintChars.utf8)?.hintFree).toBe(true);
+      expect(readAt(deltaFrame(`${prose.slice(0, length)}@`), 0, hintChars.utf8)?.hintFree).toBe(false);
+    }
+  });
+
+  it("reads nothing when any byte around the index and the text differs from the Messages API's framing", () => {
+    const frame = deltaFrame("some text", 7);
+    const text = frame.indexOf("some text");
+    const index = frame.indexOf(":7,") + 1;
+    for (let at = 0; at < frame.length; at++) {
+      if (at === index || (at >= text && at < text + "some text".length)) continue;
+      const changed = `${frame.slice(0, at)}#${frame.slice(at + 1)}`;
+      expect(readAt(changed), `byte ${at}`).toBeUndefined();
+    }
   });
 
   it("leaves every other frame to the parser", () => {

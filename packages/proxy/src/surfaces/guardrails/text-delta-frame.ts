@@ -1,24 +1,29 @@
 import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
 
-/** A fixed run of bytes, compared four at a time (one frame's head is 75 bytes: a byte loop or `Buffer.compare` per frame showed in profiles). */
+/**
+ * A fixed run of bytes (at least four), compared four at a time (one frame's head is 75 bytes: a
+ * byte loop or `Buffer.compare` per frame showed in profiles); a length that is no multiple of
+ * four ends with one more word, overlapping the one before. Little-endian words: read as the
+ * machine holds them, no byte swap (equality does not care about the order).
+ */
 class BytePattern {
   readonly length: number;
-  private readonly bytes: Buffer;
-  private readonly words: Uint32Array;
+  private readonly words: Int32Array;
+  private readonly lastWord: number;
 
   constructor(text: string) {
-    this.bytes = Buffer.from(text, "latin1");
-    this.length = this.bytes.length;
-    const view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.length);
-    this.words = Uint32Array.from({ length: this.length >> 2 }, (_, index) => view.getUint32(index * 4));
+    const bytes = Buffer.from(text, "latin1");
+    this.length = bytes.length;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, this.length);
+    this.words = Int32Array.from({ length: this.length >> 2 }, (_, index) => view.getInt32(index * 4, true));
+    this.lastWord = view.getInt32(this.length - 4, true);
   }
 
-  /** True when the pattern is at `position` of `bytes` (`view` over the same bytes); the caller checked the length. */
-  at(view: DataView, bytes: Buffer, position: number): boolean {
+  /** True when the pattern is at `position` of the bytes `view` shows; the caller checked the length. */
+  at(view: DataView, position: number): boolean {
     const words = this.words;
-    for (let index = 0; index < words.length; index++) if (view.getUint32(position + index * 4) !== words[index]) return false;
-    for (let index = words.length * 4; index < this.length; index++) if (bytes[position + index] !== this.bytes[index]) return false;
-    return true;
+    for (let index = 0; index < words.length; index++) if (view.getInt32(position + index * 4, true) !== words[index]) return false;
+    return view.getInt32(position + this.length - 4, true) === this.lastWord;
   }
 }
 
@@ -32,29 +37,43 @@ const SPACE = 0x20;
 
 /** Set by `textEnd`: the text had a byte beyond ASCII (decoded as UTF-8, not latin1). */
 let nonAscii = false;
+/** Set by `textEnd`: non-zero when a byte of the text is marked in the hint bytes it was given. */
+let hinted = 0;
 
 /**
  * Where the JSON string from `start` ends (its closing quote), or -1 when it holds an escape or
  * a control character (or does not end in `bytes`). Four bytes at a time: a word with no quote,
  * backslash or byte below 0x20 is told by three subtractions and masks (the bit-twiddling
- * "has a byte less than n" test), so prose costs a quarter of a byte loop.
+ * "has a byte less than n" test), so prose costs a quarter of a byte loop. With `hintBytes`, each
+ * byte is looked up there in the same pass (a second loop over the text showed in profiles).
  */
-function textEnd(bytes: Buffer, view: DataView, start: number): number {
+function textEnd(bytes: Buffer, view: DataView, start: number, length: number, hintBytes: Uint8Array | undefined): number {
   let high = 0;
+  let hints = 0;
   let position = start;
-  for (const last = bytes.length - 4; position <= last; position += 4) {
-    const word = view.getInt32(position);
+  for (const last = length - 4; position <= last; position += 4) {
+    const word = view.getInt32(position, true);
     const quote = word ^ 0x22222222;
     const backslash = word ^ 0x5c5c5c5c;
     if ((((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((word - 0x20202020) & ~word)) & 0x80808080) break;
     high |= word;
+    if (hintBytes)
+      hints |=
+        (hintBytes[word & 0xff] as number) |
+        (hintBytes[(word >>> 8) & 0xff] as number) |
+        (hintBytes[(word >>> 16) & 0xff] as number) |
+        (hintBytes[word >>> 24] as number);
   }
   nonAscii = (high & 0x80808080) !== 0;
-  for (; position < bytes.length; position++) {
+  for (; position < length; position++) {
     const byte = bytes[position] as number;
-    if (byte === QUOTE) return position;
+    if (byte === QUOTE) {
+      hinted = hints;
+      return position;
+    }
     if (byte === BACKSLASH || byte < SPACE) return -1;
     if (byte > 0x7f) nonAscii = true;
+    if (hintBytes) hints |= hintBytes[byte] as number;
   }
   return -1;
 }
@@ -64,6 +83,13 @@ export interface TextDeltaCursor {
   end: number;
   /** The text holds no byte marked in the hint bytes given (false when none were). */
   hintFree: boolean;
+  /**
+   * The bytes from `latin1From` to their end decoded as latin1 (a character per byte), made at the
+   * first ASCII text read in them: each such text is then a slice of it, not a decode of its own
+   * (one per event showed in profiles). The caller clears it (undefined) whenever the bytes change.
+   */
+  latin1?: string | undefined;
+  latin1From?: number;
 }
 
 /**
@@ -72,7 +98,8 @@ export interface TextDeltaCursor {
  * JSON string is the text itself, and only it is decoded); undefined for any other frame or an
  * unfinished one, which the caller frames and parses in full. `view` is a DataView over `bytes`;
  * with `hintBytes` (a guardrail set's `HintChars.utf8`) the text's bytes are tested for hint
- * characters while they are at hand, so the scanner need not test the string again.
+ * characters while they are at hand, so the scanner need not test the string again. `length`:
+ * where the bytes read end (a caller reading a copy held in a larger buffer says where it ends).
  */
 export function textDeltaFrameAt(
   bytes: Buffer,
@@ -80,30 +107,35 @@ export function textDeltaFrameAt(
   start: number,
   cursor: TextDeltaCursor,
   hintBytes?: Uint8Array,
+  length = bytes.length,
 ): MessagesStreamEvent | undefined {
   let position = start + HEAD.length;
-  if (position + 1 + FIELD.length + TAIL.length > bytes.length || !HEAD.at(view, bytes, start)) return undefined;
+  if (position + 1 + FIELD.length + TAIL.length > length || !HEAD.at(view, start)) return undefined;
   let index = 0;
-  const digitsEnd = position + 9;
+  const digitsEnd = Math.min(position + 9, length);
   for (; position < digitsEnd; position++) {
     const byte = bytes[position] as number;
     if (byte < 0x30 || byte > 0x39) break;
     index = index * 10 + byte - 0x30;
   }
-  if (position === start + HEAD.length || position + FIELD.length > bytes.length || !FIELD.at(view, bytes, position)) return undefined;
+  if (position === start + HEAD.length || position + FIELD.length > length || !FIELD.at(view, position)) return undefined;
   const textStart = position + FIELD.length;
-  const quote = textEnd(bytes, view, textStart);
+  const quote = textEnd(bytes, view, textStart, length, hintBytes);
   if (quote < 0) return undefined;
   const end = quote + TAIL.length;
-  if (end > bytes.length || !TAIL.at(view, bytes, quote)) return undefined;
-  let hints = 1;
-  if (hintBytes) {
-    hints = 0;
-    for (let byte = textStart; byte < quote; byte++) hints |= hintBytes[bytes[byte] as number] as number;
-  }
+  if (end > length || !TAIL.at(view, quote)) return undefined;
   cursor.end = end;
-  cursor.hintFree = hints === 0;
-  // ASCII decodes as latin1, a cheaper decoder than UTF-8's for the same string.
-  const text = bytes.toString(nonAscii ? "utf8" : "latin1", textStart, quote);
+  cursor.hintFree = hintBytes !== undefined && hinted === 0;
+  let text: string;
+  if (nonAscii) text = bytes.toString("utf8", textStart, quote);
+  else {
+    // ASCII reads the same as latin1, whose offsets are the bytes' own.
+    if (cursor.latin1 === undefined) {
+      cursor.latin1 = bytes.toString("latin1", start, length);
+      cursor.latin1From = start;
+    }
+    const from = cursor.latin1From ?? 0;
+    text = cursor.latin1.slice(textStart - from, quote - from);
+  }
   return { type: "content_block_delta", index, delta: { type: "text_delta", text } };
 }

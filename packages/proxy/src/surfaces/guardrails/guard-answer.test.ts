@@ -1,0 +1,84 @@
+import { createGuardrails } from "@conduit-ai/guardrails";
+import { describe, expect, it } from "vitest";
+import type { CallGuard } from "../../admission/call-guard.js";
+import type { ProxyReply } from "../../relay/proxy-reply.js";
+import { guardAnswer } from "./guard-answer.js";
+
+const set = createGuardrails({
+  rules: [
+    { name: "pii", kind: "pii", action: "mask", on: "response" },
+    { name: "secrets", kind: "secrets", action: "mask", on: "response" },
+  ],
+  default: ["pii", "secrets"],
+}).select();
+const recorded: string[] = [];
+const guard = { set, context: {}, record: (hits) => recorded.push(...hits.map((hit) => hit.entity)) } as CallGuard;
+
+const message = (texts: string[]) => ({
+  id: "msg_1",
+  type: "message",
+  role: "assistant",
+  model: "claude-haiku-4-5",
+  content: texts.map((text) => ({ type: "text", text })),
+  stop_reason: "end_turn",
+  usage: { input_tokens: 3, output_tokens: 5 },
+});
+
+/** A whole JSON answer as the relay hands it on: its bytes, and (`parsed`) its own parse of them. */
+function jsonReply(body: unknown, parsed: boolean): ProxyReply {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return {
+    status: 200,
+    headers: { "content-type": "application/json", "content-length": String(bytes.length) },
+    body: bytes,
+    ...(parsed ? { parsedBody: { value: JSON.parse(bytes.toString()) } } : {}),
+  };
+}
+
+async function guarded(reply: ProxyReply): Promise<ProxyReply> {
+  const answer = await guardAnswer(guard, { kind: "passthrough", reply, servedBy: "anthropic/claude-haiku-4-5" });
+  if (answer.kind !== "passthrough") throw new Error("a passthrough stays one");
+  return answer.reply;
+}
+
+describe("guardAnswer on a whole JSON passthrough", () => {
+  it("sends an answer nothing matched as upstream's very bytes, whether the relay parsed it or not", async () => {
+    for (const parsed of [true, false]) {
+      const reply = jsonReply(message(["The quarterly report shows steady growth.", "with AWS and 3 regions"]), parsed);
+      const sent = await guarded(reply);
+      expect(Buffer.from(sent.body as Uint8Array).equals(reply.body as Buffer)).toBe(true);
+      expect(sent.headers).toEqual(reply.headers);
+    }
+  });
+
+  it("masks a match that is a whole text, starts it or ends it, and leaves the relay's parse as it was", async () => {
+    for (const parsed of [true, false]) {
+      recorded.length = 0;
+      const texts = ["ada@example.com", "AKIAIOSFODNN7EXAMPLE is the key", "plain", "mail grace@example.org"];
+      const reply = jsonReply(message(texts), parsed);
+      const before = structuredClone(reply.parsedBody);
+      const sent = await guarded(reply);
+      const body = JSON.parse(Buffer.from(sent.body as Uint8Array).toString());
+      expect(body).toEqual(message(["[EMAIL]", "[AWS_ACCESS_KEY] is the key", "plain", "mail [EMAIL]"]));
+      expect(sent.headers["content-length"]).toBeUndefined();
+      expect(recorded).toEqual(["email", "aws-access-key", "email"]);
+      expect(reply.parsedBody).toEqual(before);
+      expect(JSON.parse((reply.body as Buffer).toString())).toEqual(message(texts));
+    }
+  });
+
+  it("masks a translated target's message in a copy, the original left as it was", async () => {
+    const original = message(["call +44 20 7946 0958", "nothing here"]);
+    const kept = structuredClone(original);
+    const answer = await guardAnswer(guard, { kind: "message", message: original as never, servedBy: "anthropic/claude-haiku-4-5" });
+    if (answer.kind !== "message") throw new Error("a message stays one");
+    expect(answer.message.content).toEqual([
+      { type: "text", text: "call [PHONE]" },
+      { type: "text", text: "nothing here" },
+    ]);
+    expect(original).toEqual(kept);
+    const unchanged = message(["nothing here"]);
+    const same = await guardAnswer(guard, { kind: "message", message: unchanged as never, servedBy: "anthropic/claude-haiku-4-5" });
+    expect(same.kind === "message" && same.message).toBe(unchanged);
+  });
+});
