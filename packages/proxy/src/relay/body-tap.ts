@@ -17,6 +17,12 @@ export interface UsageScanner {
    * JSON), so that whoever reads the answer next needs not parse it again.
    */
   parsedBody?(): { value: unknown } | undefined;
+  /**
+   * An event stream's usage read from its events as someone who parses them anyway hands them
+   * over (the guardrails' frame reader), so its bytes are not searched a second time: from the
+   * call on, chunks pushed are not read. Undefined once a chunk was read (the stream is half read).
+   */
+  takeEvents?(): ((data: unknown, text: string) => void) | undefined;
 }
 
 /** How a tapped body ended: read to its end, or cut (client gone, upstream failed). */

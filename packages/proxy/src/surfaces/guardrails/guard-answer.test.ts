@@ -1,7 +1,10 @@
 import { createGuardrails } from "@conduit-ai/guardrails";
+import { emptyUsage } from "@conduit-ai/server-core/pricing";
 import { describe, expect, it } from "vitest";
 import type { CallGuard } from "../../admission/call-guard.js";
+import { type TapOutcome, tapBody } from "../../relay/body-tap.js";
 import type { ProxyReply } from "../../relay/proxy-reply.js";
+import { messagesUsageScanner } from "../../wire/anthropic-messages/usage-tap.js";
 import { guardAnswer } from "./guard-answer.js";
 
 const set = createGuardrails({
@@ -80,5 +83,56 @@ describe("guardAnswer on a whole JSON passthrough", () => {
     const unchanged = message(["nothing here"]);
     const same = await guardAnswer(guard, { kind: "message", message: unchanged as never, servedBy: "anthropic/claude-haiku-4-5" });
     expect(same.kind === "message" && same.message).toBe(unchanged);
+  });
+});
+
+describe("guardAnswer on a streamed passthrough", () => {
+  const frame = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  const delta = (text: string) =>
+    frame("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+  const stream = [
+    frame("message_start", {
+      type: "message_start",
+      message: { model: "claude-haiku-4-5", usage: { input_tokens: 10, output_tokens: 1 } },
+    }),
+    frame("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    delta("plain words with no usage mark"),
+    delta('a text that says "usage" in quotes'),
+    frame("content_block_stop", { type: "content_block_stop", index: 0 }),
+    frame("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 42 } }),
+    frame("message_stop", { type: "message_stop" }),
+  ].join("");
+
+  it("reads the relay's usage from the guard's parse of the events, wherever the chunks are cut", async () => {
+    const bytes = Buffer.from(stream);
+    for (const size of [1, 7, 64, bytes.length]) {
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      const scanner = messagesUsageScanner("text/event-stream");
+      const outcomes: TapOutcome[] = [];
+      const body = tapBody(
+        (async function* () {
+          yield* chunks;
+        })(),
+        scanner,
+        (outcome) => outcomes.push(outcome),
+      );
+      const reply: ProxyReply = {
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body,
+        usageEvents: () => scanner.takeEvents?.(),
+      };
+      const sent = await guarded(reply);
+      expect(sent.usageEvents).toBeUndefined();
+      const out: Buffer[] = [];
+      for await (const chunk of sent.body as AsyncIterable<Uint8Array>) out.push(Buffer.from(chunk));
+      expect(Buffer.concat(out).toString()).toBe(stream);
+      expect(outcomes).toEqual([
+        { completed: true, usage: { model: "claude-haiku-4-5", usage: { ...emptyUsage(), input: 10, output: 42 } } },
+      ]);
+      // The relay's reader was handed the events: the bytes were not searched again.
+      expect(scanner.takeEvents?.()).toBeDefined();
+    }
   });
 });
