@@ -1,4 +1,5 @@
 import { type RawResponse, rawResponse } from "@conduit-ai/server-core";
+import type { UsageScanner } from "./body-tap.js";
 
 /** An answer of the proxy before it becomes a route result or a WHATWG `Response`. */
 export interface ProxyReply {
@@ -16,7 +17,7 @@ export interface ProxyReply {
    * (see `UsageScanner.takeEvents`): each event's data, parsed, and its text go to the function
    * it returns. Whoever passes on a body of its own leaves it behind.
    */
-  usageEvents?: () => ((data: unknown, text: string) => void) | undefined;
+  usageEvents?: UsageScanner["takeEvents"];
 }
 
 /** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */

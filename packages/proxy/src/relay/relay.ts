@@ -178,7 +178,7 @@ export function createRelay(options: RelayOptions): Relay {
       body = rejoin(read);
     }
     const reply: ProxyReply = { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(body, scanner, ended) };
-    if (scanner.takeEvents) reply.usageEvents = () => scanner.takeEvents?.();
+    if (scanner.takeEvents) reply.usageEvents = (unfinished) => scanner.takeEvents?.(unfinished);
     return reply;
   }
 

@@ -70,7 +70,7 @@ async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<
     return {
       ...rest,
       headers: rewrittenHeaders(reply.headers),
-      body: guardedMessagesBytes(chunksOf(reply.body), guard, usageEvents?.()),
+      body: guardedMessagesBytes(chunksOf(reply.body), guard, usageEvents),
     };
   }
   if (!type.includes("json")) return reply;

@@ -1,6 +1,7 @@
 import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
 import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
 import type { CallGuard } from "../../admission/call-guard.js";
+import type { EventDataReader, UsageScanner } from "../../relay/body-tap.js";
 import { partsOf } from "./frame-parts.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
 import { type TextDeltaCursor, textDeltaFrameAt } from "./text-delta-frame.js";
@@ -25,9 +26,6 @@ export function fieldsOf(frame: string): { name: string | undefined; data: strin
   }
   return { name, data };
 }
-
-/** What a stream's parsed events are also read for (the relay's usage): each frame's data parsed, and as it came. */
-export type EventDataReader = (data: unknown, text: string) => void;
 
 /**
  * The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its
@@ -172,6 +170,12 @@ export class MessagesFrameSplitter {
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
   }
+
+  /** The body ended (or was cut) with a frame unfinished: its data, when it parses, still goes to `onData`. */
+  readUnfinished(): void {
+    if (this.ended || !this.rest || !this.onData) return;
+    eventOfFrame(this.rest.toString("utf8"), this.onData);
+  }
 }
 
 /**
@@ -190,11 +194,13 @@ export class MessagesFrameSplitter {
 export function guardedMessagesBytes(
   body: AsyncIterable<Uint8Array>,
   guard: CallGuard,
-  onData?: EventDataReader,
+  takeUsage?: UsageScanner["takeEvents"],
 ): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const source = body[Symbol.asyncIterator]();
+      // The relay's usage is read from the events this reads anyway (see `UsageScanner.takeEvents`).
+      const onData = takeUsage?.(() => splitter.readUnfinished());
       const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8, onData);
       const streamGuard = new StreamGuard(guard);
       let finished = false;

@@ -82,7 +82,7 @@ describe("messagesUsageScanner on a stream whose events are handed over", () => 
 
   it("reads the usage from the events given, and no longer from the bytes pushed", () => {
     const scanner = messagesUsageScanner("text/event-stream");
-    const read = scanner.takeEvents?.();
+    const read = scanner.takeEvents?.(() => {});
     expect(read).toBeDefined();
     scanner.push(Buffer.from(STREAM));
     expect(scanner.finish()).toBeUndefined();
@@ -95,7 +95,7 @@ describe("messagesUsageScanner on a stream whose events are handed over", () => 
 
   it("reads only the events whose data mentions usage, as the byte search does", () => {
     const scanner = messagesUsageScanner("text/event-stream");
-    const read = scanner.takeEvents?.();
+    const read = scanner.takeEvents?.(() => {});
     const start = { type: "message_start", message: { model: "claude-haiku-4-5" } };
     read?.(start, JSON.stringify(start));
     expect(scanner.finish()).toBeUndefined();
@@ -107,7 +107,7 @@ describe("messagesUsageScanner on a stream whose events are handed over", () => 
   it("keeps reading the bytes when one was read already (a half-read stream is not handed over)", () => {
     const scanner = messagesUsageScanner("text/event-stream");
     scanner.push(Buffer.from(STREAM.slice(0, 30)));
-    expect(scanner.takeEvents?.()).toBeUndefined();
+    expect(scanner.takeEvents?.(() => {})).toBeUndefined();
     scanner.push(Buffer.from(STREAM.slice(30)));
     expect(scanner.finish()?.usage).toMatchObject({ input: 10, output: 42 });
   });

@@ -1,5 +1,5 @@
 import { type AnthropicWireUsage, type MeteredUsage, usageFromAnthropic } from "@conduit-ai/server-core/pricing";
-import { MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
+import { type EventDataReader, MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
 
 /** Largest JSON answer kept aside to read its usage; bigger ones pass through uncounted. */
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -92,6 +92,7 @@ class EventStreamUsage implements UsageScanner {
   private pushed = false;
   /** The events come parsed through `takeEvents`: the bytes pushed are not read. */
   private handedOver = false;
+  private unfinished: (() => void) | undefined;
 
   push(chunk: Uint8Array): void {
     if (this.handedOver) return;
@@ -99,9 +100,10 @@ class EventStreamUsage implements UsageScanner {
     this.lines.push(chunk);
   }
 
-  takeEvents(): ((data: unknown, text: string) => void) | undefined {
+  takeEvents(unfinished: () => void): EventDataReader | undefined {
     if (this.pushed) return undefined;
     this.handedOver = true;
+    this.unfinished = unfinished;
     // As the byte search reads them: only events whose data mentions usage.
     return (data, text) => {
       if (text.includes(USAGE_MARK)) this.readParsed(data);
@@ -128,7 +130,8 @@ class EventStreamUsage implements UsageScanner {
   }
 
   finish(): ScannedUsage | undefined {
-    if (!this.handedOver) this.lines.flush();
+    if (this.handedOver) this.unfinished?.();
+    else this.lines.flush();
     return this.model === undefined ? undefined : { model: this.model, usage: usageFromAnthropic(this.usage) };
   }
 }
