@@ -104,7 +104,8 @@ class EventStreamUsage implements UsageScanner {
     if (this.pushed) return undefined;
     this.handedOver = true;
     this.unfinished = unfinished;
-    // As the byte search reads them: only events whose data mentions usage.
+    // As the byte search reads them: only events whose data mentions usage. (An event whose data
+    // spans several lines is read whole here, line by line there: the Messages API sends one line.)
     return (data, text) => {
       if (text.includes(USAGE_MARK)) this.readParsed(data);
     };
