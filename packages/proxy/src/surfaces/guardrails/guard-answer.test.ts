@@ -165,4 +165,18 @@ describe("guardAnswer on a streamed passthrough", () => {
     const unfinished = await tapped(cut(stream.slice(0, dataEnd), 64), true);
     expect(unfinished.outcomes[0]?.usage?.usage.output).toBe(42);
   });
+
+  it("counts a stream with CRLF line ends as the byte search does, whole or cut", async () => {
+    const crlf = stream.replaceAll("\n", "\r\n");
+    const dataEnd = crlf.indexOf("\r\n", crlf.indexOf("data: ", crlf.indexOf("event: message_delta"))) + 2;
+    for (const end of [crlf.length, dataEnd - 1, dataEnd]) {
+      for (const size of [5, 64, end]) {
+        const chunks = cut(crlf.slice(0, end), size);
+        const guarded = await tapped(chunks, true);
+        const relayed = await tapped(chunks, false);
+        expect(guarded.outcomes).toEqual(relayed.outcomes);
+        expect(guarded.outcomes[0]?.usage?.usage.input).toBe(10);
+      }
+    }
+  });
 });
