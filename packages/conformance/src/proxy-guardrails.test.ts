@@ -375,6 +375,50 @@ forEachAdapter("proxy guardrails", ({ start }) => {
     }
   });
 
+  it("counts a guarded stream's tokens as upstream reported them, masks and all (passthrough and routed model)", async () => {
+    const store = new MemoryGovernanceStore();
+    const events: UsageEvent[] = [];
+    const gate = new GovernanceGate({
+      store,
+      usage: new MemoryUsageSink(),
+      prices: DEFAULT_PRICES,
+      onUsage: (event) => events.push(event),
+    });
+    const secret = newKeySecret("sk-conduit-");
+    await store.createKey(
+      { id: "streamer", name: "streamer", hint: "x", createdAt: new Date().toISOString() },
+      keyDigest(secret, undefined),
+    );
+    const { server, close } = await serve(maskBoth, gate);
+    try {
+      fake.answer = fixedAnswer(["key AKIAIOSF", `ODNN7EXAMPLE mail ${EMAIL.slice(0, 5)}`, `${EMAIL.slice(5)} ok`], {
+        input: 23,
+        output: 17,
+        cacheRead: 4,
+      });
+      // With a model the call is routed (the pool's target); without one it is relayed untouched before the guard.
+      for (const body of [
+        { model: "claude-haiku-4-5", max_tokens: 50, stream: true, messages: [{ role: "user", content: "Hi" }] },
+        { max_tokens: 50, stream: true, messages: [{ role: "user", content: "Hi" }] },
+      ]) {
+        events.length = 0;
+        const response = await fetch(server.url("/v1/messages"), {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${secret}`, "anthropic-version": "2023-06-01" },
+          body: JSON.stringify(body),
+        });
+        const text = await response.text();
+        expect(response.status).toBe(200);
+        expect(text).not.toContain("AKIA");
+        expect(text).toContain("event: message_stop");
+        await expect.poll(() => events.length).toBe(1);
+        expect(events[0]).toMatchObject({ key: "streamer", inputTokens: 23, outputTokens: 17, cacheReadTokens: 4 });
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it("applies a team's and a key's lists from governance: added to the defaults, `!name` removing one", async () => {
     const store = new MemoryGovernanceStore();
     const events: UsageEvent[] = [];

@@ -17,7 +17,18 @@ export interface UsageScanner {
    * JSON), so that whoever reads the answer next needs not parse it again.
    */
   parsedBody?(): { value: unknown } | undefined;
+  /**
+   * An event stream's usage read from its events as someone who parses them anyway hands them
+   * over (the guardrails' frame reader), so its bytes are not searched a second time: from the
+   * call on, chunks pushed are not read. `unfinished` is called as the body ends, for the frame
+   * it held unfinished (a stream cut after a data line still counts it, as the byte search does).
+   * Undefined once a chunk was read (the stream is half read).
+   */
+  takeEvents?(unfinished: () => void): EventDataReader | undefined;
 }
+
+/** Given each event's data as JSON parsed it, and its text (the relay's usage, read from a parse someone made anyway). */
+export type EventDataReader = (data: unknown, text: string) => void;
 
 /** How a tapped body ended: read to its end, or cut (client gone, upstream failed). */
 export interface TapOutcome {

@@ -1,4 +1,5 @@
 import { type RawResponse, rawResponse } from "@conduit-ai/server-core";
+import type { UsageScanner } from "./body-tap.js";
 
 /** An answer of the proxy before it becomes a route result or a WHATWG `Response`. */
 export interface ProxyReply {
@@ -11,6 +12,12 @@ export interface ProxyReply {
    * it was no JSON. Read only: whoever translates the answer skips a second `JSON.parse`.
    */
   parsedBody?: { value: unknown };
+  /**
+   * A streamed body's usage reader handed to whoever parses its events anyway, before reading it
+   * (see `UsageScanner.takeEvents`): each event's data, parsed, and its text go to the function
+   * it returns. Whoever passes on a body of its own leaves it behind.
+   */
+  usageEvents?: UsageScanner["takeEvents"];
 }
 
 /** The reply as a WHATWG `Response` (the `SendMessages` contract); the stream stays pull-based. */

@@ -177,7 +177,9 @@ export function createRelay(options: RelayOptions): Relay {
       }
       body = rejoin(read);
     }
-    return { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(body, scanner, ended) };
+    const reply: ProxyReply = { status: response.status, headers: relayedHeaders(response.headers), body: tapBody(body, scanner, ended) };
+    if (scanner.takeEvents) reply.usageEvents = (unfinished) => scanner.takeEvents?.(unfinished);
+    return reply;
   }
 
   /** The final answer; one that did not pass through the tap (an error, read whole) is reported here. */

@@ -63,12 +63,16 @@ async function guardedMessage(message: MessageObject, guard: CallGuard): Promise
 async function guardedPassthrough(reply: ProxyReply, guard: CallGuard): Promise<ProxyReply> {
   if (reply.status < 200 || reply.status > 299 || reply.body === null) return reply;
   const type = headerOf(reply.headers, "content-type");
-  if (type.includes("text/event-stream"))
+  if (type.includes("text/event-stream")) {
+    // The guard parses the stream's events anyway: the relay reads its usage from them rather
+    // than search the bytes again. The new body is the guard's (its usage reader stays behind).
+    const { usageEvents, ...rest } = reply;
     return {
-      ...reply,
+      ...rest,
       headers: rewrittenHeaders(reply.headers),
-      body: guardedMessagesBytes(chunksOf(reply.body), guard),
+      body: guardedMessagesBytes(chunksOf(reply.body), guard, usageEvents),
     };
+  }
   if (!type.includes("json")) return reply;
   let bytes: Uint8Array;
   let message: unknown;

@@ -1,7 +1,8 @@
 import type { MessagesStreamEvent } from "../../wire/anthropic-messages/messages-answer.js";
 import { streamBroken } from "../../wire/anthropic-messages/sse-decoder.js";
-import { jsonEventFrame } from "../event-stream.js";
 import type { CallGuard } from "../../admission/call-guard.js";
+import type { EventDataReader, UsageScanner } from "../../relay/body-tap.js";
+import { partsOf } from "./frame-parts.js";
 import { StreamGuard, type StreamItem } from "./guarded-events.js";
 import { type TextDeltaCursor, textDeltaFrameAt } from "./text-delta-frame.js";
 
@@ -26,8 +27,11 @@ export function fieldsOf(frame: string): { name: string | undefined; data: strin
   return { name, data };
 }
 
-/** The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its data is not a JSON object with a type. */
-function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
+/**
+ * The event of one SSE frame; null for a frame without data (a keep-alive), undefined when its
+ * data is not a JSON object with a type. `onData` is given any data that parsed, as JSON gave it.
+ */
+function eventOfFrame(frame: string, onData: EventDataReader | undefined): MessagesStreamEvent | undefined | null {
   const { name, data } = fieldsOf(frame);
   // A frame of comments only (a keep-alive) carries no event.
   if (data === undefined) return null;
@@ -37,6 +41,7 @@ function eventOfFrame(frame: string): MessagesStreamEvent | undefined | null {
   } catch {
     return undefined;
   }
+  onData?.(parsed, data);
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
   const event = parsed as { type?: unknown };
   // The SSE event name wins, as the Messages API sends both and names them alike.
@@ -68,8 +73,15 @@ export class MessagesFrameSplitter {
   private carriageReturns = false;
   private readonly cursor: TextDeltaCursor = { end: 0, hintFree: false, latin1: undefined, latin1From: 0 };
 
-  /** `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each text delta read from bytes. */
-  constructor(private readonly hintBytes?: Uint8Array) {}
+  /**
+   * `hintBytes`: the guardrails' hint characters as UTF-8 bytes (`HintChars.utf8`), tested in each
+   * text delta read from bytes. `onData`: given each frame's data the splitter parsed (not the text
+   * deltas it read without a parse).
+   */
+  constructor(
+    private readonly hintBytes?: Uint8Array,
+    private readonly onData?: EventDataReader,
+  ) {}
 
   push(chunk: Uint8Array): StreamItem[] {
     // Upstream's chunks are Buffers already: a wrapper per chunk showed in profiles (one event per chunk is common).
@@ -134,7 +146,7 @@ export class MessagesFrameSplitter {
         const boundary = bytes.indexOf(FRAME_END, start);
         if (boundary === -1) break;
         end = boundary + 2;
-        event = eventOfFrame(bytes.toString("utf8", start, boundary));
+        event = eventOfFrame(bytes.toString("utf8", start, boundary), this.onData);
       }
       const frameStart = start;
       start = end;
@@ -158,50 +170,12 @@ export class MessagesFrameSplitter {
     // The unfinished frame waits for the next chunk (copied: the chunk's memory may be reused).
     if (!this.ended && start < bytes.length) this.rest = Buffer.from(bytes.subarray(start));
   }
-}
 
-/**
- * The SSE bytes of a batch, in parts: kept frames as they came, the rest framed anew. Frames that
- * lay side by side in what upstream sent go out as one view of those bytes, and the parts are
- * sent one after the other, not copied together (a batch is often the frames a chunk held back
- * and the next chunk's: two parts).
- */
-function partsOf(items: readonly StreamItem[]): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  // The run so far: `runBytes` from `runStart` to `runEnd`, extended by each frame that follows it in the same memory.
-  let runBytes: Uint8Array | undefined;
-  let runStart = 0;
-  let runEnd = 0;
-  for (const item of items) {
-    let bytes = item.bytes;
-    let start = item.start ?? 0;
-    let end = item.end ?? 0;
-    if (!bytes) {
-      bytes = item.frame ?? Buffer.from(jsonEventFrame(item.event, item.event.type));
-      start = 0;
-      end = bytes.byteLength;
-    }
-    // The same bytes read (most frames of a chunk) compare as they are; other bytes by where they lie in memory.
-    if (runBytes === bytes && runEnd === start) {
-      runEnd = end;
-      continue;
-    }
-    if (runBytes && runBytes.buffer === bytes.buffer && runBytes.byteOffset + runEnd === bytes.byteOffset + start) {
-      runEnd = bytes.byteOffset + end - runBytes.byteOffset;
-      continue;
-    }
-    if (runBytes) parts.push(viewOf(runBytes, runStart, runEnd));
-    runBytes = bytes;
-    runStart = start;
-    runEnd = end;
+  /** The body ended (or was cut) with a frame unfinished: its data, when it parses, still goes to `onData`. */
+  readUnfinished(): void {
+    if (this.ended || !this.rest || !this.onData) return;
+    eventOfFrame(this.rest.toString("utf8"), this.onData);
   }
-  if (runBytes) parts.push(viewOf(runBytes, runStart, runEnd));
-  return parts;
-}
-
-/** `bytes` from `start` to `end`: `bytes` itself when that is all of it. A view, not `subarray` (a Buffer's own costs several times more). */
-function viewOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
-  return start === 0 && end === bytes.byteLength ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
 }
 
 /**
@@ -217,11 +191,17 @@ function viewOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
  * @example
  * return { ...reply, body: guardedMessagesBytes(chunksOf(reply.body), guard) };
  */
-export function guardedMessagesBytes(body: AsyncIterable<Uint8Array>, guard: CallGuard): AsyncIterable<Uint8Array> {
+export function guardedMessagesBytes(
+  body: AsyncIterable<Uint8Array>,
+  guard: CallGuard,
+  takeUsage?: UsageScanner["takeEvents"],
+): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const source = body[Symbol.asyncIterator]();
-      const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8);
+      // The relay's usage is read from the events this reads anyway (see `UsageScanner.takeEvents`).
+      const onData = takeUsage?.(() => splitter.readUnfinished());
+      const splitter = new MessagesFrameSplitter(guard.set.streamHintChars()?.utf8, onData);
       const streamGuard = new StreamGuard(guard);
       let finished = false;
       let draining = false;

@@ -75,3 +75,40 @@ describe("messagesUsageScanner on a JSON answer", () => {
     expect(scanner.parsedBody?.()).toEqual({ value: undefined });
   });
 });
+
+describe("messagesUsageScanner on a stream whose events are handed over", () => {
+  const frames = STREAM.split("\n\n").filter((frame) => frame !== "");
+  const dataOf = (frame: string) => frame.slice(frame.indexOf("data: ") + 6);
+
+  it("reads the usage from the events given, and no longer from the bytes pushed", () => {
+    const scanner = messagesUsageScanner("text/event-stream");
+    const read = scanner.takeEvents?.(() => {});
+    expect(read).toBeDefined();
+    scanner.push(Buffer.from(STREAM));
+    expect(scanner.finish()).toBeUndefined();
+    for (const frame of frames) read?.(JSON.parse(dataOf(frame)), dataOf(frame));
+    expect(scanner.finish()).toEqual({
+      model: "claude-haiku-4-5",
+      usage: { ...emptyUsage(), input: 10, output: 42, cacheRead: 4, cacheWrite5m: 2 },
+    });
+  });
+
+  it("reads only the events whose data mentions usage, as the byte search does", () => {
+    const scanner = messagesUsageScanner("text/event-stream");
+    const read = scanner.takeEvents?.(() => {});
+    const start = { type: "message_start", message: { model: "claude-haiku-4-5" } };
+    read?.(start, JSON.stringify(start));
+    expect(scanner.finish()).toBeUndefined();
+    const bytes = messagesUsageScanner("text/event-stream");
+    bytes.push(Buffer.from(`event: message_start\ndata: ${JSON.stringify(start)}\n\n`));
+    expect(bytes.finish()).toBeUndefined();
+  });
+
+  it("keeps reading the bytes when one was read already (a half-read stream is not handed over)", () => {
+    const scanner = messagesUsageScanner("text/event-stream");
+    scanner.push(Buffer.from(STREAM.slice(0, 30)));
+    expect(scanner.takeEvents?.(() => {})).toBeUndefined();
+    scanner.push(Buffer.from(STREAM.slice(30)));
+    expect(scanner.finish()?.usage).toMatchObject({ input: 10, output: 42 });
+  });
+});

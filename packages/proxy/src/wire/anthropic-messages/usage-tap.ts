@@ -1,5 +1,5 @@
 import { type AnthropicWireUsage, type MeteredUsage, usageFromAnthropic } from "@conduit-ai/server-core/pricing";
-import { MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
+import { type EventDataReader, MarkedEventLines, type ScannedUsage, type UsageScanner, tapBody } from "../../relay/body-tap.js";
 
 /** Largest JSON answer kept aside to read its usage; bigger ones pass through uncounted. */
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -82,36 +82,57 @@ class JsonUsage implements UsageScanner {
   }
 }
 
+const USAGE_MARK = '"usage"';
+
 /** Reads only the events that mention usage (`message_start`, `message_delta`). */
 class EventStreamUsage implements UsageScanner {
   private model: string | undefined;
   private readonly usage: AnthropicWireUsage = {};
-  private readonly lines = new MarkedEventLines('"usage"', (data) => this.readEvent(data));
+  private readonly lines = new MarkedEventLines(USAGE_MARK, (data) => this.readEvent(data));
+  private pushed = false;
+  /** The events come parsed through `takeEvents`: the bytes pushed are not read. */
+  private handedOver = false;
+  private unfinished: (() => void) | undefined;
 
   push(chunk: Uint8Array): void {
+    if (this.handedOver) return;
+    this.pushed = true;
     this.lines.push(chunk);
+  }
+
+  takeEvents(unfinished: () => void): EventDataReader | undefined {
+    if (this.pushed) return undefined;
+    this.handedOver = true;
+    this.unfinished = unfinished;
+    // As the byte search reads them: only events whose data mentions usage. (An event whose data
+    // spans several lines is read whole here, line by line there: the Messages API sends one line.)
+    return (data, text) => {
+      if (text.includes(USAGE_MARK)) this.readParsed(data);
+    };
   }
 
   private readEvent(data: string): void {
     try {
-      const event = JSON.parse(data) as {
-        type?: string;
-        message?: { model?: string; usage?: AnthropicWireUsage };
-        usage?: AnthropicWireUsage;
-      };
-      if (event.type === "message_start") {
-        this.model = String(event.message?.model ?? "unknown");
-        applyUsage(this.usage, event.message?.usage);
-      } else if (event.type === "message_delta") {
-        applyUsage(this.usage, event.usage);
-      }
+      this.readParsed(JSON.parse(data));
     } catch {
       // Not an event of ours (or not JSON): passthrough never depends on it.
     }
   }
 
+  private readParsed(data: unknown): void {
+    if (data === null || typeof data !== "object") return;
+    const event = data as { type?: string; message?: { model?: string; usage?: AnthropicWireUsage }; usage?: AnthropicWireUsage };
+    if (event.type === "message_start") {
+      this.model = String(event.message?.model ?? "unknown");
+      applyUsage(this.usage, event.message?.usage);
+    } else if (event.type === "message_delta") {
+      applyUsage(this.usage, event.usage);
+    }
+  }
+
   finish(): ScannedUsage | undefined {
-    this.lines.flush();
+    if (this.handedOver) this.unfinished?.();
+    else this.lines.flush();
     return this.model === undefined ? undefined : { model: this.model, usage: usageFromAnthropic(this.usage) };
   }
 }
