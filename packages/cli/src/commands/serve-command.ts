@@ -23,6 +23,16 @@ export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
  */
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env, usage = SERVE_USAGE): Promise<void> {
   try {
+    await serveCommand(argv, env, usage);
+  } catch (error) {
+    if (error instanceof CommandExit) process.exit(error.code);
+    throw error;
+  }
+}
+
+/** `runServe` as `conduit` runs it: a refused or failed start throws `CommandExit` once it printed why, and main exits. */
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): Promise<void> {
+  try {
     const { workers, allowPerWorkerState, rest } = takeWorkerFlags(argv);
     const options = parseServeOptions(rest, env, usage);
     const host = options.server.host ?? "0.0.0.0";
