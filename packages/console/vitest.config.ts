@@ -1,5 +1,6 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import shared from "../../vitest.shared.js";
+import { withoutIsolation } from "../../vitest.shared.js";
 
 // The browser tests (browser/) need Chromium and tools installed by scripts/browser-check.mjs; `vitest run` leaves them out.
-export default mergeConfig(shared, defineConfig({ test: { include: ["src/**/*.test.ts"] } }));
+// Test files share their worker's imports (see withoutIsolation in vitest.shared.ts).
+export default mergeConfig(withoutIsolation, defineConfig({ test: { include: ["src/**/*.test.ts"] } }));

@@ -27,7 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // `pnpm test:real-clients -- --only claude` passes the "--" on; it is skipped.
 const { values: options } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== "--"),
-  options: { record: { type: "string" }, only: { type: "string" } },
+  options: { record: { type: "string" }, only: { type: "string" }, "install-only": { type: "boolean" } },
 });
 const CLIENTS = { "@anthropic-ai/claude-code": "2.1.197", "@openai/codex": "0.171.0" };
 const CLIENT_KEY = "real-clients-client-key-0123456789";
@@ -195,6 +195,12 @@ const proxy = {
     { id: "codex-pool", vendor: "codex", type: "api-key", apiKey: CODEX_TOKEN },
   ],
 };
+// `--install-only`: CI installs the pinned versions in the background while it builds, then runs the checks.
+if (options["install-only"]) {
+  installClients();
+  process.exit(0);
+}
+
 try {
   const bins = installClients();
   log(

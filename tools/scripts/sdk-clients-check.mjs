@@ -7,7 +7,7 @@
 // a Bedrock model (`providers` of type `google` and `bedrock` in front of their fakes). A
 // recording tap in front of Conduit lists every call each client made and what it got.
 //
-// Usage: node tools/scripts/sdk-clients-check.mjs [--only ai-sdk|langchain|providers]
+// Usage: node tools/scripts/sdk-clients-check.mjs [--only ai-sdk|langchain|providers] [--install-only]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,7 +26,10 @@ import { startVendorFakes } from "./real-clients/vendor-fakes.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // `pnpm test:sdk-clients -- --only langchain` passes the "--" on; it is skipped.
-const { values: options } = parseArgs({ args: process.argv.slice(2).filter((arg) => arg !== "--"), options: { only: { type: "string" } } });
+const { values: options } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== "--"),
+  options: { only: { type: "string" }, "install-only": { type: "boolean" } },
+});
 // The newest releases that run on Node 20: ai 7 / @ai-sdk/* 4 and @langchain/openai ≥ 1.5.9 need Node 22.
 const CLIENTS = {
   ai: "6.0.325",
@@ -166,6 +169,12 @@ const proxy = {
   accounts: [{ id: "claude-pool", type: "api-key", apiKey: ANTHROPIC_KEY }],
 };
 const started = performance.now();
+// `--install-only`: CI installs the pinned versions in the background while it builds, then runs the checks.
+if (options["install-only"]) {
+  installClients();
+  process.exit(0);
+}
+
 try {
   const sdk = await loadClients(installClients());
   const loaded = performance.now();

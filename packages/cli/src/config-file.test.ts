@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseServeOptions } from "./config-file.js";
-import { killLeftovers, spawnConduit, writeConfig } from "./test-support/spawn-conduit.js";
+import { runConduitInProcess } from "./test-support/run-in-process.js";
+import { writeConfig } from "./test-support/spawn-conduit.js";
 
 // One config-file reader for every command: what one command refuses, the other refuses too, and
 // a setting that would do nothing stops the start with exit 2 and one line naming it.
@@ -17,23 +18,13 @@ const commands = {
 const quiet = { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", CONDUIT_ADMIN_KEY: "" };
 
 async function refused(command: keyof typeof commands, file: unknown, env: NodeJS.ProcessEnv = {}) {
-  const run = spawnConduit([...commands[command], "--config", writeConfig(file)], { ...quiet, ...env }, "Conduit");
-  // A process that starts instead of refusing fails at once rather than at the timeout.
-  const outcome = await Promise.race([
-    run.exited,
-    run.ready.then(
-      () => "started",
-      () => "exited",
-    ),
-  ]);
-  const { stderr } = run.output();
-  expect(outcome, stderr).toBe(2);
+  // In-process: the config is refused before anything starts (a start instead fails on the code).
+  const { code, stderr } = await runConduitInProcess([...commands[command], "--config", writeConfig(file)], { ...quiet, ...env });
+  expect(code, stderr).toBe(2);
   expect(stderr.trim().split("\n"), stderr).toHaveLength(1);
   expect(stderr).not.toContain("sk-ant-config-reader");
   return stderr;
 }
-
-afterEach(killLeftovers);
 
 describe("the one config-file reader of conduit serve, conduit proxy and the demo", { timeout: 60_000 }, () => {
   it.each(["serve", "proxy"] as const)("%s: an unknown top-level key exits 2 naming it and listing the allowed ones", async (command) => {

@@ -1,5 +1,6 @@
 import { startFakeGemini, type VendorFake } from "@conduit-ai/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runConduitInProcess } from "./test-support/run-in-process.js";
 import { killLeftovers, portOf, spawnConduit, writeConfig } from "./test-support/spawn-conduit.js";
 
 // The top-level `providers` key of the one config file: read by conduit serve, conduit proxy and
@@ -22,16 +23,10 @@ const quiet = {
   GOOGLE_GENERATIVE_AI_API_KEY: "",
 };
 
+/** In-process: the config is refused before anything starts (a start instead fails on the code). */
 async function exitCodeAndError(command: keyof typeof commands, file: unknown, env: NodeJS.ProcessEnv = {}) {
-  const run = spawnConduit([...commands[command].args, "--config", writeConfig(file)], { ...quiet, ...env }, commands[command].ready);
-  const outcome = await Promise.race([
-    run.exited,
-    run.ready.then(
-      () => "started",
-      () => "exited",
-    ),
-  ]);
-  return { outcome, stderr: run.output().stderr };
+  const { code, stderr } = await runConduitInProcess([...commands[command].args, "--config", writeConfig(file)], { ...quiet, ...env });
+  return { outcome: code, stderr };
 }
 
 afterEach(killLeftovers);

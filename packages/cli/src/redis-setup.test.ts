@@ -1,8 +1,7 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { redisTopologyOf } from "./redis-setup.js";
-import { killLeftovers, runConduit, writeConfig } from "./test-support/spawn-conduit.js";
-
-afterAll(killLeftovers);
+import { runConduitInProcess } from "./test-support/run-in-process.js";
+import { writeConfig } from "./test-support/spawn-conduit.js";
 
 describe("the Redis topology of conduit serve", () => {
   it("takes the environment over the config file's redis key, and checks the key's shape", () => {
@@ -14,11 +13,14 @@ describe("the Redis topology of conduit serve", () => {
   });
 
   it("exits 2 naming both when two forms are configured at once, before starting anything", async () => {
-    const both = await runConduit(["serve", "--port", "0"], { REDIS_URL: "redis://127.0.0.1:6379", REDIS_CLUSTER_NODES: "127.0.0.1:7000" });
+    const both = await runConduitInProcess(["serve", "--port", "0"], {
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_CLUSTER_NODES: "127.0.0.1:7000",
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/REDIS_URL and REDIS_CLUSTER_NODES are both set/);
     const config = writeConfig({ redis: { url: "redis://127.0.0.1:6379", sentinels: ["127.0.0.1:26379"], name: "m" } });
-    const inFile = await runConduit(["serve", "--port", "0", "--config", config]);
+    const inFile = await runConduitInProcess(["serve", "--port", "0", "--config", config]);
     expect(inFile.code).toBe(2);
     expect(inFile.stderr).toMatch(/redis\.url and redis\.sentinels are both set/);
   }, 60_000);

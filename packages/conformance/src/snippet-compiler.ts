@@ -26,6 +26,8 @@ export function snippetsOf(markdownPath: string, displayPath: string): Snippet[]
   return snippets;
 }
 
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 /**
  * Type-checks `files` (path → source) as modules of one strict program, resolving packages the
  * way the workspace does (sources through the `@conduit-ai/source` condition). The files are
@@ -53,10 +55,26 @@ export function typeCheck(files: Map<string, string>): string[] {
   host.fileExists = (path) => files.has(path) || fileExists(path);
   host.getSourceFile = (path, language, onError, create) => {
     const text = files.get(path);
-    return text === undefined ? getSourceFile(path, language, onError, create) : ts.createSourceFile(path, text, language, true);
+    if (text !== undefined) return ts.createSourceFile(path, text, language, true);
+    // The packages' files, parsed once for every program of a run (as the language service's document registry shares them).
+    const key = `${typeof language === "object" ? `${language.languageVersion}:${language.impliedNodeFormat}` : language}:${path}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(path, language, onError, create));
+    return parsed.get(key);
   };
   const program = ts.createProgram([...files.keys()], options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+  // The snippets' own diagnostics (and the program's global ones), not those of every workspace source
+  // they reach: the packages' sources are type-checked by their own projects, and checking them all here
+  // again made this the costliest file of the suite (about 30 s of CPU per program).
+  const snippetFiles = program.getSourceFiles().filter((sourceFile) => files.has(sourceFile.fileName));
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...snippetFiles.flatMap((sourceFile) => [
+      ...program.getSyntacticDiagnostics(sourceFile),
+      ...program.getSemanticDiagnostics(sourceFile),
+    ]),
+  ];
+  return diagnostics.map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
     if (!diagnostic.file || diagnostic.start === undefined) return message;
     const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);

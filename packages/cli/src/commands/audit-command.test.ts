@@ -4,12 +4,13 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ThrowawayPostgres, startThrowawayPostgres } from "../../../../tools/test/throwaway-postgres.js";
 import { type AssembledServer, assembleServer } from "../server-assembly.js";
-import { killLeftovers, runConduit } from "../test-support/spawn-conduit.js";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { killLeftovers } from "../test-support/spawn-conduit.js";
 
 // The audit log on a real PostgreSQL, end to end: `conduit serve` records every administrative
 // act, sign-in, failed sign-in and sign-out exactly once with its actor and target; an outage
 // under admin traffic loses nothing; `conduit audit verify` exits 1 naming the first edited,
-// deleted or swapped row, and 0 on an untouched log.
+// deleted or swapped row, and 0 on an untouched log (`conduit audit` run in-process: test-support/run-in-process.ts).
 
 const baseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ADMIN_KEY = "cli-audit-admin-key-0123456789abcdefghijklmn";
@@ -136,7 +137,7 @@ describe("the audit log of conduit serve on PostgreSQL", () => {
     // The request's client and browser, never a secret or a digest.
     expect(stored.every((row) => row.client_address === "127.0.0.1" && row.user_agent === "audit-test/1")).toBe(true);
     expect(JSON.stringify(stored)).not.toMatch(/sk-conduit-|cli-audit-admin-key|cli-audit-viewer-key/);
-    const verified = await runConduit(["audit", "verify"], { DATABASE_URL: url });
+    const verified = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: url });
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain("audit log intact: 14 row(s) verified");
   });
@@ -158,7 +159,7 @@ describe("the audit log of conduit serve on PostgreSQL", () => {
         ...Array.from({ length: 5 }, (_, index) => `before-${index}`),
         ...Array.from({ length: 25 }, (_, index) => `during-${index}`),
       ]);
-      expect((await runConduit(["audit", "verify"], { DATABASE_URL: postgres.url })).code).toBe(0);
+      expect((await runConduitInProcess(["audit", "verify"], { DATABASE_URL: postgres.url })).code).toBe(0);
     } finally {
       postgres?.destroy();
       postgres = undefined;
@@ -203,28 +204,28 @@ describe("conduit audit verify", () => {
 
   it("an untouched log exits 0 with the rows checked and the last hash", async () => {
     const { url } = await log();
-    const result = await runConduit(["audit", "verify"], { DATABASE_URL: url });
+    const result = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: url });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/audit log intact: 6 row\(s\) verified; last seq 6, hash [0-9a-f]{64}/);
-    const from = await runConduit(["audit", "verify", "--from", "4"], { DATABASE_URL: url });
+    const from = await runConduitInProcess(["audit", "verify", "--from", "4"], { DATABASE_URL: url });
     expect(from.stdout).toContain("3 row(s) verified");
   });
 
   it("an edited row: exit 1 naming it", async () => {
     const { url, sql } = await log();
     await sql(`UPDATE conduit_audit_events SET after = '{"name": "forged"}' WHERE seq = 4`);
-    const result = await runConduit(["audit", "verify"], { DATABASE_URL: url });
+    const result = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: url });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("audit log broken at seq 4 (id event-4)");
     expect(result.stderr).toContain("edited");
     // From a later row on, the rows after it still hold.
-    expect((await runConduit(["audit", "verify", "--from", "5"], { DATABASE_URL: url })).code).toBe(0);
+    expect((await runConduitInProcess(["audit", "verify", "--from", "5"], { DATABASE_URL: url })).code).toBe(0);
   });
 
   it("a deleted row: exit 1 naming the row after it", async () => {
     const { url, sql } = await log();
     await sql("DELETE FROM conduit_audit_events WHERE seq = 3");
-    const result = await runConduit(["audit", "verify"], { DATABASE_URL: url });
+    const result = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: url });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("audit log broken at seq 4 (id event-4)");
   });
@@ -233,13 +234,13 @@ describe("conduit audit verify", () => {
     const { url, sql } = await log();
     await sql("UPDATE conduit_audit_events SET seq = -seq WHERE seq IN (2, 5)");
     await sql("UPDATE conduit_audit_events SET seq = CASE seq WHEN -2 THEN 5 ELSE 2 END WHERE seq IN (-2, -5)");
-    const result = await runConduit(["audit", "verify"], { DATABASE_URL: url });
+    const result = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: url });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("audit log broken at seq 2 (id event-5)");
   });
 
   it("without DATABASE_URL: exit 2 saying so", async () => {
-    const result = await runConduit(["audit", "verify"], { DATABASE_URL: "" });
+    const result = await runConduitInProcess(["audit", "verify"], { DATABASE_URL: "" });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("DATABASE_URL");
   });

@@ -6,7 +6,7 @@ import { OPENAPI_USAGE, runOpenApi } from "./openapi-command.js";
 import { PROXY_USAGE, runProxy } from "./proxy-command.js";
 import { RECONCILE_USAGE, runReconcile } from "./reconcile-command.js";
 import { ROUTES_USAGE, runRoutes } from "./routes-command.js";
-import { SERVE_COMMAND_USAGE, runServe } from "./serve-command.js";
+import { SERVE_COMMAND_USAGE, serveCommand } from "./serve-command.js";
 
 /** One `conduit <name>` command: runs with the arguments after its name. */
 export interface Command {
@@ -21,7 +21,7 @@ export const COMMANDS: Record<string, Command> = {
   serve: {
     summary: "start the server (the demo's assembly); --workers N for one process per core",
     usage: SERVE_COMMAND_USAGE,
-    run: (argv, env) => runServe(argv, env),
+    run: (argv, env) => serveCommand(argv, env),
   },
   generate: { summary: "one generation on the runtime (offline local provider by default)", usage: GENERATE_USAGE, run: runGenerate },
   routes: { summary: "list the configured server's routes (method, path, group, auth)", usage: ROUTES_USAGE, run: runRoutes },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FakeOpenAI, type FakeScenario, startFakeOpenAI } from "@conduit-ai/fakes";
-import { killLeftovers, runConduit, spawnConduit } from "../test-support/spawn-conduit.js";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { killLeftovers, spawnConduit } from "../test-support/spawn-conduit.js";
 
 /** No vendor keys: the runtime falls back to its offline local provider. */
 const OFFLINE = { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", NO_COLOR: "" };
@@ -24,21 +25,21 @@ async function startHelloUpstream(scenario: FakeScenario = "text"): Promise<Fake
 
 describe("conduit generate", { timeout: 90_000 }, () => {
   it("--input answers on stdout with the offline local provider (no colour off a TTY)", async () => {
-    const result = await runConduit(["generate", "--input", "hello"], OFFLINE);
+    const result = await runConduitInProcess(["generate", "--input", "hello"], OFFLINE);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Local answer (provider "local", no language model): you said "hello".\n');
     expect(result.stderr).toBe("");
   });
 
   it("the legacy positional form works, with one deprecation line on stderr", async () => {
-    const result = await runConduit(["generate", "hello there"], OFFLINE);
+    const result = await runConduitInProcess(["generate", "hello there"], OFFLINE);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('you said "hello there"');
     expect(result.stderr.trim().split("\n")).toEqual(['conduit generate "text" is deprecated: use conduit generate --input "text"']);
   });
 
   it("--json prints the whole result as JSON", async () => {
-    const result = await runConduit(["generate", "--input", "hi", "--json"], OFFLINE);
+    const result = await runConduitInProcess(["generate", "--input", "hi", "--json"], OFFLINE);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       content: expect.stringContaining('you said "hi"'),
@@ -50,7 +51,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
 
   it("--provider, --model and --system reach the provider", async () => {
     upstream = await startHelloUpstream();
-    const result = await runConduit(
+    const result = await runConduitInProcess(
       ["generate", "--input", "hi", "--provider", "openai", "--model", "gpt-4o", "--system", "Be brief."],
       openaiEnv(upstream),
     );
@@ -77,7 +78,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   });
 
   it("--stream --json prints every stream event as one JSON line", async () => {
-    const result = await runConduit(["generate", "--input", "hi", "--stream", "--json"], OFFLINE);
+    const result = await runConduitInProcess(["generate", "--input", "hi", "--stream", "--json"], OFFLINE);
     expect(result.code).toBe(0);
     const events = result.stdout
       .trim()
@@ -90,7 +91,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
   it("a provider error exits 1 with the runtime's message on one line", async () => {
     upstream = await startHelloUpstream("unauthorized");
     for (const mode of [[], ["--stream"]]) {
-      const result = await runConduit(["generate", "--input", "hi", "--provider", "openai", ...mode], openaiEnv(upstream));
+      const result = await runConduitInProcess(["generate", "--input", "hi", "--provider", "openai", ...mode], openaiEnv(upstream));
       expect(result.code).toBe(1);
       expect(result.stdout.trim()).toBe("");
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
@@ -108,7 +109,7 @@ describe("conduit generate", { timeout: 90_000 }, () => {
     [["generate", "--input", "a", "--temperature", "2"], /Unknown option '--temperature'/],
     [["generate", "--input", "a", "--provider", "nope"], /Provider "nope" is not configured/],
   ])("%j is a usage error: exit 2, one line", async (args, message) => {
-    const result = await runConduit(args, OFFLINE);
+    const result = await runConduitInProcess(args, OFFLINE);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(message);

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers, runConduit, writeConfig } from "../test-support/spawn-conduit.js";
+import { describe, expect, it } from "vitest";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { writeConfig } from "../test-support/spawn-conduit.js";
 
-// `conduit guardrails test` as a real process: one line per configured rule, what it would do.
-afterEach(killLeftovers);
+// `conduit guardrails test` (in-process: test-support/run-in-process.ts): one line per configured rule, what it would do.
 
 describe("conduit guardrails test", () => {
   it("prints each rule's decision and the masked text", async () => {
@@ -17,7 +17,7 @@ describe("conduit guardrails test", () => {
         default: ["pii", "no-secrets"],
       },
     });
-    const run = await runConduit([
+    const run = await runConduitInProcess([
       "guardrails",
       "test",
       "--config",
@@ -35,7 +35,7 @@ describe("conduit guardrails test", () => {
 
   it("exits 2 naming a refused pattern", async () => {
     const config = writeConfig({ guardrails: { rules: [{ name: "r", kind: "regex", patterns: ["(x+x+)+y"] }] } });
-    const run = await runConduit(["guardrails", "test", "--config", config, "text"]);
+    const run = await runConduitInProcess(["guardrails", "test", "--config", config, "text"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/guardrails\.rules\.0\.patterns\.0: refused/);
   });

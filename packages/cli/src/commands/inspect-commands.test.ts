@@ -1,8 +1,11 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
 import { killLeftovers, runConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
+// In-process (test-support/run-in-process.ts) but for what only the binary shows: its exit code on a
+// bad config or flag, and --version.
 afterEach(killLeftovers);
 
 const authConfig = () =>
@@ -14,7 +17,7 @@ const authConfig = () =>
 
 describe("conduit routes", { timeout: 90_000 }, () => {
   it("lists method, path, group and auth of the configured server without starting it", async () => {
-    const result = await runConduit(["routes", "--config", authConfig(), "--framework", "express"]);
+    const result = await runConduitInProcess(["routes", "--config", authConfig(), "--framework", "express"]);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^METHOD\s+PATH\s+GROUP\s+AUTH$/);
@@ -30,7 +33,7 @@ describe("conduit routes", { timeout: 90_000 }, () => {
 
   it("names the identity provider of a provider auth config", async () => {
     const config = writeConfig({ auth: { type: "keycloak", url: "http://127.0.0.1:1", realm: "demo", sessions: false } });
-    const result = await runConduit(["routes", "--json", "--config", config]);
+    const result = await runConduitInProcess(["routes", "--json", "--config", config]);
     expect(result.code, result.stderr).toBe(0);
     const rows = JSON.parse(result.stdout) as Array<{ method: string; path: string; auth: string }>;
     expect(rows.find((row) => row.path === "/api/tools")?.auth).toBe("keycloak (provider-auth)");
@@ -38,7 +41,7 @@ describe("conduit routes", { timeout: 90_000 }, () => {
   });
 
   it("--json gives the same rows as JSON; without auth every route says none", async () => {
-    const result = await runConduit(["routes", "--json"]);
+    const result = await runConduitInProcess(["routes", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const rows = JSON.parse(result.stdout) as Array<{ method: string; path: string; group: string; auth: string }>;
     expect(rows).toContainEqual({ method: "POST", path: "/api/agent/stream", group: "agent", auth: "none" });
@@ -59,14 +62,14 @@ describe("conduit routes", { timeout: 90_000 }, () => {
 describe("conduit openapi", { timeout: 90_000 }, () => {
   it("prints a valid OpenAPI 3.1 document of the configured server (JSON, or YAML with --yaml)", async () => {
     const config = authConfig();
-    const json = await runConduit(["openapi", "--config", config]);
+    const json = await runConduitInProcess(["openapi", "--config", config]);
     expect(json.code, json.stderr).toBe(0);
     const document = JSON.parse(json.stdout);
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/agent/generate", "/v1/tools/{name}", "/health"]));
     await SwaggerParser.validate(structuredClone(document));
 
-    const yaml = await runConduit(["openapi", "--yaml", "--config", config]);
+    const yaml = await runConduitInProcess(["openapi", "--yaml", "--config", config]);
     expect(yaml.code, yaml.stderr).toBe(0);
     expect(yaml.stdout.startsWith("openapi: 3.1.0\n")).toBe(true);
     expect(parse(yaml.stdout)).toEqual(document);
@@ -83,7 +86,7 @@ describe("conduit --help and --version", { timeout: 90_000 }, () => {
   });
 
   it("--help lists every command; each command has its own --help", async () => {
-    const overview = await runConduit(["--help"]);
+    const overview = await runConduitInProcess(["--help"]);
     expect(overview.code).toBe(0);
     for (const name of ["serve", "generate", "routes", "openapi"]) expect(overview.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
     for (const [name, flag] of [
@@ -92,7 +95,7 @@ describe("conduit --help and --version", { timeout: 90_000 }, () => {
       ["routes", "--json"],
       ["openapi", "--yaml"],
     ]) {
-      const help = await runConduit([name as string, "--help"]);
+      const help = await runConduitInProcess([name as string, "--help"]);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: conduit ${name} `));
       expect(help.stdout).toContain(flag);
@@ -100,10 +103,10 @@ describe("conduit --help and --version", { timeout: 90_000 }, () => {
   });
 
   it("no command or an unknown one is a usage error (exit 2)", async () => {
-    const none = await runConduit([]);
+    const none = await runConduitInProcess([]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^Usage: conduit <command>/);
-    const unknown = await runConduit(["deploy"]);
+    const unknown = await runConduitInProcess(["deploy"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toMatch(/^Unknown command "deploy" \(commands: [a-z, ]+; see conduit --help\)$/);
     for (const name of ["serve", "generate", "routes", "openapi"]) expect(unknown.stderr).toContain(name);

@@ -4,11 +4,12 @@ import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 import { createKeyBody } from "./keys-command.js";
 
 // Two real `conduit serve` processes on one Redis with virtual keys on /api and /ws, driven by
-// `conduit keys` as an operator would.
+// `conduit keys` as an operator would (run in-process: test-support/run-in-process.ts).
 const ADMIN_KEY = `admin-${randomBytes(24).toString("hex")}`;
 const prefix = `test:${randomBytes(6).toString("hex")}:`;
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -47,7 +48,10 @@ describe("conduit keys against two processes sharing Redis", () => {
     const urls = [`http://127.0.0.1:${portOf(await first.ready)}`, `http://127.0.0.1:${portOf(await second.ready)}`];
     const admin = { CONDUIT_ADMIN_KEY: ADMIN_KEY, CONDUIT_URL: urls[0] as string };
 
-    const created = await runConduit(["keys", "create", "--name", "ci-bot", "--rpm", "3", "--budget", "5/day", "--models", "echo"], admin);
+    const created = await runConduitInProcess(
+      ["keys", "create", "--name", "ci-bot", "--rpm", "3", "--budget", "5/day", "--models", "echo"],
+      admin,
+    );
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; key: string; hint: string };
     expect(key.key.startsWith("sk-conduit-")).toBe(true);
@@ -66,16 +70,16 @@ describe("conduit keys against two processes sharing Redis", () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await generate(urls[0] as string, "sk-conduit-unknown")).status).toBe(401);
 
-    const listed = await runConduit(["keys", "list"], admin);
+    const listed = await runConduitInProcess(["keys", "list"], admin);
     expect(listed.stdout).toContain(key.id);
     expect(listed.stdout).toContain(`…${key.key.slice(-4)}`);
     expect(listed.stdout).not.toContain(key.key);
 
-    const rotated = await runConduit(["keys", "rotate", key.id, "--grace", "0"], admin);
+    const rotated = await runConduitInProcess(["keys", "rotate", key.id, "--grace", "0"], admin);
     const fresh = JSON.parse(rotated.stdout) as { key: string };
     expect((await generate(urls[1] as string, key.key)).status).toBe(401);
 
-    const revoked = await runConduit(["keys", "revoke", key.id], admin);
+    const revoked = await runConduitInProcess(["keys", "revoke", key.id], admin);
     expect(revoked.stdout).toContain(`revoked ${key.id}`);
     const afterRevoke = await generate(urls[1] as string, fresh.key);
     expect(afterRevoke.status).toBe(401);
@@ -124,9 +128,9 @@ describe("conduit keys against two processes sharing Redis", () => {
       const config = writeConfig({ keys: { store: "redis" }, admin: { keys: [ADMIN_KEY] }, auth: { type: "virtual-key" } });
       const server = spawnConduit(["serve", "--port", "0", "--config", config], { REDIS_URL: `redis://127.0.0.1:${redisPort}` });
       const admin = { CONDUIT_ADMIN_KEY: ADMIN_KEY, CONDUIT_URL: `http://127.0.0.1:${portOf(await server.ready)}` };
-      expect((await runConduit(["keys", "list"], admin)).code).toBe(0);
+      expect((await runConduitInProcess(["keys", "list"], admin)).code).toBe(0);
       redisServer.kill("SIGKILL");
-      const listed = await runConduit(["keys", "list"], admin);
+      const listed = await runConduitInProcess(["keys", "list"], admin);
       expect(listed.code).toBe(1);
       const lines = listed.stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
@@ -163,7 +167,7 @@ describe("conduit keys against two processes sharing Redis", () => {
     "conduit keys create %s is a usage mistake: exit 2 and one line naming the flag, no request sent",
     async (_name, flags, pattern) => {
       // No server listens on this URL: a usage mistake must be reported before any request is tried.
-      const run = await runConduit(["keys", "create", "--name", "ci", ...flags, "--url", "http://127.0.0.1:9"], {
+      const run = await runConduitInProcess(["keys", "create", "--name", "ci", ...flags, "--url", "http://127.0.0.1:9"], {
         CONDUIT_ADMIN_KEY: ADMIN_KEY,
       });
       expect(run.code, run.stderr).toBe(2);

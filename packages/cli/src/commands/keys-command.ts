@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../usage-error.js";
+import { CommandExit, UsageError } from "../usage-error.js";
 
 export const KEYS_USAGE = `Usage: conduit keys create --name NAME [--team ID] [--user U] [--models m1,m2] [--rpm N] [--tpm N]
                           [--concurrency N] [--budget USD/day|week|month|total]... [--expires ISO] [--url URL]
@@ -115,7 +115,7 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
     }
   } catch (error) {
     console.error(error instanceof UsageError ? error.message : `${(error as Error).message}\n${KEYS_USAGE}`);
-    process.exit(2);
+    throw new CommandExit(2);
   }
   const url = (values.url as string | undefined) ?? env.CONDUIT_URL ?? "http://127.0.0.1:3000";
   const adminKey = env.CONDUIT_ADMIN_KEY as string;
@@ -146,6 +146,6 @@ export async function runKeys(argv: string[], env: NodeJS.ProcessEnv = process.e
     }
   } catch (error) {
     console.error(`conduit keys ${action}: ${(error as Error).message}`);
-    process.exit(1);
+    throw new CommandExit(1);
   }
 }

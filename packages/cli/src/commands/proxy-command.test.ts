@@ -6,6 +6,7 @@ import { codexStream, type FakeAnthropic, type FakeCodex, startFakeAnthropic, st
 import { Redis } from "ioredis";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
 import { killLeftovers, portOf, spawnConduit } from "../test-support/spawn-conduit.js";
 
 // `conduit proxy` as a real process, driven by the official openai client, in front of a fake
@@ -213,10 +214,8 @@ describe("conduit proxy", { timeout: 60_000 }, () => {
         ? configFile(arg === "GOOD" ? goodConfig() : arg === "CATASTROPHIC_GUARDRAIL" ? catastrophicGuardrail() : arg)
         : String(arg),
     );
-    const run = runConduit(["proxy", ...argv]);
-    run.ready.catch(() => undefined);
-    expect(await run.exited).toBe(2);
-    const { stderr } = run.output();
+    const { code, stderr } = await runConduitInProcess(["proxy", ...argv], { HOST: "", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" });
+    expect(code).toBe(2);
     expect(stderr).toMatch(pattern);
     // A config problem is one line; a missing flag adds the usage text after it.
     if (args.length > 0) expect(stderr.trim().split("\n")).toHaveLength(1);

@@ -11,7 +11,7 @@ import { serverPrices } from "../price-setup.js";
 import { type SharedRedis, openRedis, redisTopologyOf } from "../redis-setup.js";
 import { checkProviders, proxySectionMessage, readConfigFile, withMetricsSection } from "../config-file.js";
 import { adminKeysOf, setupConsole } from "../console-setup.js";
-import { UsageError } from "../usage-error.js";
+import { CommandExit, UsageError } from "../usage-error.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 import { attachKeyStatusGauge, setupKeyPools } from "../key-pools-setup.js";
@@ -134,7 +134,7 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     options = parseProxyOptions(argv, env);
   } catch (error) {
     console.error(error instanceof UsageError ? error.message : `conduit proxy: ${(error as Error).message}`);
-    process.exit(2);
+    throw new CommandExit(2);
   }
   const logger = createConsoleLogger("warn");
   let redis: SharedRedis | undefined;
@@ -214,10 +214,10 @@ export async function runProxy(argv: string[], env: NodeJS.ProcessEnv = process.
     redis?.disconnect();
     if (error instanceof UsageError) {
       console.error(error.message);
-      process.exit(2);
+      throw new CommandExit(2);
     }
     const code = (error as { code?: string }).code;
     console.error(`Conduit proxy failed to start${code ? ` (${code})` : ""}: ${(error as Error).message}`);
-    process.exit(1);
+    throw new CommandExit(1);
   }
 }

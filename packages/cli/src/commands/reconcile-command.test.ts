@@ -8,7 +8,8 @@ import {
 } from "@conduit-ai/fakes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
 // `conduit reconcile` end to end: traffic through `conduit proxy` (JSON and streamed /v1/messages
 // on a virtual key) lands in the PostgreSQL usage history; the fake Admin API bills what the fake
@@ -87,7 +88,7 @@ async function adminCall(path: string, init: RequestInit = {}) {
 }
 
 const reconcileCli = (extra: string[] = []) =>
-  runConduit(["reconcile", "--provider", "anthropic", "--from", today, "--to", today, "--config", config, ...extra], {
+  runConduitInProcess(["reconcile", "--provider", "anthropic", "--from", today, "--to", today, "--config", config, ...extra], {
     DATABASE_URL: databaseUrl,
     ANTHROPIC_ADMIN_KEY: VENDOR_ADMIN_KEY,
   });
@@ -157,16 +158,16 @@ describe("conduit reconcile against the fake Admin API", { timeout: 120_000 }, (
   });
 
   it("usage mistakes exit 2 with the usage line", async () => {
-    const missing = await runConduit(["reconcile", "--provider", "anthropic"], { DATABASE_URL: databaseUrl });
+    const missing = await runConduitInProcess(["reconcile", "--provider", "anthropic"], { DATABASE_URL: databaseUrl });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--provider, --from, --to and --config are required");
-    const unknown = await runConduit(["reconcile", "--provider", "nope", "--from", today, "--to", today, "--config", config], {
+    const unknown = await runConduitInProcess(["reconcile", "--provider", "nope", "--from", today, "--to", today, "--config", config], {
       DATABASE_URL: databaseUrl,
       ANTHROPIC_ADMIN_KEY: VENDOR_ADMIN_KEY,
     });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No provider "nope" with an adminKey');
-    const backwards = await runConduit(
+    const backwards = await runConduitInProcess(
       ["reconcile", "--provider", "anthropic", "--from", "2026-12-02", "--to", "2026-12-01", "--config", config],
       {
         DATABASE_URL: databaseUrl,

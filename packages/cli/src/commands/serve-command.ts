@@ -8,7 +8,7 @@ import { takeWorkerFlags } from "../cluster/worker-flags.js";
 import { SERVE_USAGE, parseServeOptions } from "../config-file.js";
 import { assembleServer } from "../server-assembly.js";
 import { startTelemetryIfAsked } from "../telemetry-setup.js";
-import { UsageError } from "../usage-error.js";
+import { CommandExit, UsageError } from "../usage-error.js";
 import { drainOnSignals } from "./drain-on-signals.js";
 
 export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
@@ -22,6 +22,16 @@ export const SERVE_COMMAND_USAGE = `${SERVE_USAGE}
  * port under a node:cluster primary (see `runClusterPrimary`); each worker runs this function too.
  */
 export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.env, usage = SERVE_USAGE): Promise<void> {
+  try {
+    await serveCommand(argv, env, usage);
+  } catch (error) {
+    if (error instanceof CommandExit) process.exit(error.code);
+    throw error;
+  }
+}
+
+/** `runServe` as `conduit` runs it: a refused or failed start throws `CommandExit` once it printed why, and main exits. */
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, usage = SERVE_USAGE): Promise<void> {
   try {
     const { workers, allowPerWorkerState, rest } = takeWorkerFlags(argv);
     const options = parseServeOptions(rest, env, usage);
@@ -70,9 +80,9 @@ function exitOnStartFailure(error: unknown): never {
     // One line naming the problem; the usage itself only when it is what was asked for.
     const [first, ...more] = error.message.split("\n");
     console.error(more.length > 0 && !first?.startsWith("Usage:") ? `${first} (see --help)` : error.message);
-    process.exit(2);
+    throw new CommandExit(2);
   }
   const code = (error as { code?: string }).code;
   console.error(`Conduit failed to start${code ? ` (${code})` : ""}: ${String((error as Error).message).split("\n")[0]}`);
-  process.exit(1);
+  throw new CommandExit(1);
 }

@@ -3,6 +3,7 @@ import { request } from "node:http";
 import { availableParallelism } from "node:os";
 import { startIdentityServer, startFakeOpenAI } from "@conduit-ai/fakes";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
 import { freshRequest, killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
@@ -149,13 +150,13 @@ describe("conduit serve --workers", () => {
   }, 90_000);
 
   it("refuses several workers without REDIS_URL or with sessions pinned to memory (exit 2, saying why) unless --allow-per-worker-state", async () => {
-    const refused = await runConduit(["serve", "--workers", "2", "--port", "0"]);
+    const refused = await runConduitInProcess(["serve", "--workers", "2", "--port", "0"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/--workers 2 needs REDIS_URL: .*rate limits, sessions, conversation memory.*--allow-per-worker-state/);
 
     const memorySessions = writeConfig({ auth: { type: "jwt", jwksUrl: "http://127.0.0.1:1/jwks", sessions: { store: "memory" } } });
-    const pinned = await runConduit(["serve", "--workers", "2", "--port", "0", "--config", memorySessions], { REDIS_URL });
+    const pinned = await runConduitInProcess(["serve", "--workers", "2", "--port", "0", "--config", memorySessions], { REDIS_URL });
     expect(pinned.code).toBe(2);
     expect(pinned.stderr.trim()).toMatch(
       /^--workers 2: auth\.sessions\.store "memory" keeps sessions per worker; .*--allow-per-worker-state/,
@@ -260,7 +261,7 @@ describe("conduit serve --workers", () => {
 
   it("reports a bad --workers value or a bad config once, with exit 2", async () => {
     for (const value of ["0", "two", "-1"]) {
-      const result = await runConduit(["serve", "--workers", value]);
+      const result = await runConduitInProcess(["serve", "--workers", value]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/--workers/);
     }

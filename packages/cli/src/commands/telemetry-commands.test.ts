@@ -1,6 +1,7 @@
 import { type FakeAnthropic, type OtlpReceiver, startFakeAnthropic, startOtlpReceiver } from "@conduit-ai/fakes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { killLeftovers, portOf, runConduit, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
+import { runConduitInProcess } from "../test-support/run-in-process.js";
+import { killLeftovers, portOf, spawnConduit, writeConfig } from "../test-support/spawn-conduit.js";
 import { VERSION } from "../version.js";
 
 // `conduit serve` and `conduit proxy` as real processes exporting to a real OTLP receiver.
@@ -72,7 +73,7 @@ describe("tracing from the CLI", () => {
     expect(JSON.stringify(receiver.spans)).not.toContain("sk-ant-account-1");
     expect(JSON.stringify(receiver.spans)).not.toContain(CLIENT_KEY);
 
-    const refused = await runConduit(
+    const refused = await runConduitInProcess(
       ["serve", "--port", "0", "--config", writeConfig({ telemetry: { endpoint: "http://127.0.0.1:4317" } })],
       {
         OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
