@@ -5,10 +5,9 @@
  * Conduit's packages only and carries NO semver promise: anything here may change in any release.
  * Applications use the main entry and `./middleware`.
  */
-export { ABORT_REASON_STATE_KEY, abortReason } from "../middleware/abort-signal.js";
+export { abortReason } from "../middleware/abort-signal.js";
 export { negotiateEncoding } from "../middleware/compression.js";
 export { REDACTED, redactedUrl } from "../middleware/logging/redact.js";
-export { REQUEST_LOGGER_STATE_KEY } from "../middleware/logging/request-logger.js";
 export { matchesPathPrefix } from "../middleware/path-prefix.js";
 export { clientKey } from "../middleware/rate-limit/client-key.js";
 export {
@@ -76,7 +75,6 @@ export {
   requestFeedOf,
 } from "../core/pipeline/request-feed.js";
 export {
-  GUARDRAIL_HITS_STATE,
   callGuardrailHitsOf,
   guardrailHitLabel,
   guardrailHitsOf,
