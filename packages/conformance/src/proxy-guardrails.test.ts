@@ -60,6 +60,14 @@ const maskBoth: GuardrailsConfigInput = {
 };
 const blockSecrets: GuardrailsConfigInput = { rules: [{ name: "no-secrets", kind: "secrets", action: "block" }], default: ["no-secrets"] };
 
+/** Governance in memory, each usage event kept for the test. */
+function memoryGate() {
+  const store = new MemoryGovernanceStore();
+  const events: UsageEvent[] = [];
+  const gate = new GovernanceGate({ store, usage: new MemoryUsageSink(), prices: DEFAULT_PRICES, onUsage: (event) => events.push(event) });
+  return { store, events, gate };
+}
+
 forEachAdapter("proxy guardrails", ({ start }) => {
   async function serve(config: GuardrailsConfigInput, gate?: GovernanceGate) {
     const hits: GuardrailHit[] = [];
@@ -376,14 +384,7 @@ forEachAdapter("proxy guardrails", ({ start }) => {
   });
 
   it("counts a guarded stream's tokens as upstream reported them, masks and all (passthrough and routed model)", async () => {
-    const store = new MemoryGovernanceStore();
-    const events: UsageEvent[] = [];
-    const gate = new GovernanceGate({
-      store,
-      usage: new MemoryUsageSink(),
-      prices: DEFAULT_PRICES,
-      onUsage: (event) => events.push(event),
-    });
+    const { store, events, gate } = memoryGate();
     const secret = newKeySecret("sk-conduit-");
     await store.createKey(
       { id: "streamer", name: "streamer", hint: "x", createdAt: new Date().toISOString() },
@@ -420,14 +421,7 @@ forEachAdapter("proxy guardrails", ({ start }) => {
   });
 
   it("applies a team's and a key's lists from governance: added to the defaults, `!name` removing one", async () => {
-    const store = new MemoryGovernanceStore();
-    const events: UsageEvent[] = [];
-    const gate = new GovernanceGate({
-      store,
-      usage: new MemoryUsageSink(),
-      prices: DEFAULT_PRICES,
-      onUsage: (event) => events.push(event),
-    });
+    const { store, events, gate } = memoryGate();
     await store.createTeam({ id: "red", name: "Red", createdAt: new Date().toISOString(), guardrails: ["no-secrets"] });
     const keyFor = async (id: string, guardrails?: string[]) => {
       const secret = newKeySecret("sk-conduit-");
